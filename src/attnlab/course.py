@@ -1,0 +1,180 @@
+"""Course tooling: turn the exercise sources in ``solutions/`` into student notebooks and grade them.
+
+Everything goes through nbgrader's own API (:class:`nbgrader.apps.NbGraderAPI`). Each call works in
+a scratch course directory, so it never touches the repository's gradebook, and nbgrader's
+``--force`` (which deletes the whole release folder of an assignment) cannot reach ``chapters/``.
+
+Command line::
+
+    attnlab-course generate            # every chapter
+    attnlab-course generate 02-scaled-attention
+    attnlab-course check               # fails if a committed student notebook is out of date
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import shutil
+import sys
+import tempfile
+from contextlib import contextmanager
+from dataclasses import dataclass
+from pathlib import Path
+
+NOTEBOOK = "exercises.ipynb"
+
+
+def repo_root() -> Path:
+    """The course repository: the folder holding ``nbgrader_config.py`` (or ``$ATTNLAB_COURSE_ROOT``)."""
+    env = os.environ.get("ATTNLAB_COURSE_ROOT")
+    candidates = [Path(env)] if env else [Path.cwd(), *Path.cwd().parents, Path(__file__).resolve().parents[2]]
+    for folder in candidates:
+        if (folder / "nbgrader_config.py").is_file() and (folder / "solutions").is_dir():
+            return folder
+    raise FileNotFoundError(
+        "could not find the course repository (a folder with nbgrader_config.py and solutions/); "
+        "run from inside the checkout or set ATTNLAB_COURSE_ROOT"
+    )
+
+
+def chapters(root: Path | None = None) -> list[str]:
+    """The chapter ids that have an exercise source, e.g. ``['02-scaled-attention']``."""
+    root = root or repo_root()
+    return sorted(p.parent.name for p in (root / "solutions").glob(f"*/{NOTEBOOK}"))
+
+
+def _check_chapter(chapter: str, root: Path) -> Path:
+    source = root / "solutions" / chapter / NOTEBOOK
+    if not source.is_file():
+        known = ", ".join(chapters(root)) or "none"
+        raise ValueError(f"no exercise source {source}; known chapters: {known}")
+    return source
+
+
+def _api(course: Path, root: Path):
+    from nbgrader.apps import NbGraderAPI
+    from traitlets.config import Config
+    from traitlets.config.loader import PyFileConfigLoader
+
+    config = PyFileConfigLoader("nbgrader_config.py", path=str(root)).load_config()
+    merged = Config()
+    merged.merge(config)
+    merged.CourseDirectory.root = str(course)
+    merged.CourseDirectory.db_url = f"sqlite:///{course / 'gradebook.db'}"
+    merged.CourseDirectory.source_directory = "source"
+    merged.Exchange.root = str(course / "exchange")
+    return NbGraderAPI(config=merged)
+
+
+@contextmanager
+def scratch_course(chapter: str, root: Path | None = None):
+    """A temporary nbgrader course holding one chapter's source; yields ``(api, course_dir)``.
+
+    The assignment is generated on entry, so its gradebook holds the hidden tests.
+    """
+    root = root or repo_root()
+    source = _check_chapter(chapter, root)
+    with tempfile.TemporaryDirectory(prefix="attnlab-course-") as tmp:
+        course = Path(tmp)
+        (course / "source" / chapter).mkdir(parents=True)
+        shutil.copy2(source, course / "source" / chapter / NOTEBOOK)
+        api = _api(course, root)
+        result = api.generate_assignment(chapter, force=True, create=True)
+        if not result["success"]:
+            raise RuntimeError(f"nbgrader could not generate {chapter}:\n{result['error'] or result['log']}")
+        yield api, course
+
+
+def _normalise(nb: dict) -> str:
+    return json.dumps(nb, indent=1, sort_keys=True, ensure_ascii=False) + "\n"
+
+
+def generated_student_notebook(chapter: str, root: Path | None = None) -> str:
+    """The student notebook nbgrader generates now from ``solutions/<chapter>``, as committed text."""
+    with scratch_course(chapter, root) as (_api_, course):
+        released = course / "release" / chapter / NOTEBOOK
+        return _normalise(json.loads(released.read_text(encoding="utf-8")))
+
+
+def generate(chapter: str, root: Path | None = None) -> Path:
+    """Regenerate ``chapters/<chapter>/exercises.ipynb`` from its source; returns the path."""
+    root = root or repo_root()
+    text = generated_student_notebook(chapter, root)
+    target = root / "chapters" / chapter / NOTEBOOK
+    target.parent.mkdir(parents=True, exist_ok=True)
+    tmp = target.with_suffix(".ipynb.tmp")
+    tmp.write_text(text, encoding="utf-8")
+    tmp.replace(target)
+    return target
+
+
+@dataclass
+class GradedPart:
+    grade_id: str
+    score: float
+    max_score: float
+
+
+def autograde_notebooks(chapter: str, submissions: dict[str, Path], root: Path | None = None) -> dict[str, dict[str, GradedPart]]:
+    """Autograde ``{student_id: notebook}`` for one chapter; returns ``{student: {grade_id: part}}``.
+
+    Students whose notebook cannot be graded at all map to an empty dict.
+    """
+    from nbgrader.api import Gradebook
+
+    with scratch_course(chapter, root) as (api, course):
+        for student, notebook in submissions.items():
+            folder = course / "submitted" / student / chapter
+            folder.mkdir(parents=True)
+            shutil.copy2(notebook, folder / NOTEBOOK)
+        results: dict[str, dict[str, GradedPart]] = {}
+        for student in submissions:
+            outcome = api.autograde(chapter, student, force=True, create=True)
+            if not outcome["success"]:
+                results[student] = {}
+                continue
+            with Gradebook(f"sqlite:///{course / 'gradebook.db'}") as gb:
+                nb = gb.find_submission_notebook(Path(NOTEBOOK).stem, chapter, student)
+                results[student] = {
+                    g.name: GradedPart(g.name, float(g.score or 0.0), float(g.max_score)) for g in nb.grades
+                }
+        return results
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="attnlab-course", description=__doc__.split("\n\n")[0])
+    sub = parser.add_subparsers(dest="command", required=True)
+    gen = sub.add_parser("generate", help="regenerate the student notebooks in chapters/ from solutions/")
+    gen.add_argument("chapter", nargs="*", help="chapter ids (default: all)")
+    chk = sub.add_parser("check", help="exit 1 if a committed student notebook differs from a fresh generation")
+    chk.add_argument("chapter", nargs="*", help="chapter ids (default: all)")
+    args = parser.parse_args(argv)
+
+    try:
+        root = repo_root()
+        selected = args.chapter or chapters(root)
+        for chapter in selected:
+            _check_chapter(chapter, root)
+    except (FileNotFoundError, ValueError) as err:
+        print(f"attnlab-course: {err}", file=sys.stderr)
+        return 2
+
+    if args.command == "generate":
+        for chapter in selected:
+            print(f"wrote {generate(chapter, root).relative_to(root)}")
+        return 0
+    stale = []
+    for chapter in selected:
+        committed = root / "chapters" / chapter / NOTEBOOK
+        fresh = generated_student_notebook(chapter, root)
+        if not committed.is_file() or committed.read_text(encoding="utf-8") != fresh:
+            stale.append(chapter)
+    for chapter in stale:
+        print(f"chapters/{chapter}/{NOTEBOOK} is out of date: run `attnlab-course generate {chapter}`")
+    return 1 if stale else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,215 @@
+"""Chapter 2 exercises end to end through nbgrader: generate, autograde the model answer, the blank
+student notebook, common wrong answers (mutants) and correct answers written differently."""
+
+from __future__ import annotations
+
+import pytest
+
+from attnlab import course
+from grading import ROOT, maximum, total, write_submission
+
+CHAPTER = "02-scaled-attention"
+FULL_MARKS = 16.0
+
+# Common wrong answers: name -> (the graded test that must lose points, {answer cell: code}).
+MUTANTS = {
+    "raw_scores_2d_transpose": ("test_raw_scores", {"raw_scores": """
+def raw_scores(q, k):
+    return q @ k.transpose(0, 1)
+"""}),
+    "without_scaling": ("test_attention_weights", {"attention_weights": """
+def attention_weights(q, k):
+    return torch.softmax(raw_scores(q, k), dim=-1)
+"""}),
+    "scaled_by_dk_not_sqrt": ("test_attention_weights", {"attention_weights": """
+def attention_weights(q, k):
+    return torch.softmax(raw_scores(q, k) / q.shape[-1], dim=-1)
+"""}),
+    "softmax_over_queries": ("test_attention_weights", {"attention_weights": """
+def attention_weights(q, k):
+    return torch.softmax(raw_scores(q, k) / math.sqrt(q.shape[-1]), dim=-2)
+"""}),
+    "causal_mask_inverted": ("test_causal_mask", {"causal_mask": """
+def causal_mask(t):
+    return torch.ones(t, t, dtype=torch.bool).triu()
+"""}),
+    "causal_mask_off_by_one": ("test_causal_mask", {"causal_mask": """
+def causal_mask(t):
+    return torch.ones(t, t, dtype=torch.bool).tril(diagonal=-1)
+"""}),
+    "causal_mask_as_float": ("test_causal_mask", {"causal_mask": """
+def causal_mask(t):
+    return torch.ones(t, t).tril()
+"""}),
+    "padding_mask_off_by_one": ("test_padding_mask", {"padding_mask": """
+def padding_mask(lengths, s):
+    return torch.arange(s)[None, :] <= lengths[:, None]
+"""}),
+    "masked_fill_minus_1e9": ("test_masked_attention", {"masked_attention": """
+def masked_attention(q, k, v, allowed):
+    scores = raw_scores(q, k) / math.sqrt(q.shape[-1])
+    weights = torch.softmax(scores.masked_fill(~allowed, -1e9), dim=-1)
+    return weights @ v, weights
+"""}),
+    "masked_fill_inf_gives_nan_rows": ("test_masked_attention", {"masked_attention": """
+def masked_attention(q, k, v, allowed):
+    scores = raw_scores(q, k) / math.sqrt(q.shape[-1])
+    weights = torch.softmax(scores.masked_fill(~allowed, float("-inf")), dim=-1)
+    return weights @ v, weights
+"""}),
+    "mask_inverted": ("test_masked_attention", {"masked_attention": """
+def masked_attention(q, k, v, allowed):
+    scores = raw_scores(q, k) / math.sqrt(q.shape[-1])
+    scores = scores.masked_fill(allowed, float("-inf"))
+    has_key = (~allowed).any(dim=-1, keepdim=True)
+    weights = torch.softmax(scores.masked_fill(~has_key, 0.0), dim=-1).masked_fill(~has_key, 0.0)
+    return weights @ v, weights
+"""}),
+    "variance_scaled_by_dk": ("test_variance_experiment", {"variance_experiment": """
+def dot_product_variance(d_k, n, scaled, generator=None):
+    q = torch.randn(n, d_k, generator=generator)
+    k = torch.randn(n, d_k, generator=generator)
+    dots = (q * k).sum(dim=-1)
+    return (dots / d_k if scaled else dots).var().item()
+
+predicted_variance_512 = 512
+"""}),
+    "variance_prediction_is_std": ("test_variance_experiment", {"variance_experiment": """
+def dot_product_variance(d_k, n, scaled, generator=None):
+    q = torch.randn(n, d_k, generator=generator)
+    k = torch.randn(n, d_k, generator=generator)
+    dots = (q * k).sum(dim=-1)
+    return (dots / math.sqrt(d_k) if scaled else dots).var().item()
+
+predicted_variance_512 = math.sqrt(512)
+"""}),
+    "fix_keeps_the_bug": ("test_fixed_self_attention", {"fixed_self_attention": """
+class FixedSelfAttention(SeedSelfAttention):
+    def forward(self, x):
+        return super().forward(x)
+"""}),
+    "fix_scales_after_softmax": ("test_fixed_self_attention", {"fixed_self_attention": """
+class FixedSelfAttention(SeedSelfAttention):
+    def forward(self, x):
+        return super().forward(x) / math.sqrt(x.shape[-1])
+"""}),
+    "masking_answer_nan": ("test_answer_masking", {"mc_answers": 'answer_masking = "a"\nanswer_doubling = "b"'}),
+    "doubling_answer_two": ("test_answer_doubling", {"mc_answers": 'answer_masking = "c"\nanswer_doubling = "a"'}),
+}
+
+# Correct answers that differ from the model answers: einsum, explicit loops, nan_to_num, numpy.
+DIFFERENT_BUT_CORRECT = {
+    "raw_scores": """
+def raw_scores(q, k):
+    return torch.einsum("...td,...sd->...ts", q, k)
+""",
+    "attention_weights": """
+def attention_weights(q, k):
+    scores = raw_scores(q * q.shape[-1] ** -0.5, k)
+    scores = scores - scores.max(dim=-1, keepdim=True).values
+    e = scores.exp()
+    return e / e.sum(dim=-1, keepdim=True)
+""",
+    "causal_mask": """
+def causal_mask(t):
+    i = torch.arange(t)
+    return i.unsqueeze(1) >= i.unsqueeze(0)
+""",
+    "padding_mask": """
+def padding_mask(lengths, s):
+    rows = []
+    for n in lengths.tolist():
+        rows.append([j < n for j in range(s)])
+    return torch.tensor(rows, dtype=torch.bool).reshape(len(rows), s)
+""",
+    "masked_attention": """
+def masked_attention(q, k, v, allowed):
+    allowed = allowed.expand(*q.shape[:-1], k.shape[-2])
+    scores = torch.einsum("...td,...sd->...ts", q, k) / math.sqrt(q.shape[-1])
+    weights = torch.softmax(scores.masked_fill(~allowed, float("-inf")), dim=-1)
+    weights = torch.nan_to_num(weights, nan=0.0)
+    return torch.einsum("...ts,...sv->...tv", weights, v), weights
+""",
+    "variance_experiment": """
+import numpy as np
+
+def dot_product_variance(d_k, n, scaled, generator=None):
+    pairs = torch.randn(2, n, d_k, generator=generator, dtype=torch.float64)
+    dots = torch.einsum("nd,nd->n", pairs[0], pairs[1]).numpy()
+    if scaled:
+        dots = dots / np.sqrt(d_k)
+    return float(np.var(dots, ddof=1))
+
+predicted_variance_512 = 512.0
+""",
+    "fixed_self_attention": """
+class FixedSelfAttention(SeedSelfAttention):
+    def forward(self, x):
+        q = self.query(x) / math.sqrt(x.shape[-1])
+        return SeedSelfAttention.forward(_Scaled(self, q), x)
+
+class _Scaled(nn.Module):
+    '''Reuse the seed's forward with pre-scaled queries.'''
+    def __init__(self, layer, q):
+        super().__init__()
+        self.key, self.value = layer.key, layer.value
+        self._q = q
+    def query(self, x):
+        return self._q
+""",
+    "mc_answers": 'answer_doubling = "b"\nanswer_masking = "c"',
+}
+
+
+@pytest.fixture(scope="module")
+def grades(tmp_path_factory):
+    """Every submission of this module, autograded in one scratch nbgrader course."""
+    folder = tmp_path_factory.mktemp("submissions")
+    subs = {
+        "model_answer": write_submission(CHAPTER, folder / "model.ipynb"),
+        "blank": write_submission(CHAPTER, folder / "blank.ipynb", base="student"),
+        "different_but_correct": write_submission(CHAPTER, folder / "alt.ipynb", DIFFERENT_BUT_CORRECT),
+    }
+    for name, (_, answers) in MUTANTS.items():
+        subs[f"mutant_{name}"] = write_submission(CHAPTER, folder / f"{name}.ipynb", answers)
+    return course.autograde_notebooks(CHAPTER, subs, ROOT)
+
+
+@pytest.mark.slow
+def test_model_answer_scores_full_marks(grades):
+    parts = grades["model_answer"]
+    assert maximum(parts) == FULL_MARKS
+    assert {gid: p.score for gid, p in parts.items()} == {gid: p.max_score for gid, p in parts.items()}
+
+
+@pytest.mark.slow
+def test_blank_student_notebook_scores_zero(grades):
+    parts = grades["blank"]
+    assert maximum(parts) == FULL_MARKS
+    assert total(parts) == 0
+
+
+@pytest.mark.slow
+def test_different_but_correct_solution_keeps_full_marks(grades):
+    assert total(grades["different_but_correct"]) == FULL_MARKS
+
+
+@pytest.mark.slow
+def test_exercise_has_at_least_six_graded_parts(grades):
+    assert len(grades["model_answer"]) >= 6
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("mutant", sorted(MUTANTS))
+def test_mutant_loses_points(grades, mutant):
+    graded_test, _ = MUTANTS[mutant]
+    part = grades[f"mutant_{mutant}"][graded_test]
+    assert part.score < part.max_score, f"{mutant} kept the points of {graded_test}"
+
+
+@pytest.mark.slow
+def test_committed_student_notebook_equals_fresh_generation():
+    committed = (ROOT / "chapters" / CHAPTER / "exercises.ipynb").read_text(encoding="utf-8")
+    assert committed == course.generated_student_notebook(CHAPTER, ROOT), (
+        f"run `attnlab-course generate {CHAPTER}` and commit the result"
+    )
