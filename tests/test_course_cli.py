@@ -1,0 +1,48 @@
+"""The `attnlab-course` command that regenerates student notebooks."""
+
+from __future__ import annotations
+
+import json
+import shutil
+
+import pytest
+
+from attnlab import course
+from grading import ROOT
+
+
+def _copy_course(tmp_path):
+    for name in ("nbgrader_config.py", "solutions", "chapters"):
+        src = ROOT / name
+        (shutil.copytree if src.is_dir() else shutil.copy2)(src, tmp_path / name)
+    return tmp_path
+
+
+def test_unknown_chapter_is_a_clear_error(capsys, monkeypatch):
+    monkeypatch.setenv("ATTNLAB_COURSE_ROOT", str(ROOT))
+    assert course.main(["generate", "99-nothing"]) == 2
+    err = capsys.readouterr().err
+    assert "no exercise source" in err and "02-scaled-attention" in err
+
+
+def test_outside_a_checkout_is_a_clear_error(tmp_path, capsys, monkeypatch):
+    monkeypatch.setenv("ATTNLAB_COURSE_ROOT", str(tmp_path))
+    assert course.main(["check"]) == 2
+    assert "ATTNLAB_COURSE_ROOT" in capsys.readouterr().err
+
+
+@pytest.mark.slow
+def test_check_flags_a_stale_notebook_and_generate_refreshes_it(tmp_path, monkeypatch, capsys):
+    root = _copy_course(tmp_path)
+    monkeypatch.setenv("ATTNLAB_COURSE_ROOT", str(root))
+    source = root / "solutions/02-scaled-attention/exercises.ipynb"
+    nb = json.loads(source.read_text())
+    nb["cells"][0]["source"] = "# Changed title\n\nNew introduction."
+    source.write_text(json.dumps(nb))
+
+    assert course.main(["check", "02-scaled-attention"]) == 1
+    assert "out of date" in capsys.readouterr().out
+    assert course.main(["generate", "02-scaled-attention"]) == 0
+    student = json.loads((root / "chapters/02-scaled-attention/exercises.ipynb").read_text())
+    assert "".join(student["cells"][0]["source"]).startswith("# Changed title")
+    assert course.chapters(root) == ["02-scaled-attention"]
