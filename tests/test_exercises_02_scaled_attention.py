@@ -160,6 +160,19 @@ class _Scaled(nn.Module):
     "mc_answers": 'answer_doubling = "b"\nanswer_masking = "c"',
 }
 
+# Written by a tester who saw only the student notebook: torch.where instead of masked_fill.
+INDEPENDENT_MASKED_ATTENTION = {"masked_attention": """
+def masked_attention(q, k, v, allowed):
+    scores = raw_scores(q, k) / math.sqrt(q.shape[-1])
+    neg_inf = torch.tensor(float("-inf"), dtype=scores.dtype)
+    zero = torch.zeros((), dtype=scores.dtype)
+    scores = torch.where(allowed, scores, neg_inf)
+    has_any = allowed.any(dim=-1, keepdim=True)
+    weights = torch.softmax(torch.where(has_any, scores, zero), dim=-1)
+    weights = torch.where(allowed, weights, zero)
+    return weights @ v, weights
+"""}
+
 
 @pytest.fixture(scope="module")
 def grades(tmp_path_factory):
@@ -169,6 +182,7 @@ def grades(tmp_path_factory):
         "model_answer": write_submission(CHAPTER, folder / "model.ipynb"),
         "blank": write_submission(CHAPTER, folder / "blank.ipynb", base="student"),
         "different_but_correct": write_submission(CHAPTER, folder / "alt.ipynb", DIFFERENT_BUT_CORRECT),
+        "independent_masked_attention": write_submission(CHAPTER, folder / "where.ipynb", INDEPENDENT_MASKED_ATTENTION),
     }
     for name, (_, answers) in MUTANTS.items():
         subs[f"mutant_{name}"] = write_submission(CHAPTER, folder / f"{name}.ipynb", answers)
@@ -190,8 +204,9 @@ def test_blank_student_notebook_scores_zero(grades):
 
 
 @pytest.mark.slow
-def test_different_but_correct_solution_keeps_full_marks(grades):
-    assert total(grades["different_but_correct"]) == FULL_MARKS
+@pytest.mark.parametrize("submission", ["different_but_correct", "independent_masked_attention"])
+def test_different_but_correct_solution_keeps_full_marks(grades, submission):
+    assert total(grades[submission]) == FULL_MARKS
 
 
 @pytest.mark.slow
