@@ -38,8 +38,14 @@ def plot_attention(
     if ax is None:
         _, ax = plt.subplots(figsize=(0.5 + 0.45 * max(s, 4), 0.5 + 0.45 * max(t, 4)))
     image = ax.imshow(w.numpy(), cmap=cmap, vmin=0.0, vmax=max(1.0, float(w.max())), aspect="equal")
-    ax.set_xticks(range(s), labels=keys if keys is not None else range(s), rotation=90 if keys is not None else 0)
-    ax.set_yticks(range(t), labels=queries if queries is not None else range(t))
+    if keys is not None:
+        ax.set_xticks(range(s), labels=keys, rotation=90)
+    else:  # numbered axes: at most about ten ticks, so the numbers never overlap
+        ax.set_xticks(range(0, s, max(1, -(-s // 10))))
+    if queries is not None:
+        ax.set_yticks(range(t), labels=queries)
+    else:
+        ax.set_yticks(range(0, t, max(1, -(-t // 10))))
     ax.set_xlabel("key")
     ax.set_ylabel("query")
     ax.xaxis.set_label_position("top")
