@@ -45,4 +45,4 @@ def test_check_flags_a_stale_notebook_and_generate_refreshes_it(tmp_path, monkey
     assert course.main(["generate", "02-scaled-attention"]) == 0
     student = json.loads((root / "chapters/02-scaled-attention/exercises.ipynb").read_text())
     assert "".join(student["cells"][0]["source"]).startswith("# Changed title")
-    assert course.chapters(root) == ["02-scaled-attention"]
+    assert "02-scaled-attention" in course.chapters(root)

@@ -1,0 +1,96 @@
+"""Every chapter's exercises end to end through nbgrader's own API.
+
+For each chapter with a source in solutions/, a spec module tests/mutants_<chapter>.py lists
+common wrong answers (each must lose the points of a named graded test) and correct answers
+written differently (each must keep full marks). All submissions of a chapter are graded in one
+scratch nbgrader course, once per test session.
+"""
+
+from __future__ import annotations
+
+import importlib
+from functools import lru_cache
+
+import pytest
+
+from attnlab import course
+from grading import ROOT, maximum, total, write_submission
+
+CHAPTERS = course.chapters(ROOT)
+
+
+def spec(chapter: str):
+    return importlib.import_module("mutants_" + chapter.replace("-", "_"))
+
+
+@lru_cache(maxsize=None)
+def grades(chapter: str, folder) -> dict:
+    s = spec(chapter)
+    subs = {
+        "model_answer": write_submission(chapter, folder / "model.ipynb"),
+        "blank": write_submission(chapter, folder / "blank.ipynb", base="student"),
+    }
+    for name, answers in s.CORRECT_VARIANTS.items():
+        subs[f"variant_{name}"] = write_submission(chapter, folder / f"variant_{name}.ipynb", answers)
+    for name, (_, answers) in s.MUTANTS.items():
+        subs[f"mutant_{name}"] = write_submission(chapter, folder / f"mutant_{name}.ipynb", answers)
+    return course.autograde_notebooks(chapter, subs, ROOT)
+
+
+@pytest.fixture(scope="session")
+def graded(tmp_path_factory):
+    root = tmp_path_factory.mktemp("submissions")
+    return lambda chapter: grades(chapter, root / chapter)
+
+
+def test_every_chapter_has_a_mutant_spec():
+    for chapter in CHAPTERS:
+        s = spec(chapter)
+        assert len(s.MUTANTS) >= 5 and s.CORRECT_VARIANTS, chapter
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("chapter", CHAPTERS)
+def test_model_answer_scores_full_marks(graded, chapter):
+    parts = graded(chapter)["model_answer"]
+    assert maximum(parts) == spec(chapter).FULL_MARKS
+    assert {gid: p.score for gid, p in parts.items()} == {gid: p.max_score for gid, p in parts.items()}
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("chapter", CHAPTERS)
+def test_exercise_has_at_least_six_graded_parts(graded, chapter):
+    assert len(graded(chapter)["model_answer"]) >= 6
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("chapter", CHAPTERS)
+def test_blank_student_notebook_scores_zero(graded, chapter):
+    parts = graded(chapter)["blank"]
+    assert maximum(parts) == spec(chapter).FULL_MARKS
+    assert total(parts) == 0
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(
+    "chapter, variant", [(c, v) for c in CHAPTERS for v in spec(c).CORRECT_VARIANTS]
+)
+def test_different_but_correct_solution_keeps_full_marks(graded, chapter, variant):
+    assert total(graded(chapter)[f"variant_{variant}"]) == spec(chapter).FULL_MARKS
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("chapter, mutant", [(c, m) for c in CHAPTERS for m in spec(c).MUTANTS])
+def test_mutant_loses_points(graded, chapter, mutant):
+    graded_test, _ = spec(chapter).MUTANTS[mutant]
+    part = graded(chapter)[f"mutant_{mutant}"][graded_test]
+    assert part.score < part.max_score, f"{mutant} kept the points of {graded_test}"
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("chapter", CHAPTERS)
+def test_committed_student_notebook_equals_fresh_generation(chapter):
+    committed = (ROOT / "chapters" / chapter / "exercises.ipynb").read_text(encoding="utf-8")
+    assert committed == course.generated_student_notebook(chapter, ROOT), (
+        f"run `attnlab-course generate {chapter}` and commit the result"
+    )
