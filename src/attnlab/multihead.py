@@ -84,21 +84,36 @@ class MultiHeadAttention(nn.Module):
         memory: Tensor | None = None,
         allowed: Tensor | None = None,
         need_weights: bool = False,
+        cache: dict | None = None,
     ) -> tuple[Tensor, Tensor | None]:
         """Return ``(output, weights)``; ``weights`` is ``None`` unless ``need_weights``.
+
+        ``cache`` (a dict, empty at the first step) turns on incremental decoding: in
+        self-attention the keys and values of earlier calls are kept and the new ones appended;
+        in cross-attention the memory's keys and values are computed once and reused.
 
         Shape:
             query: ``(B, T, D)``, memory: ``(B, S, D)`` (default: ``query``),
             allowed: ``(T, S)``, ``(B, T, S)`` or ``(B, H, T, S)``
             -> output ``(B, T, D)``, weights ``(B, H, T, S)``
         """
-        if memory is None:  # self-attention: one (D -> 3D) matmul gives q, k and v
+        w_q, w_kv = self.in_proj.weight.split([self.d_model, 2 * self.d_model])
+        b_q, b_kv = (None, None) if self.in_proj.bias is None else self.in_proj.bias.split([self.d_model, 2 * self.d_model])
+        if memory is None and cache is None:  # self-attention: one (D -> 3D) matmul gives q, k and v
             q, k, v = self.in_proj(query).chunk(3, dim=-1)  # (B, T, D) @ (D, 3D) -> 3 x (B, T, D)
+        elif memory is None:  # self-attention, one step at a time: extend the cached keys and values
+            q, k, v = self.in_proj(query).chunk(3, dim=-1)
+            if "k" in cache:
+                k, v = torch.cat([cache["k"], k], dim=1), torch.cat([cache["v"], v], dim=1)  # (B, S+T, D)
+            cache["k"], cache["v"] = k, v
         else:  # cross-attention: queries from `query`, keys and values from `memory`
-            w_q, w_kv = self.in_proj.weight.split([self.d_model, 2 * self.d_model])
-            b_q, b_kv = (None, None) if self.in_proj.bias is None else self.in_proj.bias.split([self.d_model, 2 * self.d_model])
             q = F.linear(query, w_q, b_q)  # (B, T, D) @ (D, D) -> (B, T, D)
-            k, v = F.linear(memory, w_kv, b_kv).chunk(2, dim=-1)  # (B, S, D) @ (D, 2D) -> 2 x (B, S, D)
+            if cache is not None and "k" in cache:
+                k, v = cache["k"], cache["v"]
+            else:
+                k, v = F.linear(memory, w_kv, b_kv).chunk(2, dim=-1)  # (B, S, D) @ (D, 2D) -> 2 x (B, S, D)
+                if cache is not None:
+                    cache["k"], cache["v"] = k, v
         q, k, v = (split_heads(x, self.num_heads) for x in (q, k, v))  # -> (B, H, T or S, Dh)
         mask = _heads_mask(allowed)
         if need_weights:
