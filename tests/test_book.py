@@ -18,6 +18,7 @@ from grading import ROOT, answer_cells, load
 
 CHAPTER_DIRS = sorted(p.parent for p in (ROOT / "solutions").glob("*/exercises.ipynb"))
 MARKERS = ("BEGIN SOLUTION", "END SOLUTION", "BEGIN HIDDEN TESTS", "END HIDDEN TESTS")
+ANSWER = re.compile(r"^\w+=(\"\w\"|'\w'|[\d_.*+/()]+)$")
 
 
 def _squash(text: str) -> str:
@@ -42,7 +43,10 @@ def secret_lines(chapter: str) -> set[str]:
                 inside = None
                 continue
             squashed = _squash(line)
-            if inside and len(squashed) >= 12 and not squashed.startswith("#"):
+            # long lines, or short answers such as `answer_masking = "c"` / `crossover_length = 1536`;
+            # short generic code (`with torch.no_grad():`) may appear anywhere and is not a leak
+            distinctive = len(squashed) >= 24 or ANSWER.match(squashed)
+            if inside and distinctive and not squashed.startswith("#"):
                 if squashed not in public and json.dumps(line.strip())[1:-1].replace(" ", "") not in student:
                     secrets.add(squashed)
     return secrets
