@@ -12,12 +12,7 @@ key. The script writes a JSON results file that the chapter 4 page reads and plo
 from __future__ import annotations
 
 import argparse
-import datetime
-import json
 import math
-import os
-import platform
-import sys
 import time
 from pathlib import Path
 
@@ -28,6 +23,7 @@ from torch import nn
 from attnlab import set_seed
 from attnlab.multihead import merge_heads, split_heads
 from attnlab.positional import RelativePositionBias, add_sinusoidal_positions, alibi_bias, rope
+from attnlab.results import write_results
 
 SCHEMES = ("none", "sinusoidal", "learned", "rope", "alibi", "t5")
 DEFAULT_OUT = Path(__file__).with_name("results") / "positional_extrapolation.json"
@@ -108,18 +104,9 @@ def main(argv: list[str] | None = None) -> None:
     for scheme in args.schemes:
         results[scheme] = run(scheme, args.steps, args.lengths, args.train_length, args.seed)
         print(scheme, {n: round(a, 3) for n, a in results[scheme]["accuracy"].items()}, flush=True)
-    record = {
-        "command": "python experiments/positional_extrapolation.py " + " ".join(argv if argv is not None else sys.argv[1:]),
-        "date": datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d"),
-        "hardware": f"{platform.machine()} CPU, {os.cpu_count()} cores, torch {torch.__version__} ({torch.get_num_threads()} threads)",
-        "config": {"steps": args.steps, "train_length": args.train_length, "lengths": args.lengths, "seed": args.seed,
-                   "vocab": 16, "d_model": 32, "num_heads": 8, "batch": 64, "lr": 3e-3},
-        "results": results,
-    }
-    args.out.parent.mkdir(parents=True, exist_ok=True)
-    tmp = args.out.with_suffix(".tmp")
-    tmp.write_text(json.dumps(record, indent=1) + "\n")
-    tmp.replace(args.out)
+    config = {"steps": args.steps, "train_length": args.train_length, "lengths": args.lengths, "seed": args.seed,
+              "vocab": 16, "d_model": 32, "num_heads": 8, "batch": 64, "lr": 3e-3}
+    write_results(args.out, "experiments/positional_extrapolation.py", argv, config, results)
     print(f"wrote {args.out}")
 
 

@@ -13,12 +13,7 @@ results file that the chapter 5 page reads and plots.
 from __future__ import annotations
 
 import argparse
-import datetime
-import json
 import math
-import os
-import platform
-import sys
 import time
 from pathlib import Path
 
@@ -29,6 +24,7 @@ from torch import nn
 from attnlab import set_seed
 from attnlab.layers import EncoderLayer, LayerNorm
 from attnlab.positional import add_sinusoidal_positions
+from attnlab.results import write_results
 
 DEFAULT_OUT = Path(__file__).with_name("results") / "pre_post_ln.json"
 
@@ -89,19 +85,9 @@ def main(argv: list[str] | None = None) -> None:
             results[name] = run(norm_first, warmup, args.steps, args.lr, args.seed)
             results[name].update(norm_first=norm_first, warmup=warmup)
             print(f"{name:28s} final loss {results[name]['loss'][-1]}  accuracy {results[name]['accuracy']:.3f}", flush=True)
-    record = {
-        "command": "python experiments/pre_post_ln.py " + " ".join(argv if argv is not None else sys.argv[1:]),
-        "date": datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d"),
-        "hardware": f"{platform.machine()} CPU, {os.cpu_count()} cores, torch {torch.__version__} ({torch.get_num_threads()} threads)",
-        "wall_seconds": round(time.perf_counter() - start, 1),
-        "config": {"steps": args.steps, "warmup": args.warmup, "lr": args.lr, "seed": args.seed, "layers": 12,
-                   "d_model": 64, "heads": 4, "d_ff": 128, "batch": 32, "length": 12, "vocab": 16},
-        "results": results,
-    }
-    args.out.parent.mkdir(parents=True, exist_ok=True)
-    tmp = args.out.with_suffix(".tmp")
-    tmp.write_text(json.dumps(record) + "\n")
-    tmp.replace(args.out)
+    config = {"steps": args.steps, "warmup": args.warmup, "lr": args.lr, "seed": args.seed, "layers": 12,
+              "d_model": 64, "heads": 4, "d_ff": 128, "batch": 32, "length": 12, "vocab": 16}
+    write_results(args.out, "experiments/pre_post_ln.py", argv, config, results, time.perf_counter() - start)
     print(f"wrote {args.out}")
 
 

@@ -14,11 +14,6 @@ example, that the chapter 1 page reads and plots.
 from __future__ import annotations
 
 import argparse
-import datetime
-import json
-import os
-import platform
-import sys
 import time
 from pathlib import Path
 
@@ -27,6 +22,7 @@ import torch.nn.functional as F
 from torch import nn
 
 from attnlab import set_seed
+from attnlab.results import write_results
 from attnlab.rnn import AdditiveAttention
 
 PAD, BOS, VOCAB = 0, 1, 12
@@ -125,19 +121,9 @@ def main(argv: list[str] | None = None) -> None:
             _, weights = model.greedy(example_src, example_len, 12)
             results[name]["example"] = {"source": example_src[0].tolist()[:12], "weights": weights[0].tolist()}
         print(name, {n: round(a, 3) for n, a in results[name]["accuracy"].items()}, flush=True)
-    record = {
-        "command": "python experiments/seq2seq_attention.py " + " ".join(argv if argv is not None else sys.argv[1:]),
-        "date": datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d"),
-        "hardware": f"{platform.machine()} CPU, {os.cpu_count()} cores, torch {torch.__version__} ({torch.get_num_threads()} threads)",
-        "wall_seconds": round(time.perf_counter() - start, 1),
-        "config": {"steps": args.steps, "train_lengths": [4, args.max_len], "lengths": args.lengths, "seed": args.seed,
-                   "hidden": 64, "embedding": 32, "vocab": VOCAB, "batch": 64, "lr": 3e-3},
-        "results": results,
-    }
-    args.out.parent.mkdir(parents=True, exist_ok=True)
-    tmp = args.out.with_suffix(".tmp")
-    tmp.write_text(json.dumps(record) + "\n")
-    tmp.replace(args.out)
+    config = {"steps": args.steps, "train_lengths": [4, args.max_len], "lengths": args.lengths, "seed": args.seed,
+              "hidden": 64, "embedding": 32, "vocab": VOCAB, "batch": 64, "lr": 3e-3}
+    write_results(args.out, "experiments/seq2seq_attention.py", argv, config, results, time.perf_counter() - start)
     print(f"wrote {args.out}")
 
 

@@ -58,3 +58,14 @@ def total(parts: dict) -> float:
 
 def maximum(parts: dict) -> float:
     return sum(p.max_score for p in parts.values())
+
+
+def load_script(relative_path: str):
+    """Import a script from the repository (e.g. ``experiments/pre_post_ln.py``) as a module."""
+    import importlib.util
+
+    path = ROOT / relative_path
+    spec = importlib.util.spec_from_file_location(path.stem, path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module

@@ -9,7 +9,6 @@ import re
 import shutil
 import subprocess
 import sys
-from pathlib import Path
 
 import pytest
 from bs4 import BeautifulSoup

@@ -13,7 +13,7 @@ from attnlab.positional import (
     RelativePositionBias, add_sinusoidal_positions, alibi_bias, alibi_slopes, rope, shaw_relative_scores,
     sinusoidal_encoding, sinusoidal_shift_matrix, t5_relative_bucket,
 )
-from grading import ROOT
+from grading import ROOT, load_script
 
 
 def test_sinusoidal_table_matches_the_formula_entry_by_entry():
@@ -122,11 +122,7 @@ def test_bad_input_gets_a_clear_error(call, message):
 
 
 def test_extrapolation_experiment_runs_and_writes_a_results_file(tmp_path):
-    import importlib.util
-
-    spec = importlib.util.spec_from_file_location("exp", ROOT / "experiments" / "positional_extrapolation.py")
-    exp = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(exp)
+    exp = load_script("experiments/positional_extrapolation.py")
     out = tmp_path / "r.json"
     exp.main(["--steps", "3", "--lengths", "8", "16", "--schemes", "rope", "learned", "--out", str(out)])
     record = json.loads(out.read_text())

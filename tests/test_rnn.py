@@ -11,7 +11,7 @@ from torch import nn
 
 from attnlab import set_seed
 from attnlab.rnn import AdditiveAttention, RNNCell, gradient_by_distance, run_rnn
-from grading import ROOT
+from grading import ROOT, load_script
 
 
 def test_rnn_cell_unrolled_matches_nn_rnn():
@@ -81,11 +81,7 @@ def test_load_rejects_relu_rnn():
 
 
 def test_seq2seq_experiment_runs_and_committed_results_support_the_page(tmp_path):
-    import importlib.util
-
-    spec = importlib.util.spec_from_file_location("s2s", ROOT / "experiments" / "seq2seq_attention.py")
-    exp = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(exp)
+    exp = load_script("experiments/seq2seq_attention.py")
     out = tmp_path / "r.json"
     exp.main(["--steps", "2", "--lengths", "4", "--out", str(out)])
     assert set(json.loads(out.read_text())["results"]) == {"fixed context", "additive attention"}

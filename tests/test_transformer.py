@@ -11,9 +11,9 @@ import torch
 from torch import nn
 
 from attnlab import causal_mask, padding_mask, set_seed
-from attnlab.layers import DecoderLayer, EncoderLayer, FeedForward, LayerNorm
+from attnlab.layers import DecoderLayer, FeedForward, LayerNorm
 from attnlab.transformer import EncoderDecoder, Seq2SeqTransformer, transformer_parameter_count
-from grading import ROOT
+from grading import ROOT, load_script
 
 warnings.filterwarnings("ignore", message=".*nested tensor.*")
 
@@ -155,11 +155,7 @@ def test_cached_greedy_decoding_equals_full_recomputation(norm_first):
 
 
 def test_pre_post_ln_experiment_runs_and_committed_results_support_the_page(tmp_path):
-    import importlib.util
-
-    spec = importlib.util.spec_from_file_location("prepost", ROOT / "experiments" / "pre_post_ln.py")
-    exp = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(exp)
+    exp = load_script("experiments/pre_post_ln.py")
     out = tmp_path / "r.json"
     exp.main(["--steps", "2", "--warmup", "1", "--out", str(out)])
     assert len(json.loads(out.read_text())["results"]) == 4

@@ -8,7 +8,7 @@ import math
 import torch
 from torch import Tensor, nn
 
-from attnlab.attention import causal_mask, padding_mask
+from attnlab.attention import causal_mask
 from attnlab.layers import DecoderLayer, EncoderLayer, LayerNorm
 from attnlab.positional import sinusoidal_encoding
 
