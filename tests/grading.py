@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-MARKERS = ("### BEGIN SOLUTION", "### END SOLUTION")
+SOLUTION_LINES = ("### BEGIN SOLUTION", "### END SOLUTION")
 
 
 def load(path: Path) -> dict:
@@ -28,7 +29,7 @@ def solution_code(chapter: str) -> dict[str, str]:
     code = {}
     for gid, cell in answer_cells(nb).items():
         source = "".join(cell["source"])
-        code[gid] = "\n".join(line for line in source.splitlines() if line.strip() not in MARKERS)
+        code[gid] = "\n".join(line for line in source.splitlines() if line.strip() not in SOLUTION_LINES)
     return code
 
 
@@ -69,3 +70,40 @@ def load_script(relative_path: str):
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
     return module
+
+
+MARKERS = ("BEGIN SOLUTION", "END SOLUTION", "BEGIN HIDDEN TESTS", "END HIDDEN TESTS")
+ANSWER = re.compile(r"^\w+=(\"\w\"|'\w'|[\d_.*+/()]+)$")
+
+
+def squash(text: str) -> str:
+    return re.sub(r"\s+", "", text)
+
+
+def secret_lines(chapter: str) -> set[str]:
+    """Lines of the model answers and hidden tests that appear nowhere a student may see them:
+    not in the student notebook and not in the code the course publishes (package, experiments,
+    benchmarks)."""
+    source = load(ROOT / "solutions" / chapter / "exercises.ipynb")
+    student = squash(json.dumps(load(ROOT / "chapters" / chapter / "exercises.ipynb")["cells"]))
+    published = [*(ROOT / "src" / "attnlab").glob("*.py"), *(ROOT / "experiments").glob("*.py"), *(ROOT / "benchmarks").glob("*.py")]
+    public = squash("".join(p.read_text() for p in published))
+    secrets = set()
+    for cell in source["cells"]:
+        inside = None
+        for line in "".join(cell["source"]).splitlines():
+            stripped = line.strip()
+            if stripped in ("### BEGIN SOLUTION", "### BEGIN HIDDEN TESTS"):
+                inside = stripped
+                continue
+            if stripped in ("### END SOLUTION", "### END HIDDEN TESTS"):
+                inside = None
+                continue
+            squashed = squash(line)
+            # long lines, or short answers such as `answer_masking = "c"` / `crossover_length = 1536`;
+            # short generic code (`with torch.no_grad():`) may appear anywhere and is not a leak
+            distinctive = len(squashed) >= 24 or ANSWER.match(squashed)
+            if inside and distinctive and not squashed.startswith("#"):
+                if squashed not in public and json.dumps(line.strip())[1:-1].replace(" ", "") not in student:
+                    secrets.add(squashed)
+    return secrets

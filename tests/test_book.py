@@ -3,75 +3,23 @@ notebooks, and leaks no solution or hidden-test text."""
 
 from __future__ import annotations
 
-import json
-import os
 import re
-import shutil
-import subprocess
-import sys
 
 import pytest
 from bs4 import BeautifulSoup
 
-from grading import ROOT, answer_cells, load
+from grading import MARKERS, ROOT, answer_cells, load, secret_lines, squash as _squash
 
 CHAPTER_DIRS = sorted(p.parent for p in (ROOT / "solutions").glob("*/exercises.ipynb"))
-MARKERS = ("BEGIN SOLUTION", "END SOLUTION", "BEGIN HIDDEN TESTS", "END HIDDEN TESTS")
-ANSWER = re.compile(r"^\w+=(\"\w\"|'\w'|[\d_.*+/()]+)$")
-
-
-def _squash(text: str) -> str:
-    return re.sub(r"\s+", "", text)
-
-
-def secret_lines(chapter: str) -> set[str]:
-    """Lines of the model answers and hidden tests that appear nowhere a student may see them:
-    not in the student notebook and not in the published package source."""
-    source = load(ROOT / "solutions" / chapter / "exercises.ipynb")
-    student = _squash(json.dumps(load(ROOT / "chapters" / chapter / "exercises.ipynb")["cells"]))
-    public = _squash("".join(p.read_text() for p in (ROOT / "src" / "attnlab").glob("*.py")))
-    secrets = set()
-    for cell in source["cells"]:
-        inside = None
-        for line in "".join(cell["source"]).splitlines():
-            stripped = line.strip()
-            if stripped in ("### BEGIN SOLUTION", "### BEGIN HIDDEN TESTS"):
-                inside = stripped
-                continue
-            if stripped in ("### END SOLUTION", "### END HIDDEN TESTS"):
-                inside = None
-                continue
-            squashed = _squash(line)
-            # long lines, or short answers such as `answer_masking = "c"` / `crossover_length = 1536`;
-            # short generic code (`with torch.no_grad():`) may appear anywhere and is not a leak
-            distinctive = len(squashed) >= 24 or ANSWER.match(squashed)
-            if inside and distinctive and not squashed.startswith("#"):
-                if squashed not in public and json.dumps(line.strip())[1:-1].replace(" ", "") not in student:
-                    secrets.add(squashed)
-    return secrets
-
-
-@pytest.fixture(scope="module")
-def built_site(tmp_path_factory):
-    out = tmp_path_factory.mktemp("book")
-    jb = shutil.which("jupyter-book", path=os.path.dirname(sys.executable)) or "jupyter-book"
-    proc = subprocess.run(
-        [jb, "build", "--all", "-W", "--keep-going", "--path-output", str(out), str(ROOT)],
-        capture_output=True, text=True, timeout=900,
-    )
-    assert proc.returncode == 0, f"book build failed:\n{proc.stdout[-6000:]}\n{proc.stderr[-3000:]}"
-    return out / "_build" / "html"
-
-
 def test_secret_lines_are_found_in_the_sources():
     for chapter_dir in CHAPTER_DIRS:
         assert len(secret_lines(chapter_dir.name)) >= 10, "the leak scan would have nothing to look for"
 
 
 def test_student_notebooks_contain_no_solution_or_hidden_tests():
+    secrets = set().union(*(secret_lines(d.name) for d in CHAPTER_DIRS))  # no chapter may show another's
     for chapter_dir in CHAPTER_DIRS:
         chapter = chapter_dir.name
-        secrets = secret_lines(chapter)
         for path in (ROOT / "chapters" / chapter).rglob("*"):
             if not path.is_file():
                 continue
