@@ -12,6 +12,7 @@ from grading import ROOT
 
 
 def _copy_course(tmp_path):
+    tmp_path.mkdir(parents=True, exist_ok=True)
     for name in ("nbgrader_config.py", "solutions", "chapters"):
         src = ROOT / name
         (shutil.copytree if src.is_dir() else shutil.copy2)(src, tmp_path / name)
@@ -46,3 +47,36 @@ def test_check_flags_a_stale_notebook_and_generate_refreshes_it(tmp_path, monkey
     student = json.loads((root / "chapters/02-scaled-attention/exercises.ipynb").read_text())
     assert "".join(student["cells"][0]["source"]).startswith("# Changed title")
     assert "02-scaled-attention" in course.chapters(root)
+
+
+@pytest.mark.slow
+def test_bundle_holds_every_student_notebook_and_no_solution(tmp_path, monkeypatch, capsys):
+    import zipfile
+
+    from grading import MARKERS, secret_lines, squash
+
+    monkeypatch.setenv("ATTNLAB_COURSE_ROOT", str(ROOT))
+    out = tmp_path / "bundle.zip"
+    assert course.main(["bundle", "--out", str(out)]) == 0
+    with zipfile.ZipFile(out) as zf:
+        names = zf.namelist()
+        chapters = course.chapters(ROOT)
+        assert sorted(names) == sorted(["attnlab-exercises/README.txt"] + [f"attnlab-exercises/{c}/exercises.ipynb" for c in chapters])
+        secrets = set().union(*(secret_lines(c) for c in chapters))
+        for name in names:
+            text = zf.read(name).decode("utf-8")
+            assert not any(m in text for m in MARKERS), name
+            flat = squash(text.replace("\\n", "\n").replace('\\"', '"'))
+            assert not [s for s in secrets if s in flat], name
+    assert "wrote" in capsys.readouterr().out
+
+
+@pytest.mark.slow
+def test_bundle_refuses_a_stale_student_notebook(tmp_path, monkeypatch, capsys):
+    root = _copy_course(tmp_path / "course")
+    monkeypatch.setenv("ATTNLAB_COURSE_ROOT", str(root))
+    stale = root / "chapters/02-scaled-attention/exercises.ipynb"
+    stale.write_text(stale.read_text().replace("Part 1", "Part one", 1))
+    assert course.main(["bundle", "--out", str(tmp_path / "b.zip")]) == 1
+    assert "out of date" in capsys.readouterr().err
+    assert not (tmp_path / "b.zip").exists()

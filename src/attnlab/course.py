@@ -9,6 +9,7 @@ Command line::
     attnlab-course generate            # every chapter
     attnlab-course generate 02-scaled-attention
     attnlab-course check               # fails if a committed student notebook is out of date
+    attnlab-course bundle              # dist/attnlab-exercises.zip: every student notebook, no solutions
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ import os
 import shutil
 import sys
 import tempfile
+import zipfile
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
@@ -110,6 +112,39 @@ def generate(chapter: str, root: Path | None = None) -> Path:
     return target
 
 
+BUNDLE_README = """attnlab exercises: one notebook per chapter.
+
+1. Install Python 3.10 or newer, then: pip install torch jupyterlab
+2. Open a chapter's notebook: jupyter lab NN-topic/exercises.ipynb
+3. Write your code where a cell says YOUR CODE HERE, delete its raise NotImplementedError(),
+   and run the test cell below each part. Grading adds hidden tests in the same cells.
+4. Before handing in: Kernel > Restart & Run All, and check that no cell raises.
+"""
+
+
+def bundle(out: Path, root: Path | None = None) -> Path:
+    """Write a zip of every committed student notebook (``chapters/*/exercises.ipynb``) and a README.
+
+    Only student notebooks go in: nothing from ``solutions/``. Fails if a notebook is out of date.
+    """
+    root = root or repo_root()
+    notebooks = []
+    for chapter in chapters(root):
+        student = root / "chapters" / chapter / NOTEBOOK
+        if not student.is_file() or student.read_text(encoding="utf-8") != generated_student_notebook(chapter, root):
+            raise RuntimeError(f"chapters/{chapter}/{NOTEBOOK} is out of date: run `attnlab-course generate {chapter}` first")
+        notebooks.append((chapter, student))
+    out = Path(out)
+    out.parent.mkdir(parents=True, exist_ok=True)
+    tmp = out.with_suffix(".zip.tmp")
+    with zipfile.ZipFile(tmp, "w", compression=zipfile.ZIP_DEFLATED) as zf:
+        zf.writestr("attnlab-exercises/README.txt", BUNDLE_README)
+        for chapter, student in notebooks:
+            zf.write(student, f"attnlab-exercises/{chapter}/{NOTEBOOK}")
+    tmp.replace(out)
+    return out
+
+
 @dataclass
 class GradedPart:
     grade_id: str
@@ -150,17 +185,27 @@ def main(argv: list[str] | None = None) -> int:
     gen.add_argument("chapter", nargs="*", help="chapter ids (default: all)")
     chk = sub.add_parser("check", help="exit 1 if a committed student notebook differs from a fresh generation")
     chk.add_argument("chapter", nargs="*", help="chapter ids (default: all)")
+    bnd = sub.add_parser("bundle", help="write a zip of all student notebooks (no solutions) for students")
+    bnd.add_argument("--out", type=Path, default=Path("dist/attnlab-exercises.zip"), help="zip file to write")
     args = parser.parse_args(argv)
 
     try:
         root = repo_root()
-        selected = args.chapter or chapters(root)
+        selected = getattr(args, "chapter", None) or chapters(root)
         for chapter in selected:
             _check_chapter(chapter, root)
     except (FileNotFoundError, ValueError) as err:
         print(f"attnlab-course: {err}", file=sys.stderr)
         return 2
 
+    if args.command == "bundle":
+        try:
+            path = bundle(args.out, root)
+        except RuntimeError as err:
+            print(f"attnlab-course: {err}", file=sys.stderr)
+            return 1
+        print(f"wrote {path} ({len(chapters(root))} notebooks)")
+        return 0
     if args.command == "generate":
         for chapter in selected:
             print(f"wrote {generate(chapter, root).relative_to(root)}")
