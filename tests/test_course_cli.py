@@ -80,3 +80,8 @@ def test_bundle_refuses_a_stale_student_notebook(tmp_path, monkeypatch, capsys):
     assert course.main(["bundle", "--out", str(tmp_path / "b.zip")]) == 1
     assert "out of date" in capsys.readouterr().err
     assert not (tmp_path / "b.zip").exists()
+
+
+def test_autograde_rejects_zero_workers():
+    with pytest.raises(ValueError, match="workers"):
+        course.autograde_notebooks("02-scaled-attention", {}, ROOT, workers=0)

@@ -34,7 +34,7 @@ def grades(chapter: str, folder) -> dict:
         subs[f"variant_{name}"] = write_submission(chapter, folder / f"variant_{name}.ipynb", answers)
     for name, (_, answers) in s.MUTANTS.items():
         subs[f"mutant_{name}"] = write_submission(chapter, folder / f"mutant_{name}.ipynb", answers)
-    return course.autograde_notebooks(chapter, subs, ROOT)
+    return course.autograde_notebooks(chapter, subs, ROOT, workers=2)
 
 
 @pytest.fixture(scope="session")

@@ -152,11 +152,34 @@ class GradedPart:
     max_score: float
 
 
-def autograde_notebooks(chapter: str, submissions: dict[str, Path], root: Path | None = None) -> dict[str, dict[str, GradedPart]]:
+def autograde_notebooks(chapter: str, submissions: dict[str, Path], root: Path | None = None,
+                        workers: int = 1) -> dict[str, dict[str, GradedPart]]:
     """Autograde ``{student_id: notebook}`` for one chapter; returns ``{student: {grade_id: part}}``.
 
-    Students whose notebook cannot be graded at all map to an empty dict.
+    Students whose notebook cannot be graded at all map to an empty dict. With ``workers > 1`` the
+    submissions are split between that many processes, each grading its share in a scratch course
+    (and gradebook) of its own, so no two processes write the same SQLite file.
     """
+    if workers < 1:
+        raise ValueError(f"workers must be at least 1, got {workers}")
+    root = root or repo_root()
+    if workers > 1 and len(submissions) > 1:
+        import multiprocessing
+        from concurrent.futures import ProcessPoolExecutor
+
+        students = list(submissions)
+        shares = [students[i::workers] for i in range(min(workers, len(students)))]
+        with ProcessPoolExecutor(len(shares), mp_context=multiprocessing.get_context("spawn")) as pool:
+            parts = pool.map(autograde_notebooks, [chapter] * len(shares),
+                             [{s: submissions[s] for s in share} for share in shares], [root] * len(shares))
+            merged: dict[str, dict[str, GradedPart]] = {}
+            for part in parts:
+                merged.update(part)
+        return {s: merged[s] for s in students}
+    return _autograde_in_one_course(chapter, submissions, root)
+
+
+def _autograde_in_one_course(chapter: str, submissions: dict[str, Path], root: Path) -> dict[str, dict[str, GradedPart]]:
     from nbgrader.api import Gradebook
 
     with scratch_course(chapter, root) as (api, course):
