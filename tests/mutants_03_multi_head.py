@@ -4,6 +4,20 @@ lose points, and a correct answer written differently (a loop over heads with we
 CHAPTER = "03-multi-head"
 FULL_MARKS = 14.0
 
+def cross(keys_from="memory", mask="real[:, None, None, :]"):
+    """A cross-attention answer that differs from a correct one only where a mutant says."""
+    return f"""
+def cross_attention(x, memory, memory_lengths, params, num_heads):
+    d = x.shape[-1]
+    w, b = params["w_qkv"], params["b_qkv"]
+    q = split_heads(x @ w[:d].T + b[:d], num_heads)
+    k = split_heads({keys_from} @ w[d:2 * d].T + b[d:2 * d], num_heads)
+    v = split_heads(memory @ w[2 * d:].T + b[2 * d:], num_heads)
+    real = torch.arange(memory.shape[1])[None, :] < memory_lengths[:, None]
+    return merge_heads(attention(q, k, v, {mask})) @ params["w_o"].T + params["b_o"]
+"""
+
+
 MUTANTS = {
     "split_reshape_without_transpose": ("test_split_merge", {"split_merge": """
 def split_heads(x, num_heads):
@@ -77,35 +91,9 @@ def causal_multi_head_self_attention(x, params, num_heads):
     q, k, v = (split_heads(part, num_heads) for part in qkv.chunk(3, dim=-1))
     return merge_heads(attention(q, k, v, allowed)) @ params["w_o"].T + params["b_o"]
 """}),
-    "cross_padding_not_masked": ("test_cross", {"cross": """
-def cross_attention(x, memory, memory_lengths, params, num_heads):
-    d = x.shape[-1]
-    w, b = params["w_qkv"], params["b_qkv"]
-    q = split_heads(x @ w[:d].T + b[:d], num_heads)
-    k = split_heads(memory @ w[d:2 * d].T + b[d:2 * d], num_heads)
-    v = split_heads(memory @ w[2 * d:].T + b[2 * d:], num_heads)
-    return merge_heads(attention(q, k, v)) @ params["w_o"].T + params["b_o"]
-"""}),
-    "cross_keys_from_target": ("test_cross", {"cross": """
-def cross_attention(x, memory, memory_lengths, params, num_heads):
-    d = x.shape[-1]
-    w, b = params["w_qkv"], params["b_qkv"]
-    q = split_heads(x @ w[:d].T + b[:d], num_heads)
-    k = split_heads(x @ w[d:2 * d].T + b[d:2 * d], num_heads)
-    v = split_heads(memory @ w[2 * d:].T + b[2 * d:], num_heads)
-    real = torch.arange(memory.shape[1])[None, :] < memory_lengths[:, None]
-    return merge_heads(attention(q, k, v, real[:, None, None, :])) @ params["w_o"].T + params["b_o"]
-"""}),
-    "cross_mask_without_head_axis": ("test_cross", {"cross": """
-def cross_attention(x, memory, memory_lengths, params, num_heads):
-    d = x.shape[-1]
-    w, b = params["w_qkv"], params["b_qkv"]
-    q = split_heads(x @ w[:d].T + b[:d], num_heads)
-    k = split_heads(memory @ w[d:2 * d].T + b[d:2 * d], num_heads)
-    v = split_heads(memory @ w[2 * d:].T + b[2 * d:], num_heads)
-    real = torch.arange(memory.shape[1])[None, :] < memory_lengths[:, None]
-    return merge_heads(attention(q, k, v, real[:, None, :])) @ params["w_o"].T + params["b_o"]
-"""}),
+    "cross_padding_not_masked": ("test_cross", {"cross": cross(mask="None")}),
+    "cross_keys_from_target": ("test_cross", {"cross": cross(keys_from="x")}),
+    "cross_mask_without_head_axis": ("test_cross", {"cross": cross(mask="real[:, None, :]")}),
     "parameter_count_without_biases": ("test_param_count", {"param_count": """
 def parameter_count(d_model, num_heads):
     return 4 * d_model * d_model
