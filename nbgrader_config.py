@@ -2,6 +2,10 @@
 
 c = get_config()  # noqa: F821 (provided by nbgrader when it loads this file)
 
+# The course's id in the gradebook. Needed with PostgreSQL, whose foreign keys reject nbgrader's
+# empty default; JupyterHub's formgrader uses it too.
+c.CourseDirectory.course_id = "attnlab"
+
 # The exercise sources, one folder per chapter: solutions/02-scaled-attention/exercises.ipynb
 c.CourseDirectory.source_directory = "solutions"
 c.CourseDirectory.release_directory = "release"

@@ -4,12 +4,23 @@ Everything goes through nbgrader's own API (:class:`nbgrader.apps.NbGraderAPI`).
 a scratch course directory, so it never touches the repository's gradebook, and nbgrader's
 ``--force`` (which deletes the whole release folder of an assignment) cannot reach ``chapters/``.
 
-Command line::
+Command line (also ``python -m attnlab.course``)::
 
     attnlab-course generate            # every chapter
     attnlab-course generate 02-scaled-attention
     attnlab-course check               # fails if a committed student notebook is out of date
     attnlab-course bundle              # dist/attnlab-exercises.zip: every student notebook, no solutions
+
+and the instructor's workflow, one command per step (see :mod:`attnlab.instructor`)::
+
+    attnlab-course release [CHAPTER ...]          # gradebook + release/ + chapters/ + student zip
+    attnlab-course collect CHAPTER DOWNLOAD.zip   # LMS download -> submitted/<student>/CHAPTER/
+    attnlab-course autograde CHAPTER --workers 2  # hardened autograde, summary for every student
+    attnlab-course feedback CHAPTER               # feedback/<student>/CHAPTER/exercises.html
+    attnlab-course export --out grades.csv        # every grade of the gradebook
+
+``--db URL`` (or ``$ATTNLAB_GRADEBOOK_URL``) selects the gradebook; the default is SQLite in
+``gradebook.db`` at the course root.
 """
 
 from __future__ import annotations
@@ -153,55 +164,25 @@ class GradedPart:
 
 
 def autograde_notebooks(chapter: str, submissions: dict[str, Path], root: Path | None = None,
-                        workers: int = 1) -> dict[str, dict[str, GradedPart]]:
+                        workers: int = 1, limits=None) -> dict[str, dict[str, GradedPart]]:
     """Autograde ``{student_id: notebook}`` for one chapter; returns ``{student: {grade_id: part}}``.
 
-    Students whose notebook cannot be graded at all map to an empty dict. With ``workers > 1`` the
-    submissions are split between that many processes, each grading its share in a scratch course
-    (and gradebook) of its own, so no two processes write the same SQLite file.
+    Grading is the hardened grading of :func:`attnlab.instructor.grading.grade`, in ``workers``
+    processes, against a scratch gradebook of a scratch course (the repository's own gradebook is
+    never touched). Students whose notebook cannot be graded at all map to an empty dict.
     """
     if workers < 1:
         raise ValueError(f"workers must be at least 1, got {workers}")
+    from .instructor.grading import grade
+
     root = root or repo_root()
-    if workers > 1 and len(submissions) > 1:
-        import multiprocessing
-        from concurrent.futures import ProcessPoolExecutor
-
-        students = list(submissions)
-        shares = [students[i::workers] for i in range(min(workers, len(students)))]
-        with ProcessPoolExecutor(len(shares), mp_context=multiprocessing.get_context("spawn")) as pool:
-            parts = pool.map(autograde_notebooks, [chapter] * len(shares),
-                             [{s: submissions[s] for s in share} for share in shares], [root] * len(shares))
-            merged: dict[str, dict[str, GradedPart]] = {}
-            for part in parts:
-                merged.update(part)
-        return {s: merged[s] for s in students}
-    return _autograde_in_one_course(chapter, submissions, root)
+    with scratch_course(chapter, root) as (_api_, course):
+        results = grade(root, chapter, submissions, f"sqlite:///{course / 'gradebook.db'}", workers=workers,
+                        limits=limits)
+    return {r.student: {gid: GradedPart(gid, p.score, p.max_score) for gid, p in r.parts.items()} for r in results}
 
 
-def _autograde_in_one_course(chapter: str, submissions: dict[str, Path], root: Path) -> dict[str, dict[str, GradedPart]]:
-    from nbgrader.api import Gradebook
-
-    with scratch_course(chapter, root) as (api, course):
-        for student, notebook in submissions.items():
-            folder = course / "submitted" / student / chapter
-            folder.mkdir(parents=True)
-            shutil.copy2(notebook, folder / NOTEBOOK)
-        results: dict[str, dict[str, GradedPart]] = {}
-        for student in submissions:
-            outcome = api.autograde(chapter, student, force=True, create=True)
-            if not outcome["success"]:
-                results[student] = {}
-                continue
-            with Gradebook(f"sqlite:///{course / 'gradebook.db'}") as gb:
-                nb = gb.find_submission_notebook(Path(NOTEBOOK).stem, chapter, student)
-                results[student] = {
-                    g.name: GradedPart(g.name, float(g.score or 0.0), float(g.max_score)) for g in nb.grades
-                }
-        return results
-
-
-def main(argv: list[str] | None = None) -> int:
+def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="attnlab-course", description=__doc__.split("\n\n")[0])
     sub = parser.add_subparsers(dest="command", required=True)
     gen = sub.add_parser("generate", help="regenerate the student notebooks in chapters/ from solutions/")
@@ -210,17 +191,63 @@ def main(argv: list[str] | None = None) -> int:
     chk.add_argument("chapter", nargs="*", help="chapter ids (default: all)")
     bnd = sub.add_parser("bundle", help="write a zip of all student notebooks (no solutions) for students")
     bnd.add_argument("--out", type=Path, default=Path("dist/attnlab-exercises.zip"), help="zip file to write")
-    args = parser.parse_args(argv)
 
+    def db(p):
+        p.add_argument("--db", metavar="URL", help="gradebook database URL, e.g. postgresql://user:pw@host/db "
+                       "(default: $ATTNLAB_GRADEBOOK_URL, else sqlite gradebook.db at the course root)")
+
+    rel = sub.add_parser("release", help="generate chapters into the gradebook and release/, refresh chapters/, "
+                         "write the student zip")
+    rel.add_argument("chapter", nargs="*", help="chapter ids (default: all)")
+    rel.add_argument("--out", type=Path, default=Path("dist/attnlab-exercises.zip"), help="student zip to write")
+    db(rel)
+    col = sub.add_parser("collect", help="import an LMS download (zip or folder) into submitted/ (nbgrader zip_collect)")
+    col.add_argument("chapter", help="chapter id")
+    col.add_argument("download", type=Path, help="zip file or folder of notebooks whose names carry student ids")
+    col.add_argument("--pattern", help="regular expression with groups student_id and file_id, matched against "
+                     "each file's path (default: '<student>_<name>.ipynb')")
+    ag = sub.add_parser("autograde", help="grade submitted notebooks with limits and tamper checks")
+    ag.add_argument("chapter", help="chapter id")
+    ag.add_argument("--student", action="append", help="grade only this student (repeatable)")
+    ag.add_argument("--workers", type=int, default=1, help="parallel grading processes (default 1)")
+    ag.add_argument("--cell-timeout", type=int, help="seconds per cell (default: nbgrader_config.py)")
+    ag.add_argument("--notebook-timeout", type=int, default=600, help="seconds per notebook (default 600)")
+    ag.add_argument("--memory-mb", type=int, default=4096, help="address-space cap of a kernel (default 4096)")
+    ag.add_argument("--output-bytes", type=int, default=1_000_000, help="output kept per notebook (default 1000000)")
+    db(ag)
+    fb = sub.add_parser("feedback", help="write HTML feedback for each autograded student")
+    fb.add_argument("chapter", help="chapter id")
+    fb.add_argument("--student", action="append", help="only this student (repeatable)")
+    db(fb)
+    ex = sub.add_parser("export", help="write every grade of the gradebook as CSV")
+    ex.add_argument("--out", type=Path, default=Path("grades.csv"), help="CSV file to write (default grades.csv)")
+    db(ex)
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = _parser().parse_args(argv)
     try:
         root = repo_root()
-        selected = getattr(args, "chapter", None) or chapters(root)
+        if isinstance(getattr(args, "chapter", None), str):
+            selected = [args.chapter]
+        else:
+            selected = getattr(args, "chapter", None) or chapters(root)
         for chapter in selected:
             _check_chapter(chapter, root)
+        if getattr(args, "workers", 1) < 1:
+            raise ValueError(f"--workers must be at least 1, got {args.workers}")
     except (FileNotFoundError, ValueError) as err:
         print(f"attnlab-course: {err}", file=sys.stderr)
         return 2
+    if args.command in ("release", "collect", "autograde", "feedback", "export"):
+        from .instructor.cli import run
 
+        return run(args, root, selected)
+    return _student_notebook_commands(args, root, selected)
+
+
+def _student_notebook_commands(args, root: Path, selected: list[str]) -> int:
     if args.command == "bundle":
         try:
             path = bundle(args.out, root)

@@ -1,0 +1,387 @@
+"""Hardened, parallel autograding of one chapter, through nbgrader's own ``autograde``.
+
+:func:`grade` checks every submission before it reaches nbgrader (an empty file, bytes that are
+not UTF-8, text that is not JSON or not a notebook get a reason instead of a score), then hands the
+valid ones to ``workers`` processes. Each process keeps a scratch nbgrader course of its own: the
+chapter's source and one student's submission at a time, copied in. nbgrader autogrades that copy
+with the course's gradebook URL, so grades land in the real gradebook (SQLite or PostgreSQL), while
+the kernel that runs the student's code
+
+* starts through :mod:`attnlab.instructor.sandbox` (memory, file-size and CPU limits; writes allowed
+  only below the scratch copy; no signals to outside processes; no outgoing TCP connections), and
+* is driven by :class:`~attnlab.instructor.execute.HardenedExecute` (per-notebook time limit, output
+  cap, tamper guard, survival of a dying kernel).
+
+The submitted files are only read, and their SHA-256 is checked after grading. Every student ends
+with a :class:`Result`: a score, or a reason why there is none.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import multiprocessing
+import os
+import shutil
+import sys
+import tempfile
+import warnings
+from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
+from dataclasses import dataclass, field
+from pathlib import Path
+
+NOTEBOOK = "exercises.ipynb"
+KERNEL_NAME = "attnlab-sandbox"
+# environment variables a grading kernel must not see (database URLs and passwords)
+SECRET_ENV = ("ATTNLAB_GRADEBOOK_URL", "ATTNLAB_POSTGRES_URL", "DATABASE_URL", "PGPASSWORD", "PGPASSFILE")
+
+
+@dataclass
+class Limits:
+    """Limits on one student's notebook. ``cell_timeout=None`` keeps ``nbgrader_config.py``'s."""
+
+    cell_timeout: int | None = None
+    notebook_timeout: int = 600
+    memory_mb: int = 4096
+    output_bytes: int = 1_000_000
+    file_mb: int = 64
+    landlock: bool = True
+
+
+@dataclass
+class Part:
+    grade_id: str
+    score: float
+    max_score: float
+
+
+@dataclass
+class Result:
+    """The outcome for one student.
+
+    ``status`` is ``graded``; ``flagged`` (scored, but some parts wait for manual review, see
+    ``reasons``); ``invalid`` (the file is not a notebook: no score); ``missing`` (nothing to grade);
+    or ``failed`` (nbgrader could not grade it: no score).
+    """
+
+    student: str
+    status: str
+    score: float | None = None
+    max_score: float | None = None
+    parts: dict[str, Part] = field(default_factory=dict)
+    reasons: list[str] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)
+
+    def line(self) -> str:
+        score = "-" if self.score is None else f"{self.score:g}/{self.max_score:g}"
+        why = "; ".join(self.reasons + self.notes)
+        return f"{self.student:<24} {self.status:<8} {score:>8}  {why}"
+
+
+# --------------------------------------------------------------------------- checks before grading
+
+def find_notebook(folder: Path) -> tuple[Path | None, str]:
+    """The notebook to grade in a student's submitted folder, and a note if it was renamed."""
+    expected = folder / NOTEBOOK
+    if expected.is_file():
+        return expected, ""
+    others = sorted(p for p in folder.glob("*.ipynb") if p.is_file())
+    if len(others) == 1:
+        return others[0], f"graded {others[0].name} as {NOTEBOOK} (the notebook was renamed)"
+    if others:
+        names = ", ".join(p.name for p in others)
+        return None, f"no {NOTEBOOK}, and several other notebooks ({names}): rename the one to grade"
+    return None, f"no {NOTEBOOK} in {folder}"
+
+
+def check_notebook(path: Path) -> str | None:
+    """Why ``path`` cannot be graded (None if it can)."""
+    import nbformat
+
+    data = path.read_bytes()
+    if not data.strip():
+        return f"{path.name} is empty ({len(data)} bytes): ask the student to submit the notebook again"
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as err:
+        return (f"{path.name} is not UTF-8 text (byte 0x{data[err.start]:02x} at offset {err.start}): "
+                "ask the student to save it from Jupyter again")
+    try:
+        raw = json.loads(text)
+    except json.JSONDecodeError as err:
+        return f"{path.name} is not valid JSON ({err.msg} at line {err.lineno}, column {err.colno})"
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")  # nbformat's warnings about missing cell ids
+            nb = nbformat.reads(json.dumps(raw), as_version=4)
+            nbformat.validate(nb)
+    except Exception as err:  # nbformat raises several kinds of validation errors
+        first = str(err).strip().splitlines()[0] if str(err).strip() else type(err).__name__
+        return f"{path.name} is not a Jupyter notebook ({first})"
+    return None
+
+
+def nbgrader_error(outcome: dict) -> str:
+    """The most specific error line of an NbGraderAPI result, not its closing "see the above traceback"."""
+    log = (outcome.get("log") or "") + "\n" + (outcome.get("error") or "")
+    errors = [ln.strip() for ln in log.splitlines() if "Error" in ln and "NbGraderException" not in ln]
+    return errors[-1] if errors else "see nbgrader's log"
+
+
+def sha256(path: Path) -> str:
+    return hashlib.sha256(Path(path).read_bytes()).hexdigest()
+
+
+# --------------------------------------------------------------------------- the worker process
+
+_WORKER: dict = {}
+
+
+class SetupError(RuntimeError):
+    """The grader itself could not start (configuration, gradebook): no student is to blame."""
+
+
+def _worker_init(*args) -> None:
+    try:
+        _setup_worker(*args)
+    except Exception as err:  # reported by the first _grade_one call, so the parent can raise it
+        _WORKER["error"] = f"{type(err).__name__}: {err}"
+
+
+def _setup_worker(root: str, chapter: str, db_url: str, limits: Limits, out_dir: str | None, config_file: str) -> None:
+    import warnings
+
+    from sqlalchemy.exc import SAWarning
+
+    warnings.filterwarnings("ignore", category=SAWarning)  # raised inside nbgrader's own gradebook code
+    scratch = Path(tempfile.mkdtemp(prefix="attnlab-grade-"))
+    source = Path(root) / "solutions" / chapter
+    shutil.copytree(source, scratch / "source" / chapter, ignore=shutil.ignore_patterns(".ipynb_checkpoints"))
+    policy = {
+        "memory_bytes": limits.memory_mb * 2**20,
+        "file_bytes": limits.file_mb * 2**20,
+        "cpu_seconds": max(limits.notebook_timeout * 2, 60) if limits.notebook_timeout else None,
+        "unset_env": list(SECRET_ENV),
+        "landlock": limits.landlock,
+    }
+    (scratch / "policy.json").write_text(json.dumps(policy), encoding="utf-8")
+    spec = scratch / "jupyter" / "kernels" / KERNEL_NAME
+    spec.mkdir(parents=True)
+    (spec / "kernel.json").write_text(json.dumps({
+        "argv": [sys.executable, "-m", "attnlab.instructor.sandbox", str(scratch / "policy.json"), "--",
+                 "-f", "{connection_file}"],
+        "display_name": "Python 3 (attnlab grading sandbox)",
+        "language": "python",
+        "metadata": {"debugger": False},
+    }), encoding="utf-8")
+    os.environ["JUPYTER_PATH"] = str(scratch / "jupyter")
+    os.environ["JUPYTER_RUNTIME_DIR"] = str(scratch / "runtime")
+    api = _worker_api(Path(root), scratch, db_url, limits, Path(config_file))
+    _WORKER.update(root=Path(root), chapter=chapter, db_url=db_url, limits=limits, scratch=scratch,
+                   out_dir=Path(out_dir) if out_dir else None, api=api, course_id=api.coursedir.course_id)
+
+
+def _worker_api(root: Path, scratch: Path, db_url: str, limits: Limits, config_file: Path):
+    from nbgrader.apps import NbGraderAPI
+    from nbgrader.converters import Autograde
+    from nbgrader.preprocessors import Execute
+    from traitlets.config import Config
+    from traitlets.config.loader import PyFileConfigLoader
+
+    from .execute import HardenedExecute
+
+    config = Config()
+    config.merge(PyFileConfigLoader(config_file.name, path=str(config_file.parent)).load_config())
+    config.CourseDirectory.root = str(scratch)
+    config.CourseDirectory.db_url = db_url
+    config.CourseDirectory.source_directory = "source"
+    config.Exchange.root = str(scratch / "exchange")
+    config.Autograde.autograde_preprocessors = [
+        HardenedExecute if p is Execute else p for p in Autograde.class_traits()["autograde_preprocessors"].default()]
+    config.OverwriteCells.add_missing_cells = True
+    config.HardenedExecute.kernel_name = KERNEL_NAME
+    config.HardenedExecute.notebook_timeout = limits.notebook_timeout
+    config.HardenedExecute.output_limit = limits.output_bytes
+    if limits.cell_timeout is not None:
+        config.HardenedExecute.timeout = limits.cell_timeout
+    return NbGraderAPI(config=config)
+
+
+def _cells(nb) -> tuple[list, list, list]:
+    """(student cells, locked non-test cells, test cells) of a notebook, by nbgrader metadata."""
+    student, locked, tests = [], [], []
+    for cell in nb.cells:
+        meta = cell.metadata.get("nbgrader", {})
+        if cell.cell_type != "code":
+            continue
+        if meta.get("solution"):
+            student.append(cell)
+        elif meta.get("grade"):
+            tests.append(cell)
+        else:
+            locked.append(cell)
+    return student, locked, tests
+
+
+def _grade_one(student: str, notebook: str, note: str) -> Result:
+    import nbformat
+    from nbgrader.api import Gradebook
+
+    from .execute import CONTEXT, StudentContext
+    from .guard import defined_names, edited_locked_cells, static_findings, used_builtins
+
+    w = _WORKER
+    if "error" in w:
+        raise SetupError(f"the grading process could not start: {w['error']}")
+    chapter, scratch, api = w["chapter"], w["scratch"], w["api"]
+    result = Result(student, "graded", notes=[note] if note else [])
+    folder = scratch / "submitted" / student / chapter
+    shutil.rmtree(scratch / "submitted" / student, ignore_errors=True)
+    shutil.rmtree(scratch / "autograded" / student, ignore_errors=True)
+    folder.mkdir(parents=True)
+    shutil.copyfile(notebook, folder / NOTEBOOK)
+    stamp = Path(notebook).parent / "timestamp.txt"
+    if stamp.is_file():
+        shutil.copyfile(stamp, folder / "timestamp.txt")
+
+    submitted = nbformat.read(folder / NOTEBOOK, as_version=4)
+    source = nbformat.read(scratch / "source" / chapter / NOTEBOOK, as_version=4)
+    released_path = w["root"] / "chapters" / chapter / NOTEBOOK
+    if released_path.is_file():
+        edited, missing = edited_locked_cells(submitted, nbformat.read(released_path, as_version=4))
+        result.notes += [f"locked cell {gid} was edited; nbgrader graded the original" for gid in edited]
+        result.notes += [f"cell {gid} was deleted; nbgrader put it back" for gid in missing]
+    _, locked, tests = _cells(source)
+    protected = defined_names([c.source for c in locked + tests]) | {"__attnlab_guard__"}
+    ctx = StudentContext(protected=protected, test_builtins=used_builtins([c.source for c in tests]))
+    for cell in _cells(submitted)[0]:
+        gid = cell.metadata.nbgrader.get("grade_id", "?")
+        found = static_findings(gid, cell.source, protected, ctx.test_builtins)
+        if found:
+            ctx.static[gid] = found
+    CONTEXT.clear()
+    CONTEXT[student] = ctx
+
+    outcome = api.autograde(chapter, student, force=True, create=True)
+    if not outcome["success"]:
+        if os.environ.get("ATTNLAB_GRADING_DEBUG"):
+            print(outcome.get("log"), outcome.get("error"), file=sys.stderr)
+        result.status = "failed"
+        result.reasons.append("nbgrader could not grade it: " + nbgrader_error(outcome))
+        return result
+
+    flagged = set(ctx.skipped_tests) | set(ctx.not_run)
+    with Gradebook(w["db_url"], w["course_id"]) as gb:
+        nb = gb.find_submission_notebook(Path(NOTEBOOK).stem, chapter, student)
+        for grade in nb.grades:
+            if grade.name in flagged:
+                grade.needs_manual_grade = True
+        gb.db.commit()
+        result.parts = {g.name: Part(g.name, float(g.score or 0.0), float(g.max_score)) for g in nb.grades}
+    result.score = sum(p.score for p in result.parts.values())
+    result.max_score = sum(p.max_score for p in result.parts.values())
+
+    if ctx.tampered:
+        result.status = "flagged"
+        result.reasons.append("modifies the grading machinery: " + "; ".join(dict.fromkeys(ctx.tampered)))
+        if ctx.skipped_tests:
+            result.reasons.append("not graded, for manual review: " + ", ".join(ctx.skipped_tests))
+    if ctx.stopped:
+        result.status = "flagged"
+        result.reasons.append(ctx.stopped + (("; not run: " + ", ".join(ctx.not_run)) if ctx.not_run else ""))
+    result.notes += [f"cell {gid} hit the time limit of one cell and was interrupted" for gid in ctx.timed_out]
+    if ctx.output_truncated:
+        result.notes.append(f"output truncated: {ctx.output_truncated} bytes beyond the limit were dropped")
+
+    graded = scratch / "autograded" / student / chapter
+    if w["out_dir"] is not None and graded.is_dir():
+        target = w["out_dir"] / student / chapter
+        shutil.rmtree(target, ignore_errors=True)
+        target.mkdir(parents=True)
+        for name in (NOTEBOOK, "timestamp.txt"):
+            if (graded / name).is_file():
+                shutil.copyfile(graded / name, target / name)
+    shutil.rmtree(scratch / "autograded" / student, ignore_errors=True)
+    shutil.rmtree(scratch / "submitted" / student, ignore_errors=True)
+    return result
+
+
+# --------------------------------------------------------------------------- the batch
+
+def _run_pool(root, chapter, db_url, limits, out_dir, config_file, workers, batch):
+    """Yield ``(student, Result or None)``; None when the worker process died."""
+    context = multiprocessing.get_context("spawn")
+    args = (str(root), chapter, db_url, limits, str(out_dir) if out_dir else None, str(config_file))
+    with ProcessPoolExecutor(min(workers, len(batch)), mp_context=context, initializer=_worker_init,
+                             initargs=args) as pool:
+        futures = {pool.submit(_grade_one, s, str(p), note): s for s, (p, note) in batch.items()}
+        for future, student in futures.items():
+            try:
+                yield student, future.result()
+            except BrokenProcessPool:
+                yield student, None
+            except SetupError:
+                raise
+            except Exception as err:  # one student's failure never stops the batch
+                yield student, Result(student, "failed", reasons=[f"grading raised {type(err).__name__}: {err}"])
+
+
+def grade(root: Path, chapter: str, submissions: dict[str, Path], db_url: str, *, workers: int = 1,
+          limits: Limits | None = None, out_dir: Path | None = None, config_file: Path | None = None,
+          progress=None) -> list[Result]:
+    """Grade ``{student_id: notebook file or submitted folder}``; one :class:`Result` per student.
+
+    The gradebook at ``db_url`` must already hold the assignment (``nbgrader generate_assignment``,
+    done by ``attnlab-course release``). Autograded notebooks are copied to ``out_dir/<student>/
+    <chapter>/`` when given. ``progress`` is called with each finished :class:`Result`.
+    """
+    if workers < 1:
+        raise ValueError(f"workers must be at least 1, got {workers}")
+    limits = limits or Limits()
+    config_file = Path(config_file or Path(root) / "nbgrader_config.py")
+    results: dict[str, Result] = {}
+    todo: dict[str, tuple[Path, str]] = {}
+    hashes: dict[str, tuple[Path, str]] = {}
+    for student, path in submissions.items():
+        path = Path(path)
+        note = ""
+        if path.is_dir():
+            found, note = find_notebook(path)
+            if found is None:
+                results[student] = Result(student, "missing", reasons=[note])
+                continue
+            path = found
+        elif not path.is_file():
+            results[student] = Result(student, "missing", reasons=[f"no file {path}"])
+            continue
+        hashes[student] = (path, sha256(path))
+        problem = check_notebook(path)
+        if problem:
+            results[student] = Result(student, "invalid", reasons=[problem])
+        else:
+            todo[student] = (path, note)
+    for r in results.values():
+        if progress:
+            progress(r)
+
+    # First all together; a student whose process died (taking the pool with it) is graded again
+    # alone, so that only the student who breaks a process twice is reported as failed.
+    batches = [(workers, dict(todo))]
+    retry: dict[str, tuple[Path, str]] = {}
+    while batches:
+        size, batch = batches.pop(0)
+        for student, result in _run_pool(root, chapter, db_url, limits, out_dir, config_file, size, batch):
+            if result is None and student not in retry:
+                retry[student] = batch[student]
+                batches.append((1, {student: batch[student]}))
+                continue
+            results[student] = result or Result(student, "failed", reasons=["the grading process died while grading it"])
+            if progress:
+                progress(results[student])
+
+    for student, (path, digest) in hashes.items():
+        if sha256(path) != digest:  # never expected: grading reads copies only
+            results[student].status = "failed"
+            results[student].reasons.append(f"{path} changed during grading")
+    return [results[s] for s in submissions]

@@ -1,0 +1,215 @@
+"""The instructor's steps, each one call into nbgrader on the course directory.
+
+The course directory is the repository checkout (``nbgrader_config.py``, ``solutions/``,
+``chapters/``). nbgrader's folders live beside them: ``release/``, ``downloaded/``,
+``submitted/``, ``autograded/``, ``feedback/``, and the gradebook (``gradebook.db`` unless a
+database URL is given, e.g. ``postgresql://grader:secret@localhost/attnlab``).
+"""
+
+from __future__ import annotations
+
+import csv
+import json
+import os
+import shutil
+import zipfile
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from .grading import NOTEBOOK, Limits, Result, grade, nbgrader_error
+
+# A file name "<student id>_<anything>.ipynb": the id is everything before the first underscore.
+DEFAULT_PATTERN = r".*/(?P<student_id>[^/_]+)_(?P<file_id>[^/]+\.ipynb)$"
+MARKERS = ("BEGIN SOLUTION", "END SOLUTION", "BEGIN HIDDEN TESTS", "END HIDDEN TESTS")
+
+
+def default_db_url(root: Path) -> str:
+    """``$ATTNLAB_GRADEBOOK_URL`` if set, else the SQLite gradebook ``<root>/gradebook.db``."""
+    return os.environ.get("ATTNLAB_GRADEBOOK_URL") or f"sqlite:///{Path(root).resolve() / 'gradebook.db'}"
+
+
+def redact(db_url: str) -> str:
+    """A database URL with its password hidden, for printing."""
+    from sqlalchemy.engine import make_url
+
+    return make_url(db_url).render_as_string(hide_password=True)
+
+
+def course_config(root: Path, db_url: str, **extra):
+    from traitlets.config import Config
+    from traitlets.config.loader import PyFileConfigLoader
+
+    config = Config()
+    config.merge(PyFileConfigLoader("nbgrader_config.py", path=str(root)).load_config())
+    config.CourseDirectory.root = str(root)
+    config.CourseDirectory.db_url = db_url
+    config.Exchange.root = str(Path(root) / "exchange")
+    for key, value in extra.items():
+        section, name = key.split("__")
+        setattr(getattr(config, section), name, value)
+    return config
+
+
+def course_api(root: Path, db_url: str):
+    from nbgrader.apps import NbGraderAPI
+
+    return NbGraderAPI(config=course_config(root, db_url))
+
+
+def _normalise(nb: dict) -> str:
+    return json.dumps(nb, indent=1, sort_keys=True, ensure_ascii=False) + "\n"
+
+
+# --------------------------------------------------------------------------- release
+
+def release(root: Path, chapters: list[str], db_url: str, bundle_path: Path) -> Path:
+    """Generate each chapter with nbgrader (gradebook + ``release/``), refresh ``chapters/<ch>/``
+    from it, and write a zip of those student notebooks.
+
+    The zip holds nbgrader's release output, from which nbgrader removed solutions and hidden tests;
+    it is refused if an nbgrader marker line survived (a source with an unbalanced marker)."""
+    api = course_api(root, db_url)
+    notebooks = []
+    for chapter in chapters:
+        outcome = api.generate_assignment(chapter, force=True, create=True)
+        if not outcome["success"]:
+            raise RuntimeError(f"nbgrader could not generate {chapter}: {nbgrader_error(outcome)}")
+        released = Path(root) / "release" / chapter / NOTEBOOK
+        text = _normalise(json.loads(released.read_text(encoding="utf-8")))
+        target = Path(root) / "chapters" / chapter / NOTEBOOK
+        target.parent.mkdir(parents=True, exist_ok=True)
+        if not target.is_file() or target.read_text(encoding="utf-8") != text:
+            target.write_text(text, encoding="utf-8")
+        notebooks.append((chapter, text))
+    from ..course import BUNDLE_README
+
+    leaks = [f"{chapter}: {m}" for chapter, text in notebooks for m in MARKERS if m in text]
+    if leaks:
+        raise RuntimeError("refusing to write a student bundle that holds " + ", ".join(leaks))
+    bundle_path = Path(bundle_path)
+    bundle_path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = bundle_path.with_suffix(".zip.tmp")
+    with zipfile.ZipFile(tmp, "w", compression=zipfile.ZIP_DEFLATED) as zf:
+        zf.writestr("attnlab-exercises/README.txt", BUNDLE_README)
+        for chapter, text in notebooks:
+            zf.writestr(f"attnlab-exercises/{chapter}/{NOTEBOOK}", text)
+    tmp.replace(bundle_path)
+    return bundle_path
+
+
+# --------------------------------------------------------------------------- collect
+
+@dataclass
+class CollectReport:
+    collected: dict[str, list[str]] = field(default_factory=dict)   # student -> file names in submitted/
+    unmatched: list[tuple[str, str]] = field(default_factory=list)  # (file, why it was not collected)
+    log: str = ""
+
+
+def collect(root: Path, chapter: str, download: Path, pattern: str = DEFAULT_PATTERN) -> CollectReport:
+    """Import an LMS download (a zip, or a folder of files) into ``submitted/`` with nbgrader's
+    ``zip_collect``. File names must carry the student id (``pattern``, a regular expression with
+    groups ``student_id`` and ``file_id``, matched against the whole path)."""
+    from nbgrader.apps.zipcollectapp import ZipCollectApp
+    from nbgrader.coursedir import CourseDirectory
+    from nbgrader.utils import capture_log
+
+    download = Path(download)
+    if not download.exists():
+        raise FileNotFoundError(f"no such file or folder: {download}")
+    archive = Path(root) / "downloaded" / chapter / "archive"
+    shutil.rmtree(archive, ignore_errors=True)
+    archive.mkdir(parents=True)
+    if download.is_dir():
+        for item in sorted(download.rglob("*")):
+            if item.is_file():
+                shutil.copy2(item, archive / item.name)
+    else:
+        shutil.copy2(download, archive / download.name)
+    config = course_config(root, default_db_url(root))
+    config.CourseDirectory.assignment_id = chapter
+    config.ZipCollectApp.force = True
+    config.FileNameCollectorPlugin.named_regexp = pattern
+    config.ZipCollectApp.log_level = "ERROR"
+    app = ZipCollectApp(config=config)
+    app.coursedir = CourseDirectory(parent=app)
+    outcome = capture_log(app)
+    if not outcome["success"]:
+        raise RuntimeError(f"nbgrader zip_collect failed:\n{outcome.get('error') or outcome.get('log')}")
+    report = CollectReport(log=outcome.get("log", ""))
+    extracted = Path(root) / "downloaded" / chapter / "extracted"
+    for path in sorted(p for p in extracted.rglob("*") if p.is_file()):
+        info = app.collector_plugin_inst.collect(str(path))
+        if not info:
+            why = ("not a notebook" if path.suffix != ".ipynb" else "no student id in the name (see --pattern)")
+            report.unmatched.append((str(path.relative_to(extracted)), why))
+        else:
+            name = Path(info["file_id"]).name
+            report.collected.setdefault(info["student_id"], []).append(name)
+    return report
+
+
+# --------------------------------------------------------------------------- autograde
+
+def submitted_students(root: Path, chapter: str) -> list[str]:
+    return sorted(p.parent.name for p in (Path(root) / "submitted").glob(f"*/{chapter}") if p.is_dir())
+
+
+def autograde(root: Path, chapter: str, db_url: str, students: list[str] | None = None, workers: int = 1,
+              limits: Limits | None = None, progress=None) -> list[Result]:
+    """Grade ``submitted/<student>/<chapter>/`` for all (or the given) students into the gradebook;
+    autograded notebooks go to ``autograded/``. Writes ``reports/autograde-<chapter>.csv``."""
+    from nbgrader.api import Gradebook, MissingEntry
+
+    with Gradebook(db_url, course_api(root, db_url).coursedir.course_id) as gb:
+        try:
+            gb.find_assignment(chapter)
+        except MissingEntry:
+            raise RuntimeError(f"the gradebook has no assignment {chapter}: run `attnlab-course release {chapter}` first") from None
+    known = submitted_students(root, chapter)
+    students = students or known
+    unknown = [s for s in students if s not in known]
+    if unknown:
+        raise ValueError(f"no submitted/<student>/{chapter} for {', '.join(unknown)}; run `attnlab-course collect` first")
+    folders = {s: Path(root) / "submitted" / s / chapter for s in students}
+    results = grade(Path(root), chapter, folders, db_url, workers=workers, limits=limits,
+                    out_dir=Path(root) / "autograded", progress=progress)
+    report = Path(root) / "reports" / f"autograde-{chapter}.csv"
+    report.parent.mkdir(exist_ok=True)
+    with report.open("w", newline="", encoding="utf-8") as f:
+        writer = csv.writer(f)
+        writer.writerow(["student", "status", "score", "max_score", "reasons", "notes"])
+        for r in results:
+            writer.writerow([r.student, r.status, "" if r.score is None else r.score,
+                             "" if r.max_score is None else r.max_score, "; ".join(r.reasons), "; ".join(r.notes)])
+    return results
+
+
+# --------------------------------------------------------------------------- feedback and export
+
+def feedback(root: Path, chapter: str, db_url: str, students: list[str] | None = None) -> dict[str, Path | str]:
+    """nbgrader's HTML feedback for each autograded student: ``{student: html path or error}``."""
+    api = course_api(root, db_url)
+    graded = sorted(p.parent.name for p in (Path(root) / "autograded").glob(f"*/{chapter}") if p.is_dir())
+    out: dict[str, Path | str] = {}
+    for student in students or graded:
+        if student not in graded:
+            out[student] = f"no autograded notebook: run `attnlab-course autograde {chapter} --student {student}` first"
+            continue
+        outcome = api.generate_feedback(chapter, student)
+        html = Path(root) / "feedback" / student / chapter / "exercises.html"
+        out[student] = html if outcome["success"] and html.is_file() else (
+            "nbgrader could not write feedback: " + nbgrader_error(outcome))
+    return out
+
+
+def export(root: Path, db_url: str, out: Path) -> Path:
+    """All grades of the gradebook as CSV, by nbgrader's CSV export plugin."""
+    from nbgrader.api import Gradebook
+    from nbgrader.plugins import CsvExportPlugin
+
+    out = Path(out)
+    out.parent.mkdir(parents=True, exist_ok=True)
+    with Gradebook(db_url, course_api(root, db_url).coursedir.course_id) as gb:
+        CsvExportPlugin(to=str(out)).export(gb)
+    return out
