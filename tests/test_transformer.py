@@ -18,10 +18,11 @@ from grading import ROOT, load_script
 warnings.filterwarnings("ignore", message=".*nested tensor.*")
 
 
+@pytest.mark.parametrize("fused", [False, True])
 @pytest.mark.parametrize("dtype", [torch.float32, torch.float64])
-def test_layernorm_matches_torch(dtype):
+def test_layernorm_matches_torch(dtype, fused):
     set_seed(0)
-    ours, theirs = LayerNorm(12, dtype=dtype), nn.LayerNorm(12, dtype=dtype)
+    ours, theirs = LayerNorm(12, fused=fused, dtype=dtype), nn.LayerNorm(12, dtype=dtype)
     with torch.no_grad():
         theirs.weight.normal_()
         theirs.bias.normal_()
@@ -30,6 +31,11 @@ def test_layernorm_matches_torch(dtype):
     x = 2 + 3 * torch.randn(3, 5, 12, dtype=dtype)
     tol = dict(rtol=1e-5, atol=1e-5) if dtype == torch.float32 else dict(rtol=1e-10, atol=1e-10)
     torch.testing.assert_close(ours(x), theirs(x), **tol)
+    x.requires_grad_(True)
+    (ours(x) * torch.arange(12, dtype=dtype)).sum().backward()
+    grad_ours, x.grad = x.grad, None
+    (theirs(x) * torch.arange(12, dtype=dtype)).sum().backward()
+    torch.testing.assert_close(grad_ours, x.grad, **tol)
 
 
 @pytest.mark.parametrize("norm_first", [False, True])

@@ -1,0 +1,5 @@
+import sys
+
+from attnlab.translate.cli import main
+
+sys.exit(main())

@@ -1,0 +1,397 @@
+"""The capstone package: data (verified, cached, atomic), BPE and batches, loss and schedule,
+training with exact resume and DDP parity, beam search, BLEU and the command line."""
+
+from __future__ import annotations
+
+import gzip
+import hashlib
+import http.server
+import itertools
+import json
+import math
+import os
+import subprocess
+import sys
+import threading
+from pathlib import Path
+
+import pytest
+import torch
+
+from attnlab import set_seed
+from attnlab.transformer import Seq2SeqTransformer
+from attnlab.translate import data
+from attnlab.translate.decoding import beam_search, greedy, length_penalty
+from attnlab.translate.embedded import SPLIT_SIZES, embedded_corpus
+from attnlab.translate.evaluation import corpus_bleu, translate
+from attnlab.translate.tokens import (BOS, EOS, PAD, decode, encode, make_batch, padding_fraction,
+                                      token_batches, train_bpe)
+from attnlab.translate.train import (TrainConfig, average_weights, inverse_sqrt_schedule, label_smoothed_loss,
+                                     load_checkpoint, load_model, train)
+
+SHARED_DATA = Path(__file__).resolve().parents[2] / "shared" / "data"
+TINY = dict(corpus="embedded", vocab_size=600, d_model=32, num_heads=2, encoder_layers=1, decoder_layers=1,
+            d_ff=64, max_tokens=600, warmup_steps=4, log_every=2, snapshot_minutes=None)
+
+
+# ---------------------------------------------------------------- data
+
+@pytest.fixture
+def fake_upstream(tmp_path, monkeypatch):
+    """Six small gzip files served from a folder, with the hash table pointed at them."""
+    upstream = tmp_path / "upstream"
+    upstream.mkdir()
+    hashes = {}
+    for name in data.MULTI30K_SHA256:
+        lines = [f"{name} line {i}" for i in range(3)]
+        path = upstream / name
+        path.write_bytes(gzip.compress(("\n".join(lines) + "\n").encode(), mtime=0))
+        hashes[name] = hashlib.sha256(path.read_bytes()).hexdigest()
+    monkeypatch.setattr(data, "MULTI30K_SHA256", hashes)
+    return upstream
+
+
+def test_download_verifies_and_caches(fake_upstream, tmp_path, monkeypatch):
+    cache = tmp_path / "cache"
+    monkeypatch.setenv("ATTNLAB_DATA", str(cache))
+    assert not data.multi30k_available()
+    folder = data.multi30k_files(base_url=fake_upstream.as_uri() + "/")
+    assert folder == cache / "multi30k"
+    assert sorted(p.name for p in folder.iterdir()) == sorted(data.MULTI30K_SHA256)  # no temporary files left
+    assert data.multi30k_available()
+    corpus = data.load_corpus("multi30k", "en-de")
+    assert corpus.source["val"][1] == "val.en.gz line 1" and corpus.target["val"][1] == "val.de.gz line 1"
+    # once cached, nothing is fetched again: an unreachable upstream does not matter
+    data.multi30k_files(base_url="http://127.0.0.1:9/")
+
+
+def test_corrupt_cache_is_never_used(fake_upstream, tmp_path, monkeypatch):
+    monkeypatch.setenv("ATTNLAB_DATA", str(tmp_path / "cache"))
+    folder = data.multi30k_files(base_url=fake_upstream.as_uri() + "/")
+    (folder / "val.de.gz").write_bytes(b"truncated")
+    with pytest.raises(data.DataError, match="val.de.gz is corrupt or incomplete.*Delete it"):
+        data.load_corpus("multi30k")
+    assert not data.multi30k_available()
+    assert data.load_corpus("auto").name == "embedded"  # auto falls back instead of using the bad file
+
+
+def test_offline_download_fails_clearly_and_leaves_nothing(fake_upstream, tmp_path, monkeypatch):
+    monkeypatch.setenv("ATTNLAB_DATA", str(tmp_path / "cache"))
+    with pytest.raises(data.DataError, match="could not download.*ATTNLAB_DATA.*--corpus embedded"):
+        data.multi30k_files(base_url="http://127.0.0.1:9/", timeout=5)
+    assert list((tmp_path / "cache" / "multi30k").iterdir()) == []
+
+
+class _Truncating(http.server.BaseHTTPRequestHandler):
+    body = b""
+
+    def do_GET(self):  # noqa: N802 - http.server's naming
+        self.send_response(200)
+        self.send_header("Content-Length", str(len(self.body)))
+        self.end_headers()
+        self.wfile.write(self.body[: len(self.body) // 2])  # the connection drops halfway
+
+    def log_message(self, *args):
+        pass
+
+
+def test_partial_and_wrong_downloads_are_rejected(fake_upstream, tmp_path, monkeypatch):
+    monkeypatch.setenv("ATTNLAB_DATA", str(tmp_path / "cache"))
+    _Truncating.body = (fake_upstream / "train.en.gz").read_bytes()
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), _Truncating)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    try:
+        with pytest.raises(data.DataError, match="(stopped after|could not download)"):
+            data.multi30k_files(base_url=f"http://127.0.0.1:{server.server_port}/", timeout=5)
+    finally:
+        server.shutdown()
+    assert list((tmp_path / "cache" / "multi30k").iterdir()) == []
+    wrong = tmp_path / "wrong"
+    wrong.mkdir()
+    for name in data.MULTI30K_SHA256:
+        (wrong / name).write_bytes(b"not the published file")
+    with pytest.raises(data.DataError, match=r"does not match its published sha256 .*nothing was saved"):
+        data.multi30k_files(base_url=wrong.as_uri() + "/")
+    assert list((tmp_path / "cache" / "multi30k").iterdir()) == []
+
+
+def test_real_multi30k_files_verify():
+    if not (SHARED_DATA / "multi30k").is_dir():
+        pytest.skip("the shared Multi30k copy is not beside this checkout")
+    corpus = data.load_corpus("multi30k", "de-en", root=SHARED_DATA, download=False)
+    assert {s: len(corpus.source[s]) for s in data.SPLITS} == {"train": 29000, "val": 1014, "test_2016_flickr": 1000}
+    assert corpus.source["train"][0].startswith("Zwei junge weiße Männer")
+    assert corpus.target["train"][0].startswith("Two young, White males")
+
+
+def test_embedded_corpus_is_deterministic_disjoint_and_labelled():
+    a, b = embedded_corpus(), embedded_corpus()
+    assert a == b
+    assert {k: len(v[0]) for k, v in a.items()} == SPLIT_SIZES
+    held_out = set(a["val"][0]) | set(a["test_2016_flickr"][0])
+    assert not held_out & set(a["train"][0])
+    assert not set(a["val"][0]) & set(a["test_2016_flickr"][0])
+    pairs = dict(zip(*a["train"]))
+    # German agreement: accusative masculine takes "einen", English keeps "a"/"an"
+    assert any(" hält einen " in de for de in pairs) and not any(" hält ein Ball" in de for de in pairs)
+    assert all(not en.startswith("A a") and not en.startswith("A o") for en in pairs.values())
+    corpus = data.load_corpus("embedded")
+    assert "embedded" in corpus.label and "not Multi30k" in corpus.label
+
+
+def test_bad_corpus_arguments():
+    with pytest.raises(ValueError, match="corpus must be one of"):
+        data.load_corpus("wmt14")
+    with pytest.raises(ValueError, match="direction must be"):
+        data.load_corpus("embedded", "de-fr")
+
+
+# ---------------------------------------------------------------- tokens and batches
+
+@pytest.fixture(scope="module")
+def bpe():
+    de, en = embedded_corpus()["train"]
+    return train_bpe(de + en + ["Zwei junge weiße Männer sind im Freien, in der Nähe vieler Büsche."], 400)
+
+
+def test_bpe_round_trip_and_specials(bpe):
+    for text in ["Ein Hund läuft im Park.", "Zwei junge weiße Männer sind im Freien, in der Nähe vieler Büsche."]:
+        ids = encode(bpe, [text])[0]
+        assert ids[-1] == EOS
+        assert decode(bpe, [BOS] + ids + [PAD, PAD]) == text
+    assert [bpe.token_to_id(t) for t in ("<pad>", "<bos>", "<eos>", "<unk>")] == [PAD, BOS, EOS, 3]
+    assert len(encode(bpe, ["Ein Hund läuft im Park ." * 20], max_len=10)[0]) == 10
+
+
+def test_token_batches_cover_every_sentence_within_budget():
+    g = torch.Generator().manual_seed(0)
+    src = torch.randint(1, 40, (500,), generator=g).tolist()
+    tgt = [max(1, n + d) for n, d in zip(src, torch.randint(-2, 3, (500,), generator=g).tolist())]  # like translations
+    batches = token_batches(src, tgt, 300, generator=torch.Generator().manual_seed(1))
+    assert sorted(itertools.chain(*batches)) == list(range(500))
+    for b in batches:
+        assert len(b) * max(max(src[i], tgt[i]) for i in b) <= 300
+    again = token_batches(src, tgt, 300, generator=torch.Generator().manual_seed(1))
+    other = token_batches(src, tgt, 300, generator=torch.Generator().manual_seed(2))
+    assert again == batches and other != batches
+    # bucketing by length wastes little on padding compared with random batches of the same count
+    random_batches = [list(range(i, min(i + len(batches[0]), 500))) for i in range(0, 500, len(batches[0]))]
+    assert padding_fraction(batches, src, tgt) < 0.5 * padding_fraction(random_batches, src, tgt)
+    with pytest.raises(ValueError, match="more than max_tokens"):
+        token_batches([5, 400], [5, 6], 300)
+
+
+def test_make_batch_shifts_targets():
+    src, tgt_in, tgt_out = make_batch([[5, 6, EOS], [7, EOS]], [[8, 9, 10, EOS], [11, EOS]])
+    assert src.tolist() == [[5, 6, EOS], [7, EOS, PAD]]
+    assert tgt_out.tolist() == [[8, 9, 10, EOS], [11, EOS, PAD, PAD]]
+    assert tgt_in.tolist() == [[BOS, 8, 9, 10], [BOS, 11, PAD, PAD]]
+
+
+# ---------------------------------------------------------------- loss and schedule
+
+def test_label_smoothed_loss_matches_formula():
+    set_seed(0)
+    logits = torch.randn(2, 3, 7, dtype=torch.float64)
+    targets = torch.tensor([[4, 5, PAD], [6, PAD, PAD]])
+    loss, n = label_smoothed_loss(logits, targets, 0.1)
+    logp = torch.log_softmax(logits, -1)
+    expected = 0.0
+    for b, t in [(0, 0), (0, 1), (1, 0)]:
+        expected += -(0.9 * logp[b, t, targets[b, t]] + 0.1 * logp[b, t].mean())
+    assert n == 3
+    torch.testing.assert_close(loss.double(), expected.double())
+
+
+def test_inverse_sqrt_schedule():
+    f = inverse_sqrt_schedule(800)
+    assert f(0) == pytest.approx(1 / 800) and f(399) == pytest.approx(0.5)
+    assert f(799) == pytest.approx(1.0)
+    assert f(3199) == pytest.approx(0.5)
+    d = 256  # proportional to the paper's lrate = d^-0.5 * min(step^-0.5, step * warmup^-1.5)
+    paper = [d ** -0.5 * min(s ** -0.5, s * 800 ** -1.5) for s in (1, 100, 800, 5000)]
+    ours = [f(s - 1) for s in (1, 100, 800, 5000)]
+    assert all(math.isclose(p / o, paper[2] / ours[2]) for p, o in zip(paper, ours))
+
+
+# ---------------------------------------------------------------- training
+
+def _params(path: Path) -> dict:
+    return load_checkpoint(path)["model"]
+
+
+def test_resume_reproduces_the_uninterrupted_run(tmp_path):
+    straight = train(TrainConfig(**TINY, max_steps=6), tmp_path / "straight", progress=False)
+    assert straight["steps"] == 6
+    train(TrainConfig(**TINY, max_steps=3), tmp_path / "split", progress=False)
+    resumed = train(TrainConfig(**TINY, max_steps=6), tmp_path / "split", resume=True, progress=False)
+    assert resumed["steps"] == 6
+    a, b = _params(tmp_path / "straight" / "checkpoint.pt"), _params(tmp_path / "split" / "checkpoint.pt")
+    assert a.keys() == b.keys()
+    assert all(torch.equal(a[k], b[k]) for k in a)  # bit for bit, dropout included
+    log = [json.loads(line) for line in (tmp_path / "split" / "train_log.jsonl").read_text().splitlines()]
+    assert log[0]["event"] == "start" and log[0]["seed"] == 0
+    assert json.loads((tmp_path / "split" / "config.json").read_text())["config"]["label_smoothing"] == 0.1
+    with pytest.raises(ValueError, match="different configuration: d_model"):
+        train(TrainConfig(**{**TINY, "d_model": 64}, max_steps=8), tmp_path / "split", resume=True, progress=False)
+
+
+def test_training_reduces_the_loss_and_checkpoints_load(tmp_path):
+    summary = train(TrainConfig(**{**TINY, "log_every": 10}, max_steps=40, peak_lr=3e-3), tmp_path, progress=False)
+    log = [json.loads(line) for line in (tmp_path / "train_log.jsonl").read_text().splitlines()]
+    losses = [r["loss"] for r in log if "loss" in r]
+    assert losses[-1] < 0.8 * losses[0]
+    assert summary["tokens_per_s"] > 0 and "embedded" in summary["corpus"]
+    model, tokenizer, ckpt = load_model(tmp_path / "checkpoint.pt")
+    assert not model.training and ckpt["step"] == 40
+    out = translate(model, tokenizer, ["Ein Hund läuft im Park.", "Eine Frau sitzt am Strand."], beam_size=2)
+    assert len(out) == 2 and all(isinstance(s, str) for s in out)
+
+
+def test_bad_checkpoints_and_budgets(tmp_path):
+    with pytest.raises(FileNotFoundError, match="no checkpoint"):
+        load_checkpoint(tmp_path / "missing.pt")
+    (tmp_path / "junk.pt").write_bytes(b"junk")
+    with pytest.raises(ValueError, match="not a readable checkpoint"):
+        load_checkpoint(tmp_path / "junk.pt")
+    torch.save({"weights": 1}, tmp_path / "other.pt")
+    with pytest.raises(ValueError, match="not an attnlab-translate checkpoint"):
+        load_checkpoint(tmp_path / "other.pt")
+    with pytest.raises(ValueError, match="training budget"):
+        TrainConfig()
+    with pytest.raises(ValueError, match="needs CUDA"):
+        train(TrainConfig(**TINY, max_steps=1, amp="bf16", device="cpu"), tmp_path / "x", progress=False)
+
+
+def test_average_weights():
+    a = {"w": torch.tensor([1.0, 2.0]), "n": torch.tensor([2])}
+    b = {"w": torch.tensor([3.0, 6.0]), "n": torch.tensor([4])}
+    avg = average_weights([a, b])
+    assert avg["w"].tolist() == [2.0, 4.0] and avg["n"].dtype == torch.long and avg["n"].item() == 3
+    with pytest.raises(ValueError, match="same model"):
+        average_weights([a, {"w": a["w"]}])
+
+
+@pytest.mark.slow
+def test_ddp_two_processes_match_one(tmp_path):
+    """torchrun with 2 CPU processes (gloo) gives the same weights as one process on the same batches.
+
+    Plain SGD makes the update proportional to the gradient, so a wrong loss normalisation across
+    processes shows (Adam would hide a constant factor); clipping is off for the same reason."""
+    config = {**TINY, "dropout": 0.0, "optimizer": "sgd", "peak_lr": 0.5, "clip_norm": 1e9}
+    train(TrainConfig(**config, max_steps=4), tmp_path / "one", progress=False)
+    args = [f"--{k.replace('_', '-')}={v}" for k, v in config.items() if k != "snapshot_minutes"]
+    cmd = [sys.executable, "-m", "torch.distributed.run", "--standalone", "--nproc_per_node=2",
+           "-m", "attnlab.translate", "train", "--out", str(tmp_path / "two"), "--max-steps=4",
+           "--device=cpu", "--no-progress", *args]
+    env = {**os.environ, "OMP_NUM_THREADS": "1"}
+    proc = subprocess.run(cmd, capture_output=True, text=True, timeout=300, env=env)
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    one, two = _params(tmp_path / "one" / "checkpoint.pt"), _params(tmp_path / "two" / "checkpoint.pt")
+    assert json.loads((tmp_path / "two" / "config.json").read_text())["world_size"] == 2
+    assert load_checkpoint(tmp_path / "two" / "checkpoint.pt")["step"] == 4
+    train(TrainConfig(**config, max_steps=0), tmp_path / "init", progress=False)
+    init = _params(tmp_path / "init" / "checkpoint.pt")
+    update_one = torch.cat([(one[k] - init[k]).flatten() for k in one])
+    update_two = torch.cat([(two[k] - init[k]).flatten() for k in one])
+    assert update_one.norm() > 0
+    assert (update_two - update_one).norm() < 1e-4 * update_one.norm()
+
+
+# ---------------------------------------------------------------- decoding
+
+@pytest.fixture(scope="module")
+def tiny_model():
+    set_seed(3)
+    model = Seq2SeqTransformer(9, d_model=16, num_heads=2, num_encoder_layers=1, num_decoder_layers=2, d_ff=32,
+                               dropout=0.0).eval()
+    src = torch.tensor([[5, 6, 7, EOS], [8, EOS, PAD, PAD], [4, 4, 5, EOS]])
+    return model, src
+
+
+def test_beam_of_one_is_greedy(tiny_model):
+    model, src = tiny_model
+    assert beam_search(model, src, BOS, EOS, beam_size=1, max_len=12) == greedy(model, src, BOS, EOS, 12)
+
+
+def test_cached_beam_equals_uncached(tiny_model):
+    model, src = tiny_model
+    cached = beam_search(model, src, BOS, EOS, beam_size=3, max_len=10, use_cache=True)
+    uncached = beam_search(model, src, BOS, EOS, beam_size=3, max_len=10, use_cache=False)
+    assert cached == uncached
+
+
+def _sequence_logprob(model, src_row, hyp):
+    tgt_in = torch.tensor([[BOS] + hyp[:-1]])
+    logp = torch.log_softmax(model(src_row[None], tgt_in), -1)[0]
+    return sum(logp[t, tok].item() for t, tok in enumerate(hyp))
+
+
+@pytest.mark.parametrize("alpha", [0.0, 1.0])
+def test_wide_beam_finds_the_exhaustive_best(tiny_model, alpha):
+    """With a beam wider than all hypotheses, beam search is exhaustive search under its own score."""
+    model, src = tiny_model
+    vocab, max_len = 9, 3
+    found = beam_search(model, src, BOS, EOS, beam_size=vocab ** max_len, max_len=max_len, alpha=alpha)
+    for b in range(src.shape[0]):
+        candidates = []
+        for length in range(1, max_len + 1):
+            for prefix in itertools.product(range(vocab), repeat=length - 1):
+                if EOS in prefix:
+                    continue
+                for last in range(vocab):
+                    if length < max_len and last != EOS:
+                        continue
+                    hyp = [*prefix, last]
+                    score = _sequence_logprob(model, src[b], hyp) / length_penalty(len(hyp), alpha)
+                    candidates.append((score, hyp))
+        best_score, best = max(candidates)
+        got = _sequence_logprob(model, src[b], found[b]) / length_penalty(len(found[b]), alpha)
+        assert got == pytest.approx(best_score, abs=1e-5), (found[b], best)
+
+
+def test_beam_rejects_bad_width(tiny_model):
+    with pytest.raises(ValueError, match="beam_size"):
+        beam_search(tiny_model[0], tiny_model[1], BOS, EOS, beam_size=0)
+
+
+# ---------------------------------------------------------------- BLEU and the command line
+
+def test_corpus_bleu_and_signature():
+    refs = ["A dog runs in the park.", "Two women sit on the beach."]
+    score, signature = corpus_bleu(refs, refs)
+    assert score == pytest.approx(100.0)
+    assert signature.startswith("nrefs:1|case:mixed|eff:no|tok:13a|smooth:exp|version:")
+    low, _ = corpus_bleu(["A cat sleeps.", "Women."], refs)
+    assert low < 20
+    with pytest.raises(ValueError, match="2 hypotheses but 1 references"):
+        corpus_bleu(refs, refs[:1])
+
+
+def _cli(*args, check=True):
+    proc = subprocess.run([sys.executable, "-m", "attnlab.translate", *args], capture_output=True, text=True,
+                          timeout=300)
+    if check:
+        assert proc.returncode == 0, proc.stderr[-3000:]
+    return proc
+
+
+def test_cli_train_evaluate_translate(tmp_path):
+    run = tmp_path / "run"
+    flags = [f"--{k.replace('_', '-')}={v}" for k, v in TINY.items() if k != "snapshot_minutes"]
+    _cli("train", "--out", str(run), "--max-steps=6", "--no-progress", *flags)
+    assert (run / "checkpoint.pt").is_file() and (run / "train_log.jsonl").is_file()
+    out = _cli("evaluate", str(run / "checkpoint.pt"), "--limit=12", "--beam=2", "--results", str(tmp_path / "r.json"))
+    result = json.loads(out.stdout.strip().splitlines()[-1])
+    assert result["sentences"] == 12 and result["beam"] == 2 and "embedded" in result["corpus"]
+    assert result["signature"].startswith("nrefs:1|case:mixed")
+    record = json.loads((tmp_path / "r.json").read_text())
+    assert record["results"]["bleu"] == result["bleu"] and "hardware" in record and "date" in record
+    out = _cli("translate", str(run / "checkpoint.pt"), "--beam=1", "Ein Hund läuft.", "Eine Frau sitzt.")
+    assert len(out.stdout.strip().splitlines()) == 2
+    bad = _cli("evaluate", str(tmp_path / "nope.pt"), check=False)
+    assert bad.returncode == 1 and "no checkpoint at" in bad.stderr
+    bad = _cli("evaluate", str(run / "checkpoint.pt"), "--average-last=3", check=False)
+    assert bad.returncode == 2 and "only 0 snapshots" in bad.stderr
+    bad = _cli("train", "--out", str(tmp_path / "x"), check=False)
+    assert bad.returncode == 2 and "training budget" in bad.stderr
