@@ -25,6 +25,7 @@ import os
 import shutil
 import sys
 import tempfile
+import time
 import warnings
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
@@ -72,6 +73,7 @@ class Result:
     parts: dict[str, Part] = field(default_factory=dict)
     reasons: list[str] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
+    seconds: float = 0.0
 
     def line(self) -> str:
         score = "-" if self.score is None else f"{self.score:g}/{self.max_score:g}"
@@ -225,6 +227,22 @@ def _cells(nb) -> tuple[list, list, list]:
 
 
 def _grade_one(student: str, notebook: str, note: str) -> Result:
+    started = time.monotonic()
+    try:
+        result = _grade_in_scratch(student, notebook, note)
+    finally:
+        _clear_context()
+    result.seconds = round(time.monotonic() - started, 2)
+    return result
+
+
+def _clear_context() -> None:
+    from .execute import CONTEXT
+
+    CONTEXT.clear()
+
+
+def _grade_in_scratch(student: str, notebook: str, note: str) -> Result:
     import nbformat
     from nbgrader.api import Gradebook
 

@@ -8,13 +8,15 @@ can interrupt and stop it as usual) it applies, from the JSON policy file:
   (``file_bytes``), CPU seconds (``cpu_seconds``) and no core dumps;
 * a Linux Landlock ruleset, when the kernel offers one (Linux 5.13 or later): the kernel and every
   process it starts may write only below its working directory (the scratch copy of one student's
-  submission) and to ``/dev/null``-like devices; from Landlock ABI 6 (Linux 6.12) it also may not
+  submission) and to ``/dev/null``-like devices, and may read only the system folders, the Python
+  installation with its packages, and its own connection file (so not the course's sources, hidden
+  tests, gradebook, or other students' files); from Landlock ABI 6 (Linux 6.12) it also may not
   send signals to processes outside the sandbox, so it cannot kill the grader or another kernel.
   From ABI 4 (Linux 6.7) it may not open outgoing TCP connections (so not reach a PostgreSQL
   gradebook or another kernel's ports). Landlock works for every user, root included, and cannot
   be lifted by the sandboxed process.
 
-What it does not do: restrict reading files, UDP or Unix-socket traffic, or the number of processes
+What it does not do: hide the system's own files (``/etc``, ``/proc``), restrict UDP or Unix-socket traffic, or the number of processes
 when the grader runs as root. The instructor guide's threat model says what that leaves open.
 """
 
@@ -76,13 +78,15 @@ def _write_rights(abi: int) -> int:
     return mask
 
 
-def confine_writes(writable: list[str], devices: list[str]) -> int:
-    """Allow writes only below ``writable`` (and plain writes to ``devices``); returns the ABI used."""
+def confine_writes(writable: list[str], devices: list[str], readable: list[str] | None = None) -> int:
+    """Allow writes only below ``writable`` (and plain writes to ``devices``); with ``readable``, also
+    allow reads only below those paths (and ``writable``). Returns the Landlock ABI used (0: none)."""
     abi = landlock_abi()
     if abi < 1:
         return 0
     libc = ctypes.CDLL(None, use_errno=True)
-    handled = _write_rights(abi)
+    read = _FS["read_file"] | _FS["read_dir"]
+    handled = _write_rights(abi) | (read if readable is not None else 0)
     # from ABI 4: no outgoing TCP connections (the kernel only binds its own ports)
     attr = _RulesetAttr(handled, _NET_CONNECT_TCP if abi >= 4 else 0, _SCOPE_SIGNAL if abi >= 6 else 0)
     # older kernels accept the larger struct as long as the fields they do not know are zero
@@ -91,7 +95,9 @@ def confine_writes(writable: list[str], devices: list[str]) -> int:
     if ruleset < 0:
         raise OSError(ctypes.get_errno(), "landlock_create_ruleset failed")
     try:
-        rules = [(p, handled) for p in writable] + [(p, handled & (_FS["write_file"] | _FS.get("truncate", 0))) for p in devices]
+        file_rights = _FS["write_file"] | _FS["truncate"] | _FS["read_file"]
+        rules = [(p, handled) for p in writable] + [(p, handled & file_rights) for p in devices]
+        rules += [(p, handled & read) for p in readable or []]
         for path, rights in rules:
             if not os.path.exists(path):
                 continue
@@ -99,7 +105,7 @@ def confine_writes(writable: list[str], devices: list[str]) -> int:
             try:
                 # a rule on a file (not a directory) may carry only file rights
                 if not os.path.isdir(path):
-                    rights &= _FS["write_file"] | _FS["truncate"] | _FS["read_file"] | _FS["execute"] | _FS["ioctl_dev"]
+                    rights &= file_rights
                 rule = _PathBeneathAttr(rights, fd)
                 if libc.syscall(_SYS_ADD_RULE, ctypes.c_int(ruleset), ctypes.c_int(_RULE_PATH_BENEATH),
                                 ctypes.byref(rule), ctypes.c_uint32(0)) != 0:
@@ -113,6 +119,9 @@ def confine_writes(writable: list[str], devices: list[str]) -> int:
     finally:
         os.close(ruleset)
     return abi
+
+
+SYSTEM_READABLE = ("/usr", "/lib", "/lib32", "/lib64", "/bin", "/sbin", "/etc", "/proc", "/sys", "/dev", "/opt")
 
 
 def apply_limits(policy: dict) -> None:
@@ -143,7 +152,15 @@ def main(argv: list[str]) -> None:
     for name in policy.get("unset_env", []):
         env.pop(name, None)
     apply_limits(policy)
-    abi = confine_writes([str(work)], ["/dev/null", "/dev/zero", "/dev/tty"]) if policy.get("landlock", True) else 0
+    readable = None
+    if policy.get("confine_reads", True):
+        # the system, the Python installation and its packages, this kernel's connection file;
+        # not the course: its sources, gradebook and other students' files stay unreadable
+        connection = argv[argv.index("-f") + 1] if "-f" in argv[2:] else None
+        readable = sorted({*SYSTEM_READABLE, sys.prefix, sys.base_prefix, sys.exec_prefix, sys.base_exec_prefix,
+                           *(p for p in sys.path if p and os.path.isabs(p)), str(Path(__file__).resolve().parents[1]),
+                           *([connection] if connection else [])})
+    abi = confine_writes([str(work)], ["/dev/null", "/dev/zero", "/dev/tty"], readable) if policy.get("landlock", True) else 0
     (home / "sandbox.json").write_text(json.dumps({"landlock_abi": abi}), encoding="utf-8")
     # the kernel's own log (warnings, crashes) goes to a file of the scratch folder, not the grader's terminal
     log = os.open(home / "kernel.log", os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)

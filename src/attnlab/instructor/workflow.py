@@ -178,10 +178,10 @@ def autograde(root: Path, chapter: str, db_url: str, students: list[str] | None 
     report.parent.mkdir(exist_ok=True)
     with report.open("w", newline="", encoding="utf-8") as f:
         writer = csv.writer(f)
-        writer.writerow(["student", "status", "score", "max_score", "reasons", "notes"])
+        writer.writerow(["student", "status", "score", "max_score", "reasons", "notes", "seconds"])
         for r in results:
             writer.writerow([r.student, r.status, "" if r.score is None else r.score,
-                             "" if r.max_score is None else r.max_score, "; ".join(r.reasons), "; ".join(r.notes)])
+                             "" if r.max_score is None else r.max_score, "; ".join(r.reasons), "; ".join(r.notes), r.seconds])
     return results
 
 

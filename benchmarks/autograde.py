@@ -1,0 +1,102 @@
+"""Cost of hardened autograding against bare nbgrader, and the speed-up of a second worker.
+
+    python benchmarks/autograde.py                 # 40 submissions of chapter 2
+    python benchmarks/autograde.py --n 10 --chapter 01-rnn-motivation
+
+Builds ``--n`` synthetic submissions of one chapter (each answer cell either the model answer or
+the stub, in a different mix per submission) in one scratch nbgrader course, then grades them all
+three ways, in this order, in one run:
+
+1. bare nbgrader in this process: ``NbGraderAPI.autograde`` per student, no wrapper;
+2. :func:`attnlab.instructor.grading.grade` with 1 worker (sandboxed kernel, limits, tamper guard);
+3. the same with 2 workers.
+
+It prints seconds per notebook, the ratio of (2) to (1) (target: at most 1.2) and the speed-up of
+(3) over (2) (target: at least 1.7 on two free cores). Timings depend on the machine and on what
+else runs on it; the script prints the core count and load average with them.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import shutil
+import tempfile
+import time
+from pathlib import Path
+
+from attnlab import course
+from attnlab.instructor.grading import Limits, grade
+
+MARKERS = ("### BEGIN SOLUTION", "### END SOLUTION")
+
+
+def synthetic_submissions(chapter: str, root: Path, folder: Path, n: int) -> dict[str, Path]:
+    """``n`` notebooks: submission ``i`` fills answer cell ``j`` with the model answer unless bit
+    ``j`` of ``i`` is set, in which case the cell keeps its stub (and that part scores 0)."""
+    source = json.loads((root / "solutions" / chapter / "exercises.ipynb").read_text(encoding="utf-8"))
+    model = {}
+    for cell in source["cells"]:
+        meta = cell["metadata"].get("nbgrader", {})
+        if meta.get("solution"):
+            text = "".join(cell["source"])
+            model[meta["grade_id"]] = "\n".join(l for l in text.splitlines() if l.strip() not in MARKERS)
+    student = (root / "chapters" / chapter / "exercises.ipynb").read_text(encoding="utf-8")
+    out = {}
+    for i in range(n):
+        nb = json.loads(student)
+        for j, cell in enumerate(c for c in nb["cells"] if c["metadata"].get("nbgrader", {}).get("solution")):
+            if not (i >> j) & 1:
+                cell["source"] = model[cell["metadata"]["nbgrader"]["grade_id"]]
+        path = folder / f"student{i:03d}.ipynb"
+        path.write_text(json.dumps(nb), encoding="utf-8")
+        out[f"student{i:03d}"] = path
+    return out
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--chapter", default="02-scaled-attention")
+    parser.add_argument("--n", type=int, default=40, help="number of submissions (default 40)")
+    args = parser.parse_args()
+    root = course.repo_root()
+    with tempfile.TemporaryDirectory(prefix="attnlab-bench-") as tmp, course.scratch_course(args.chapter, root) as (api, cdir):
+        subs = synthetic_submissions(args.chapter, root, Path(tmp), args.n)
+        db_url = f"sqlite:///{cdir / 'gradebook.db'}"
+
+        start = time.perf_counter()
+        bare_scores = {}
+        for student, path in subs.items():
+            folder = cdir / "submitted" / student / args.chapter
+            folder.mkdir(parents=True, exist_ok=True)
+            shutil.copyfile(path, folder / "exercises.ipynb")
+            outcome = api.autograde(args.chapter, student, force=True, create=True)
+            if not outcome["success"]:
+                raise SystemExit(f"bare nbgrader failed on {student}:\n{outcome.get('log')}")
+            with api.gradebook as gb:
+                bare_scores[student] = gb.find_submission(args.chapter, student).score
+        bare = time.perf_counter() - start
+
+        timings = {}
+        for workers in (1, 2):
+            start = time.perf_counter()
+            results = grade(root, args.chapter, subs, db_url, workers=workers, limits=Limits())
+            timings[workers] = time.perf_counter() - start
+            mismatched = [r.student for r in results if r.score != bare_scores[r.student]]
+            if mismatched:
+                raise SystemExit(f"hardened grading disagrees with bare nbgrader for {mismatched}")
+
+    n = args.n
+    print(f"chapter {args.chapter}, {n} submissions, {os.cpu_count()} cores, load average "
+          f"{' '.join(f'{x:.2f}' for x in os.getloadavg())} at the end")
+    print(f"bare nbgrader, in-process:   {bare / n:6.2f} s per notebook")
+    print(f"hardened, 1 worker:          {timings[1] / n:6.2f} s per notebook   "
+          f"ratio to bare {timings[1] / bare:.2f} (target <= 1.2)")
+    print(f"hardened, 2 workers:         {timings[2] / n:6.2f} s per notebook   "
+          f"speed-up over 1 worker {timings[1] / timings[2]:.2f}x (target >= 1.7)")
+    print("every score equal to bare nbgrader's")
+
+
+if __name__ == "__main__":
+    main()

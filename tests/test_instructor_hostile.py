@@ -1,0 +1,368 @@
+"""Hostile submissions through the whole instructor workflow: release, collect, autograde, feedback, export.
+
+One scratch course of chapter 2 receives an LMS download with two ordinary students and one
+student per kind of hostile submission; it is collected and autograded once, with two workers and
+short limits (5 s a cell, 30 s a notebook, 2 GiB of address space, 100 kB of output). Each kind's
+test then checks the exact outcome in the closing summary and the gradebook.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import subprocess
+import sys
+import zipfile
+from pathlib import Path
+
+import pytest
+
+from attnlab.instructor import guard, sandbox
+from attnlab.instructor.grading import check_notebook
+from grading import ROOT, solution_code, write_submission
+from instructor_course import CHAPTER, cli, copy_course, part_grades, summary_rows
+
+WRONG_MASK = {"causal_mask": "def causal_mask(t):\n    return torch.ones(t, t, dtype=torch.bool)"}
+BEFORE_CAUSAL = 3  # points of raw_scores (1) and attention_weights (2), the parts before causal_mask
+
+
+def _notebook(answers=None, base="solution", edit=None) -> bytes:
+    path = write_submission(CHAPTER, Path(os.environ["ATTNLAB_TEST_SCRATCH"]) / "tmp.ipynb", answers, base=base)
+    nb = json.loads(path.read_text(encoding="utf-8"))
+    if edit:
+        edit(nb)
+    return json.dumps(nb, indent=1).encode("utf-8")
+
+
+def _set_test_cell(grade_id, source):
+    def edit(nb):
+        for cell in nb["cells"]:
+            if cell["metadata"].get("nbgrader", {}).get("grade_id") == grade_id:
+                cell["source"] = source
+    return edit
+
+
+def _delete_cell(grade_id):
+    def edit(nb):
+        nb["cells"] = [c for c in nb["cells"] if c["metadata"].get("nbgrader", {}).get("grade_id") != grade_id]
+    return edit
+
+
+def _answers_with(cell, code, base_cell_code=None):
+    """The model answer, with ``code`` run at the start of answer cell ``cell``."""
+    return {cell: code + "\n" + (base_cell_code or solution_code(CHAPTER)[cell])}
+
+
+def _hostile(root: Path) -> dict[str, tuple[str, bytes]]:
+    """``{student: (file name in the LMS download, bytes)}``."""
+    gradebook = root / "gradebook.db"
+    alice = root / "submitted" / "alice" / CHAPTER / "exercises.ipynb"
+    model = _notebook()
+    # the student's kernel runs in <scratch course>/autograded/<student>/<chapter>/
+    write_attack = (
+        "answer_masking = 'c'\nanswer_doubling = 'b'\n"
+        "for _target in ({!r}, {!r}):\n"
+        "    try:\n        open(_target, 'wb').write(b'')\n    except OSError as _e:\n        print('blocked', _e)\n")
+    steal = (
+        "import json\n"
+        "for _key in ('../../../source/{ch}/exercises.ipynb', {path!r}):\n"
+        "    try:\n"
+        "        for _c in json.load(open(_key))['cells']:\n"
+        "            if _c['metadata'].get('nbgrader', {{}}).get('solution'):\n"
+        "                exec(''.join(_c['source']), globals())\n"
+        "    except OSError as _e:\n"
+        "        print('blocked', _e)\n").format(ch=CHAPTER, path=str(root / "solutions" / CHAPTER / "exercises.ipynb"))
+    slow = {cell: "import time\ntime.sleep(4)\n" + code for cell, code in solution_code(CHAPTER).items()}
+    return {
+        "alice": ("alice_exercises.ipynb", model),
+        "bob": ("bob_exercises.ipynb", _notebook(base="student")),
+        "tampered": ("tampered_exercises.ipynb", _notebook(WRONG_MASK, edit=_set_test_cell("test_causal_mask", "pass"))),
+        "deleted": ("deleted_exercises.ipynb", _notebook(WRONG_MASK, edit=_delete_cell("test_causal_mask"))),
+        "renamed": ("renamed_homework.ipynb", model),
+        "badjson": ("badjson_exercises.ipynb", b'{"cells": [{"cell_type": "code", '),
+        "empty": ("empty_exercises.ipynb", b""),
+        "latin1": ("latin1_exercises.ipynb", model.replace(b"Part 1", "Part \u00e9".encode("latin-1"))),
+        "loop": ("loop_exercises.ipynb", _notebook(_answers_with("causal_mask", "while True:\n    pass"))),
+        "swallow": ("swallow_exercises.ipynb", _notebook(_answers_with("causal_mask", (
+            "import time\nwhile True:\n    try:\n        time.sleep(0.05)\n    except KeyboardInterrupt:\n        pass")))),
+        "membomb": ("membomb_exercises.ipynb", _notebook(_answers_with("causal_mask", "_blob = bytearray(6 * 2**30)"))),
+        "osexit": ("osexit_exercises.ipynb", _notebook(_answers_with("causal_mask", "import os\nos._exit(3)"))),
+        "sysexit": ("sysexit_exercises.ipynb", _notebook(_answers_with("causal_mask", "import sys\nsys.exit(0)"))),
+        "allclose": ("allclose_exercises.ipynb", _notebook(_answers_with(
+            "raw_scores", "torch.allclose = lambda *args, **kwargs: True"))),
+        "assertclose": ("assertclose_exercises.ipynb", _notebook(_answers_with(
+            "raw_scores", "import torch.testing\ntorch.testing.assert_close = lambda *args, **kwargs: None"))),
+        "npallclose": ("npallclose_exercises.ipynb", _notebook(_answers_with(
+            "causal_mask", "setattr(__import__('num' + 'py'), 'all' + 'close', lambda *a, **k: True)"))),
+        "refpatch": ("refpatch_exercises.ipynb", _notebook(_answers_with(
+            "causal_mask", "_REF['assert_close'] = lambda *args, **kwargs: None"))),
+        "gradebook": ("gradebook_exercises.ipynb", _notebook({"mc_answers": write_attack.format(
+            str(gradebook), "../../../gradebook.db")})),
+        "neighbour": ("neighbour_exercises.ipynb", _notebook({"mc_answers": write_attack.format(
+            str(alice), f"../../../source/{CHAPTER}/exercises.ipynb")})),
+        "steal": ("steal_exercises.ipynb", _notebook({"mc_answers": steal}, base="student")),
+        "flood": ("flood_exercises.ipynb", _notebook(_answers_with("mc_answers", "print('x' * 100_000_000)"))),
+        "killer": ("killer_exercises.ipynb", _notebook(_answers_with(
+            "mc_answers", "import os, signal\ntry:\n    os.kill(os.getppid(), signal.SIGKILL)\nexcept OSError as _e:\n    print(_e)"))),
+        "slow": ("slow_exercises.ipynb", _notebook(slow)),
+    }
+
+
+# student -> (status, score or None, text that must appear in the reasons and notes)
+EXPECTED = {
+    "alice": ("graded", 16, ""),
+    "bob": ("graded", 0, ""),
+    "tampered": ("graded", 14, "locked cell test_causal_mask was edited; nbgrader graded the original"),
+    "deleted": ("graded", 14, "cell test_causal_mask was deleted; nbgrader put it back"),
+    "renamed": ("graded", 16, "graded homework.ipynb as exercises.ipynb (the notebook was renamed)"),
+    "badjson": ("invalid", None, "is not valid JSON"),
+    "empty": ("invalid", None, "is empty (0 bytes)"),
+    "latin1": ("invalid", None, "is not UTF-8 text (byte 0xe9"),
+    "loop": ("graded", 14, "cell causal_mask hit the time limit of one cell and was interrupted"),
+    "swallow": ("flagged", BEFORE_CAUSAL, "cell causal_mask kept running after the interrupt at its time limit"),
+    "membomb": ("graded", 14, ""),
+    "osexit": ("flagged", BEFORE_CAUSAL, "the kernel died in cell causal_mask (exit status 3)"),
+    "sysexit": ("graded", 14, ""),
+    "allclose": ("flagged", 0, "cell raw_scores: torch.allclose changed while the cell ran"),
+    "assertclose": ("flagged", 0, "cell raw_scores: torch.testing.assert_close changed while the cell ran"),
+    "npallclose": ("flagged", BEFORE_CAUSAL, "cell causal_mask: numpy.allclose changed while the cell ran"),
+    "refpatch": ("flagged", BEFORE_CAUSAL, "cell causal_mask, line 1: assigns to _REF['assert_close']"),
+    "gradebook": ("graded", 16, ""),
+    "neighbour": ("graded", 16, ""),
+    "steal": ("graded", 0, ""),
+    "flood": ("graded", 16, "output truncated"),
+    "killer": ("graded", 16, ""),
+    "slow": ("flagged", None, "the notebook ran past its limit of 30 s"),
+}
+HOSTILE_KINDS = [s for s in EXPECTED if s not in ("alice", "bob")]
+
+
+def _printed(notebook: Path, grade_id: str) -> str:
+    """What a cell of an autograded notebook printed."""
+    nb = json.loads(notebook.read_text(encoding="utf-8"))
+    cell = next(c for c in nb["cells"] if c["metadata"].get("nbgrader", {}).get("grade_id") == grade_id)
+    return "".join("".join(o.get("text", "")) for o in cell["outputs"])
+
+
+@pytest.fixture(scope="module")
+def graded_course(tmp_path_factory):
+    root = copy_course(tmp_path_factory.mktemp("hostile") / "course")
+    mp = pytest.MonkeyPatch()
+    mp.setenv("ATTNLAB_COURSE_ROOT", str(root))
+    mp.setenv("ATTNLAB_TEST_SCRATCH", str(tmp_path_factory.mktemp("scratch")))
+    mp.delenv("ATTNLAB_GRADEBOOK_URL", raising=False)
+    try:
+        run = {"release": cli("release", "--out", str(root / "dist" / "students.zip"))}
+        download = root.parent / "lms-download.zip"
+        with zipfile.ZipFile(download, "w") as zf:
+            for name, data in _hostile(root).values():
+                zf.writestr(f"submissions/{name}", data)
+            zf.writestr("submissions/README.txt", "not a notebook")
+            zf.writestr("submissions/nostudentid.ipynb", _notebook())
+        run["collect"] = cli("collect", CHAPTER, str(download))
+        hashes = {p: hashlib.sha256(p.read_bytes()).hexdigest() for p in (root / "submitted").rglob("*") if p.is_file()}
+        run["autograde"] = cli("autograde", CHAPTER, "--workers", "2", "--cell-timeout", "5", "--notebook-timeout", "30",
+                               "--memory-mb", "2048", "--output-bytes", "100000")
+        run["feedback"] = cli("feedback", CHAPTER, "--student", "alice", "--student", "allclose")
+        run["export"] = cli("export", "--out", str(root / "grades.csv"))
+        yield {"root": root, "run": run, "hashes": hashes, "rows": summary_rows(root),
+               "parts": part_grades(f"sqlite:///{root / 'gradebook.db'}")}
+    finally:
+        mp.undo()
+
+
+def test_there_are_at_least_fifteen_hostile_kinds():
+    assert len(HOSTILE_KINDS) >= 15
+
+
+@pytest.mark.slow
+def test_release_writes_a_student_bundle_without_solutions(graded_course):
+    from grading import MARKERS, secret_lines, squash
+
+    status, out, _ = graded_course["run"]["release"]
+    assert status == 0 and "no solutions or hidden tests" in out
+    with zipfile.ZipFile(graded_course["root"] / "dist" / "students.zip") as zf:
+        assert sorted(zf.namelist()) == ["attnlab-exercises/02-scaled-attention/exercises.ipynb", "attnlab-exercises/README.txt"]
+        text = zf.read(f"attnlab-exercises/{CHAPTER}/exercises.ipynb").decode("utf-8")
+    assert not any(m in text for m in MARKERS)
+    flat = squash(text.replace("\\n", "\n").replace('\\"', '"'))
+    assert not [s for s in secret_lines(CHAPTER) if s in flat]
+    assert text == (ROOT / "chapters" / CHAPTER / "exercises.ipynb").read_text(encoding="utf-8")
+
+
+@pytest.mark.slow
+def test_collect_files_each_student_and_reports_unmatched_files(graded_course):
+    status, out, _ = graded_course["run"]["collect"]
+    assert status == 0
+    assert "not collected: lms-download/submissions/README.txt: not a notebook" in out
+    assert "not collected: lms-download/submissions/nostudentid.ipynb: no student id in the name" in out
+    assert f"{len(EXPECTED)} students collected into submitted/, 2 files unmatched" in out
+    submitted = graded_course["root"] / "submitted"
+    assert sorted(p.name for p in submitted.iterdir()) == sorted(EXPECTED)
+    assert (submitted / "renamed" / CHAPTER / "homework.ipynb").is_file()
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("student", list(EXPECTED))
+def test_submission_gets_its_exact_outcome(graded_course, student):
+    status, score, text = EXPECTED[student]
+    row = graded_course["rows"][student]
+    assert row["status"] == status, row
+    if score is not None:
+        assert float(row["score"]) == score, row
+    if status == "invalid":
+        assert row["score"] == "" and student not in graded_course["parts"]
+    assert text in row["reasons"] + row["notes"], row
+
+
+@pytest.mark.slow
+def test_tampering_zeroes_later_tests_and_waits_for_manual_review(graded_course):
+    parts = graded_course["parts"]
+    for student in ("allclose", "assertclose"):
+        assert all(score == 0 and manual for score, manual in parts[student].values()), student
+    for student in ("npallclose", "refpatch"):
+        assert parts[student]["test_raw_scores"] == (1.0, False)
+        assert parts[student]["test_attention_weights"] == (2.0, False)
+        later = {g: v for g, v in parts[student].items() if g not in ("test_raw_scores", "test_attention_weights")}
+        assert later and all(v == (0.0, True) for v in later.values()), student
+    assert "flagged" in graded_course["run"]["autograde"][1]
+
+
+@pytest.mark.slow
+def test_a_dead_or_stopped_kernel_keeps_the_points_earned_before(graded_course):
+    for student in ("osexit", "swallow"):
+        parts = graded_course["parts"][student]
+        assert parts["test_raw_scores"][0] == 1 and parts["test_attention_weights"][0] == 2
+        assert parts["test_causal_mask"] == (0.0, True)
+    slow = graded_course["rows"]["slow"]
+    assert float(slow["score"]) < 16 and "not run: " in slow["reasons"]
+
+
+@pytest.mark.slow
+def test_every_student_gets_a_score_or_a_reason(graded_course):
+    status, out, _ = graded_course["run"]["autograde"]
+    assert status == 0
+    for student, row in graded_course["rows"].items():
+        assert row["score"] != "" or row["reasons"], student
+        assert any(line.startswith(student) for line in out.splitlines()), student
+    assert f"({len(EXPECTED)} students)" in out
+
+
+@pytest.mark.slow
+def test_submitted_files_are_byte_identical_after_grading(graded_course):
+    for path, digest in graded_course["hashes"].items():
+        assert hashlib.sha256(path.read_bytes()).hexdigest() == digest, path
+
+
+@pytest.mark.slow
+def test_writes_to_the_gradebook_and_a_neighbour_are_blocked(graded_course):
+    root = graded_course["root"]
+    autograded = root / "autograded"
+    for student in ("gradebook", "neighbour"):
+        printed = _printed(autograded / student / CHAPTER / "exercises.ipynb", "mc_answers")
+        assert printed.count("blocked [Errno 13] Permission denied") == 2, printed
+    assert graded_course["parts"]["alice"]["test_masked_attention"] == (3.0, False)
+    assert (root / "gradebook.db").stat().st_size > 0
+
+
+@pytest.mark.slow
+def test_the_answer_key_cannot_be_read_while_grading(graded_course):
+    printed = _printed(graded_course["root"] / "autograded" / "steal" / CHAPTER / "exercises.ipynb", "mc_answers")
+    assert printed.count("blocked [Errno 13] Permission denied") == 2, printed
+
+
+@pytest.mark.slow
+def test_output_is_capped_in_the_autograded_notebook(graded_course):
+    flood = graded_course["root"] / "autograded" / "flood" / CHAPTER / "exercises.ipynb"
+    assert flood.stat().st_size < 300_000
+    assert "[output truncated: more than 100000 bytes]" in flood.read_text(encoding="utf-8")
+
+
+@pytest.mark.slow
+def test_feedback_and_export_cover_the_graded_students(graded_course):
+    root = graded_course["root"]
+    status, out, _ = graded_course["run"]["feedback"]
+    assert status == 0
+    for student in ("alice", "allclose"):
+        html = root / "feedback" / student / CHAPTER / "exercises.html"
+        assert html.is_file() and f"feedback/{student}/" in out
+    assert "NotGraded" in (root / "feedback" / "allclose" / CHAPTER / "exercises.html").read_text(encoding="utf-8")
+    status, _, _ = graded_course["run"]["export"]
+    import csv
+
+    with (root / "grades.csv").open(encoding="utf-8") as f:
+        rows = {r["student_id"]: r for r in csv.DictReader(f)}
+    assert float(rows["alice"]["score"]) == 16 and float(rows["bob"]["score"]) == 0
+    assert float(rows["allclose"]["score"]) == 0 and float(rows["renamed"]["score"]) == 16
+
+
+# --------------------------------------------------------------------------- fast checks, no nbgrader run
+
+@pytest.mark.parametrize("code, expected", [
+    ("torch.allclose = lambda *a, **k: True", "assigns to torch.allclose"),
+    ("import numpy as np\nnp.allclose = None", "assigns to np.allclose"),
+    ("import torch.testing as tt\ntt.assert_close = print", "assigns to tt.assert_close"),
+    ("import builtins\nbuiltins.isinstance = lambda *a: True", "assigns to builtins.isinstance"),
+    ("setattr(torch, 'equal', None)", "calls setattr(torch, ...)"),
+    ("_REF['exp'] = None", "assigns to _REF['exp']"),
+    ("def _ref_softmax(x, mask=None):\n    return x", "redefines _ref_softmax, which the tests use"),
+    ("isinstance = lambda *a: True", "redefines the builtin isinstance, which the tests use"),
+    ("def assert_close(*a, **k):\n    pass", "defines an assertion helper named assert_close"),
+    ("def f():\n    torch.testing.assert_close = None", "assigns to torch.testing.assert_close"),
+])
+def test_static_scan_names_the_patch(code, expected):
+    found = guard.static_findings("cell", code, {"_REF", "_ref_softmax"}, {"isinstance", "len"})
+    assert any(expected in f for f in found), found
+
+
+def test_static_scan_accepts_ordinary_answers():
+    for chapter in ("01-rnn-motivation", "02-scaled-attention", "03-multi-head", "04-positional-encoding",
+                    "05-encoder-decoder"):
+        for gid, code in solution_code(chapter).items():
+            assert guard.static_findings(gid, code, {"_REF"}, {"isinstance", "len", "float"}) == [], (chapter, gid)
+    ordinary = "import torch\nimport numpy as np\nx = torch.zeros(3)\nx[0] = 1\nfor _ in range(2):\n    pass\n"
+    assert guard.static_findings("c", ordinary, {"_REF"}, {"isinstance"}) == []
+
+
+def test_invalid_files_get_a_reason(tmp_path):
+    cases = {"empty.ipynb": (b"", "is empty"), "half.ipynb": (b'{"cells": [', "is not valid JSON"),
+             "bytes.ipynb": (b'{"a": "\xff"}', "is not UTF-8 text (byte 0xff at offset 7)"),
+             "list.ipynb": (b"[1, 2]", "is not a Jupyter notebook")}
+    for name, (data, reason) in cases.items():
+        (tmp_path / name).write_bytes(data)
+        assert reason in (check_notebook(tmp_path / name) or ""), name
+    assert check_notebook(write_submission(CHAPTER, tmp_path / "ok.ipynb")) is None
+
+
+@pytest.mark.skipif(sandbox.landlock_abi() < 6, reason="needs Linux Landlock ABI 6 (Linux 6.12 or later)")
+def test_sandbox_allows_writes_only_below_its_folder(tmp_path):
+    inside = tmp_path / "inside"
+    inside.mkdir()
+    code = (
+        "import os, sys\n"
+        "from attnlab.instructor.sandbox import confine_writes\n"
+        f"confine_writes([{str(inside)!r}], ['/dev/null'])\n"
+        f"open({str(inside / 'ok')!r}, 'w').write('x')\n"
+        "for path in sys.argv[1:]:\n"
+        "    try:\n        open(path, 'w'); print('wrote', path)\n"
+        "    except PermissionError:\n        print('blocked', path)\n"
+        "try:\n    os.kill(os.getppid(), 0); print('signalled')\nexcept PermissionError:\n    print('no signal')\n"
+    )
+    outside = [str(tmp_path / "outside"), str(ROOT / "attnlab-sandbox-probe")]
+    proc = subprocess.run([sys.executable, "-c", code, *outside], capture_output=True, text=True, timeout=60)
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout.split("\n")[:3] == [f"blocked {outside[0]}", f"blocked {outside[1]}", "no signal"]
+    assert (inside / "ok").read_text() == "x" and not (tmp_path / "outside").exists()
+
+
+def test_autograde_before_release_is_a_clear_error(tmp_path, monkeypatch):
+    root = copy_course(tmp_path / "course")
+    monkeypatch.setenv("ATTNLAB_COURSE_ROOT", str(root))
+    monkeypatch.delenv("ATTNLAB_GRADEBOOK_URL", raising=False)
+    status, _, err = cli("autograde", CHAPTER)
+    assert status == 1 and f"run `attnlab-course release {CHAPTER}` first" in err
+    status, _, err = cli("autograde", CHAPTER, "--workers", "0")
+    assert status == 2 and "--workers must be at least 1" in err
+    status, _, err = cli("collect", CHAPTER, str(tmp_path / "nothing.zip"))
+    assert status == 1 and "no such file or folder" in err
