@@ -171,7 +171,8 @@ def _setup_worker(root: str, chapter: str, db_url: str, limits: Limits, out_dir:
     spec = scratch / "jupyter" / "kernels" / KERNEL_NAME
     spec.mkdir(parents=True)
     (spec / "kernel.json").write_text(json.dumps({
-        "argv": [sys.executable, "-m", "attnlab.instructor.sandbox", str(scratch / "policy.json"), "--",
+        # the launcher runs as a script, so starting a kernel does not import the attnlab package (torch)
+        "argv": [sys.executable, str(Path(__file__).with_name("sandbox.py")), str(scratch / "policy.json"), "--",
                  "-f", "{connection_file}"],
         "display_name": "Python 3 (attnlab grading sandbox)",
         "language": "python",

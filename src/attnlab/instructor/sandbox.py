@@ -1,4 +1,4 @@
-"""Start a grading kernel inside limits: ``python -m attnlab.instructor.sandbox POLICY -- KERNEL ARGS``.
+"""Start a grading kernel inside limits: ``python .../attnlab/instructor/sandbox.py POLICY -- KERNEL ARGS``.
 
 The grader's kernelspec runs this module instead of ``ipykernel_launcher``. Before it replaces
 itself with the real kernel (``os.execv``, so the kernel keeps this process id and jupyter_client
@@ -139,7 +139,7 @@ def apply_limits(policy: dict) -> None:
 
 def main(argv: list[str]) -> None:
     if len(argv) < 2 or argv[1] != "--":
-        raise SystemExit("usage: python -m attnlab.instructor.sandbox POLICY.json -- KERNEL-ARGS")
+        raise SystemExit("usage: python sandbox.py POLICY.json -- KERNEL-ARGS")
     policy = json.loads(Path(argv[0]).read_text(encoding="utf-8"))
     work = Path.cwd()
     home = work / ".home"

@@ -50,6 +50,13 @@ def course_config(root: Path, db_url: str, **extra):
     return config
 
 
+def course_id(root: Path) -> str:
+    """The course id that ``nbgrader_config.py`` sets (nbgrader's default: empty)."""
+    from nbgrader.coursedir import CourseDirectory
+
+    return CourseDirectory(config=course_config(root, "sqlite://")).course_id
+
+
 def course_api(root: Path, db_url: str):
     from nbgrader.apps import NbGraderAPI
 
@@ -161,7 +168,7 @@ def autograde(root: Path, chapter: str, db_url: str, students: list[str] | None 
     autograded notebooks go to ``autograded/``. Writes ``reports/autograde-<chapter>.csv``."""
     from nbgrader.api import Gradebook, MissingEntry
 
-    with Gradebook(db_url, course_api(root, db_url).coursedir.course_id) as gb:
+    with Gradebook(db_url, course_id(root)) as gb:
         try:
             gb.find_assignment(chapter)
         except MissingEntry:
@@ -210,6 +217,6 @@ def export(root: Path, db_url: str, out: Path) -> Path:
 
     out = Path(out)
     out.parent.mkdir(parents=True, exist_ok=True)
-    with Gradebook(db_url, course_api(root, db_url).coursedir.course_id) as gb:
+    with Gradebook(db_url, course_id(root)) as gb:
         CsvExportPlugin(to=str(out)).export(gb)
     return out
