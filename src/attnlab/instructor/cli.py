@@ -8,6 +8,7 @@ from pathlib import Path
 
 from . import workflow
 from .grading import Limits, Result
+from .sandbox import landlock_abi
 
 
 def _err(message: str) -> None:
@@ -44,6 +45,10 @@ def run(args, root: Path, chapters: list[str]) -> int:
         if args.command == "autograde":
             limits = Limits(cell_timeout=args.cell_timeout, notebook_timeout=args.notebook_timeout,
                             memory_mb=args.memory_mb, output_bytes=args.output_bytes)
+            abi = landlock_abi()
+            print("kernel confinement: " + (f"Linux Landlock ABI {abi} (writes, reads" + (", TCP" if abi >= 4 else "")
+                  + (", signals" if abi >= 6 else "") + ")" if abi else
+                  "NONE: this system has no Landlock, so grading kernels can read and write the instructor's files"))
             results = workflow.autograde(root, args.chapter, db_url, args.student, args.workers, limits,
                                          progress=lambda r: print(f"graded {r.student}: {r.status}", flush=True))
             print(summary(results))

@@ -24,8 +24,11 @@ MARKERS = ("BEGIN SOLUTION", "END SOLUTION", "BEGIN HIDDEN TESTS", "END HIDDEN T
 
 
 def default_db_url(root: Path) -> str:
-    """``$ATTNLAB_GRADEBOOK_URL`` if set, else the SQLite gradebook ``<root>/gradebook.db``."""
-    return os.environ.get("ATTNLAB_GRADEBOOK_URL") or f"sqlite:///{Path(root).resolve() / 'gradebook.db'}"
+    """``$ATTNLAB_GRADEBOOK_URL`` if set, else ``nbgrader_config.py``'s ``CourseDirectory.db_url``,
+    whose default is the SQLite gradebook ``<root>/gradebook.db``."""
+    from nbgrader.coursedir import CourseDirectory
+
+    return os.environ.get("ATTNLAB_GRADEBOOK_URL") or CourseDirectory(config=course_config(root)).db_url
 
 
 def redact(db_url: str) -> str:
@@ -35,18 +38,20 @@ def redact(db_url: str) -> str:
     return make_url(db_url).render_as_string(hide_password=True)
 
 
-def course_config(root: Path, db_url: str, **extra):
+def course_config(root: Path, db_url: str | None = None):
+    """nbgrader's configuration as its own commands would see it from the course directory: the
+    ``nbgrader_config.py`` files of Jupyter's configuration path (``~/.jupyter`` …), then the course's."""
+    from jupyter_core.paths import jupyter_config_path
     from traitlets.config import Config
     from traitlets.config.loader import PyFileConfigLoader
 
     config = Config()
-    config.merge(PyFileConfigLoader("nbgrader_config.py", path=str(root)).load_config())
-    config.CourseDirectory.root = str(root)
-    config.CourseDirectory.db_url = db_url
-    config.Exchange.root = str(Path(root) / "exchange")
-    for key, value in extra.items():
-        section, name = key.split("__")
-        setattr(getattr(config, section), name, value)
+    for folder in [*reversed(jupyter_config_path()), str(root)]:
+        if (Path(folder) / "nbgrader_config.py").is_file():
+            config.merge(PyFileConfigLoader("nbgrader_config.py", path=str(folder)).load_config())
+    config.CourseDirectory.root = str(Path(root).resolve())
+    if db_url:
+        config.CourseDirectory.db_url = db_url
     return config
 
 
@@ -54,7 +59,7 @@ def course_id(root: Path) -> str:
     """The course id that ``nbgrader_config.py`` sets (nbgrader's default: empty)."""
     from nbgrader.coursedir import CourseDirectory
 
-    return CourseDirectory(config=course_config(root, "sqlite://")).course_id
+    return CourseDirectory(config=course_config(root)).course_id
 
 
 def course_api(root: Path, db_url: str):
@@ -133,7 +138,7 @@ def collect(root: Path, chapter: str, download: Path, pattern: str = DEFAULT_PAT
                 shutil.copy2(item, archive / item.name)
     else:
         shutil.copy2(download, archive / download.name)
-    config = course_config(root, default_db_url(root))
+    config = course_config(root)
     config.CourseDirectory.assignment_id = chapter
     config.ZipCollectApp.force = True
     config.FileNameCollectorPlugin.named_regexp = pattern
