@@ -23,7 +23,7 @@ from torch import Tensor, nn
 from attnlab.device import get_device
 from attnlab.transformer import Seq2SeqTransformer
 from attnlab.translate.data import load_corpus
-from attnlab.translate.tokens import BOS, EOS, PAD, encode, load_bpe, make_batch, token_batches, train_bpe
+from attnlab.translate.tokens import PAD, encode, load_bpe, make_batch, token_batches, train_bpe
 
 CHECKPOINT_FORMAT = "attnlab-translate/1"
 
