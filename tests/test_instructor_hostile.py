@@ -136,6 +136,9 @@ EXPECTED = {
     "slow": ("flagged", None, "the notebook ran past its limit of 30 s"),
 }
 HOSTILE_KINDS = [s for s in EXPECTED if s not in ("alice", "bob")]
+# outcomes that rest on Linux Landlock (file-system confinement, signal scoping: ABI 6, Linux 6.12)
+CONFINED = {"gradebook", "neighbour", "steal", "killer"}
+needs_landlock = pytest.mark.skipif(sandbox.landlock_abi() < 6, reason="needs Linux Landlock ABI 6 (Linux 6.12 or later)")
 
 
 def _printed(notebook: Path, grade_id: str) -> str:
@@ -206,6 +209,8 @@ def test_collect_files_each_student_and_reports_unmatched_files(graded_course):
 @pytest.mark.slow
 @pytest.mark.parametrize("student", list(EXPECTED))
 def test_submission_gets_its_exact_outcome(graded_course, student):
+    if student in CONFINED and sandbox.landlock_abi() < 6:
+        pytest.skip("needs Linux Landlock ABI 6 (Linux 6.12 or later)")
     status, score, text = EXPECTED[student]
     row = graded_course["rows"][student]
     assert row["status"] == status, row
@@ -256,6 +261,7 @@ def test_submitted_files_are_byte_identical_after_grading(graded_course):
 
 
 @pytest.mark.slow
+@needs_landlock
 def test_writes_to_the_gradebook_and_a_neighbour_are_blocked(graded_course):
     root = graded_course["root"]
     autograded = root / "autograded"
@@ -267,6 +273,7 @@ def test_writes_to_the_gradebook_and_a_neighbour_are_blocked(graded_course):
 
 
 @pytest.mark.slow
+@needs_landlock
 def test_the_answer_key_cannot_be_read_while_grading(graded_course):
     printed = _printed(graded_course["root"] / "autograded" / "steal" / CHAPTER / "exercises.ipynb", "mc_answers")
     assert printed.count("blocked [Errno 13] Permission denied") == 2, printed
@@ -335,7 +342,7 @@ def test_invalid_files_get_a_reason(tmp_path):
     assert check_notebook(write_submission(CHAPTER, tmp_path / "ok.ipynb")) is None
 
 
-@pytest.mark.skipif(sandbox.landlock_abi() < 6, reason="needs Linux Landlock ABI 6 (Linux 6.12 or later)")
+@needs_landlock
 def test_sandbox_allows_writes_only_below_its_folder(tmp_path):
     inside = tmp_path / "inside"
     inside.mkdir()
@@ -366,3 +373,26 @@ def test_autograde_before_release_is_a_clear_error(tmp_path, monkeypatch):
     assert status == 2 and "--workers must be at least 1" in err
     status, _, err = cli("collect", CHAPTER, str(tmp_path / "nothing.zip"))
     assert status == 1 and "no such file or folder" in err
+
+
+def test_runtime_guard_reports_what_changed(monkeypatch):
+    import numpy
+    import torch
+
+    ns = {"_REF": {"exp": torch.exp}}
+    exec(guard.GUARD_SOURCE % (guard.WATCHED_MODULES, ["isinstance"]), ns)
+    check = ns["__attnlab_guard__"]
+    check("adopt", ns)
+    torch.manual_seed(0)
+    torch.nn.functional.softmax(torch.ones(3), dim=-1)  # ordinary use changes nothing
+    assert check("check", ns) == []
+    monkeypatch.setattr(torch, "allclose", lambda *a, **k: True)
+    monkeypatch.setattr(torch.testing, "assert_close", lambda *a, **k: None)
+    monkeypatch.setattr(numpy, "allclose", lambda *a, **k: True)
+    monkeypatch.setattr(torch.Tensor, "all", lambda self, *a, **k: True, raising=False)
+    ns["_REF"]["exp"] = None
+    ns["isinstance"] = lambda *a: True
+    assert check("check", ns) == ["_REF['exp']", "builtin isinstance shadowed", "numpy.allclose", "torch.Tensor.all",
+                                  "torch.allclose", "torch.testing.assert_close"]
+    # after a test cell only the modules count: the test's own helpers may change
+    assert check("modules", ns) == ["numpy.allclose", "torch.Tensor.all", "torch.allclose", "torch.testing.assert_close"]

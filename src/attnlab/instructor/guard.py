@@ -177,23 +177,22 @@ def __attnlab_make_guard__(module_names, test_builtins):
     _id, _vars, _sorted, _isinstance, _dict, _repr = id, vars, sorted, isinstance, dict, repr
     # IPython and ipykernel swap these builtins for every execution request
     VOLATILE = {"input", "raw_input", "get_ipython", "display", "exit", "quit", "_", "__", "___", "__IPYTHON__"}
-    modules = {}
+    IGNORED = {"_", "__", "___", "_i", "_ii", "_iii", "_ih", "_oh", "_dh", "_exit_code", "__builtins__",
+               "__name__", "__doc__", "__package__", "__loader__", "__spec__", "__builtin__"}
+    watched = []          # (label, namespace dict, {key: id}, whether a new key counts as a change)
     for name in module_names:
         try:
-            modules[name] = _il.import_module(name)
+            mod = _il.import_module(name)
         except Exception:
-            pass
-    def snapshot_modules():
-        snap = {}
-        for name, mod in modules.items():
-            for key, value in _dict(_vars(mod)).items():
-                snap[(name, key)] = _id(value)
-            snap[("sys.modules", name)] = _id(_sys.modules.get(name))
-        if "torch" in modules:
-            for key, value in _dict(_vars(modules["torch"].Tensor)).items():
-                snap[("torch.Tensor", key)] = _id(value)
-        return snap
-    pristine = {k: v for k, v in snapshot_modules().items() if not (k[0] == "builtins" and k[1] in VOLATILE)}
+            continue
+        ns = _vars(mod)
+        watched.append((name, ns, {k: _id(v) for k, v in _dict(ns).items()
+                                   if not (name == "builtins" and k in VOLATILE)}, False))
+        if name == "torch":   # a new attribute on torch.Tensor shadows a method of its C base class
+            tensor = _vars(mod.Tensor)
+            watched.append(("torch.Tensor", tensor, {k: _id(v) for k, v in _dict(tensor).items()}, True))
+    modules = {name: _id(_sys.modules.get(name)) for name in module_names}
+    missing = object()
     user = {}
     def user_snapshot(ns):
         snap = {}
@@ -205,29 +204,29 @@ def __attnlab_make_guard__(module_names, test_builtins):
                     for k, v in _dict(value).items():
                         snap[(key, _repr(k))] = _id(v)
         return snap
-    IGNORED = {"_", "__", "___", "_i", "_ii", "_iii", "_ih", "_oh", "_dh", "_exit_code", "__builtins__",
-               "__name__", "__doc__", "__package__", "__loader__", "__spec__", "__builtin__"}
     def guard(action, ns):
         if action == "adopt":          # after a locked cell: its underscore names become protected
             user.clear()
             user.update(user_snapshot(ns))
             return []
         changed = []
-        now = snapshot_modules()
-        if action == "modules":        # after a test cell: its own helpers may change, modules may not
-            user_check = False
-        else:
-            user_check = True
-        for key, ident in pristine.items():
-            if now.get(key) != ident:
-                changed.append(f"{key[0]}.{key[1]}" if key[0] != "sys.modules" else f"sys.modules[{key[1]!r}]")
-        current = user_snapshot(ns) if user_check else {}
-        for key, ident in (user.items() if user_check else ()):
-            if current.get(key) != ident:
-                changed.append(key if _isinstance(key, str) else f"{key[0]}[{key[1]}]")
-        for name in test_builtins:
-            if user_check and name in ns:
-                changed.append(f"builtin {name} shadowed")
+        for label, space, pristine, strict in watched:
+            for key, ident in pristine.items():
+                if _id(space.get(key, missing)) != ident:
+                    changed.append(f"{label}.{key}")
+            if strict and len(space) != len(pristine):
+                changed += [f"{label}.{key}" for key in _dict(space) if key not in pristine]
+        for name, ident in modules.items():
+            if _id(_sys.modules.get(name)) != ident:
+                changed.append(f"sys.modules[{name!r}]")
+        if action == "check":          # after a student cell; after a test cell its helpers may change
+            current = user_snapshot(ns)
+            for key, ident in user.items():
+                if current.get(key) != ident:
+                    changed.append(key if _isinstance(key, str) else f"{key[0]}[{key[1]}]")
+            for name in test_builtins:
+                if name in ns:
+                    changed.append(f"builtin {name} shadowed")
         return _sorted(changed)
     return guard
 __attnlab_guard__ = __attnlab_make_guard__(%r, %r)
