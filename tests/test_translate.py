@@ -29,7 +29,10 @@ from attnlab.translate.tokens import (BOS, EOS, PAD, decode, encode, make_batch,
 from attnlab.translate.train import (TrainConfig, average_weights, inverse_sqrt_schedule, label_smoothed_loss,
                                      load_checkpoint, load_model, train)
 
-SHARED_DATA = Path(__file__).resolve().parents[2] / "shared" / "data"
+# the course's verified copy of the data beside the checkout (development machines and CI)
+SHARED_DATA = next((p for p in (Path(os.environ.get("ATTNLAB_SHARED_DATA", "/nonexistent")),
+                                Path(__file__).resolve().parents[2] / "shared" / "data", Path("/work/shared/data"))
+                    if (p / "multi30k").is_dir()), Path("/nonexistent"))
 TINY = dict(corpus="embedded", vocab_size=600, d_model=32, num_heads=2, encoder_layers=1, decoder_layers=1,
             d_ff=64, max_tokens=600, warmup_steps=4, log_every=2, snapshot_minutes=None)
 
@@ -116,7 +119,7 @@ def test_partial_and_wrong_downloads_are_rejected(fake_upstream, tmp_path, monke
 
 
 def test_real_multi30k_files_verify():
-    if not (SHARED_DATA / "multi30k").is_dir():
+    if not (SHARED_DATA / "multi30k").is_dir():  # pragma: no cover - a machine without the course's data
         pytest.skip("the shared Multi30k copy is not beside this checkout")
     corpus = data.load_corpus("multi30k", "de-en", root=SHARED_DATA, download=False)
     assert {s: len(corpus.source[s]) for s in data.SPLITS} == {"train": 29000, "val": 1014, "test_2016_flickr": 1000}
@@ -395,3 +398,35 @@ def test_cli_train_evaluate_translate(tmp_path):
     assert bad.returncode == 2 and "only 0 snapshots" in bad.stderr
     bad = _cli("train", "--out", str(tmp_path / "x"), check=False)
     assert bad.returncode == 2 and "training budget" in bad.stderr
+
+
+# ---------------------------------------------------------------- the chapter and its results file
+
+RESULTS = Path(__file__).resolve().parents[1] / "experiments" / "results" / "capstone_cpu.json"
+
+
+def test_long_run_results_record_what_the_chapter_shows():
+    record = json.loads(RESULTS.read_text())
+    assert record["command"].startswith("python experiments/capstone.py")
+    assert record["hardware"] and record["date"] and record["wall_seconds"] > 0
+    res = record["results"]
+    assert "multi30k" in res["corpus"].lower(), "the committed long run is on Multi30k"
+    assert res["train"]["train_seconds"] > 0 and res["train"]["steps"] > 0
+    for key in ("final_greedy", "final_beam", "averaged_beam"):
+        assert 0 <= res[key]["bleu"] <= 100
+        assert res[key]["signature"].startswith("nrefs:1|case:mixed|eff:no|tok:13a|smooth:exp|version:")
+    minutes = [c["minutes"] for c in res["curve"]]
+    assert minutes == sorted(minutes) and len(minutes) >= 3
+
+
+@pytest.mark.slow
+def test_chapter_page_shows_the_measured_bleu(built_site):
+    from bs4 import BeautifulSoup
+
+    page = BeautifulSoup((built_site / "chapters/08-capstone/index.html").read_text(encoding="utf-8"), "html.parser")
+    text = " ".join(page.get_text(" ").split())
+    res = json.loads(RESULTS.read_text())["results"]
+    assert f"{res['averaged_beam']['bleu']:.1f} sacreBLEU" in text
+    assert "nrefs:1|case:mixed" in text  # signatures printed
+    assert "embedded" in text or "Multi30k task 1" in text  # the short run names its corpus
+    assert "Traceback" not in text
