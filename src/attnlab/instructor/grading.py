@@ -265,10 +265,13 @@ def _grade_in_scratch(student: str, notebook: str, note: str) -> Result:
         shutil.copyfile(stamp, folder / "timestamp.txt")
 
     submitted = nbformat.read(folder / NOTEBOOK, as_version=4)
-    source = nbformat.read(scratch / "source" / chapter / NOTEBOOK, as_version=4)
-    released_path = w["root"] / "chapters" / chapter / NOTEBOOK
-    if released_path.is_file():
-        edited, missing = edited_locked_cells(submitted, nbformat.read(released_path, as_version=4))
+    if "source_nb" not in w:  # the same for every student: read once per process
+        released_path = w["root"] / "chapters" / chapter / NOTEBOOK
+        w["source_nb"] = nbformat.read(scratch / "source" / chapter / NOTEBOOK, as_version=4)
+        w["released_nb"] = nbformat.read(released_path, as_version=4) if released_path.is_file() else None
+    source = w["source_nb"]
+    if w["released_nb"] is not None:
+        edited, missing = edited_locked_cells(submitted, w["released_nb"])
         result.notes += [f"locked cell {gid} was edited; nbgrader graded the original" for gid in edited]
         result.notes += [f"cell {gid} was deleted; nbgrader put it back" for gid in missing]
     _, locked, tests = _cells(source)
