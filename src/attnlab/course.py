@@ -194,7 +194,8 @@ def _parser() -> argparse.ArgumentParser:
 
     def db(p):
         p.add_argument("--db", metavar="URL", help="gradebook database URL, e.g. postgresql://user:pw@host/db "
-                       "(default: $ATTNLAB_GRADEBOOK_URL, else sqlite gradebook.db at the course root)")
+                       "(default: $ATTNLAB_GRADEBOOK_URL, else nbgrader's CourseDirectory.db_url, which is "
+                       "the SQLite gradebook.db at the course root unless configured)")
 
     rel = sub.add_parser("release", help="generate chapters into the gradebook and release/, refresh chapters/, "
                          "write the student zip")
