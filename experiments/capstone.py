@@ -42,6 +42,7 @@ def main() -> None:
     parser.add_argument("--alpha", type=float, default=0.6)
     parser.add_argument("--average-last", type=int, default=4)
     parser.add_argument("--curve-every", type=int, default=2, help="score every Nth snapshot for the curve")
+    parser.add_argument("--limit", type=int, default=None, help="score only the first N test sentences (smoke tests)")
     defaults = TrainConfig(minutes=45, snapshot_minutes=2.5)
     for f in dataclasses.fields(TrainConfig):
         value = getattr(defaults, f.name)
@@ -62,7 +63,7 @@ def main() -> None:
                    "tokens_per_s": round(end["tokens_seen"] / end["elapsed"], 1)}
     model, tokenizer, ckpt = load_model(args.run / "checkpoint.pt", device)
     corpus = load_corpus(ckpt["corpus_name"], config.direction)
-    sources, references = corpus.source["test_2016_flickr"], corpus.target["test_2016_flickr"]
+    sources, references = corpus.source["test_2016_flickr"][:args.limit], corpus.target["test_2016_flickr"][:args.limit]
 
     def score(net, beam):
         start = time.perf_counter()
@@ -72,7 +73,7 @@ def main() -> None:
         return {"bleu": round(bleu, 2), "signature": signature, "beam": beam,
                 "decode_seconds": round(time.perf_counter() - start, 1)}, hyps
 
-    snapshots = sorted(args.run.glob("snapshot-*min.pt"))
+    snapshots = sorted(args.run.glob("snapshot-step*.pt"))
     curve = []
     for i, path in enumerate(snapshots):
         if (i + 1) % args.curve_every and path != snapshots[-1]:
@@ -96,6 +97,7 @@ def main() -> None:
     else:
         examples = []
     results = {"corpus": ckpt["corpus"], "direction": config.direction, "device": str(device),
+               "test_sentences": len(sources),
                "train": summary, "curve": curve, "final_greedy": final_greedy, "final_beam": final_beam,
                "averaged_beam": averaged, "examples": examples}
     record = write_results(args.out, "experiments/capstone.py", None, dataclasses.asdict(config), results,

@@ -430,3 +430,19 @@ def test_chapter_page_shows_the_measured_bleu(built_site):
     assert "nrefs:1|case:mixed" in text  # signatures printed
     assert "embedded" in text or "Multi30k task 1" in text  # the short run names its corpus
     assert "Traceback" not in text
+
+
+def test_long_run_script_smoke(tmp_path):
+    """experiments/capstone.py end to end on a tiny model: curve, final, averaged, results file."""
+    out = tmp_path / "r.json"
+    cmd = [sys.executable, str(RESULTS.parents[1] / "capstone.py"), "--run", str(tmp_path / "run"), "--out", str(out),
+           "--corpus=embedded", "--max-steps=8", "--snapshot-minutes=0.0005", "--average-last=2", "--curve-every=3",
+           "--limit=15", "--beam=2", "--d-model=32", "--num-heads=2", "--encoder-layers=1", "--decoder-layers=1",
+           "--d-ff=64", "--max-tokens=600", "--warmup-steps=4", "--vocab-size=600"]
+    proc = subprocess.run(cmd, capture_output=True, text=True, timeout=300)
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    res = json.loads(out.read_text())["results"]
+    assert res["test_sentences"] == 15 and res["train"]["steps"] == 8
+    assert len(res["averaged_beam"]["snapshots"]) == 2 and res["final_beam"]["beam"] == 2
+    assert res["curve"] and all(c["beam"] == 1 for c in res["curve"])
+    assert "embedded" in res["corpus"]

@@ -56,7 +56,7 @@ def _config_from(args):
 
 
 def _snapshots(run: Path) -> list[Path]:
-    return sorted(run.glob("snapshot-*min.pt"))
+    return sorted(run.glob("snapshot-step*.pt"))
 
 
 def _cmd_train(args) -> int:
@@ -154,7 +154,11 @@ def main(argv: list[str] | None = None) -> int:
     tr = sub.add_parser("translate", help="translate sentences given as arguments or on stdin")
     _decode_options(tr)
     tr.add_argument("text", nargs="*", help="sentences (default: read lines from stdin)")
-    args = parser.parse_args(argv)
+    args, extra = parser.parse_known_args(argv)
+    if extra and args.command == "translate" and not any(e.startswith("-") for e in extra):
+        args.text = list(args.text) + extra  # sentences given after an option
+    elif extra:
+        parser.error(f"unrecognized arguments: {' '.join(extra)}")
     try:
         return {"train": _cmd_train, "evaluate": _cmd_evaluate, "translate": _cmd_translate}[args.command](args)
     except (FileNotFoundError, ValueError, RuntimeError) as exc:

@@ -197,7 +197,7 @@ def train(config: TrainConfig, out_dir: Path, resume: bool = False, progress: bo
 
     Writes into ``out_dir``: ``config.json``; ``train_log.jsonl`` (loss, learning rate, tokens/s);
     ``checkpoint.pt`` (everything needed to resume, replaced atomically after each snapshot and at
-    the end) and ``snapshot-XXXmin.pt`` every ``snapshot_minutes`` of training. With ``resume`` the
+    the end) and ``snapshot-stepNNNNNNN.pt`` every ``snapshot_minutes`` of training. With ``resume`` the
     run continues from ``checkpoint.pt`` exactly as if it had not stopped (on CPU: bit for bit).
 
     Launched by ``torchrun`` (``WORLD_SIZE`` > 1) it trains with DistributedDataParallel: each batch
@@ -340,7 +340,7 @@ def train(config: TrainConfig, out_dir: Path, resume: bool = False, progress: bo
                 bar.update(1)
             if elapsed / 60 >= next_snapshot:
                 if main_process:
-                    checkpoint(out_dir / f"snapshot-{next_snapshot:05.1f}min.pt", full=False)
+                    checkpoint(out_dir / f"snapshot-step{step:07d}.pt", full=False)
                     checkpoint(ckpt_path, full=True)
                 while elapsed / 60 >= next_snapshot:
                     next_snapshot += config.snapshot_minutes
