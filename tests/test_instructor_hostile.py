@@ -2,7 +2,7 @@
 
 One scratch course of chapter 2 receives an LMS download with two ordinary students and one
 student per kind of hostile submission; it is collected and autograded once, with two workers and
-short limits (5 s a cell, 30 s a notebook, 2 GiB of address space, 100 kB of output). Each kind's
+short limits (10 s a cell, 30 s a notebook, 2 GiB of address space, 100 kB of output). Each kind's
 test then checks the exact outcome in the closing summary and the gradebook.
 """
 
@@ -165,7 +165,7 @@ def graded_course(tmp_path_factory):
             zf.writestr("submissions/nostudentid.ipynb", _notebook())
         run["collect"] = cli("collect", CHAPTER, str(download))
         hashes = {p: hashlib.sha256(p.read_bytes()).hexdigest() for p in (root / "submitted").rglob("*") if p.is_file()}
-        run["autograde"] = cli("autograde", CHAPTER, "--workers", "2", "--cell-timeout", "5", "--notebook-timeout", "30",
+        run["autograde"] = cli("autograde", CHAPTER, "--workers", "2", "--cell-timeout", "10", "--notebook-timeout", "30",
                                "--memory-mb", "2048", "--output-bytes", "100000")
         run["feedback"] = cli("feedback", CHAPTER, "--student", "alice", "--student", "allclose")
         run["export"] = cli("export", "--out", str(root / "grades.csv"))

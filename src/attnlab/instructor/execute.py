@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import ast
 import time
+from queue import Empty
 from dataclasses import dataclass, field
 
 from nbclient.util import ensure_async, run_sync
@@ -80,11 +81,22 @@ class HardenedExecute(Execute):
         remaining = max(1, int(self._deadline - time.monotonic()) + 1)
         return min(self.timeout, remaining) if self.timeout else remaining
 
-    async def _silent(self, code: str, expression: str | None = None):
-        """Run code without output; return the value of ``expression`` (a Python literal) or None."""
+    async def _silent(self, code: str, expression: str | None = None, timeout: float | None = None):
+        """Run code without output; return the value of ``expression`` (a Python literal) or None.
+
+        Waits ``timeout`` seconds (default: the cell timeout) for the reply; None if none came."""
         msg_id = await ensure_async(self.kc.execute(code, silent=True, store_history=False,
                                                     user_expressions={"r": expression} if expression else {}))
-        reply = await self.async_wait_for_reply(msg_id)
+        deadline = time.monotonic() + (timeout or self.timeout or 60)
+        reply = None
+        while time.monotonic() < deadline:
+            try:
+                msg = await ensure_async(self.kc.shell_channel.get_msg(timeout=max(0.1, deadline - time.monotonic())))
+            except Empty:
+                break
+            if msg["parent_header"].get("msg_id") == msg_id:
+                reply = msg
+                break
         if not reply or reply["content"].get("status") != "ok":
             return None
         if expression:
@@ -122,8 +134,11 @@ class HardenedExecute(Execute):
             self._ctx.skipped_tests.append(gid)
             return cell
         if not self._guard_ready:
+            # Installing the guard imports torch and numpy before any cell runs: start-up work that
+            # must not eat into the first cell's time limit, so it may use the notebook's time.
             self._guard_ready = True
-            await self._silent(GUARD_SOURCE % (WATCHED_MODULES, sorted(self._ctx.test_builtins)))
+            budget = (self._deadline - time.monotonic()) if self._deadline is not None else 600
+            await self._silent(GUARD_SOURCE % (WATCHED_MODULES, sorted(self._ctx.test_builtins)), timeout=max(budget, 1))
         try:
             cell = await super().async_execute_cell(cell, cell_index, execution_count, store_history)
         except DeadKernelError:
