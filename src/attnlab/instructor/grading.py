@@ -206,6 +206,9 @@ def _worker_api(root: Path, scratch: Path, db_url: str, limits: Limits, config_f
     config.HardenedExecute.kernel_name = KERNEL_NAME
     config.HardenedExecute.notebook_timeout = limits.notebook_timeout
     config.HardenedExecute.output_limit = limits.output_bytes
+    # after the interrupt at a cell's time limit, how long the kernel has to stop before it is stopped
+    # (nbclient's default, 4 s, is short for a loaded machine)
+    config.HardenedExecute.iopub_timeout = 10
     if limits.cell_timeout is not None:
         config.HardenedExecute.timeout = limits.cell_timeout
     return NbGraderAPI(config=config)
