@@ -397,3 +397,18 @@ def test_runtime_guard_reports_what_changed(monkeypatch):
                                   "torch.allclose", "torch.testing.assert_close"]
     # after a test cell only the modules count: the test's own helpers may change
     assert check("modules", ns) == ["numpy.allclose", "torch.Tensor.all", "torch.allclose", "torch.testing.assert_close"]
+
+
+def test_the_notebook_to_grade_is_found_or_explained(tmp_path):
+    from attnlab.instructor.grading import find_notebook
+
+    folder = tmp_path / "student"
+    folder.mkdir()
+    assert find_notebook(folder) == (None, f"no exercises.ipynb in {folder}")
+    (folder / "mine.ipynb").write_text("{}")
+    assert find_notebook(folder) == (folder / "mine.ipynb", "graded mine.ipynb as exercises.ipynb (the notebook was renamed)")
+    (folder / "other.ipynb").write_text("{}")
+    path, why = find_notebook(folder)
+    assert path is None and "several other notebooks (mine.ipynb, other.ipynb)" in why
+    (folder / "exercises.ipynb").write_text("{}")
+    assert find_notebook(folder) == (folder / "exercises.ipynb", "")
