@@ -167,6 +167,17 @@ def beam_step(scores, logprobs, k):
         _CLIPPED, combine="sum(m / t for m, t in zip(matches, totals)) / 4")}),
 }
 
+# Mutants graded together in one submission (one notebook run each batch). Parts 1-5 and 8 use no
+# other part's function; Part 7 calls Part 6's beam_step, so no batch holds mutants of both.
+MUTANT_BATCHES = [
+    ["batches_budget_ignores_padding", "decoder_io_keeps_eos_in_input", "loss_smoothing_over_other_tokens",
+     "lr_decays_as_one_over_step", "greedy_never_stops_at_eos", "beam_step_ignores_history", "bleu_unclipped_counts"],
+    ["batches_drop_last_batch", "loss_averages_over_padding", "greedy_drops_eos", "beam_without_length_penalty",
+     "bleu_no_brevity_penalty"],
+    ["batches_unsorted", "loss_without_one_minus_eps", "beam_step_swaps_origin_and_token", "bleu_arithmetic_mean"],
+    ["batches_only_source_lengths", "beam_penalty_ignores_eos_in_length"],
+]
+
 CORRECT_VARIANTS = {
     # batches built with a running maximum kept per side, and a different error message
     "two_sided_widths": {

@@ -32,9 +32,29 @@ def grades(chapter: str, folder) -> dict:
     }
     for name, answers in s.CORRECT_VARIANTS.items():
         subs[f"variant_{name}"] = write_submission(chapter, folder / f"variant_{name}.ipynb", answers)
+    for i, members in enumerate(getattr(s, "MUTANT_BATCHES", [])):
+        answers = {}
+        for name in members:
+            overlap = set(answers) & set(s.MUTANTS[name][1])
+            assert not overlap, f"mutants in one batch must change different cells: {overlap}"
+            answers.update(s.MUTANTS[name][1])
+        subs[f"batch_{i}"] = write_submission(chapter, folder / f"batch_{i}.ipynb", answers)
     for name, (_, answers) in s.MUTANTS.items():
-        subs[f"mutant_{name}"] = write_submission(chapter, folder / f"mutant_{name}.ipynb", answers)
+        if submission_of(chapter, name) == f"mutant_{name}":
+            subs[f"mutant_{name}"] = write_submission(chapter, folder / f"mutant_{name}.ipynb", answers)
     return course.autograde_notebooks(chapter, subs, ROOT, workers=2)
+
+
+def submission_of(chapter: str, mutant: str) -> str:
+    """The submission that carries a mutant: its own, or a batch of mutants of independent parts.
+
+    A spec may list ``MUTANT_BATCHES``: groups of mutants whose cells no other member's graded test
+    uses, so each member's test sees only its own mistake; a batch costs one notebook run.
+    """
+    for i, members in enumerate(getattr(spec(chapter), "MUTANT_BATCHES", [])):
+        if mutant in members:
+            return f"batch_{i}"
+    return f"mutant_{mutant}"
 
 
 @pytest.fixture(scope="session")
@@ -47,6 +67,11 @@ def test_every_chapter_has_a_mutant_spec():
     for chapter in CHAPTERS:
         s = spec(chapter)
         assert len(s.MUTANTS) >= 5 and s.CORRECT_VARIANTS, chapter
+        batched = [m for members in getattr(s, "MUTANT_BATCHES", []) for m in members]
+        assert len(batched) == len(set(batched)) and set(batched) <= set(s.MUTANTS), chapter
+        for members in getattr(s, "MUTANT_BATCHES", []):
+            tests = [s.MUTANTS[m][0] for m in members]
+            assert len(tests) == len(set(tests)), f"{chapter}: a batch names one graded test twice: {tests}"
 
 
 @pytest.mark.slow
@@ -83,7 +108,7 @@ def test_different_but_correct_solution_keeps_full_marks(graded, chapter, varian
 @pytest.mark.parametrize("chapter, mutant", [(c, m) for c in CHAPTERS for m in spec(c).MUTANTS])
 def test_mutant_loses_points(graded, chapter, mutant):
     graded_test, _ = spec(chapter).MUTANTS[mutant]
-    part = graded(chapter)[f"mutant_{mutant}"][graded_test]
+    part = graded(chapter)[submission_of(chapter, mutant)][graded_test]
     assert part.score < part.max_score, f"{mutant} kept the points of {graded_test}"
 
 
