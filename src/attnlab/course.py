@@ -144,14 +144,19 @@ def bundle(out: Path, root: Path | None = None) -> Path:
         student = root / "chapters" / chapter / NOTEBOOK
         if not student.is_file() or student.read_text(encoding="utf-8") != generated_student_notebook(chapter, root):
             raise RuntimeError(f"chapters/{chapter}/{NOTEBOOK} is out of date: run `attnlab-course generate {chapter}` first")
-        notebooks.append((chapter, student))
+        notebooks.append((chapter, student.read_text(encoding="utf-8")))
+    return write_bundle(out, notebooks)
+
+
+def write_bundle(out: Path, notebooks: list[tuple[str, str]]) -> Path:
+    """Write the student zip (README plus ``(chapter, notebook text)`` pairs), atomically."""
     out = Path(out)
     out.parent.mkdir(parents=True, exist_ok=True)
     tmp = out.with_suffix(".zip.tmp")
     with zipfile.ZipFile(tmp, "w", compression=zipfile.ZIP_DEFLATED) as zf:
         zf.writestr("attnlab-exercises/README.txt", BUNDLE_README)
-        for chapter, student in notebooks:
-            zf.write(student, f"attnlab-exercises/{chapter}/{NOTEBOOK}")
+        for chapter, text in notebooks:
+            zf.writestr(f"attnlab-exercises/{chapter}/{NOTEBOOK}", text)
     tmp.replace(out)
     return out
 

@@ -12,7 +12,6 @@ import csv
 import json
 import os
 import shutil
-import zipfile
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -93,20 +92,12 @@ def release(root: Path, chapters: list[str], db_url: str, bundle_path: Path) -> 
         if not target.is_file() or target.read_text(encoding="utf-8") != text:
             target.write_text(text, encoding="utf-8")
         notebooks.append((chapter, text))
-    from ..course import BUNDLE_README
+    from ..course import write_bundle
 
     leaks = [f"{chapter}: {m}" for chapter, text in notebooks for m in MARKERS if m in text]
     if leaks:
         raise RuntimeError("refusing to write a student bundle that holds " + ", ".join(leaks))
-    bundle_path = Path(bundle_path)
-    bundle_path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = bundle_path.with_suffix(".zip.tmp")
-    with zipfile.ZipFile(tmp, "w", compression=zipfile.ZIP_DEFLATED) as zf:
-        zf.writestr("attnlab-exercises/README.txt", BUNDLE_README)
-        for chapter, text in notebooks:
-            zf.writestr(f"attnlab-exercises/{chapter}/{NOTEBOOK}", text)
-    tmp.replace(bundle_path)
-    return bundle_path
+    return write_bundle(bundle_path, notebooks)
 
 
 # --------------------------------------------------------------------------- collect
