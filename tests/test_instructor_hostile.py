@@ -13,6 +13,7 @@ import json
 import os
 import subprocess
 import sys
+import tempfile
 import zipfile
 from pathlib import Path
 
@@ -165,8 +166,13 @@ def graded_course(tmp_path_factory):
             zf.writestr("submissions/nostudentid.ipynb", _notebook())
         run["collect"] = cli("collect", CHAPTER, str(download))
         hashes = {p: hashlib.sha256(p.read_bytes()).hexdigest() for p in (root / "submitted").rglob("*") if p.is_file()}
-        run["autograde"] = cli("autograde", CHAPTER, "--workers", "2", "--cell-timeout", "10", "--notebook-timeout", "30",
-                               "--memory-mb", "2048", "--output-bytes", "100000")
+        temp = tmp_path_factory.mktemp("tempdir")
+        with pytest.MonkeyPatch.context() as in_temp:  # where the grader and its processes keep scratch courses
+            in_temp.setenv("TMPDIR", str(temp))
+            in_temp.setattr(tempfile, "tempdir", str(temp))
+            run["autograde"] = cli("autograde", CHAPTER, "--workers", "2", "--cell-timeout", "10",
+                                   "--notebook-timeout", "30", "--memory-mb", "2048", "--output-bytes", "100000")
+        run["left_in_tempdir"] = sorted(p.name for p in temp.iterdir())
         run["feedback"] = cli("feedback", CHAPTER, "--student", "alice", "--student", "allclose")
         run["export"] = cli("export", "--out", str(root / "grades.csv"))
         yield {"root": root, "run": run, "hashes": hashes, "rows": summary_rows(root),
@@ -242,6 +248,12 @@ def test_a_dead_or_stopped_kernel_keeps_the_points_earned_before(graded_course):
         assert parts["test_causal_mask"] == (0.0, True)
     slow = graded_course["rows"]["slow"]
     assert float(slow["score"]) < 16 and "not run: " in slow["reasons"]
+
+
+@pytest.mark.slow
+def test_grading_removes_its_scratch_courses(graded_course):
+    left = [name for name in graded_course["run"]["left_in_tempdir"] if name.startswith("attnlab-grade-")]
+    assert not left, f"scratch courses left behind: {left}"
 
 
 @pytest.mark.slow

@@ -151,13 +151,15 @@ def _worker_init(*args) -> None:
         _WORKER["error"] = f"{type(err).__name__}: {err}"
 
 
-def _setup_worker(root: str, chapter: str, db_url: str, limits: Limits, out_dir: str | None, config_file: str) -> None:
+def _setup_worker(root: str, chapter: str, db_url: str, limits: Limits, out_dir: str | None, config_file: str,
+                  base: str) -> None:
     import warnings
 
     from sqlalchemy.exc import SAWarning
 
     warnings.filterwarnings("ignore", category=SAWarning)  # raised inside nbgrader's own gradebook code
-    scratch = Path(tempfile.mkdtemp(prefix="attnlab-grade-"))
+    # inside the batch's folder, which the parent removes when the pool is done (even if this process dies)
+    scratch = Path(tempfile.mkdtemp(prefix="worker-", dir=base))
     source = Path(root) / "solutions" / chapter
     shutil.copytree(source, scratch / "source" / chapter, ignore=shutil.ignore_patterns(".ipynb_checkpoints"))
     policy = {
@@ -337,9 +339,10 @@ def _grade_in_scratch(student: str, notebook: str, note: str) -> Result:
 def _run_pool(root, chapter, db_url, limits, out_dir, config_file, workers, batch):
     """Yield ``(student, Result or None)``; None when the worker process died."""
     context = multiprocessing.get_context("spawn")
-    args = (str(root), chapter, db_url, limits, str(out_dir) if out_dir else None, str(config_file))
-    with ProcessPoolExecutor(min(workers, len(batch)), mp_context=context, initializer=_worker_init,
-                             initargs=args) as pool:
+    with tempfile.TemporaryDirectory(prefix="attnlab-grade-", ignore_cleanup_errors=True) as base, \
+            ProcessPoolExecutor(min(workers, len(batch)), mp_context=context, initializer=_worker_init,
+                                initargs=(str(root), chapter, db_url, limits, str(out_dir) if out_dir else None,
+                                          str(config_file), base)) as pool:
         futures = {pool.submit(_grade_one, s, str(p), note): s for s, (p, note) in batch.items()}
         for future, student in futures.items():
             try:
