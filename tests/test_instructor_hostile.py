@@ -376,6 +376,15 @@ def test_sandbox_allows_writes_only_below_its_folder(tmp_path):
     assert (inside / "ok").read_text() == "x" and not (tmp_path / "outside").exists()
 
 
+def test_kernel_env_drops_secrets_and_takes_its_share_of_threads(tmp_path, monkeypatch):
+    monkeypatch.setenv("ATTNLAB_GRADEBOOK_URL", "postgresql://secret")
+    monkeypatch.setenv("OMP_NUM_THREADS", "8")
+    env = sandbox.kernel_env({"unset_env": ["ATTNLAB_GRADEBOOK_URL"], "threads": 1}, tmp_path)
+    assert "ATTNLAB_GRADEBOOK_URL" not in env and env["HOME"] == env["TMPDIR"] == str(tmp_path)
+    assert all(env[name] == "1" for name in sandbox.THREAD_ENV)
+    assert sandbox.kernel_env({}, tmp_path)["OMP_NUM_THREADS"] == "8"  # no share given: left as it is
+
+
 def test_autograde_before_release_is_a_clear_error(tmp_path, monkeypatch):
     root = copy_course(tmp_path / "course")
     monkeypatch.setenv("ATTNLAB_COURSE_ROOT", str(root))

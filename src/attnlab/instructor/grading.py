@@ -152,7 +152,7 @@ def _worker_init(*args) -> None:
 
 
 def _setup_worker(root: str, chapter: str, db_url: str, limits: Limits, out_dir: str | None, config_file: str,
-                  base: str) -> None:
+                  base: str, threads: int) -> None:
     import warnings
 
     from sqlalchemy.exc import SAWarning
@@ -168,6 +168,7 @@ def _setup_worker(root: str, chapter: str, db_url: str, limits: Limits, out_dir:
         "cpu_seconds": max(limits.notebook_timeout * 2, 60) if limits.notebook_timeout else None,
         "unset_env": list(SECRET_ENV),
         "landlock": limits.landlock,
+        "threads": threads,
     }
     (scratch / "policy.json").write_text(json.dumps(policy), encoding="utf-8")
     spec = scratch / "jupyter" / "kernels" / KERNEL_NAME
@@ -339,10 +340,13 @@ def _grade_in_scratch(student: str, notebook: str, note: str) -> Result:
 def _run_pool(root, chapter, db_url, limits, out_dir, config_file, workers, batch):
     """Yield ``(student, Result or None)``; None when the worker process died."""
     context = multiprocessing.get_context("spawn")
+    workers = min(workers, len(batch))
+    # the kernels share the cores: each gets its part, so parallel kernels do not oversubscribe them
+    threads = max(1, len(os.sched_getaffinity(0)) // workers)
     with tempfile.TemporaryDirectory(prefix="attnlab-grade-", ignore_cleanup_errors=True) as base, \
-            ProcessPoolExecutor(min(workers, len(batch)), mp_context=context, initializer=_worker_init,
+            ProcessPoolExecutor(workers, mp_context=context, initializer=_worker_init,
                                 initargs=(str(root), chapter, db_url, limits, str(out_dir) if out_dir else None,
-                                          str(config_file), base)) as pool:
+                                          str(config_file), base, threads)) as pool:
         futures = {pool.submit(_grade_one, s, str(p), note): s for s, (p, note) in batch.items()}
         for future, student in futures.items():
             try:

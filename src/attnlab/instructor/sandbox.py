@@ -121,6 +121,8 @@ def confine_writes(writable: list[str], devices: list[str], readable: list[str] 
     return abi
 
 
+# variables that set how many threads torch, numpy and their BLAS libraries start
+THREAD_ENV = ("OMP_NUM_THREADS", "MKL_NUM_THREADS", "OPENBLAS_NUM_THREADS")
 SYSTEM_READABLE = ("/usr", "/lib", "/lib32", "/lib64", "/bin", "/sbin", "/etc", "/proc", "/sys", "/dev", "/opt")
 
 
@@ -137,13 +139,8 @@ def apply_limits(policy: dict) -> None:
     resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
 
 
-def main(argv: list[str]) -> None:
-    if len(argv) < 2 or argv[1] != "--":
-        raise SystemExit("usage: python sandbox.py POLICY.json -- KERNEL-ARGS")
-    policy = json.loads(Path(argv[0]).read_text(encoding="utf-8"))
-    work = Path.cwd()
-    home = work / ".home"
-    home.mkdir(exist_ok=True)
+def kernel_env(policy: dict, home: Path) -> dict[str, str]:
+    """The grading kernel's environment: this one, minus secrets, with its caches in ``home``."""
     env = dict(os.environ)
     # the kernel's caches and temporary files stay in the writable scratch folder
     env.update(HOME=str(home), TMPDIR=str(home), IPYTHONDIR=str(home / ".ipython"),
@@ -151,6 +148,19 @@ def main(argv: list[str]) -> None:
                PYTHONDONTWRITEBYTECODE="1")
     for name in policy.get("unset_env", []):
         env.pop(name, None)
+    if policy.get("threads"):  # the kernel's share of the cores (torch, numpy and their BLAS read these)
+        env.update({name: str(policy["threads"]) for name in THREAD_ENV})
+    return env
+
+
+def main(argv: list[str]) -> None:
+    if len(argv) < 2 or argv[1] != "--":
+        raise SystemExit("usage: python sandbox.py POLICY.json -- KERNEL-ARGS")
+    policy = json.loads(Path(argv[0]).read_text(encoding="utf-8"))
+    work = Path.cwd()
+    home = work / ".home"
+    home.mkdir(exist_ok=True)
+    env = kernel_env(policy, home)
     apply_limits(policy)
     readable = None
     if policy.get("confine_reads", True):
