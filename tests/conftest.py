@@ -24,3 +24,22 @@ def built_site(tmp_path_factory):
     assert proc.returncode == 0, f"book build failed:\n{proc.stdout[-6000:]}\n{proc.stderr[-3000:]}"
     return out / "_build" / "html"
 
+
+
+@pytest.hookimpl(tryfirst=True)  # before pytest-xdist reads the groups
+def pytest_collection_modifyitems(config, items):
+    """Groups for pytest-xdist's ``--dist loadgroup`` (README's test command runs 2 processes).
+
+    A group runs in one process, so an expensive fixture is built once: every test that reads the
+    built book is in group ``book``; the mutant tests of one chapter share that chapter's graded
+    submissions; any other test stays with its module (module-scoped fixtures).
+    """
+    for item in items:
+        params = item.callspec.params if hasattr(item, "callspec") else {}
+        if "built_site" in item.fixturenames:
+            group = "book"
+        elif item.module.__name__ == "test_exercises" and "chapter" in params:
+            group = "exercises-" + params["chapter"]
+        else:
+            group = item.module.__name__
+        item.add_marker(pytest.mark.xdist_group(group))

@@ -1,0 +1,43 @@
+"""The suite runs in several processes (pytest-xdist, ``--dist loadgroup``); these tests check that
+the groups of tests/conftest.py really take effect, since a broken grouping fails nothing else:
+the book would simply be built once per process and the suite would run past its time budget."""
+
+from __future__ import annotations
+
+import os
+
+import pytest
+
+under_xdist = pytest.mark.skipif("PYTEST_XDIST_WORKER" not in os.environ,
+                                 reason="runs when the suite runs under pytest-xdist (README's command)")
+
+
+@under_xdist
+def test_this_module_is_one_group(request):
+    assert request.node.nodeid.endswith("@test_suite_groups"), (
+        f"{request.node.nodeid}: pytest-xdist did not group it; is pytest >= 9.2 installed "
+        "(pytest-dev/pytest-xdist#1386)? pyproject.toml pins pytest < 9.2")
+
+
+def test_book_readers_share_one_group(built_site_group):
+    assert built_site_group == "book"
+
+
+@pytest.fixture
+def built_site_group(request):
+    """The group that tests/conftest.py gives a test that reads the built book (without building it)."""
+    from conftest import pytest_collection_modifyitems
+
+    class Reader:
+        fixturenames = ["built_site"]
+        module = request.module
+
+        def __init__(self):
+            self.marks = []
+
+        def add_marker(self, mark):
+            self.marks.append(mark)
+
+    reader = Reader()
+    pytest_collection_modifyitems(request.config, [reader])
+    return reader.marks[0].args[0]
