@@ -138,3 +138,26 @@ def test_benchmark_reports_memory_ratio_and_slope():
     assert [r["n"] for r in record["rows"]] == [512, 1024]
     assert all(r["max_abs_diff"] < 1e-4 for r in record["rows"]) and record["rows"][-1]["memory_ratio"] < 1 / 4
     assert 1.5 < record["summary"]["naive_memory_slope"] < 2.5
+
+
+def test_package_works_without_triton_installed():
+    import subprocess
+    import sys
+
+    code = (
+        "import sys; sys.modules['triton'] = None\n"  # find_spec('triton') -> None: as if not installed
+        "import torch\n"
+        "from attnlab import flash_triton\n"
+        "from attnlab.flash import flash_attention\n"
+        "assert not flash_triton.TRITON_AVAILABLE\n"
+        "assert 'pip install' in flash_triton.why_unavailable()\n"
+        "x = torch.randn(5, 16)\n"
+        "assert flash_attention(x, x, x).shape == (5, 16)\n"
+        "try:\n"
+        "    flash_triton.flash_attention_triton(x, x, x)\n"
+        "except RuntimeError as err:\n"
+        "    print('skipped:', err)\n"
+    )
+    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    assert result.returncode == 0, result.stderr
+    assert "skipped: triton is not installed" in result.stdout
