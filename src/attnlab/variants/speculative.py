@@ -50,13 +50,13 @@ def speculative_generate(target: ProbsFn, draft: ProbsFn, prefix: list[int], num
                          generator: torch.Generator | None = None) -> tuple[list[int], dict]:
     """Generate ``num_tokens`` tokens after ``prefix``; ``target``/``draft`` map a token list to the
     next-token probabilities ``(V,)``. Returns the tokens and counts: draft tokens proposed and
-    accepted, and target calls (one verification pass each, which a real model runs in parallel over
+    accepted, draft tokens the rule was applied to (up to the first rejection), and target calls (one verification pass each, which a real model runs in parallel over
     the ``γ + 1`` positions).
     """
     if gamma < 1:
         raise ValueError(f"gamma must be >= 1, got {gamma}")
     out = list(prefix)
-    stats = {"proposed": 0, "accepted": 0, "target_calls": 0}
+    stats = {"proposed": 0, "evaluated": 0, "accepted": 0, "target_calls": 0}
     while len(out) - len(prefix) < num_tokens:
         drafted, qs = [], []
         for _ in range(gamma):
@@ -68,6 +68,7 @@ def speculative_generate(target: ProbsFn, draft: ProbsFn, prefix: list[int], num
         u = torch.rand(gamma, generator=generator, dtype=ps.dtype)
         n, nxt = verify(ps, torch.stack(qs), torch.tensor(drafted), u)
         stats["proposed"] += gamma
+        stats["evaluated"] += min(n + 1, gamma)  # draft tokens after a rejection are never checked
         stats["accepted"] += n
         out += drafted[:n] + [int(torch.multinomial(nxt, 1, generator=generator))]
     return out[: len(prefix) + num_tokens], stats
