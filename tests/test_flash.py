@@ -161,3 +161,16 @@ def test_package_works_without_triton_installed():
     result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
     assert result.returncode == 0, result.stderr
     assert "skipped: triton is not installed" in result.stdout
+
+
+@pytest.mark.gpu
+@pytest.mark.skipif(not torch.cuda.is_available(), reason="needs CUDA")
+@pytest.mark.parametrize("causal", [False, True])
+def test_on_cuda_tiled_and_triton_match_sdpa_in_float16(causal):
+    torch.manual_seed(4)
+    q, k, v = (torch.randn(2, 4, 1000, 64, device="cuda", dtype=torch.float16) for _ in range(3))
+    ref = F.scaled_dot_product_attention(q, k, v, is_causal=causal)
+    torch.testing.assert_close(flash_attention_forward(q, k, v, causal)[0], ref, rtol=2e-3, atol=2e-3)
+    if flash_triton.why_unavailable() is None and not flash_triton.INTERPRETED:
+        out, _ = flash_triton.flash_attention_triton(q, k, v, causal)
+        torch.testing.assert_close(out, ref, rtol=2e-3, atol=2e-3)
