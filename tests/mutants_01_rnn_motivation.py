@@ -115,3 +115,11 @@ def additive_attention(s, h, allowed, W_q, W_k, v):
 }
 
 CORRECT_VARIANTS = {"addmm_per_sequence_loops_einsum": DIFFERENT_BUT_CORRECT}
+
+# Mutants of independent parts graded together, one submission per batch (python tests/mutant_batches.py
+# 01-rnn-motivation found them: no member breaks another member's graded test); the others alone.
+MUTANT_BATCHES = [
+    ["step_without_tanh", "gradient_of_first_position", "additive_softmax_over_batch", "cost_ratio_inverted", "parallel_answer_tanh"],
+    ["step_recurrent_weight_not_transposed", "gradient_summed_over_batch", "additive_without_tanh", "equal_cost_at_d_squared"],
+    ["unroll_hidden_state_not_carried", "gradient_modifies_the_input", "additive_padding_not_masked"],
+]

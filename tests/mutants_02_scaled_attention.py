@@ -170,3 +170,12 @@ CORRECT_VARIANTS = {
     "einsum_loops_nan_to_num_numpy": DIFFERENT_BUT_CORRECT,
     "independent_masked_attention": INDEPENDENT_MASKED_ATTENTION,
 }
+
+# Mutants of independent parts graded together, one submission per batch (python tests/mutant_batches.py
+# 02-scaled-attention found them: no member breaks another member's graded test); the others alone.
+MUTANT_BATCHES = [
+    ["raw_scores_2d_transpose", "causal_mask_inverted", "padding_mask_off_by_one", "variance_scaled_by_dk", "fix_keeps_the_bug", "masking_answer_nan"],
+    ["without_scaling", "causal_mask_off_by_one", "masked_fill_minus_1e9", "variance_prediction_is_std", "fix_scales_after_softmax", "doubling_answer_two"],
+    ["scaled_by_dk_not_sqrt", "causal_mask_as_float", "masked_fill_inf_gives_nan_rows"],
+    ["softmax_over_queries", "mask_inverted"],
+]

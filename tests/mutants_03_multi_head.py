@@ -179,3 +179,13 @@ crossover_length = 2 * d_model
 }
 
 CORRECT_VARIANTS = {"chunk_stack_loops_and_linear": DIFFERENT_BUT_CORRECT}
+
+# Mutants of independent parts graded together, one submission per batch (python tests/mutant_batches.py
+# 03-multi-head found them: no member breaks another member's graded test); the others alone.
+MUTANT_BATCHES = [
+    ["split_reshape_without_transpose", "parameter_count_without_biases", "macs_projections_only", "reshape_answer_shape_error"],
+    ["heads_merged_in_wrong_order", "parameter_count_grows_with_heads", "macs_scores_per_head_width"],
+    ["split_without_divisibility_check", "scaled_by_sqrt_d_model", "causal_mask_inverted", "cross_padding_not_masked", "crossover_at_d_model"],
+    ["output_projection_missing", "causal_mask_excludes_self", "cross_keys_from_target"],
+    ["query_and_key_rows_swapped", "cross_mask_without_head_axis"],
+]

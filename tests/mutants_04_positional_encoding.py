@@ -146,3 +146,11 @@ slowest_wavelength = 2 * math.pi / omega
 }
 
 CORRECT_VARIANTS = {"loops_complex_numbers_addcmul": DIFFERENT_BUT_CORRECT}
+
+# Mutants of independent parts graded together, one submission per batch (python tests/mutant_batches.py
+# 04-positional-encoding found them: no member breaks another member's graded test); the others alone.
+MUTANT_BATCHES = [
+    ["table_sin_cos_swapped", "rope_rotates_wrong_pairs", "alibi_slopes_wrong", "equivariance_output_not_permuted", "wavelength_is_inverse_frequency", "learned_answer_wraps"],
+    ["table_not_interleaved", "rope_rotates_backwards", "alibi_bias_positive", "equivariance_inverse_permutation"],
+    ["table_frequency_exponent_i_over_d", "rope_positions_from_one", "alibi_signed_distance", "rope_score_both_at_m"],
+]

@@ -131,3 +131,14 @@ def transformer_params(vocab, d_model, d_ff, n_enc, n_dec):
 }
 
 CORRECT_VARIANTS = {"var_mean_linear_helper_functions": DIFFERENT_BUT_CORRECT}
+
+# Mutants of independent parts graded together, one submission per batch (python tests/mutant_batches.py
+# 05-encoder-decoder found them: no member breaks another member's graded test); the others alone.
+MUTANT_BATCHES = [
+    ["layer_norm_unbiased_variance", "feed_forward_without_relu", "masks_without_causal", "params_without_cross_attention", "residual_answer_post_ln"],
+    ["layer_norm_over_wrong_axis", "masks_padding_on_queries", "params_without_biases"],
+    ["layer_norm_eps_outside_sqrt", "masks_source_inverted", "params_untied_embeddings"],
+    ["encoder_pre_ln", "decoder_cross_attention_keys_from_decoder"],
+    ["encoder_residual_added_after_norm", "decoder_causal_mask_missing"],
+    ["encoder_ignores_padding", "decoder_source_padding_ignored"],
+]
