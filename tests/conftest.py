@@ -26,6 +26,22 @@ def built_site(tmp_path_factory):
 
 
 
+THREAD_ENV = ("OMP_NUM_THREADS", "MKL_NUM_THREADS", "OPENBLAS_NUM_THREADS")
+
+
+def pytest_configure(config):
+    """Under pytest-xdist each process, and every process it starts (book kernels, training runs),
+    gets its share of the cores: torch's default of one thread per core in every process makes the
+    threads wait for each other, and small models then run many times slower."""
+    processes = int(os.environ.get("PYTEST_XDIST_WORKER_COUNT", "1"))
+    if processes > 1:
+        share = max(1, len(os.sched_getaffinity(0)) // processes)
+        os.environ.update({name: str(share) for name in THREAD_ENV})
+        import torch
+
+        torch.set_num_threads(share)
+
+
 @pytest.hookimpl(tryfirst=True)  # before pytest-xdist reads the groups
 def pytest_collection_modifyitems(config, items):
     """Groups for pytest-xdist's ``--dist loadgroup`` (README's test command runs 2 processes).

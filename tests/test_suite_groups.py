@@ -1,6 +1,7 @@
 """The suite runs in several processes (pytest-xdist, ``--dist loadgroup``); these tests check that
-the groups of tests/conftest.py really take effect, since a broken grouping fails nothing else:
-the book would simply be built once per process and the suite would run past its time budget."""
+the groups and thread shares of tests/conftest.py really take effect, since breaking them fails
+nothing else: the book would be built once per process, or the processes' threads would fight
+over the cores, and the suite would run past its time budget."""
 
 from __future__ import annotations
 
@@ -41,3 +42,11 @@ def built_site_group(request):
     reader = Reader()
     pytest_collection_modifyitems(request.config, [reader])
     return reader.marks[0].args[0]
+
+
+@under_xdist
+def test_each_process_takes_its_share_of_the_cores():
+    import torch
+
+    share = max(1, len(os.sched_getaffinity(0)) // int(os.environ["PYTEST_XDIST_WORKER_COUNT"]))
+    assert torch.get_num_threads() == share and os.environ["OMP_NUM_THREADS"] == str(share)
