@@ -64,7 +64,8 @@ if TRITON_AVAILABLE:
             cols = start + cols0
             kv_mask = (cols[:, None] < S) & (dims[None, :] < DH)
             k = tl.load(K + bh * S * DH + cols[:, None] * DH + dims[None, :], mask=kv_mask, other=0.0)
-            scores = tl.dot(q, tl.trans(k)) * scale           # (BLOCK_M, BLOCK_D) @ (BLOCK_D, BLOCK_N)
+            # float32 blocks in full precision: a GPU's default for tl.dot is TF32 (10-bit mantissa)
+            scores = tl.dot(q, tl.trans(k), input_precision="ieee") * scale  # (BLOCK_M, BLOCK_D) @ (BLOCK_D, BLOCK_N)
             ok = cols[None, :] < S
             if CAUSAL:
                 ok = ok & (cols[None, :] <= rows[:, None])
@@ -74,7 +75,7 @@ if TRITON_AVAILABLE:
             rescale = tl.exp(m - m_new)
             l = l * rescale + tl.sum(p, 1)
             v = tl.load(V + bh * S * DH + cols[:, None] * DH + dims[None, :], mask=kv_mask, other=0.0)
-            acc = acc * rescale[:, None] + tl.dot(p.to(v.dtype), v)  # (BLOCK_M, BLOCK_N) @ (BLOCK_N, BLOCK_D)
+            acc = acc * rescale[:, None] + tl.dot(p.to(v.dtype), v, input_precision="ieee")  # (BLOCK_M, BLOCK_N) @ (BLOCK_N, BLOCK_D)
             m = m_new
         acc = acc / l[:, None]
         o_ptrs = O + bh * T * DH + rows[:, None] * DH + dims[None, :]
