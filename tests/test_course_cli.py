@@ -62,6 +62,7 @@ def test_bundle_holds_every_student_notebook_and_no_solution(tmp_path, monkeypat
         names = zf.namelist()
         chapters = course.chapters(ROOT)
         assert sorted(names) == sorted(["attnlab-exercises/README.txt"] + [f"attnlab-exercises/{c}/exercises.ipynb" for c in chapters])
+        assert "pip install triton" in zf.read("attnlab-exercises/README.txt").decode()  # chapter 7, Part 8
         secrets = set().union(*(secret_lines(c) for c in chapters))
         for name in names:
             text = zf.read(name).decode("utf-8")

@@ -126,6 +126,7 @@ def generate(chapter: str, root: Path | None = None) -> Path:
 BUNDLE_README = """attnlab exercises: one notebook per chapter.
 
 1. Install Python 3.10 or newer, then: pip install torch jupyterlab
+   Chapter 7's Triton part also needs: pip install triton (Linux only; it runs on the CPU).
 2. Open a chapter's notebook: jupyter lab NN-topic/exercises.ipynb
 3. Write your code where a cell says YOUR CODE HERE, delete its raise NotImplementedError(),
    and run the test cell below each part. Grading adds hidden tests in the same cells.
