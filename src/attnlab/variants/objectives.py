@@ -70,30 +70,32 @@ def span_corruption(tokens: list[int], sentinels: list[int], noise_density: floa
 # end-span-corruption
 
 
-class TinyEncoderLM(nn.Module):
-    """A bidirectional encoder with a token-prediction head: BERT's shape, tiny.
+# start-decoder-only
+class TokenModel(nn.Module):
+    """What the tiny language models share: token embeddings scaled by √D plus sinusoidal positions,
+    a stack of ``blocks``, a final LayerNorm and a vocabulary head.
 
     Shape:
-        tokens: ``(B, T)`` -> logits ``(B, T, V)``
+        ``embed_tokens(tokens (B, T), offset)`` -> ``(B, T, D)``; ``readout(x (B, T, D))`` -> ``(B, T, V)``
     """
 
-    def __init__(self, vocab_size: int, d_model: int = 64, num_heads: int = 4, num_layers: int = 2, max_len: int = 256):
+    def __init__(self, vocab_size: int, d_model: int, blocks: list[nn.Module], max_len: int):
         super().__init__()
         self.d_model = d_model
         self.embed = nn.Embedding(vocab_size, d_model)
-        self.layers = nn.ModuleList(EncoderLayer(d_model, num_heads, 4 * d_model, norm_first=True) for _ in range(num_layers))
+        self.blocks = nn.ModuleList(blocks)
         self.norm = LayerNorm(d_model)
         self.head = nn.Linear(d_model, vocab_size)
         self.register_buffer("positions", sinusoidal_encoding(max_len, d_model), persistent=False)
 
-    def forward(self, tokens: Tensor) -> Tensor:
-        x = self.embed(tokens) * math.sqrt(self.d_model) + self.positions[: tokens.shape[1]]
-        for layer in self.layers:
-            x = layer(x)  # no mask: every position sees every other
+    def embed_tokens(self, tokens: Tensor, offset: int = 0) -> Tensor:
+        """Embeddings of tokens that stand at positions ``offset .. offset + T - 1``."""
+        return self.embed(tokens) * math.sqrt(self.d_model) + self.positions[offset:offset + tokens.shape[1]]
+
+    def readout(self, x: Tensor) -> Tensor:
         return self.head(self.norm(x))
 
 
-# start-decoder-only
 class DecoderBlock(nn.Module):
     """Pre-LN block of a decoder-only model: causal self-attention (with optional KV cache) and FFN."""
 
@@ -108,7 +110,7 @@ class DecoderBlock(nn.Module):
         return x + self.ff(self.norm2(x))
 
 
-class TinyDecoderLM(nn.Module):
+class TinyDecoderLM(TokenModel):
     """GPT's shape, tiny: token + sinusoidal position embeddings, causal blocks, a vocabulary head.
 
     ``forward(tokens, cache=[{}...], offset)`` with a cache feeds only the new tokens; the keys and
@@ -119,22 +121,16 @@ class TinyDecoderLM(nn.Module):
     """
 
     def __init__(self, vocab_size: int, d_model: int = 64, num_heads: int = 4, num_layers: int = 2, max_len: int = 256):
-        super().__init__()
-        self.d_model = d_model
-        self.embed = nn.Embedding(vocab_size, d_model)
-        self.blocks = nn.ModuleList(DecoderBlock(d_model, num_heads) for _ in range(num_layers))
-        self.norm = LayerNorm(d_model)
-        self.head = nn.Linear(d_model, vocab_size)
-        self.register_buffer("positions", sinusoidal_encoding(max_len, d_model), persistent=False)
+        super().__init__(vocab_size, d_model, [DecoderBlock(d_model, num_heads) for _ in range(num_layers)], max_len)
 
     def forward(self, tokens: Tensor, cache: list[dict] | None = None, offset: int = 0) -> Tensor:
         t = tokens.shape[1]
-        x = self.embed(tokens) * math.sqrt(self.d_model) + self.positions[offset:offset + t]
+        x = self.embed_tokens(tokens, offset)
         query_pos = torch.arange(offset, offset + t, device=tokens.device)  # absolute positions of the new tokens
         allowed = torch.arange(offset + t, device=tokens.device)[None, :] <= query_pos[:, None]  # (T, offset+T)
         for i, block in enumerate(self.blocks):
             x = block(x, allowed, None if cache is None else cache[i])
-        return self.head(self.norm(x))
+        return self.readout(x)
 
     @torch.no_grad()
     def generate(self, prompt: Tensor, steps: int, use_cache: bool = True, sample=None) -> Tensor:
@@ -152,3 +148,21 @@ class TinyDecoderLM(nn.Module):
                 logits = self(out)[:, -1]
         return out
 # end-decoder-only
+
+
+class TinyEncoderLM(TokenModel):
+    """A bidirectional encoder with a token-prediction head: BERT's shape, tiny.
+
+    Shape:
+        tokens: ``(B, T)`` -> logits ``(B, T, V)``
+    """
+
+    def __init__(self, vocab_size: int, d_model: int = 64, num_heads: int = 4, num_layers: int = 2, max_len: int = 256):
+        layers = [EncoderLayer(d_model, num_heads, 4 * d_model, norm_first=True) for _ in range(num_layers)]
+        super().__init__(vocab_size, d_model, layers, max_len)
+
+    def forward(self, tokens: Tensor) -> Tensor:
+        x = self.embed_tokens(tokens)
+        for layer in self.blocks:
+            x = layer(x)  # no mask: every position sees every other
+        return self.readout(x)
