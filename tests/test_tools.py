@@ -6,11 +6,13 @@ import matplotlib
 
 matplotlib.use("Agg")
 
+import time
+
 import pytest
 import torch
 
 from attnlab.plotting import plot_attention
-from attnlab.profiling import median_time, peak_memory_bytes
+from attnlab.profiling import fastest_time, median_time, peak_memory_bytes
 
 
 @pytest.mark.parametrize("n", [256, 1024])
@@ -37,6 +39,17 @@ def test_median_time_is_positive_and_checks_arguments():
     assert median_time(lambda: torch.randn(64, 64) @ torch.randn(64, 64), repeats=3) > 0
     with pytest.raises(ValueError, match="repeats"):
         median_time(lambda: None, repeats=0)
+
+
+def test_fastest_time_takes_the_shortest_run_after_the_warm_up():
+    def runs():  # the warm-up run sleeps 0 s, then 0.2, 0.02 and 0.1 s
+        delays = iter([0.0, 0.2, 0.02, 0.1])
+        return lambda: time.sleep(next(delays))
+
+    assert 0.02 <= fastest_time(runs(), repeats=3) < 0.1
+    assert 0.1 <= median_time(runs(), repeats=3) < 0.2
+    with pytest.raises(ValueError, match="repeats"):
+        fastest_time(lambda: None, repeats=0)
 
 
 def test_plot_attention_draws_the_matrix_with_labels():

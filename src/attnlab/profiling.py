@@ -16,12 +16,7 @@ def _sync(device: torch.device) -> None:
         torch.mps.synchronize()
 
 
-def median_time(fn: Callable[[], object], device: torch.device | str = "cpu", repeats: int = 5, warmup: int = 1) -> float:
-    """Median wall time of ``fn()`` in seconds over ``repeats`` runs, after ``warmup`` runs.
-
-    GPU work is synchronised before and after each run, so the time covers the kernels, not only
-    their launch.
-    """
+def _wall_times(fn: Callable[[], object], device: torch.device | str, repeats: int, warmup: int) -> list[float]:
     if repeats < 1 or warmup < 0:
         raise ValueError(f"need repeats >= 1 and warmup >= 0, got repeats={repeats}, warmup={warmup}")
     device = torch.device(device)
@@ -34,7 +29,26 @@ def median_time(fn: Callable[[], object], device: torch.device | str = "cpu", re
         fn()
         _sync(device)
         times.append(time.perf_counter() - start)
-    return statistics.median(times)
+    return times
+
+
+def median_time(fn: Callable[[], object], device: torch.device | str = "cpu", repeats: int = 5, warmup: int = 1) -> float:
+    """Median wall time of ``fn()`` in seconds over ``repeats`` runs, after ``warmup`` runs.
+
+    GPU work is synchronised before and after each run, so the time covers the kernels, not only
+    their launch.
+    """
+    return statistics.median(_wall_times(fn, device, repeats, warmup))
+
+
+def fastest_time(fn: Callable[[], object], device: torch.device | str = "cpu", repeats: int = 5, warmup: int = 1) -> float:
+    """Shortest wall time of ``fn()`` in seconds over ``repeats`` runs, after ``warmup`` runs.
+
+    On a machine that other work shares, the fastest run is the one least disturbed by it, so it
+    is the steadiest estimate of what the computation itself costs. Synchronised like
+    :func:`median_time`.
+    """
+    return min(_wall_times(fn, device, repeats, warmup))
 
 
 def peak_memory_bytes(fn: Callable[[], object], device: torch.device | str = "cpu") -> int:
