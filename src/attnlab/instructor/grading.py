@@ -373,7 +373,7 @@ def grade(root: Path, chapter: str, submissions: dict[str, Path], db_url: str, *
     limits = limits or Limits()
     config_file = Path(config_file or Path(root) / "nbgrader_config.py")
     results: dict[str, Result] = {}
-    todo: dict[str, tuple[Path, str]] = {}
+    to_grade: dict[str, tuple[Path, str]] = {}
     hashes: dict[str, tuple[Path, str]] = {}
     for student, path in submissions.items():
         path = Path(path)
@@ -392,14 +392,14 @@ def grade(root: Path, chapter: str, submissions: dict[str, Path], db_url: str, *
         if problem:
             results[student] = Result(student, "invalid", reasons=[problem])
         else:
-            todo[student] = (path, note)
+            to_grade[student] = (path, note)
     for r in results.values():
         if progress:
             progress(r)
 
     # First all together; a student whose process died (taking the pool with it) is graded again
     # alone, so that only the student who breaks a process twice is reported as failed.
-    batches = [(workers, dict(todo))]
+    batches = [(workers, dict(to_grade))]
     retry: dict[str, tuple[Path, str]] = {}
     while batches:
         size, batch = batches.pop(0)
