@@ -9,6 +9,7 @@ import sys
 
 import pytest
 
+from attnlab.instructor.sandbox import THREAD_ENV
 from grading import ROOT
 
 
@@ -23,10 +24,6 @@ def built_site(tmp_path_factory):
     )
     assert proc.returncode == 0, f"book build failed:\n{proc.stdout[-6000:]}\n{proc.stderr[-3000:]}"
     return out / "_build" / "html"
-
-
-
-THREAD_ENV = ("OMP_NUM_THREADS", "MKL_NUM_THREADS", "OPENBLAS_NUM_THREADS")
 
 
 def pytest_configure(config):
