@@ -22,6 +22,8 @@ from attnlab import flash_triton  # noqa: E402
 
 needs_triton = pytest.mark.skipif(flash_triton.why_unavailable() is not None,
                                   reason=str(flash_triton.why_unavailable()))
+# Where CUDA is present the kernel is compiled and takes GPU tensors; elsewhere it is interpreted on the CPU.
+TRITON_DEVICE = "cpu" if flash_triton.INTERPRETED else "cuda"
 SHAPES = [(33, 33), (37, 70), (70, 37), (1, 5), (64, 64)]  # odd lengths, T != S, length 1, exact blocks
 
 
@@ -103,10 +105,22 @@ def test_bad_input_gets_a_clear_error():
 @pytest.mark.parametrize("t, s, dh", [(37, 70, 16), (20, 17, 8)])
 def test_triton_kernel_matches_sdpa(t, s, dh, causal):
     torch.manual_seed(3)
-    q, k, v = torch.randn(2, t, dh), torch.randn(2, s, dh), torch.randn(2, s, dh)
+    q, k, v = (torch.randn(2, n, dh).to(TRITON_DEVICE) for n in (t, s, s))
     out, lse = flash_triton.flash_attention_triton(q, k, v, causal, block_m=16, block_n=16)
     torch.testing.assert_close(out, F.scaled_dot_product_attention(q, k, v, is_causal=causal), rtol=1e-4, atol=1e-4)
     torch.testing.assert_close(lse, flash_attention_forward(q, k, v, causal)[1], rtol=1e-4, atol=1e-4)
+
+
+def test_compiled_triton_kernel_rejects_cpu_tensors_with_advice(monkeypatch):
+    if flash_triton.why_unavailable() is not None:
+        pytest.skip(str(flash_triton.why_unavailable()))
+    monkeypatch.setattr(flash_triton, "INTERPRETED", False)  # as on a machine with CUDA
+    monkeypatch.setattr(torch.cuda, "is_available", lambda: True)
+    x = torch.randn(4, 16)
+    with pytest.raises(ValueError, match=r"CUDA tensors.*TRITON_INTERPRET=1"):
+        flash_triton.flash_attention_triton(x, x, x)
+    with pytest.raises(ValueError, match="one device"):
+        flash_triton.flash_attention_triton(x, x, x.to("meta"))
 
 
 def test_triton_wrapper_rejects_bad_input_or_explains_absence():
@@ -115,10 +129,11 @@ def test_triton_wrapper_rejects_bad_input_or_explains_absence():
         with pytest.raises(RuntimeError, match="triton"):
             flash_triton.flash_attention_triton(torch.randn(4, 16), torch.randn(4, 16), torch.randn(4, 16))
         return
+    x = torch.randn(4, 16, device=TRITON_DEVICE)
     with pytest.raises(ValueError, match="powers of two"):
-        flash_triton.flash_attention_triton(torch.randn(4, 16), torch.randn(4, 16), torch.randn(4, 16), block_m=24)
+        flash_triton.flash_attention_triton(x, x, x, block_m=24)
     with pytest.raises(TypeError, match="float16"):
-        flash_triton.flash_attention_triton(*(torch.randn(4, 16, dtype=torch.float64) for _ in range(3)))
+        flash_triton.flash_attention_triton(*(x.double() for _ in range(3)))
 
 
 @needs_triton
@@ -126,7 +141,8 @@ def test_benchmark_runs_its_cuda_comparison_code_on_cpu():
     from grading import load_script
 
     bench = load_script("benchmarks/flash.py")
-    row = bench.triton_vs_sdpa(40, torch.device("cpu"), 1, 1, 16, torch.float32, repeats=1, block=16, causal=True)
+    row = bench.triton_vs_sdpa(40, torch.device(TRITON_DEVICE), 1, 1, 16, torch.float32, repeats=1, block=16,
+                               causal=True)
     assert row["max_abs_diff"] < 1e-4 and row["triton_seconds"] > 0 and row["sdpa_seconds"] > 0
 
 

@@ -102,6 +102,12 @@ def flash_attention_triton(
                          f"{tuple(q.shape)}, {tuple(k.shape)}, {tuple(v.shape)}")
     if k.shape[-2] == 0:
         raise ValueError("attention needs at least one key (S >= 1)")
+    if len({q.device, k.device, v.device}) > 1:
+        raise ValueError(f"q, k and v must be on one device, got {q.device}, {k.device}, {v.device}")
+    if not INTERPRETED and q.device.type != "cuda":
+        raise ValueError(f"the compiled Triton kernel needs CUDA tensors, got {q.device.type} tensors: move q, k, v "
+                         "to the GPU (.to('cuda')), or set TRITON_INTERPRET=1 before triton is first imported "
+                         "to run the kernel in the CPU interpreter")
     if q.dtype not in (torch.float16, torch.bfloat16, torch.float32):
         raise TypeError(f"the kernel takes float16, bfloat16 or float32, got {q.dtype}")
     if min(block_m, block_n) < 16 or block_m & (block_m - 1) or block_n & (block_n - 1):
