@@ -3,7 +3,12 @@ notebooks, and leaks no solution or hidden-test text."""
 
 from __future__ import annotations
 
+import json
+import os
 import re
+import shutil
+import subprocess
+import sys
 
 import pytest
 from bs4 import BeautifulSoup
@@ -42,6 +47,8 @@ def test_student_notebook_answer_cells_are_stubs():
 def test_book_builds_from_clean_with_warnings_as_errors(built_site):
     assert (built_site / "index.html").is_file()
     assert (built_site / "intro.html").is_file()
+    for page in built_site.rglob("*.html"):  # Jupyter Book's default repository is its own
+        assert "executablebooks/jupyter-book" not in page.read_text(), f"{page} links Jupyter Book's repository"
 
 
 @pytest.mark.slow
@@ -72,7 +79,26 @@ def test_every_lesson_runs_and_offers_its_student_notebook(built_site, chapter):
     assert downloaded.read_bytes() == (ROOT / "chapters" / chapter / "exercises.ipynb").read_bytes()
     exercise_page = (built_site / "chapters" / chapter / "exercises.html").read_text()
     assert "Part 2" in exercise_page and "exercises.ipynb" in exercise_page
+    assert f'href="../../_sources/chapters/{chapter}/exercises.ipynb"' in exercise_page, "the download button"
     assert not (built_site / "solutions").exists()
+
+
+@pytest.mark.slow
+def test_linkcheck_finds_no_broken_internal_link(built_site):
+    """``jupyter-book build --builder linkcheck``, run as a custom builder so that its report goes to
+    _build/linkcheck and not into the site, in the output folder of the ``built_site`` build: it reuses
+    that build's environment and execution cache, so no lesson runs again. Web links are ignored
+    (_config.yml ``linkcheck_ignore``: the tests run offline). With -W, a Markdown link to a missing
+    page, file or anchor fails it (MyST's ``myst.xref_missing``, tests/test_launch_buttons.py)."""
+    out = built_site.parent.parent
+    jb = shutil.which("jupyter-book", path=os.path.dirname(sys.executable)) or "jupyter-book"
+    proc = subprocess.run([jb, "build", "-W", "--keep-going", "--builder", "custom", "--custom-builder", "linkcheck",
+                           "--path-output", str(out), str(ROOT)], capture_output=True, text=True, timeout=600)
+    assert proc.returncode == 0, f"link check failed:\n{proc.stdout[-6000:]}\n{proc.stderr[-3000:]}"
+    assert "Executed notebook" not in proc.stdout, "the lessons ran again instead of coming from the cache"
+    report = [json.loads(line) for line in (out / "_build/linkcheck/output.json").read_text().splitlines()]
+    assert not [r for r in report if r["status"] == "broken"]
+    assert any(r["status"] == "ignored" for r in report), "the check saw the book's web links"
 
 
 @pytest.mark.slow
