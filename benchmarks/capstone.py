@@ -17,11 +17,13 @@ import argparse
 import math
 import statistics
 import time
+from pathlib import Path
 
 import torch
 from torch import nn
 
 from attnlab import get_device, set_seed
+from attnlab.results import write_results
 from attnlab.positional import sinusoidal_encoding
 from attnlab.translate.data import load_corpus
 from attnlab.translate.tokens import PAD, encode, make_batch, token_batches, train_bpe
@@ -67,8 +69,10 @@ def main() -> None:
     parser.add_argument("--steps", type=int, default=40, help="timed steps per model")
     parser.add_argument("--warmup", type=int, default=5, help="untimed steps per model first")
     parser.add_argument("--corpus", default="auto")
+    parser.add_argument("--out", type=Path, help="also write the measurement to this results file (JSON)")
     args = parser.parse_args()
 
+    wall = time.perf_counter()
     set_seed(0)
     device = get_device(args.device)
     config = TrainConfig(corpus=args.corpus, max_steps=1, device=args.device)
@@ -116,6 +120,11 @@ def main() -> None:
     for name in models:
         print(f"{name:8s} {rate[name]:9.0f} target tokens/s   median step {statistics.median(seconds[name]) * 1e3:7.1f} ms")
     print(f"ratio attnlab/torch throughput = {rate['attnlab'] / rate['torch']:.3f}  (target >= 1.0)")
+    if args.out:
+        write_results(args.out, "benchmarks/capstone.py", None, vars(args) | {"device": str(device), "out": str(args.out)},
+                      {"corpus": corpus.label, "vocab": vocab, "amp": "off (float32)",
+                       "tokens_per_s": rate, "median_step_seconds": {n: statistics.median(s) for n, s in seconds.items()},
+                       "ratio": rate["attnlab"] / rate["torch"]}, time.perf_counter() - wall)
 
 
 if __name__ == "__main__":

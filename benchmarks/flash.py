@@ -136,7 +136,9 @@ def main(argv: list[str] | None = None) -> dict:
             lines.append(f"Triton skipped: {reason}")
             print(lines[-1])
         else:
-            gpu_lengths = sorted(set(args.lengths) | {1000, 1100, 2000, 2100})
+            # powers of two, multiples of 128 that are not (1152, 1280, 1536, 3072), of 64 only (1088),
+            # and lengths that are neither (1000, 1100, 2000, 2100): which one, if any, costs time?
+            gpu_lengths = sorted(set(args.lengths) | {1000, 1088, 1100, 1152, 1280, 1536, 2000, 2100, 3072})
             for causal in (False, True):
                 for n in gpu_lengths:
                     r = triton_vs_sdpa(n, device, 4, 16, args.head_dim, torch.float16, 20, causal=causal)

@@ -14,12 +14,14 @@ from __future__ import annotations
 import argparse
 import statistics
 import time
+from pathlib import Path
 
 import torch
 from torch import nn
 
 from attnlab import causal_mask, get_device, set_seed
 from attnlab.multihead import MultiHeadAttention
+from attnlab.results import write_results
 
 
 def main() -> None:
@@ -30,6 +32,7 @@ def main() -> None:
     parser.add_argument("--d-model", type=int, default=512)
     parser.add_argument("--heads", type=int, default=8)
     parser.add_argument("--repeats", type=int, default=30)
+    parser.add_argument("--out", type=Path, help="also write the measurement to this results file (JSON)")
     args = parser.parse_args()
 
     set_seed(0)
@@ -70,6 +73,9 @@ def main() -> None:
     print(f"attnlab MultiHeadAttention   fwd+bwd median {m_ours * 1e3:8.2f} ms")
     print(f"torch nn.MultiheadAttention  fwd+bwd median {m_theirs * 1e3:8.2f} ms")
     print(f"ratio attnlab/torch = {m_ours / m_theirs:.3f}  (target <= 1.15)")
+    if args.out:
+        write_results(args.out, "benchmarks/mha.py", None, vars(args) | {"device": str(device), "out": str(args.out)},
+                      {"attnlab_seconds": m_ours, "torch_seconds": m_theirs, "ratio": m_ours / m_theirs})
 
 
 if __name__ == "__main__":

@@ -43,10 +43,10 @@ step "machine"
 step "FlashAttention benchmark (writes experiments/results/flash_cuda.json)"
 timeout 200 $py benchmarks/flash.py --device $dev $flash_args 2>&1 | tee -a "$log"
 step "multi-head attention benchmark"
-timeout 60 $py benchmarks/mha.py --device $dev $mha_args 2>&1 | tee -a "$log"
-timeout 60 $py benchmarks/mha.py --device $dev $mha_args $small 2>&1 | tee -a "$log"
+timeout 60 $py benchmarks/mha.py --device $dev $mha_args --out "$res/bench_mha_$dev.json" 2>&1 | tee -a "$log"
+timeout 60 $py benchmarks/mha.py --device $dev $mha_args $small --out "$res/bench_mha_${dev}_long.json" 2>&1 | tee -a "$log"
 step "capstone training throughput benchmark"
-timeout 90 $py benchmarks/capstone.py --device $dev $bench_args 2>&1 | tee -a "$log"
+timeout 90 $py benchmarks/capstone.py --device $dev $bench_args --out "$res/bench_capstone_$dev.json" 2>&1 | tee -a "$log"
 
 step "side by side: two capstone trainings, the tests, the lessons"
 timeout 330 $py experiments/capstone.py --device $dev --corpus multi30k $cap_args \
@@ -57,7 +57,8 @@ timeout 330 $py experiments/capstone.py --device $dev --corpus multi30k $cap_arg
   --d-model 512 --num-heads 8 --d-ff 2048 --dropout 0.3 --peak-lr 0.0007 \
   --out "$res/capstone_gpu_wide.json" > "$out/work/capstone_gpu_wide.log" 2>&1 &
 wide=$!
-timeout 280 $py experiments/lessons_on_device.py --jobs 4 --timeout 240 $lesson_args \
+# the lessons as the site builds them: on the embedded corpus, not Multi30k
+timeout 280 env -u ATTNLAB_DATA $py experiments/lessons_on_device.py --jobs 4 --timeout 240 $lesson_args \
   --out "$res/lessons_$dev.json" > "$out/work/lessons.log" 2>&1 &
 lessons=$!
 timeout 60 $py -m pytest -p no:cacheprovider -o addopts="" -o filterwarnings="" -n 0 -m gpu -rA \
@@ -74,7 +75,7 @@ step "packing results ($(( $(date +%s) - started )) s so far)"
 for run in run-base run-wide; do
   [ -d "$out/work/$run" ] && find "$out/work/$run" -name '*.pt' -delete
 done
-cp experiments/results/*cuda*.json "$res"/capstone_gpu*.json "$res"/lessons_*.json "$out/work/" 2>/dev/null
+cp experiments/results/*cuda*.json "$res"/capstone_gpu*.json "$res"/lessons_*.json "$res"/bench_*.json "$out/work/" 2>/dev/null
 tar -czf "$out/results.tgz" -C "$out" work && rm -rf "$out/work"
 ls -l "$out" | tee -a "$log"
 step "done in $(( $(date +%s) - started )) s"

@@ -6,11 +6,13 @@ a GPU box with PyTorch but no Jupyter: does each lesson's code run there? For ea
 ``chapters/*/*.md`` page it takes the ``{code-cell}`` blocks in order and executes them in one
 namespace, in a separate process, from the page's folder (as the book build does), with
 matplotlib's non-interactive backend. Lessons pick their device with ``attnlab.get_device("auto")``,
-so on a CUDA machine they run on the GPU. Where ``myst_nb`` is not installed, its ``glue`` is
-replaced by a function that only records the names glued (the values are not shown anywhere).
+so on a CUDA machine they run on the GPU. ``myst_nb.glue`` is replaced by a function that records
+what the page glues (numbers and short texts), so the results file holds the numbers the page would
+show on this machine.
 
 It writes one results file (command, hardware, date) with, per page: ok / error / timeout, the
-seconds, the number of cells run, and for a failure the cell and the end of its traceback.
+seconds, the number of cells run, the glued values, and for a failure the cell and the end of its
+traceback.
 
     python experiments/lessons_on_device.py --out experiments/results/lessons_cuda.json
     python experiments/lessons_on_device.py --pages chapters/02-scaled-attention/index.md --no-write
@@ -66,13 +68,18 @@ def run_page(page: Path) -> dict:
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
-    try:
-        import myst_nb  # noqa: F401
-    except ImportError:
-        glued: list[str] = []
-        shim = types.ModuleType("myst_nb")
-        shim.glue = lambda name, value=None, display=True: glued.append(name)
-        sys.modules["myst_nb"] = shim
+    glued: dict[str, object] = {}
+
+    def glue(name, value=None, display=True):
+        """Record what the page glues: numbers and short texts as they are, anything else by its type."""
+        if isinstance(value, (bool, int, float, str)) and len(str(value)) <= 300:
+            glued[name] = value
+        else:
+            glued[name] = f"<{type(value).__name__}>"
+
+    shim = types.ModuleType("myst_nb")
+    shim.glue = glue
+    sys.modules["myst_nb"] = shim  # outside Jupyter myst_nb's own glue has nowhere to put its output
     os.chdir(page.parent)
     sys.path.insert(0, str(page.parent))
     namespace = {"__name__": "__main__"}
@@ -83,13 +90,13 @@ def run_page(page: Path) -> dict:
             exec(compile(source, f"{page.name}[cell {index + 1}]", "exec"), namespace)
         except BaseException:  # noqa: BLE001 - the outcome of any failure is what is recorded
             return {"status": "error", "cells_run": index, "cells": len(cells),
-                    "seconds": round(time.perf_counter() - start, 1),
+                    "seconds": round(time.perf_counter() - start, 1), "glued": glued,
                     "failed_cell": index + 1, "first_line": source.strip().splitlines()[0] if source.strip() else "",
                     "error": "".join(traceback.format_exc().splitlines(keepends=True)[-12:])}
         finally:
             plt.close("all")
     return {"status": "ok", "cells_run": len(cells), "cells": len(cells),
-            "seconds": round(time.perf_counter() - start, 1)}
+            "seconds": round(time.perf_counter() - start, 1), "glued": glued}
 
 
 def run_in_child(page: Path, timeout: float, threads: int) -> dict:

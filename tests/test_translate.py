@@ -391,7 +391,7 @@ def test_cli_train_evaluate_translate(tmp_path):
     record = json.loads((tmp_path / "r.json").read_text())
     assert record["results"]["bleu"] == result["bleu"] and "hardware" in record and "date" in record
     out = _cli("translate", str(run / "checkpoint.pt"), "--beam=1", "Ein Hund läuft.", "Eine Frau sitzt.")
-    assert len(out.stdout.strip().splitlines()) == 2
+    assert len(out.stdout.splitlines()) == 2  # one line per sentence (after 6 steps a translation may be empty)
     bad = _cli("evaluate", str(tmp_path / "nope.pt"), check=False)
     assert bad.returncode == 1 and "no checkpoint at" in bad.stderr
     bad = _cli("evaluate", str(run / "checkpoint.pt"), "--average-last=3", check=False)
