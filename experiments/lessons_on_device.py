@@ -99,6 +99,10 @@ def run_page(page: Path) -> dict:
             "seconds": round(time.perf_counter() - start, 1), "glued": glued}
 
 
+def _name(page: Path) -> str:
+    return str(page.relative_to(ROOT)) if page.is_relative_to(ROOT) else str(page)
+
+
 def run_in_child(page: Path, timeout: float, threads: int) -> dict:
     env = dict(os.environ, OMP_NUM_THREADS=str(threads), MKL_NUM_THREADS=str(threads), MPLBACKEND="Agg")
     env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(ROOT / "src"), env.get("PYTHONPATH")]))
@@ -107,14 +111,14 @@ def run_in_child(page: Path, timeout: float, threads: int) -> dict:
         proc = subprocess.run([sys.executable, __file__, "--child", str(page)], capture_output=True, text=True,
                               timeout=timeout, env=env)
     except subprocess.TimeoutExpired:
-        return {"page": str(page.relative_to(ROOT)), "status": "timeout", "seconds": round(timeout, 1)}
+        return {"page": _name(page), "status": "timeout", "seconds": round(timeout, 1)}
     lines = [line for line in proc.stdout.splitlines() if line.startswith("{\"status\"")]
     if lines:
         result = json.loads(lines[-1])
     else:
         result = {"status": "error", "error": f"exit code {proc.returncode}: {proc.stderr[-1500:]}"}
     result["wall_seconds"] = round(time.perf_counter() - start, 1)
-    return {"page": str(page.relative_to(ROOT)), **result}
+    return {"page": _name(page), **result}
 
 
 def main(argv: list[str] | None = None) -> list[dict]:
