@@ -6,6 +6,8 @@ import matplotlib
 
 matplotlib.use("Agg")
 
+import subprocess
+import sys
 import time
 
 import pytest
@@ -33,6 +35,18 @@ def test_peak_memory_sees_two_live_matrices_not_the_sum_of_all():
 
     peak = peak_memory_bytes(work, "cpu")
     assert 2 * 512 * 512 * 4 <= peak < 3 * 512 * 512 * 4
+
+
+def test_peak_memory_keeps_the_profilers_status_lines_out_of_stderr_and_restores_it():
+    code = ("import sys, torch\n"
+            "from attnlab.profiling import peak_memory_bytes\n"
+            "x = torch.randn(64, 8)\n"
+            "print(peak_memory_bytes(lambda: x @ x.T) > 0)\n"
+            "print('stderr still works', file=sys.stderr, flush=True)\n")
+    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    assert proc.returncode == 0 and proc.stdout.strip() == "True", proc.stderr
+    assert "profiler_start" not in proc.stderr and "profiler_stop" not in proc.stderr
+    assert "stderr still works" in proc.stderr
 
 
 def test_median_time_is_positive_and_checks_arguments():

@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import contextlib
+import os
 import statistics
+import sys
 import time
 from typing import Callable
 
@@ -51,6 +54,28 @@ def fastest_time(fn: Callable[[], object], device: torch.device | str = "cpu", r
     return min(_wall_times(fn, device, repeats, warmup))
 
 
+@contextlib.contextmanager
+def _without_native_stderr():
+    """Silence file descriptor 2 for the block: the profiler's native library prints a status line
+    ("profiler_start", "profiler_stop") on every run, which would clutter every page that measures
+    memory. Whatever else is written to descriptor 2 during the block is dropped too; exceptions
+    still propagate."""
+    sys.stderr.flush()
+    try:
+        saved = os.dup(2)
+    except OSError:  # no file descriptor 2 (some embedded interpreters): nothing to silence
+        yield
+        return
+    try:
+        with open(os.devnull, "w") as devnull:
+            os.dup2(devnull.fileno(), 2)
+            yield
+    finally:
+        sys.stderr.flush()
+        os.dup2(saved, 2)
+        os.close(saved)
+
+
 def peak_memory_bytes(fn: Callable[[], object], device: torch.device | str = "cpu") -> int:
     """Peak memory, in bytes, that ``fn()`` allocates on ``device`` beyond what was already in use.
 
@@ -70,7 +95,7 @@ def peak_memory_bytes(fn: Callable[[], object], device: torch.device | str = "cp
         raise ValueError(f"peak_memory_bytes measures 'cpu' and 'cuda' devices, not {device.type!r}")
     from torch.profiler import ProfilerActivity, profile
 
-    with profile(activities=[ProfilerActivity.CPU], profile_memory=True) as prof:
+    with _without_native_stderr(), profile(activities=[ProfilerActivity.CPU], profile_memory=True) as prof:
         fn()
     changes = sorted(
         (e.time_range.start, e.self_cpu_memory_usage) for e in prof.events() if e.self_cpu_memory_usage
