@@ -22,6 +22,15 @@ def test_grouped_query_attention_shrinks_the_cache_by_heads_over_kv_heads():
     assert full / kv_cache_bytes(m.layers, m.kv_heads, m.head_dim, 100) == m.heads / m.kv_heads == 8
 
 
+def test_a_sliding_window_model_caches_at_most_its_window_and_no_model_runs_past_its_context():
+    mistral = next(m for m in MODEL_SHAPES if m.name.startswith("Mistral"))
+    assert mistral.cached_tokens(1000) == 1000 and mistral.cached_tokens(mistral.context) == mistral.window == 4096
+    llama = next(m for m in MODEL_SHAPES if m.name == "Llama 2 7B")
+    assert llama.cached_tokens(llama.context) == llama.context == 4096
+    with pytest.raises(ValueError, match="trained for 4096 tokens"):
+        llama.cached_tokens(4097)
+
+
 def test_decoding_with_the_cache_equals_full_causal_attention():
     torch.manual_seed(0)
     q, k, v = (torch.randn(2, 3, 6, 4) for _ in range(3))

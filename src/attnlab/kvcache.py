@@ -27,15 +27,23 @@ class ModelShape:
     heads: int
     kv_heads: int
     head_dim: int
+    context: int  # the context length the model was trained for
     source: str
+    window: int | None = None  # sliding-window attention: the cache is a rolling buffer of this many tokens
+
+    def cached_tokens(self, length: int) -> int:
+        """How many tokens' keys and values the model keeps after ``length`` tokens."""
+        if length > self.context:
+            raise ValueError(f"{self.name} was trained for {self.context} tokens, not {length}")
+        return length if self.window is None else min(length, self.window)
 
 
 # Shapes from the papers' architecture tables and the released model configs.
 MODEL_SHAPES = [
-    ModelShape("GPT-3 175B", 96, 96, 96, 128, "brown2020gpt3"),
-    ModelShape("Llama 2 7B", 32, 32, 32, 128, "touvron2023llama2"),
-    ModelShape("Llama 2 70B (GQA)", 80, 64, 8, 128, "touvron2023llama2"),
-    ModelShape("Mistral 7B (GQA)", 32, 32, 8, 128, "jiang2023mistral"),
+    ModelShape("GPT-3 175B", 96, 96, 96, 128, 2048, "brown2020gpt3"),
+    ModelShape("Llama 2 7B", 32, 32, 32, 128, 4096, "touvron2023llama2"),
+    ModelShape("Llama 2 70B (GQA)", 80, 64, 8, 128, 4096, "touvron2023llama2"),
+    ModelShape("Mistral 7B (GQA)", 32, 32, 8, 128, 8192, "jiang2023mistral", window=4096),
 ]
 
 
