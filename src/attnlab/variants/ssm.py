@@ -43,12 +43,14 @@ class SelectiveSSM(nn.Module):
         x: ``(B, T, Dm)`` -> ``(B, T, Dm)``
     """
 
-    def __init__(self, d_model: int, state: int = 8):
+    def __init__(self, d_model: int, state: int = 8, device=None, dtype=None):
         super().__init__()
-        self.log_a = nn.Parameter(torch.log(torch.arange(1, state + 1, dtype=torch.float32)).repeat(d_model, 1))
-        self.to_delta = nn.Linear(d_model, d_model)
-        self.to_b = nn.Linear(d_model, state, bias=False)
-        self.to_c = nn.Linear(d_model, state, bias=False)
+        factory = {"device": device, "dtype": dtype}
+        a = torch.arange(1, state + 1, device=device, dtype=dtype or torch.get_default_dtype())
+        self.log_a = nn.Parameter(torch.log(a).repeat(d_model, 1))  # (Dm, N): A = -1..-N in every channel
+        self.to_delta = nn.Linear(d_model, d_model, **factory)
+        self.to_b = nn.Linear(d_model, state, bias=False, **factory)
+        self.to_c = nn.Linear(d_model, state, bias=False, **factory)
 
     def forward(self, x: Tensor) -> Tensor:
         return selective_scan(x, F.softplus(self.to_delta(x)), -torch.exp(self.log_a), self.to_b(x), self.to_c(x))
