@@ -65,8 +65,10 @@ def load_balancing_loss(probs: Tensor, expert: Tensor) -> Tensor:
     """Switch Transformer auxiliary loss ``E · Σ_i f_i · P_i``.
 
     ``f_i``: fraction of tokens whose first choice is expert ``i`` (not differentiable);
-    ``P_i``: mean router probability of expert ``i`` (differentiable). It equals 1 when both are
-    uniform and grows as the router favours a few experts.
+    ``P_i``: mean router probability of expert ``i`` (differentiable). It equals 1 under uniform
+    routing; when ``f`` matches ``P`` it is ``E · Σ f_i² >= 1`` (Cauchy-Schwarz) and grows as routing
+    concentrates, so minimising it pushes towards balance. It is not a strict lower bound: when
+    ``f`` and ``P`` disagree, unbalanced routing can score below 1.
 
     Shape:
         probs: ``(N, E)``, expert: ``(N,)`` or ``(N, k)`` (column 0 used) -> scalar
