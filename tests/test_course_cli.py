@@ -86,3 +86,23 @@ def test_bundle_refuses_a_stale_student_notebook(tmp_path, monkeypatch, capsys):
 def test_autograde_rejects_zero_workers():
     with pytest.raises(ValueError, match="workers"):
         course.autograde_notebooks("02-scaled-attention", {}, ROOT, workers=0)
+
+
+@pytest.mark.slow
+def test_bundle_writes_at_the_course_root_by_default(tmp_path, monkeypatch, capsys):
+    import zipfile
+
+    from instructor_course import CHAPTER, copy_course
+
+    root = copy_course(tmp_path / "course")
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    monkeypatch.setenv("ATTNLAB_COURSE_ROOT", str(root))
+    monkeypatch.chdir(elsewhere)
+    assert course.main(["bundle"]) == 0
+    assert "(1 notebook)" in capsys.readouterr().out
+    with zipfile.ZipFile(root / "dist" / "attnlab-exercises.zip") as zf:
+        assert f"attnlab-exercises/{CHAPTER}/exercises.ipynb" in zf.namelist()
+    assert not (elsewhere / "dist").exists()
+    assert course.main(["bundle", "--out", "here.zip"]) == 0  # an explicit --out is relative to the current folder
+    assert (elsewhere / "here.zip").is_file()

@@ -433,3 +433,70 @@ def test_the_notebook_to_grade_is_found_or_explained(tmp_path):
     assert path is None and "several other notebooks (mine.ipynb, other.ipynb)" in why
     (folder / "exercises.ipynb").write_text("{}")
     assert find_notebook(folder) == (folder / "exercises.ipynb", "")
+
+
+@pytest.mark.parametrize("pattern, expected", [
+    ("[", "is not a valid regular expression"),
+    (r".*/(?P<student>[^/_]+)_(?P<file_id>.+)$", "has no group named student_id"),
+    (r".*/([^/_]+)_(.+)$", "has no group named student_id or file_id"),
+])
+def test_collect_rejects_a_bad_pattern_with_advice(tmp_path, monkeypatch, pattern, expected):
+    root = copy_course(tmp_path / "course")
+    monkeypatch.setenv("ATTNLAB_COURSE_ROOT", str(root))
+    status, out, err = cli("collect", CHAPTER, str(tmp_path), "--pattern", pattern)
+    assert status == 2 and expected in err and "(?P<student_id>" in err, err
+    assert "Traceback" not in out + err and not (root / "downloaded").exists()
+
+
+def test_autograde_report_keeps_the_students_not_graded_again(tmp_path):
+    from attnlab.instructor.grading import Result
+    from attnlab.instructor.workflow import write_report
+
+    report = tmp_path / "reports" / f"autograde-{CHAPTER}.csv"
+    write_report(report, [Result("bob", "graded", 3, 16), Result("carol", "invalid", reasons=["carol.ipynb is empty"])])
+    write_report(report, [Result("bob", "flagged", 5, 16, reasons=["the kernel died"])])
+    rows = summary_rows(tmp_path)
+    assert sorted(rows) == ["bob", "carol"]
+    assert (rows["bob"]["status"], rows["bob"]["score"], rows["bob"]["reasons"]) == ("flagged", "5", "the kernel died")
+    assert rows["carol"]["status"] == "invalid" and rows["carol"]["reasons"] == "carol.ipynb is empty"
+
+
+def test_invalid_notebooks_say_what_to_ask_the_student_for(tmp_path):
+    for name, data in {"half.ipynb": b'{"cells": [', "list.ipynb": b"[1, 2]"}.items():
+        (tmp_path / name).write_bytes(data)
+        assert "download the notebook from Jupyter (File \u2192 Download) and submit it again" in check_notebook(
+            tmp_path / name), name
+
+
+def test_export_writes_at_the_course_root_by_default(tmp_path, monkeypatch):
+    root = copy_course(tmp_path / "course")
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    monkeypatch.setenv("ATTNLAB_COURSE_ROOT", str(root))
+    monkeypatch.delenv("ATTNLAB_GRADEBOOK_URL", raising=False)
+    monkeypatch.chdir(elsewhere)
+    status, out, err = cli("export")
+    assert status == 0, err
+    assert (root / "grades.csv").is_file() and not (elsewhere / "grades.csv").exists()
+    status, _, err = cli("export", "--out", "mine.csv")  # an explicit --out is relative to the current folder
+    assert status == 0 and (elsewhere / "mine.csv").is_file(), err
+
+
+@pytest.mark.slow
+def test_release_zip_holds_every_chapter_released_so_far(tmp_path, monkeypatch):
+    other = "01-rnn-motivation"
+    root = copy_course(tmp_path / "course", (other, CHAPTER))
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    monkeypatch.setenv("ATTNLAB_COURSE_ROOT", str(root))
+    monkeypatch.delenv("ATTNLAB_GRADEBOOK_URL", raising=False)
+    monkeypatch.chdir(elsewhere)  # default outputs go to the course root, wherever the command runs
+    status, out, err = cli("release", other)
+    assert status == 0 and f"(1 student notebook: every chapter released so far, {other};" in out, out + err
+    status, out, err = cli("release", CHAPTER)
+    assert status == 0 and f"(2 student notebooks: every chapter released so far, {other}, {CHAPTER};" in out, out + err
+    with zipfile.ZipFile(root / "dist" / "attnlab-released.zip") as zf:
+        assert sorted(zf.namelist()) == sorted(["attnlab-exercises/README.txt", f"attnlab-exercises/{other}/exercises.ipynb",
+                                                f"attnlab-exercises/{CHAPTER}/exercises.ipynb"])
+    assert not (root / "dist" / "attnlab-exercises.zip").exists()  # the full bundle is `bundle`'s, untouched
+    assert not (elsewhere / "dist").exists()

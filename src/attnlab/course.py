@@ -13,14 +13,16 @@ Command line (also ``python -m attnlab.course``)::
 
 and the instructor's workflow, one command per step (see :mod:`attnlab.instructor`)::
 
-    attnlab-course release [CHAPTER ...]          # gradebook + release/ + chapters/ + student zip
+    attnlab-course release [CHAPTER ...]          # gradebook + release/ + chapters/ + dist/attnlab-released.zip
+                                                  # (every chapter released so far)
     attnlab-course collect CHAPTER DOWNLOAD.zip   # LMS download -> submitted/<student>/CHAPTER/
     attnlab-course autograde CHAPTER --workers 2  # hardened autograde, summary for every student
     attnlab-course feedback CHAPTER               # feedback/<student>/CHAPTER/exercises.html
     attnlab-course export --out grades.csv        # every grade of the gradebook
 
-``--db URL`` (or ``$ATTNLAB_GRADEBOOK_URL``) selects the gradebook; the default is SQLite in
-``gradebook.db`` at the course root.
+Default output paths (``dist/…``, ``grades.csv``) are at the course root; an explicit ``--out`` is
+relative to the current directory. ``--db URL`` (or ``$ATTNLAB_GRADEBOOK_URL``) selects the
+gradebook; the default is SQLite in ``gradebook.db`` at the course root.
 """
 
 from __future__ import annotations
@@ -37,6 +39,10 @@ from dataclasses import dataclass
 from pathlib import Path
 
 NOTEBOOK = "exercises.ipynb"
+# default outputs, relative to the course root (an explicit --out is relative to the current directory)
+BUNDLE = "dist/attnlab-exercises.zip"    # `bundle`: every chapter's student notebook
+RELEASED = "dist/attnlab-released.zip"   # `release`: every chapter released so far
+GRADES = "grades.csv"                    # `export`
 
 
 def repo_root() -> Path:
@@ -196,7 +202,7 @@ def _parser() -> argparse.ArgumentParser:
     chk = sub.add_parser("check", help="exit 1 if a committed student notebook differs from a fresh generation")
     chk.add_argument("chapter", nargs="*", help="chapter ids (default: all)")
     bnd = sub.add_parser("bundle", help="write a zip of all student notebooks (no solutions) for students")
-    bnd.add_argument("--out", type=Path, default=Path("dist/attnlab-exercises.zip"), help="zip file to write")
+    bnd.add_argument("--out", type=Path, help=f"zip file to write (default: {BUNDLE} at the course root)")
 
     def db(p):
         p.add_argument("--db", metavar="URL", help="gradebook database URL, e.g. postgresql://user:pw@host/db "
@@ -206,7 +212,8 @@ def _parser() -> argparse.ArgumentParser:
     rel = sub.add_parser("release", help="generate chapters into the gradebook and release/, refresh chapters/, "
                          "write the student zip")
     rel.add_argument("chapter", nargs="*", help="chapter ids (default: all)")
-    rel.add_argument("--out", type=Path, default=Path("dist/attnlab-exercises.zip"), help="student zip to write")
+    rel.add_argument("--out", type=Path, help=f"zip of every released chapter to write (default: {RELEASED} at the "
+                     "course root)")
     db(rel)
     col = sub.add_parser("collect", help="import an LMS download (zip or folder) into submitted/ (nbgrader zip_collect)")
     col.add_argument("chapter", help="chapter id")
@@ -227,7 +234,7 @@ def _parser() -> argparse.ArgumentParser:
     fb.add_argument("--student", action="append", help="only this student (repeatable)")
     db(fb)
     ex = sub.add_parser("export", help="write every grade of the gradebook as CSV")
-    ex.add_argument("--out", type=Path, default=Path("grades.csv"), help="CSV file to write (default grades.csv)")
+    ex.add_argument("--out", type=Path, help=f"CSV file to write (default: {GRADES} at the course root)")
     db(ex)
     return parser
 
@@ -244,9 +251,16 @@ def main(argv: list[str] | None = None) -> int:
             _check_chapter(chapter, root)
         if getattr(args, "workers", 1) < 1:
             raise ValueError(f"--workers must be at least 1, got {args.workers}")
+        if args.command == "collect" and args.pattern is not None:
+            from .instructor.workflow import check_pattern
+
+            check_pattern(args.pattern)
     except (FileNotFoundError, ValueError) as err:
         print(f"attnlab-course: {err}", file=sys.stderr)
         return 2
+    if hasattr(args, "out"):
+        default = {"bundle": BUNDLE, "release": RELEASED, "export": GRADES}[args.command]
+        args.out = root / default if args.out is None else args.out.absolute()
     if args.command in ("release", "collect", "autograde", "feedback", "export"):
         from .instructor.cli import run
 
@@ -261,7 +275,8 @@ def _student_notebook_commands(args, root: Path, selected: list[str]) -> int:
         except RuntimeError as err:
             print(f"attnlab-course: {err}", file=sys.stderr)
             return 1
-        print(f"wrote {path} ({len(chapters(root))} notebooks)")
+        count = len(chapters(root))
+        print(f"wrote {path} ({count} notebook{'' if count == 1 else 's'})")
         return 0
     if args.command == "generate":
         for chapter in selected:

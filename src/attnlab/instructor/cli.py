@@ -15,12 +15,17 @@ def _err(message: str) -> None:
     print(f"attnlab-course: {message}", file=sys.stderr)
 
 
+def plural(n: int, word: str) -> str:
+    """``1 student``, ``2 students``."""
+    return f"{n} {word}" if n == 1 else f"{n} {word}s"
+
+
 def summary(results: list[Result]) -> str:
     """The closing summary: one line per student (score, or why there is none), then the counts."""
     lines = [f"{'student':<24} {'status':<8} {'score':>8}  reason / notes"]
     lines += [r.line() for r in results]
     counts = Counter(r.status for r in results)
-    lines.append(", ".join(f"{n} {status}" for status, n in sorted(counts.items())) + f" ({len(results)} students)")
+    lines.append(", ".join(f"{n} {status}" for status, n in sorted(counts.items())) + f" ({plural(len(results), 'student')})")
     return "\n".join(lines)
 
 
@@ -30,9 +35,10 @@ def run(args, root: Path, chapters: list[str]) -> int:
     db_url = getattr(args, "db", None) or workflow.default_db_url(root)
     try:
         if args.command == "release":
-            path = workflow.release(root, chapters, db_url, args.out)
+            path, in_zip = workflow.release(root, chapters, db_url, args.out)
             print(f"released {', '.join(chapters)} into the gradebook ({workflow.redact(db_url)}) and release/")
-            print(f"wrote {path} ({len(chapters)} student notebooks, no solutions or hidden tests)")
+            print(f"wrote {path} ({plural(len(in_zip), 'student notebook')}: every chapter released so far, "
+                  f"{', '.join(in_zip)}; no solutions or hidden tests)")
             return 0
         if args.command == "collect":
             report = workflow.collect(root, args.chapter, args.download, args.pattern or workflow.DEFAULT_PATTERN)
@@ -40,7 +46,8 @@ def run(args, root: Path, chapters: list[str]) -> int:
                 print(f"collected {student}: {', '.join(files)}")
             for name, why in report.unmatched:
                 print(f"not collected: {name}: {why}")
-            print(f"{len(report.collected)} students collected into submitted/, {len(report.unmatched)} files unmatched")
+            print(f"{plural(len(report.collected), 'student')} collected into submitted/, "
+                  f"{plural(len(report.unmatched), 'file')} unmatched")
             return 0
         if args.command == "autograde":
             limits = Limits(cell_timeout=args.cell_timeout, notebook_timeout=args.notebook_timeout,

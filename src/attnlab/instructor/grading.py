@@ -97,6 +97,10 @@ def find_notebook(folder: Path) -> tuple[Path | None, str]:
     return None, f"no {NOTEBOOK} in {folder}"
 
 
+# what to ask a student whose file is not a notebook
+RESUBMIT = "ask the student to download the notebook from Jupyter (File \u2192 Download) and submit it again"
+
+
 def check_notebook(path: Path) -> str | None:
     """Why ``path`` cannot be graded (None if it can)."""
     import nbformat
@@ -112,7 +116,7 @@ def check_notebook(path: Path) -> str | None:
     try:
         raw = json.loads(text)
     except json.JSONDecodeError as err:
-        return f"{path.name} is not valid JSON ({err.msg} at line {err.lineno}, column {err.colno})"
+        return f"{path.name} is not valid JSON ({err.msg} at line {err.lineno}, column {err.colno}): {RESUBMIT}"
     try:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")  # nbformat's warnings about missing cell ids
@@ -120,7 +124,7 @@ def check_notebook(path: Path) -> str | None:
             nbformat.validate(nb)
     except Exception as err:  # nbformat raises several kinds of validation errors
         first = str(err).strip().splitlines()[0] if str(err).strip() else type(err).__name__
-        return f"{path.name} is not a Jupyter notebook ({first})"
+        return f"{path.name} is not a Jupyter notebook ({first}): {RESUBMIT}"
     return None
 
 

@@ -73,14 +73,15 @@ def _normalise(nb: dict) -> str:
 
 # --------------------------------------------------------------------------- release
 
-def release(root: Path, chapters: list[str], db_url: str, bundle_path: Path) -> Path:
+def release(root: Path, chapters: list[str], db_url: str, bundle_path: Path) -> tuple[Path, list[str]]:
     """Generate each chapter with nbgrader (gradebook + ``release/``), refresh ``chapters/<ch>/``
-    from it, and write a zip of those student notebooks.
+    from it, and write the zip of every chapter released so far; returns ``(zip, its chapters)``.
 
-    The zip holds nbgrader's release output, from which nbgrader removed solutions and hidden tests;
-    it is refused if an nbgrader marker line survived (a source with an unbalanced marker)."""
+    The zip holds nbgrader's release output (``release/*/exercises.ipynb``: the chapters released now
+    and by earlier runs), from which nbgrader removed solutions and hidden tests, so releasing chapter
+    by chapter gives a zip that grows with each release. It is refused if an nbgrader marker line
+    survived (a source with an unbalanced marker)."""
     api = course_api(root, db_url)
-    notebooks = []
     for chapter in chapters:
         outcome = api.generate_assignment(chapter, force=True, create=True)
         if not outcome["success"]:
@@ -91,13 +92,15 @@ def release(root: Path, chapters: list[str], db_url: str, bundle_path: Path) -> 
         target.parent.mkdir(parents=True, exist_ok=True)
         if not target.is_file() or target.read_text(encoding="utf-8") != text:
             target.write_text(text, encoding="utf-8")
-        notebooks.append((chapter, text))
+    from ..course import chapters as known_chapters
     from ..course import write_bundle
 
+    notebooks = [(chapter, _normalise(json.loads((Path(root) / "release" / chapter / NOTEBOOK).read_text(encoding="utf-8"))))
+                 for chapter in known_chapters(root) if (Path(root) / "release" / chapter / NOTEBOOK).is_file()]
     leaks = [f"{chapter}: {m}" for chapter, text in notebooks for m in MARKERS if m in text]
     if leaks:
         raise RuntimeError("refusing to write a student bundle that holds " + ", ".join(leaks))
-    return write_bundle(bundle_path, notebooks)
+    return write_bundle(bundle_path, notebooks), [chapter for chapter, _ in notebooks]
 
 
 # --------------------------------------------------------------------------- collect
@@ -109,6 +112,25 @@ class CollectReport:
     log: str = ""
 
 
+def check_pattern(pattern: str) -> str:
+    """``pattern`` if it is a regular expression with the named groups ``student_id`` and ``file_id``;
+    else a ValueError that says what to write."""
+    import re
+
+    example = r"'.*/(?P<student_id>[^/_]+)_(?P<file_id>[^/]+\.ipynb)$'"
+    try:
+        groups = re.compile(pattern).groupindex
+    except re.error as err:
+        raise ValueError(f"--pattern {pattern!r} is not a valid regular expression ({err}); "
+                         f"write a Python regular expression such as {example}") from None
+    missing = [g for g in ("student_id", "file_id") if g not in groups]
+    if missing:
+        raise ValueError(f"--pattern {pattern!r} has no group named {' or '.join(missing)}; it needs both "
+                         f"(?P<student_id>...) for the student's id and (?P<file_id>...) for the file's name, "
+                         f"e.g. {example}")
+    return pattern
+
+
 def collect(root: Path, chapter: str, download: Path, pattern: str = DEFAULT_PATTERN) -> CollectReport:
     """Import an LMS download (a zip, or a folder of files) into ``submitted/`` with nbgrader's
     ``zip_collect``. File names must carry the student id (``pattern``, a regular expression with
@@ -117,6 +139,7 @@ def collect(root: Path, chapter: str, download: Path, pattern: str = DEFAULT_PAT
     from nbgrader.coursedir import CourseDirectory
     from nbgrader.utils import capture_log
 
+    check_pattern(pattern)
     download = Path(download)
     if not download.exists():
         raise FileNotFoundError(f"no such file or folder: {download}")
@@ -177,22 +200,49 @@ def autograde(root: Path, chapter: str, db_url: str, students: list[str] | None 
     folders = {s: Path(root) / "submitted" / s / chapter for s in students}
     results = grade(Path(root), chapter, folders, db_url, workers=workers, limits=limits,
                     out_dir=Path(root) / "autograded", progress=progress)
-    report = Path(root) / "reports" / f"autograde-{chapter}.csv"
-    report.parent.mkdir(exist_ok=True)
-    with report.open("w", newline="", encoding="utf-8") as f:
-        writer = csv.writer(f)
-        writer.writerow(["student", "status", "score", "max_score", "reasons", "notes", "seconds"])
-        for r in results:
-            writer.writerow([r.student, r.status, "" if r.score is None else r.score,
-                             "" if r.max_score is None else r.max_score, "; ".join(r.reasons), "; ".join(r.notes), r.seconds])
+    write_report(Path(root) / "reports" / f"autograde-{chapter}.csv", results)
     return results
+
+
+REPORT_COLUMNS = ["student", "status", "score", "max_score", "reasons", "notes", "seconds"]
+
+
+def write_report(report: Path, results: list[Result]) -> Path:
+    """Merge ``results`` into the summary CSV by student: a student graded now gets the new row, every
+    other student keeps the row of an earlier run (so ``--student X`` does not drop the others)."""
+    rows: dict[str, dict] = {}
+    if report.is_file():
+        with report.open(newline="", encoding="utf-8") as f:
+            rows = {row["student"]: row for row in csv.DictReader(f) if row.get("student")}
+    for r in results:
+        rows[r.student] = {"student": r.student, "status": r.status, "score": "" if r.score is None else r.score,
+                           "max_score": "" if r.max_score is None else r.max_score, "reasons": "; ".join(r.reasons),
+                           "notes": "; ".join(r.notes), "seconds": r.seconds}
+    report.parent.mkdir(parents=True, exist_ok=True)
+    tmp = report.with_suffix(".csv.tmp")
+    with tmp.open("w", newline="", encoding="utf-8") as f:
+        writer = csv.DictWriter(f, fieldnames=REPORT_COLUMNS, extrasaction="ignore")
+        writer.writeheader()
+        for student in sorted(rows):
+            writer.writerow(rows[student])
+    tmp.replace(report)
+    return report
 
 
 # --------------------------------------------------------------------------- feedback and export
 
 def feedback(root: Path, chapter: str, db_url: str, students: list[str] | None = None) -> dict[str, Path | str]:
-    """nbgrader's HTML feedback for each autograded student: ``{student: html path or error}``."""
-    api = course_api(root, db_url)
+    """nbgrader's HTML feedback for each autograded student: ``{student: html path or error}``.
+
+    Hidden tests are removed and the tracebacks of test cells reduced to the error and its visible
+    line (:mod:`attnlab.instructor.feedback`), so the feedback reveals no hidden test or answer."""
+    from nbgrader.apps import NbGraderAPI
+
+    from .feedback import feedback_preprocessors
+
+    config = course_config(root, db_url)
+    config.GenerateFeedback.preprocessors = feedback_preprocessors()
+    api = NbGraderAPI(config=config)
     graded = sorted(p.parent.name for p in (Path(root) / "autograded").glob(f"*/{chapter}") if p.is_dir())
     out: dict[str, Path | str] = {}
     for student in students or graded:
