@@ -131,7 +131,10 @@ def generate(chapter: str, root: Path | None = None) -> Path:
 
 BUNDLE_README = """attnlab exercises: one notebook per chapter.
 
-1. Install Python 3.10 or newer, then: pip install torch jupyterlab
+1. Install Python 3.10 or newer, then PyTorch's CPU build and Jupyter:
+     pip install torch --index-url https://download.pytorch.org/whl/cpu
+     pip install jupyterlab
+   (On Linux a plain "pip install torch" downloads a multi-GB CUDA build.)
    Chapter 7's Triton part also needs: pip install triton (Linux only; it runs on the CPU).
 2. Open a chapter's notebook: jupyter lab NN-topic/exercises.ipynb
 3. Write your code where a cell says YOUR CODE HERE, delete its raise NotImplementedError(),
