@@ -26,38 +26,40 @@ from attnlab.translate.data import load_corpus
 from attnlab.translate.tokens import PAD, encode, load_bpe, make_batch, token_batches, train_bpe
 
 CHECKPOINT_FORMAT = "attnlab-translate/1"
+# what a resumed run may change: the budgets, where it runs and how often it logs and keeps snapshots
+RESUME_MAY_CHANGE = ("minutes", "max_steps", "device", "log_every", "snapshot_minutes")
 
 
 @dataclass
 class TrainConfig:
     """Everything that defines a run; saved in every checkpoint and in ``config.json``."""
 
-    corpus: str = "auto"  # "multi30k", "embedded" or "auto"
-    direction: str = "de-en"
-    vocab_size: int = 8000  # joint BPE vocabulary
-    d_model: int = 256
-    num_heads: int = 4
-    encoder_layers: int = 3
-    decoder_layers: int = 3
-    d_ff: int = 1024
-    dropout: float = 0.1
-    norm_first: bool = False
-    label_smoothing: float = 0.1
-    max_tokens: int = 4000  # per batch (per process with DDP), padding included
-    max_sentence_tokens: int = 128
+    corpus: str = "auto"  # "multi30k", "embedded" (generated, offline) or "auto" (Multi30k when available)
+    direction: str = "de-en"  # "de-en" or "en-de"
+    vocab_size: int = 8000  # joint BPE vocabulary of both languages
+    d_model: int = 256  # model width D
+    num_heads: int = 4  # attention heads H (D divisible by H)
+    encoder_layers: int = 3  # encoder blocks
+    decoder_layers: int = 3  # decoder blocks
+    d_ff: int = 1024  # width of the feed-forward layer
+    dropout: float = 0.1  # dropout probability
+    norm_first: bool = False  # Pre-LN blocks instead of the paper's Post-LN
+    label_smoothing: float = 0.1  # label-smoothing epsilon of the loss
+    max_tokens: int = 4000  # tokens per batch (per process with DDP), padding included
+    max_sentence_tokens: int = 128  # longer sentences are cut to this many BPE tokens
     optimizer: str = "adam"  # "adam" (the paper's) or "sgd" (plain steps: updates are the gradients, scaled)
-    peak_lr: float = 1.2e-3
-    warmup_steps: int = 800
-    betas: tuple[float, float] = (0.9, 0.98)
-    adam_eps: float = 1e-9
-    clip_norm: float = 1.0
-    seed: int = 0
-    minutes: float | None = None  # training-time budget
-    max_steps: int | None = None
-    snapshot_minutes: float | None = 5.0  # keep the weights every N minutes of training (for curves, averaging)
-    log_every: int = 50
+    peak_lr: float = 1.2e-3  # learning rate at the end of the warm-up
+    warmup_steps: int = 800  # optimizer steps of linear warm-up (at least 1)
+    betas: tuple[float, float] = (0.9, 0.98)  # Adam's beta1 and beta2
+    adam_eps: float = 1e-9  # Adam's epsilon
+    clip_norm: float = 1.0  # clip the gradient to this global norm
+    seed: int = 0  # seed of initialisation, dropout and batch order
+    minutes: float | None = None  # training-time budget in minutes, counted over the whole run (across resumes)
+    max_steps: int | None = None  # step budget, counted over the whole run (across resumes)
+    snapshot_minutes: float | None = 5.0  # keep the weights every N minutes of training (curves, averaging); 0: never
+    log_every: int = 50  # write loss, learning rate and tokens/s every N steps
     amp: str = "auto"  # "auto" (bf16 or fp16 on CUDA, off on CPU), "off", "bf16", "fp16"
-    device: str = "auto"
+    device: str = "auto"  # "auto" (CUDA, then MPS, then CPU), "cpu", "cuda", "cuda:N" or "mps"
     extra: dict = field(default_factory=dict)
 
     def __post_init__(self):
@@ -70,6 +72,16 @@ class TrainConfig:
             raise ValueError(f"optimizer must be adam or sgd, got {self.optimizer!r}")
         if self.warmup_steps < 1:
             raise ValueError("warmup_steps must be at least 1")
+
+
+def reached_budget(config: TrainConfig, step: int, elapsed: float) -> str | None:
+    """The budget that a run at ``step`` after ``elapsed`` seconds of training has used up:
+    ``"max_steps"``, ``"minutes"`` or None."""
+    if config.max_steps is not None and step >= config.max_steps:
+        return "max_steps"
+    if config.minutes is not None and elapsed >= config.minutes * 60:
+        return "minutes"
+    return None
 
 
 def build_model(config: TrainConfig, vocab_size: int, device=None) -> Seq2SeqTransformer:
@@ -224,12 +236,18 @@ def train(config: TrainConfig, out_dir: Path, resume: bool = False, progress: bo
     if resume:
         state = load_checkpoint(ckpt_path)
         saved = TrainConfig(**state["config"])
-        # the budget may grow on resume; everything else must match the interrupted run
-        differing = [f.name for f in dataclasses.fields(TrainConfig)
-                     if f.name not in ("minutes", "max_steps", "device")
-                     and getattr(saved, f.name) != getattr(config, f.name)]
+        # the budget may grow on resume; everything that shapes the weights must match the interrupted run
+        differing = [f"{f.name} (saved {getattr(saved, f.name)!r}, given {getattr(config, f.name)!r})"
+                     for f in dataclasses.fields(TrainConfig)
+                     if f.name not in RESUME_MAY_CHANGE and getattr(saved, f.name) != getattr(config, f.name)]
         if differing:
             raise ValueError(f"cannot resume with a different configuration: {', '.join(differing)} changed")
+        used_up = reached_budget(config, state["step"], state["elapsed"])
+        if used_up:  # budgets are totals over the whole run: nothing to do, and nothing is written
+            done = (f"step {state['step']}" if used_up == "max_steps"
+                    else f"{state['elapsed'] / 60:.3g} minutes of training")
+            raise ValueError(f"budget already reached: {done} of {used_up}={getattr(config, used_up)}; "
+                             "give a larger total")
         tokenizer = load_bpe(state["tokenizer"])
     torch.manual_seed(config.seed)
     random.seed(config.seed)
