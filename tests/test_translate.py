@@ -3,6 +3,7 @@ training with exact resume and DDP parity, beam search, BLEU and the command lin
 
 from __future__ import annotations
 
+import dataclasses
 import gzip
 import hashlib
 import http.server
@@ -235,8 +236,14 @@ def test_resume_reproduces_the_uninterrupted_run(tmp_path):
     log = [json.loads(line) for line in (tmp_path / "split" / "train_log.jsonl").read_text().splitlines()]
     assert log[0]["event"] == "start" and log[0]["seed"] == 0
     assert json.loads((tmp_path / "split" / "config.json").read_text())["config"]["label_smoothing"] == 0.1
-    with pytest.raises(ValueError, match="different configuration: d_model"):
+    assert 0 < resumed["epochs"] < 1 and resumed["epochs"] == straight["epochs"]  # part of one epoch, both ways
+    with pytest.raises(ValueError, match=r"different configuration: d_model \(saved 32, given 64\)"):
         train(TrainConfig(**{**TINY, "d_model": 64}, max_steps=8), tmp_path / "split", resume=True, progress=False)
+    # budgets are totals: a resume whose budget is already used up changes nothing
+    before = {p.name: p.read_bytes() for p in (tmp_path / "split").iterdir()}
+    with pytest.raises(ValueError, match="budget already reached: step 6 of max_steps=6; give a larger total"):
+        train(TrainConfig(**TINY, max_steps=6), tmp_path / "split", resume=True, progress=False)
+    assert {p.name: p.read_bytes() for p in (tmp_path / "split").iterdir()} == before
 
 
 def test_training_reduces_the_loss_and_checkpoints_load(tmp_path):
@@ -382,8 +389,10 @@ def _cli(*args, check=True):
 def test_cli_train_evaluate_translate(tmp_path):
     run = tmp_path / "run"
     flags = [f"--{k.replace('_', '-')}={v}" for k, v in TINY.items() if k != "snapshot_minutes"]
-    _cli("train", "--out", str(run), "--max-steps=6", "--no-progress", *flags)
+    out = _cli("train", "--out", str(run), "--max-steps=6", "--no-progress", *flags)
     assert (run / "checkpoint.pt").is_file() and (run / "train_log.jsonl").is_file()
+    assert json.loads(out.stdout)["steps"] == 6  # the summary: once, on stdout
+    assert '"event": "end"' not in out.stderr and '"event": "start"' in out.stderr
     out = _cli("evaluate", str(run / "checkpoint.pt"), "--limit=12", "--beam=2", "--results", str(tmp_path / "r.json"))
     result = json.loads(out.stdout.strip().splitlines()[-1])
     assert result["sentences"] == 12 and result["beam"] == 2 and "embedded" in result["corpus"]
@@ -397,7 +406,89 @@ def test_cli_train_evaluate_translate(tmp_path):
     bad = _cli("evaluate", str(run / "checkpoint.pt"), "--average-last=3", check=False)
     assert bad.returncode == 2 and "only 0 snapshots" in bad.stderr
     bad = _cli("train", "--out", str(tmp_path / "x"), check=False)
-    assert bad.returncode == 2 and "training budget" in bad.stderr
+    assert bad.returncode == 2 and "give a training budget: --minutes, --max-steps or both" in bad.stderr
+    assert not (tmp_path / "x").exists()
+
+
+def _main(capsys, *args) -> tuple[int, str, str]:
+    """``attnlab-translate ARGS`` in this process: (exit status, stdout, stderr)."""
+    from attnlab.translate.cli import main
+
+    status = main([str(a) for a in args])
+    out, err = capsys.readouterr()
+    return status, out, err
+
+
+def _files(folder: Path) -> dict:
+    return {p.name: p.read_bytes() for p in sorted(folder.iterdir())}
+
+
+def test_cli_resume_keeps_saved_options_and_budgets_are_totals(tmp_path, capsys):
+    run = tmp_path / "run"
+    flags = [f"--{k.replace('_', '-')}={v}" for k, v in TINY.items() if k != "snapshot_minutes"]
+    assert _main(capsys, "train", "--out", run, "--max-steps=3", "--no-progress", *flags)[0] == 0
+    # options left out come from the checkpoint (d_model 32, not the default 256); the log cadence may change
+    status, out, err = _main(capsys, "train", "--out", run, "--max-steps=5", "--resume", "--no-progress",
+                             "--log-every=1", "--d-model=32")
+    assert status == 0, err
+    summary = json.loads(out)
+    assert summary["steps"] == 5 and 0 < summary["epochs"] < 1 and summary["last_loss"] is not None
+    ckpt = load_checkpoint(run / "checkpoint.pt")
+    assert ckpt["step"] == 5 and ckpt["config"]["d_model"] == 32 and ckpt["config"]["log_every"] == 1
+    assert [json.loads(line).get("step") for line in (run / "train_log.jsonl").read_text().splitlines()][-2] == 5
+    before = _files(run)
+    # an option that changes the model: each one named, with saved and given values, and what to do
+    status, _, err = _main(capsys, "train", "--out", run, "--max-steps=9", "--resume", "--d-model=64",
+                           "--betas", "0.9", "0.99", "--no-progress")
+    assert status == 2
+    assert "--d-model: saved 32, given 64" in err and "--betas: saved 0.9 0.98, given 0.9 0.99" in err
+    assert "leave these options out" in err and "--max-steps" not in err
+    # the budget is a total: at step 5, --max-steps 5 (given or saved) has nothing left to do
+    for args in (["--max-steps=5"], [], ["--minutes=100"]):
+        status, out, err = _main(capsys, "train", "--out", run, "--resume", "--no-progress", *args)
+        assert status == 2 and out == ""
+        assert "budget already reached: step 5 of --max-steps 5" in err and "give a larger total" in err
+    status, _, err = _main(capsys, "train", "--out", run, "--resume", "--max-steps=100", "--minutes=1e-6")
+    assert status == 2 and "minutes of training of --minutes 1e-06; give a larger total with --minutes" in err
+    assert _files(run) == before  # nothing written
+    status, _, err = _main(capsys, "train", "--out", tmp_path / "new", "--resume", "--max-steps=2")
+    assert status == 2 and "no checkpoint at" in err and "leave out --resume" in err
+
+
+def test_cli_errors_name_options(tmp_path, capsys):
+    missing = "cuda" if not torch.cuda.is_available() else "mps"  # a device this machine does not have
+    for command in (["translate", tmp_path / "none.pt", "Hallo."], ["train", "--out", tmp_path / "x", "--max-steps=1"]):
+        status, _, err = _main(capsys, *command, f"--device={missing}")
+        assert status == 2 and "use --device auto" in err and "--device cpu" in err and "get_device" not in err
+    status, _, err = _main(capsys, "train", "--out", tmp_path / "x", "--max-steps=1", "--device=cpu", "--amp=bf16")
+    assert status == 2 and "--amp bf16 needs CUDA; use --amp auto or --amp off" in err
+    status, _, err = _main(capsys, "train", "--out", tmp_path / "x", "--max-steps=1", "--warmup-steps=0")
+    assert status == 2 and "--warmup-steps must be at least 1" in err
+    assert not (tmp_path / "x").exists()
+
+
+def test_cli_train_help_describes_every_option():
+    import argparse
+
+    from attnlab.translate import cli
+
+    sub = argparse.ArgumentParser().add_subparsers()
+    cli._train_parser(sub)
+    parser = sub.choices["train"]
+    actions = {a.dest: a for a in parser._actions}
+    for f in dataclasses.fields(TrainConfig):
+        if f.name == "extra":
+            continue
+        action = actions[f.name]
+        assert action.default is None  # "not given": a new run takes TrainConfig's default, --resume the saved one
+        assert action.help and "(default:" in action.help and len(action.help) > 20, f.name
+    assert actions["d_model"].help == "model width D (default: 256)"
+    assert actions["corpus"].choices == ("auto", "multi30k", "embedded")
+    assert actions["amp"].choices == ("auto", "off", "bf16", "fp16")
+    assert actions["optimizer"].choices == ("adam", "sgd")
+    assert actions["direction"].choices == ("de-en", "en-de")
+    assert "across resumes" in parser.description and "across resumes" in actions["max_steps"].help
+    assert "--average-last 4" in cli.__doc__
 
 
 # ---------------------------------------------------------------- the chapter and its results file
