@@ -54,10 +54,14 @@ def _config_fields() -> list[str]:
 
 
 def _field_help() -> dict[str, str]:
-    """Each TrainConfig field's end-of-line comment in its source (the one place they are written)."""
+    """Each TrainConfig field's end-of-line comment in its source (the one place they are written);
+    none where the source is not installed (``--help`` then shows the defaults only)."""
     from attnlab.translate.train import TrainConfig
 
-    source = inspect.getsource(TrainConfig)
+    try:
+        source = inspect.getsource(TrainConfig)
+    except (OSError, TypeError):
+        return {}
     return {m.group(1): m.group(2).strip() for m in re.finditer(r"^\s+(\w+): [^#\n]*#(.*)$", source, re.M)}
 
 
