@@ -117,9 +117,34 @@ def generated_student_notebook(chapter: str, root: Path | None = None) -> str:
         return _normalise(json.loads(released.read_text(encoding="utf-8")))
 
 
+def sync_helpers(chapter: str, root: Path | None = None) -> bool:
+    """Write the current ``grading_helpers`` cell (:mod:`attnlab.instructor.plain`) into the chapter's
+    source notebook; returns True if the source changed."""
+    from .instructor.plain import sync_helper_cell
+
+    source = _check_chapter(chapter, root or repo_root())
+    nb = json.loads(source.read_text(encoding="utf-8"))
+    if not sync_helper_cell(nb):
+        return False
+    tmp = source.with_suffix(".ipynb.tmp")
+    tmp.write_text(json.dumps(nb, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
+    tmp.replace(source)
+    return True
+
+
+def source_problems(chapter: str, root: Path | None = None) -> list[str]:
+    """Why a chapter's source breaks the rules of hidden tests (empty if it does not): a missing or
+    stale ``grading_helpers`` cell, or a student value compared without a plain-value helper."""
+    from .instructor.plain import notebook_problems
+
+    return notebook_problems(_check_chapter(chapter, root or repo_root()))
+
+
 def generate(chapter: str, root: Path | None = None) -> Path:
-    """Regenerate ``chapters/<chapter>/exercises.ipynb`` from its source; returns the path."""
+    """Refresh the source's ``grading_helpers`` cell, then regenerate ``chapters/<chapter>/exercises.ipynb``
+    from the source; returns the path."""
     root = root or repo_root()
+    sync_helpers(chapter, root)
     text = generated_student_notebook(chapter, root)
     target = root / "chapters" / chapter / NOTEBOOK
     target.parent.mkdir(parents=True, exist_ok=True)
@@ -202,7 +227,8 @@ def _parser() -> argparse.ArgumentParser:
     sub = parser.add_subparsers(dest="command", required=True)
     gen = sub.add_parser("generate", help="regenerate the student notebooks in chapters/ from solutions/")
     gen.add_argument("chapter", nargs="*", help="chapter ids (default: all)")
-    chk = sub.add_parser("check", help="exit 1 if a committed student notebook differs from a fresh generation")
+    chk = sub.add_parser("check", help="exit 1 if a committed student notebook differs from a fresh generation, or a "
+                         "source's hidden tests compare student values without the plain-value helpers")
     chk.add_argument("chapter", nargs="*", help="chapter ids (default: all)")
     bnd = sub.add_parser("bundle", help="write a zip of all student notebooks (no solutions) for students")
     bnd.add_argument("--out", type=Path, help=f"zip file to write (default: {BUNDLE} at the course root)")
@@ -293,7 +319,11 @@ def _student_notebook_commands(args, root: Path, selected: list[str]) -> int:
             stale.append(chapter)
     for chapter in stale:
         print(f"chapters/{chapter}/{NOTEBOOK} is out of date: run `attnlab-course generate {chapter}`")
-    return 1 if stale else 0
+    broken = {chapter: source_problems(chapter, root) for chapter in selected}
+    for chapter, problems in broken.items():
+        for problem in problems:
+            print(f"solutions/{chapter}/{NOTEBOOK}: {problem}")
+    return 1 if stale or any(broken.values()) else 0
 
 
 if __name__ == "__main__":

@@ -1,0 +1,425 @@
+"""Plain values for hidden tests, and the rule that every hidden test uses them.
+
+A hidden test must never let student code take part in a comparison: a ``torch.Tensor`` subclass
+can answer ``allclose`` with ``True``, a ``str`` subclass can equal every answer. So every exercise
+notebook carries one locked cell, ``grading_helpers``, generated from :func:`_attnlab_plain_helpers`
+below by ``attnlab-course generate`` (never edited by hand), that defines, before any student cell
+runs:
+
+``_tensor(x, what, dtype=None, shape=None)``
+    ``x`` must be exactly a ``torch.Tensor`` (``nn.Parameter`` is accepted; any other subclass is
+    refused), dense and with data; returns a detached copy, so nothing of the student's object is
+    left in it. ``dtype``/``shape`` are checked when given.
+``_number(x, what)``
+    an exact ``int`` or ``float`` (or a NumPy real scalar), not ``bool``, as a ``float``.
+``_float(x, what)``, ``_integer(x, what)``, ``_text(x, what)``, ``_flag(x, what)``
+    exactly a Python ``float``, ``int`` (not ``bool``), ``str``, ``bool``.
+``_plain(x, what)``
+    any of the above, or ``None``, or a tuple/list/dict of them, converted recursively.
+``_items(x, n, what)``
+    a tuple or list of exactly ``n`` items, each converted by ``_plain``; returns a tuple.
+``_close(got, expected, what, rtol=..., atol=...)`` and ``_equal(got, expected, what)``
+    compare plain tensors (dtype and shape included) with code captured before any student cell.
+``_use_references(**functions)``
+    binds the given notebook names to reference functions, so that a part that calls an earlier
+    part's function is graded with the reference of that function (each part is graded alone).
+
+Every helper raises ``AssertionError`` with a message that says what was expected. The helpers keep
+references to everything they use, taken when the cell runs, so a later cell that rebinds a builtin
+or a ``torch`` function does not change them (and the tamper guard flags the attempt).
+
+:func:`hidden_test_problems` is the static rule ``attnlab-course check`` enforces: in the hidden
+tests, a value that came out of student code is only ever assigned, called, or passed to a plain-value
+helper; never compared, formatted, or handed to other code first.
+"""
+
+from __future__ import annotations
+
+import ast
+import inspect
+import json
+import textwrap
+
+HELPER_GRADE_ID = "grading_helpers"
+HELPER_NAMES = ("_plain", "_tensor", "_number", "_float", "_integer", "_text", "_flag", "_items", "_close",
+                "_equal", "_use_references")
+SANITISERS = frozenset(HELPER_NAMES) - {"_close", "_equal", "_use_references"}
+
+
+def _attnlab_plain_helpers(namespace):
+    import torch
+
+    try:
+        import numpy
+        numpy_reals = frozenset(t for t in (getattr(numpy, n, None) for n in (
+            "float16", "float32", "float64", "longdouble", "int8", "int16", "int32", "int64", "uint8", "uint16",
+            "uint32", "uint64")) if t is not None)
+    except ImportError:
+        numpy_reals = frozenset()
+    exact, name_of = type, type.__dict__["__name__"].__get__
+    Tensor, Parameter, strided = torch.Tensor, torch.nn.Parameter, torch.strided
+    detach, clone, is_meta, layout = Tensor.detach, Tensor.clone, Tensor.is_meta.__get__, Tensor.layout.__get__
+    dtype_of, shape_of = Tensor.dtype.__get__, Tensor.shape.__get__
+    no_subclass, function_modes = torch._C.DisableTorchFunctionSubclass, torch._C._len_torch_function_stack
+    dispatch_modes = getattr(torch._C, "_len_torch_dispatch_stack", lambda: 0)
+    assert_close, equal = torch.testing.assert_close, torch.equal
+    tuple_, list_, dict_, len_, float_, int_, str_, bool_ = tuple, list, dict, len, float, int, str, bool
+    zip_, range_, items = zip, range, dict.items
+
+    def kind(x):
+        return f"an object of type {name_of(exact(x))}"
+
+    def tensor(x, what="the result", dtype=None, shape=None):
+        if function_modes() or dispatch_modes():
+            raise AssertionError("a torch function or dispatch mode is active, so no value can be checked")
+        if exact(x) is not Tensor and exact(x) is not Parameter:
+            raise AssertionError(f"{what} must be a torch.Tensor (not a subclass), not {kind(x)}")
+        if layout(x) is not strided or is_meta(x):
+            raise AssertionError(f"{what} must be an ordinary dense tensor with data")
+        with no_subclass():
+            copy = clone(detach(x))
+        if dtype is not None and dtype_of(copy) != dtype:
+            raise AssertionError(f"{what} must have dtype {dtype}, not {dtype_of(copy)}")
+        if shape is not None and tuple_(shape_of(copy)) != tuple_(shape):
+            raise AssertionError(f"{what} must have shape {tuple_(shape)}, not {tuple_(shape_of(copy))}")
+        return copy
+
+    def number(x, what="the result"):
+        if exact(x) is float_ or exact(x) is int_ or exact(x) in numpy_reals:
+            return float_(x)
+        raise AssertionError(f"{what} must be a number (an int or a float), not {kind(x)}")
+
+    def strict(expected, label):
+        def check(x, what="the result"):
+            if exact(x) is not expected:
+                raise AssertionError(f"{what} must be a Python {label}, not {kind(x)}")
+            return expected(x)
+        return check
+
+    def plain(x, what="the result"):
+        t = exact(x)
+        if t is Tensor or t is Parameter:
+            return tensor(x, what)
+        if x is None or t is bool_ or t is int_ or t is float_ or t is str_:
+            return x
+        if t in numpy_reals:
+            return number(x, what)
+        if t is tuple_ or t is list_:
+            return t(plain(item, f"{what}[{i}]") for i, item in zip_(range_(len_(x)), x))
+        if t is dict_:
+            out = {}
+            for key, value in items(x):
+                if exact(key) is not str_ and exact(key) is not int_:
+                    raise AssertionError(f"the keys of {what} must be str or int, not {kind(key)}")
+                out[key] = plain(value, f"{what}[{key!r}]")
+            return out
+        raise AssertionError(f"{what} must be a tensor, a number, a str, a bool or a tuple of them, not {kind(x)}")
+
+    def pair_of_items(x, n, what="the result"):
+        if exact(x) is not tuple_ and exact(x) is not list_:
+            raise AssertionError(f"{what} must be a tuple of {n} items, not {kind(x)}")
+        if len_(x) != n:
+            raise AssertionError(f"{what} must have {n} items, not {len_(x)}")
+        return tuple_(plain(x, what))
+
+    def plain_tensor(x, what):
+        if exact(x) is not Tensor:
+            raise AssertionError(f"{what} must be converted with _tensor first")
+        return x
+
+    def close(got, expected, what="the result", rtol=None, atol=None):
+        got, expected = plain_tensor(got, what), plain_tensor(expected, "the expected value")
+        if dtype_of(got) != dtype_of(expected):
+            raise AssertionError(f"{what} has dtype {dtype_of(got)}, expected {dtype_of(expected)}")
+        if tuple_(shape_of(got)) != tuple_(shape_of(expected)):
+            raise AssertionError(f"{what} has shape {tuple_(shape_of(got))}, expected {tuple_(shape_of(expected))}")
+        assert_close(got, expected, rtol=rtol, atol=atol, msg=lambda m: f"{what} is not close to the expected value: {m}")
+
+    def same(got, expected, what="the result"):
+        got, expected = plain_tensor(got, what), plain_tensor(expected, "the expected value")
+        if dtype_of(got) != dtype_of(expected) or tuple_(shape_of(got)) != tuple_(shape_of(expected)) or not equal(got, expected):
+            raise AssertionError(f"{what} differs from the expected value")
+
+    def use_references(**functions):
+        for name, function in items(functions):
+            namespace[name] = function
+
+    helpers = {"_plain": plain, "_tensor": tensor, "_number": number, "_float": strict(float_, "float"),
+               "_integer": strict(int_, "int"), "_text": strict(str_, "str"), "_flag": strict(bool_, "bool"),
+               "_items": pair_of_items, "_close": close, "_equal": same, "_use_references": use_references}
+    return tuple_(helpers[name] for name in ("_plain", "_tensor", "_number", "_float", "_integer", "_text", "_flag",
+                                             "_items", "_close", "_equal", "_use_references"))
+
+
+CELL_HEADER = """\
+# Grading helpers. Hidden tests turn what your code returns into plain values with these before they
+# compare anything: return exact torch.Tensor, float, int, str or bool values (not subclasses).
+# Generated from attnlab/instructor/plain.py by `attnlab-course generate`: do not edit this cell.
+"""
+
+
+def cell_source() -> str:
+    """The source of the ``grading_helpers`` cell."""
+    body = textwrap.dedent(inspect.getsource(_attnlab_plain_helpers))
+    names = ", ".join(HELPER_NAMES)
+    return f"{CELL_HEADER}{body}\n{names} = _attnlab_plain_helpers(globals())\ndel _attnlab_plain_helpers\n"
+
+
+def helper_cell() -> dict:
+    return {
+        "cell_type": "code", "execution_count": None, "id": HELPER_GRADE_ID, "outputs": [],
+        "metadata": {"nbgrader": {"grade": False, "grade_id": HELPER_GRADE_ID, "locked": True,
+                                  "schema_version": 3, "solution": False, "task": False}, "editable": False,
+                     "deletable": False},
+        "source": cell_source().splitlines(keepends=True),
+    }
+
+
+def sync_helper_cell(nb: dict) -> bool:
+    """Put the current ``grading_helpers`` cell into a source notebook (after its first code cell);
+    returns True if the notebook changed."""
+    fresh = helper_cell()
+    for i, cell in enumerate(nb["cells"]):
+        if cell.get("metadata", {}).get("nbgrader", {}).get("grade_id") == HELPER_GRADE_ID:
+            if "".join(cell["source"]) == cell_source() and cell["metadata"] == fresh["metadata"]:
+                return False
+            nb["cells"][i] = fresh
+            return True
+    first_code = next((i for i, c in enumerate(nb["cells"]) if c["cell_type"] == "code"), len(nb["cells"]) - 1)
+    nb["cells"].insert(first_code + 1, fresh)
+    return True
+
+
+# --------------------------------------------------------------------------- the static rule
+
+HIDDEN_BEGIN, HIDDEN_END = "### BEGIN HIDDEN TESTS", "### END HIDDEN TESTS"
+
+
+def _hidden_lines(source: str) -> set[int]:
+    hidden, inside = set(), False
+    for number, line in enumerate(source.splitlines(), start=1):
+        if line.strip() == HIDDEN_BEGIN:
+            inside = True
+        elif line.strip() == HIDDEN_END:
+            inside = False
+        elif inside:
+            hidden.add(number)
+    return hidden
+
+
+def _student_names(nb: dict) -> set[str]:
+    names = set()
+    for cell in nb["cells"]:
+        if cell["cell_type"] == "code" and cell["metadata"].get("nbgrader", {}).get("solution"):
+            try:
+                tree = ast.parse("".join(cell["source"]))
+            except SyntaxError:
+                continue
+            for node in tree.body:
+                if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+                    names.add(node.name)
+                for target in ast.walk(node) if isinstance(node, (ast.Assign, ast.AnnAssign, ast.AugAssign)) else ():
+                    if isinstance(target, ast.Name) and isinstance(target.ctx, ast.Store):
+                        names.add(target.id)
+    return names
+
+
+class _Taint(ast.NodeVisitor):
+    """Follows values that came out of student code through one test cell's statements."""
+
+    def __init__(self, tainted: set[str], hidden: set[int], cell: str):
+        self.tainted, self.hidden, self.cell, self.problems = set(tainted), hidden, cell, []
+
+    # -- expressions: returns whether the value may come from student code
+    def dirty(self, node) -> bool:
+        if node is None:
+            return False
+        if isinstance(node, ast.Name):
+            return node.id in self.tainted
+        if isinstance(node, ast.Call):
+            callee = node.func
+            args = [*node.args, *(k.value for k in node.keywords)]
+            if isinstance(callee, ast.Name) and callee.id in SANITISERS:
+                for arg in args[1:]:
+                    self.use(arg, "passed to a helper")
+                return False
+            if isinstance(callee, ast.Name) and callee.id == "_use_references":
+                for kw in node.keywords:
+                    self.use(kw.value, "used as a reference")
+                return False
+            callee_dirty = self.dirty(callee)
+            if callee_dirty:  # calling student code: anything may be passed, the result is the student's
+                for arg in args:
+                    self.dirty(arg)
+                for arg in args:
+                    if isinstance(arg, ast.Starred):
+                        arg = arg.value
+                    if isinstance(arg, ast.Name):
+                        self.tainted.add(arg.id)  # the student function may have changed it
+                return True
+            for arg in args:
+                self.use(arg, f"passed to {ast.unparse(callee)}")
+            return False
+        if isinstance(node, (ast.Attribute, ast.Subscript, ast.Starred)):
+            dirty = self.dirty(node.value)
+            if isinstance(node, ast.Subscript):
+                self.use(node.slice, "used as an index")
+            return dirty
+        if isinstance(node, ast.Lambda):
+            self.function(node.args, [ast.Return(node.body)])
+            return False
+        if isinstance(node, (ast.ListComp, ast.SetComp, ast.GeneratorExp, ast.DictComp)):
+            saved = set(self.tainted)
+            for gen in node.generators:
+                if self.dirty(gen.iter):
+                    self.bind(gen.target)
+                for cond in gen.ifs:
+                    self.use(cond, "used in a condition")
+            parts = [node.key, node.value] if isinstance(node, ast.DictComp) else [node.elt]
+            dirty = any([self.dirty(p) for p in parts])
+            self.tainted = saved
+            return dirty
+        if isinstance(node, (ast.Tuple, ast.List)):
+            return any([self.dirty(e) for e in node.elts])
+        # every other expression (comparisons, arithmetic, f-strings, boolean logic ...) computes with
+        # its operands: none of them may come from student code
+        for child in ast.iter_child_nodes(node):
+            if isinstance(child, ast.expr):
+                self.use(child, "used in an expression")
+        return False
+
+    def use(self, node, how):
+        if self.dirty(node) and getattr(node, "lineno", 0) in self.hidden:
+            self.problems.append(
+                f"{self.cell}, line {node.lineno}: `{ast.unparse(node)}` comes from student code and is {how} "
+                "without a plain-value helper (_tensor, _number, _text, _items ...)")
+
+    def bind(self, target, dirty=True):
+        if isinstance(target, ast.Name):
+            (self.tainted.add if dirty else self.tainted.discard)(target.id)
+        elif isinstance(target, (ast.Tuple, ast.List)):
+            for e in target.elts:
+                self.bind(e, dirty)
+        elif isinstance(target, ast.Starred):
+            self.bind(target.value, dirty)
+        else:  # obj.attr = ..., obj[i] = ...
+            self.use(target.value, "changed") if not isinstance(target, ast.Name) else None
+            if isinstance(target, ast.Subscript):
+                self.use(target.slice, "used as an index")
+
+    def function(self, args, body):
+        saved = set(self.tainted)
+        for a in [*args.posonlyargs, *args.args, *args.kwonlyargs, args.vararg, args.kwarg]:
+            if a is not None:
+                self.tainted.discard(a.arg)
+        for default in [*args.defaults, *args.kw_defaults]:
+            if default is not None:
+                self.use(default, "used as a default")
+        self.statements(body)
+        self.tainted = saved
+
+    # -- statements
+    def statements(self, body):
+        for stmt in body:
+            self.statement(stmt)
+
+    def statement(self, s):
+        if isinstance(s, ast.Assign):
+            dirty = self.dirty(s.value)
+            for t in s.targets:
+                self.bind(t, dirty)
+        elif isinstance(s, (ast.AnnAssign, ast.AugAssign)):
+            if isinstance(s, ast.AugAssign):
+                self.use(s.target, "changed") if isinstance(s.target, ast.Name) else None
+                self.use(s.value, "used in an expression")
+            elif s.value is not None:
+                self.bind(s.target, self.dirty(s.value))
+        elif isinstance(s, ast.Expr):
+            if isinstance(s.value, ast.Call):
+                self.dirty(s.value)
+            else:
+                self.use(s.value, "used in an expression")
+        elif isinstance(s, ast.Assert):
+            self.use(s.test, "asserted")
+            self.use(s.msg, "formatted into a message")
+        elif isinstance(s, (ast.For, ast.AsyncFor)):
+            self.bind(s.target, self.dirty(s.iter))
+            self.statements(s.body)
+            self.statements(s.orelse)
+        elif isinstance(s, (ast.While, ast.If)):
+            self.use(s.test, "used in a condition")
+            self.statements(s.body)
+            self.statements(s.orelse)
+        elif isinstance(s, (ast.With, ast.AsyncWith)):
+            for item in s.items:
+                dirty = self.dirty(item.context_expr)
+                if item.optional_vars is not None:
+                    self.bind(item.optional_vars, dirty)
+            self.statements(s.body)
+        elif isinstance(s, ast.Try):
+            self.statements(s.body)
+            for handler in s.handlers:
+                if handler.type is not None:
+                    self.use(handler.type, "used as an exception type")
+                if handler.name:
+                    self.tainted.add(handler.name)  # an exception raised by student code is the student's
+                self.statements(handler.body)
+            self.statements(s.orelse)
+            self.statements(s.finalbody)
+        elif isinstance(s, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            for d in s.decorator_list:
+                self.use(d, "used as a decorator")
+            self.function(s.args, s.body)
+            self.tainted.discard(s.name)
+        elif isinstance(s, ast.Return):
+            self.use(s.value, "returned from a test helper")
+        elif isinstance(s, ast.Raise):
+            self.use(s.exc, "raised")
+        elif isinstance(s, ast.Delete):
+            for t in s.targets:
+                if isinstance(t, ast.Name):
+                    self.tainted.discard(t.id)
+        elif isinstance(s, ast.ClassDef):
+            self.statements(s.body)
+        # import, pass, break, continue, global: nothing flows
+
+
+def hidden_test_problems(nb: dict) -> list[str]:
+    """Where the hidden tests of a source notebook let a student's value into a comparison unconverted.
+
+    Empty when every value that comes out of student code (a student function's result, a student
+    variable, an object a student function received) reaches comparisons only through the helpers.
+    Also reports a missing or stale ``grading_helpers`` cell."""
+    problems = []
+    cells = nb["cells"]
+    helper = [c for c in cells if c["metadata"].get("nbgrader", {}).get("grade_id") == HELPER_GRADE_ID]
+    if not helper:
+        problems.append(f"no `{HELPER_GRADE_ID}` cell: run `attnlab-course generate`")
+    elif "".join(helper[0]["source"]) != cell_source():
+        problems.append(f"the `{HELPER_GRADE_ID}` cell is stale: run `attnlab-course generate`")
+    student = _student_names(nb)
+    for cell in cells:
+        meta = cell["metadata"].get("nbgrader", {})
+        if cell["cell_type"] != "code" or not meta.get("grade") or meta.get("solution"):
+            continue
+        source = "".join(cell["source"])
+        hidden = _hidden_lines(source)
+        if not hidden:
+            continue
+        try:
+            tree = ast.parse(source)
+        except SyntaxError as err:
+            problems.append(f"{meta.get('grade_id')}: does not parse ({err})")
+            continue
+        walker = _Taint(student, hidden, meta.get("grade_id", "?"))
+        walker.statements(tree.body)
+        problems += walker.problems
+        sources = [ast.get_source_segment(source, n) or "" for n in ast.walk(tree) if isinstance(n, ast.Call)]
+        if not any(s.split("(")[0].strip() in SANITISERS for s in sources):
+            problems.append(f"{meta.get('grade_id')}: its hidden tests convert no student value with a helper")
+    return problems
+
+
+def notebook_problems(path) -> list[str]:
+    with open(path, encoding="utf-8") as f:
+        return hidden_test_problems(json.load(f))
