@@ -14,7 +14,7 @@ from functools import lru_cache
 import pytest
 
 from attnlab import course
-from grading import ROOT, maximum, total, write_submission
+from grading import ROOT, load, maximum, total, write_submission
 
 CHAPTERS = course.chapters(ROOT)
 
@@ -110,6 +110,41 @@ def test_mutant_loses_points(graded, chapter, mutant):
     graded_test, _ = spec(chapter).MUTANTS[mutant]
     part = graded(chapter)[submission_of(chapter, mutant)][graded_test]
     assert part.score < part.max_score, f"{mutant} kept the points of {graded_test}"
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("chapter, mutant", [(c, m) for c in CHAPTERS for m in spec(c).MUTANTS])
+def test_mutant_costs_only_its_own_part(graded, chapter, mutant):
+    """Each part is graded on its own: a wrong answer loses the points of the part it is in, and no
+    other part's (a batch loses exactly its members' parts)."""
+    s = spec(chapter)
+    submission = submission_of(chapter, mutant)
+    members = next((m for m in getattr(s, "MUTANT_BATCHES", []) if mutant in m), [mutant])
+    lost = {gid for gid, p in graded(chapter)[submission].items() if p.score < p.max_score}
+    assert lost == {s.MUTANTS[m][0] for m in members}, f"{submission} lost {sorted(lost)}"
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("chapter", CHAPTERS)
+def test_a_slip_in_the_first_part_costs_only_that_part(graded, chapter):
+    """Every chapter has a wrong answer to its first graded part; later parts that build on it keep
+    their points, because their hidden tests use the reference of the earlier function."""
+    s = spec(chapter)
+    source = load(ROOT / "solutions" / chapter / "exercises.ipynb")
+    first = next(c["metadata"]["nbgrader"]["grade_id"] for c in source["cells"]
+                 if c["metadata"].get("nbgrader", {}).get("grade") and not c["metadata"]["nbgrader"].get("solution"))
+    slips = [m for m, (test, _) in s.MUTANTS.items() if test == first]
+    assert slips, f"{chapter}: no mutant of the first graded part {first}"
+    for mutant in slips:
+        lost = {gid for gid, p in graded(chapter)[submission_of(chapter, mutant)].items() if p.score < p.max_score}
+        members = next((m for m in getattr(s, "MUTANT_BATCHES", []) if mutant in m), [mutant])
+        assert lost == {s.MUTANTS[m][0] for m in members}, f"{mutant} cost {sorted(lost)}"
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("chapter", CHAPTERS)
+def test_hidden_tests_compare_only_plain_values(chapter):
+    assert course.source_problems(chapter, ROOT) == []
 
 
 @pytest.mark.slow
