@@ -107,3 +107,92 @@ def secret_lines(chapter: str) -> set[str]:
                 if squashed not in public and json.dumps(line.strip())[1:-1].replace(" ", "") not in student:
                     secrets.add(squashed)
     return secrets
+
+
+LIAR_PRELUDE = '''
+import torch as _t
+
+
+class _LiarTensor(_t.Tensor):
+    """Answers every comparison with success: equal/allclose True, eq/isclose/isfinite all True."""
+
+    @classmethod
+    def __torch_function__(cls, func, types, args=(), kwargs=None):
+        name = getattr(func, "__name__", "")
+        if name in ("equal", "allclose", "__bool__", "is_nonzero"):
+            return True
+        with _t._C.DisableTorchFunctionSubclass():
+            try:
+                out = func(*args, **(kwargs or {}))
+            except Exception:
+                return _t.zeros(1, dtype=_t.bool).as_subclass(cls)
+        if name in ("eq", "isclose", "isfinite", "lt", "le", "gt", "ge", "__eq__", "__lt__", "__le__", "__gt__",
+                    "__ge__", "all", "any"):
+            return _t.ones_like(out, dtype=_t.bool).as_subclass(cls) if isinstance(out, _t.Tensor) else True
+        if name in ("ne", "__ne__", "isnan", "isinf"):
+            return _t.zeros_like(out, dtype=_t.bool).as_subclass(cls) if isinstance(out, _t.Tensor) else False
+        return out.as_subclass(cls) if isinstance(out, _t.Tensor) and not isinstance(out, cls) else out
+
+    def tolist(self):
+        return _AlwaysEqual()
+
+
+class _AlwaysEqual:
+    __eq__ = __le__ = __ge__ = __lt__ = __gt__ = lambda self, other: True
+    __ne__ = lambda self, other: False
+    __bool__ = lambda self: True
+    __hash__ = object.__hash__
+    all = any = item = lambda self, *a, **k: self
+    __iter__ = lambda self: iter(())
+    __len__ = lambda self: 0
+
+
+class _LiarStr(str):
+    __eq__ = lambda self, other: True
+    __ne__ = lambda self, other: False
+    __hash__ = str.__hash__
+
+
+class _LiarFloat(float):
+    __eq__ = __le__ = __ge__ = __lt__ = __gt__ = lambda self, other: True
+    __ne__ = lambda self, other: False
+    __hash__ = float.__hash__
+    __sub__ = __rsub__ = __add__ = __radd__ = __mul__ = __rmul__ = __truediv__ = __abs__ = lambda self, *o: self
+
+
+def _liar(*args, **kwargs):
+    return _t.zeros(1).as_subclass(_LiarTensor)
+'''
+
+
+def liar_answers(chapter: str) -> dict[str, str]:
+    """Answer cells that compute nothing and return objects that lie in every comparison: every
+    function returns a lying tensor, every class's instances do, every answer variable is a str or
+    float subclass equal to anything. Hidden tests that compare plain values give this 0 points."""
+    import ast
+
+    answers = {}
+    for i, (gid, code) in enumerate(solution_code(chapter).items()):
+        lines = [LIAR_PRELUDE] if i == 0 else []
+        for node in ast.parse(code).body:
+            if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                lines.append(f"def {node.name}(*args, **kwargs):\n    return _liar()\n")
+            elif isinstance(node, ast.ClassDef):
+                bases = ", ".join(ast.unparse(b) for b in node.bases) or "object"
+                lines.append(
+                    f"class {node.name}({bases}):\n"
+                    "    def __init__(self, *args, **kwargs):\n"
+                    "        try:\n            super().__init__(*args, **kwargs)\n"
+                    "        except Exception:\n            pass\n"
+                    "    def __call__(self, *args, **kwargs):\n        return _liar()\n"
+                    "    forward = __call__\n")
+            elif isinstance(node, (ast.Assign, ast.AnnAssign)):
+                targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+                value = node.value
+                text = isinstance(value, ast.Constant) and isinstance(value.value, str)
+                for target in targets:
+                    for name in [n.id for n in ast.walk(target) if isinstance(n, ast.Name)]:
+                        liar = "_LiarStr('a')" if text else "_LiarFloat(0.0)"
+                        lines.append(f"{name} = {liar}\n")
+        answers[gid] = "\n".join(lines) or "pass\n"
+    return answers

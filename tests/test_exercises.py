@@ -14,7 +14,7 @@ from functools import lru_cache
 import pytest
 
 from attnlab import course
-from grading import ROOT, load, maximum, total, write_submission
+from grading import ROOT, liar_answers, load, maximum, total, write_submission
 
 CHAPTERS = course.chapters(ROOT)
 
@@ -29,6 +29,7 @@ def grades(chapter: str, folder) -> dict:
     subs = {
         "model_answer": write_submission(chapter, folder / "model.ipynb"),
         "blank": write_submission(chapter, folder / "blank.ipynb", base="student"),
+        "liar": write_submission(chapter, folder / "liar.ipynb", liar_answers(chapter)),
     }
     for name, answers in s.CORRECT_VARIANTS.items():
         subs[f"variant_{name}"] = write_submission(chapter, folder / f"variant_{name}.ipynb", answers)
@@ -94,6 +95,16 @@ def test_blank_student_notebook_scores_zero(graded, chapter):
     parts = graded(chapter)["blank"]
     assert maximum(parts) == spec(chapter).FULL_MARKS
     assert total(parts) == 0
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("chapter", CHAPTERS)
+def test_objects_that_lie_in_comparisons_score_zero(graded, chapter):
+    """Functions that compute nothing and return a tensor subclass whose comparisons all succeed,
+    answers that are str/float subclasses equal to anything: the hidden tests compare plain values."""
+    parts = graded(chapter)["liar"]
+    assert maximum(parts) == spec(chapter).FULL_MARKS
+    assert {gid: p.score for gid, p in parts.items() if p.score} == {}
 
 
 @pytest.mark.slow

@@ -240,6 +240,8 @@ class _Taint(ast.NodeVisitor):
             callee = node.func
             args = [*node.args, *(k.value for k in node.keywords)]
             if isinstance(callee, ast.Name) and callee.id in SANITISERS:
+                if args:
+                    self.dirty(args[0])  # follows what a student call inside does to its arguments
                 for arg in args[1:]:
                     self.use(arg, "passed to a helper")
                 return False

@@ -1,0 +1,175 @@
+"""The plain-value helpers of every exercise notebook, and the static rule that hidden tests use them."""
+
+from __future__ import annotations
+
+import copy
+
+import numpy as np
+import pytest
+import torch
+
+from attnlab.instructor import plain
+from grading import LIAR_PRELUDE
+
+
+@pytest.fixture()
+def ns():
+    """A notebook namespace after the grading_helpers cell and a student cell full of lying objects."""
+    namespace: dict = {}
+    exec(plain.cell_source(), namespace)
+    exec(LIAR_PRELUDE, namespace)
+    return namespace
+
+
+def test_a_tensor_subclass_that_lies_is_refused(ns):
+    liar = ns["_liar"]()
+    assert torch.equal(liar, torch.ones(3)) and torch.allclose(liar, torch.ones(7))  # it does lie
+    with pytest.raises(AssertionError, match="must be a torch.Tensor \\(not a subclass\\), not an object of type _LiarTensor"):
+        ns["_tensor"](liar, "raw_scores(q, k)")
+    with pytest.raises(AssertionError, match="masked_attention\\(...\\)\\[1\\] must be a tensor, a number"):
+        ns["_plain"]((torch.zeros(2), liar), "masked_attention(...)")
+
+
+@pytest.mark.parametrize("value, helper", [
+    ("_LiarStr('c')", "_text"), ("_LiarFloat(512.0)", "_number"), ("_LiarFloat(1.0)", "_float"),
+    ("True", "_number"), ("True", "_integer"), ("3.0", "_integer"), ("1", "_float"), ("'0.5'", "_number"),
+    ("1", "_flag"), ("_AlwaysEqual()", "_plain"), ("[1.0]", "_tensor"),
+])
+def test_scalars_must_have_their_exact_type(ns, value, helper):
+    with pytest.raises(AssertionError, match="must be"):
+        ns[helper](eval(value, ns), "the answer")
+
+
+def test_plain_values_pass_and_come_back_as_copies(ns):
+    x = torch.randn(3, 4, dtype=torch.float64)
+    got = ns["_tensor"](x, "x", dtype=torch.float64, shape=(3, 4))
+    x.add_(1)  # the student's object changes later: the copy does not
+    assert type(got) is torch.Tensor and not torch.equal(got, x)
+    assert type(ns["_tensor"](torch.nn.Parameter(torch.ones(2)))) is torch.Tensor
+    assert ns["_number"](np.float32(2.5)) == 2.5 and ns["_number"](3) == 3.0 and ns["_integer"](7) == 7
+    assert ns["_text"]("c") == "c" and ns["_flag"](False) is False
+    assert ns["_items"]((torch.ones(1), 2, "a", None), 4)[1:] == (2, "a", None)
+    assert ns["_plain"]({"a": [1, 2.0]}) == {"a": [1, 2.0]}
+
+
+@pytest.mark.parametrize("kwargs, message", [({"dtype": torch.float32}, "must have dtype torch.float32"),
+                                             ({"shape": (4, 3)}, "must have shape \\(4, 3\\)")])
+def test_dtype_and_shape_are_checked_when_given(ns, kwargs, message):
+    with pytest.raises(AssertionError, match=message):
+        ns["_tensor"](torch.zeros(3, 4, dtype=torch.float64), "y", **kwargs)
+
+
+def test_tensors_without_data_are_refused(ns):
+    for x in (torch.empty(2, device="meta"), torch.eye(2).to_sparse()):
+        with pytest.raises(AssertionError, match="dense tensor with data"):
+            ns["_tensor"](x)
+
+
+def test_an_active_torch_function_mode_is_refused(ns):
+    class Everything(torch.overrides.TorchFunctionMode):
+        def __torch_function__(self, func, types, args=(), kwargs=None):
+            return func(*args, **(kwargs or {}))
+
+    with Everything(), pytest.raises(AssertionError, match="mode is active"):
+        ns["_tensor"](torch.zeros(1))
+
+
+def test_comparisons_refuse_unconverted_values_and_compare_dtype_and_shape(ns):
+    with pytest.raises(AssertionError, match="converted with _tensor"):
+        ns["_close"](ns["_liar"](), torch.zeros(1))
+    with pytest.raises(AssertionError, match="has dtype"):
+        ns["_close"](torch.zeros(2), torch.zeros(2, dtype=torch.float64))
+    with pytest.raises(AssertionError, match="has shape"):
+        ns["_close"](torch.zeros(2), torch.zeros(1, 2))
+    with pytest.raises(AssertionError, match="not close"):
+        ns["_close"](torch.zeros(2), torch.ones(2), "w", rtol=0, atol=0.5)
+    ns["_close"](torch.zeros(2), torch.full((2,), 0.4), "w", rtol=0, atol=0.5)
+    with pytest.raises(AssertionError, match="differs"):
+        ns["_equal"](torch.zeros(2), torch.zeros(2, dtype=torch.float64))
+
+
+def test_helpers_keep_what_they_captured_when_the_notebook_rebinds_it(ns, monkeypatch):
+    exec("type = lambda x: __import__('torch').Tensor\nisinstance = lambda *a: True", ns)
+    monkeypatch.setattr(torch.testing, "assert_close", lambda *a, **k: None)
+    monkeypatch.setattr(torch, "equal", lambda *a, **k: True)
+    with pytest.raises(AssertionError, match="not a subclass"):
+        ns["_tensor"](ns["_liar"]())
+    with pytest.raises(AssertionError, match="not close"):
+        ns["_close"](torch.zeros(2), torch.ones(2))
+    with pytest.raises(AssertionError, match="differs"):
+        ns["_equal"](torch.zeros(2), torch.ones(2))
+
+
+def test_use_references_binds_notebook_names(ns):
+    ns["raw_scores"] = lambda q, k: "the student's"
+    ns["_use_references"](raw_scores=lambda q, k: "the reference")
+    assert ns["raw_scores"](1, 2) == "the reference"
+
+
+# --------------------------------------------------------------------------- the static rule
+
+def _nb(answer: str, test: str) -> dict:
+    def cell(source, **meta):
+        return {"cell_type": "code", "id": meta["grade_id"], "metadata": {"nbgrader": meta}, "source": source,
+                "outputs": [], "execution_count": None}
+    nb = {"cells": [cell("import torch\n", grade_id="setup", locked=True),
+                    cell(answer, grade_id="answer", solution=True),
+                    cell(test, grade_id="test_answer", grade=True, points=1)]}
+    plain.sync_helper_cell(nb)
+    return nb
+
+
+def _hidden(code: str) -> str:
+    return "### BEGIN HIDDEN TESTS\n" + code + "\n### END HIDDEN TESTS\n"
+
+
+ANSWER = "def f(x):\n    return x * 2\n\nanswer = 'c'\n"
+
+
+@pytest.mark.parametrize("test", [
+    "_got = _tensor(f(_x.clone()), 'f(x)')\n_close(_got, _x * 2, 'f(x)')",
+    "_a = _x.clone()\n_g = _tensor(f(_a))\n_equal(_tensor(_a), _x)",
+    "assert _text(answer, 'answer') == 'c'",
+    "_use_references(g=lambda x: x)\n_out, _w = _items(f(_x.clone()), 2, 'f(x)')\nassert _out.shape == _w.shape",
+    "def _check(n):\n    _y = _tensor(f(_REF(n)), 'f')\n    assert _y.sum() > 0\n_check(3)",
+])
+def test_hidden_tests_that_convert_first_pass_the_rule(test):
+    assert plain.hidden_test_problems(_nb(ANSWER, _hidden("_x = _REF(3)\n" + test))) == []
+
+
+@pytest.mark.parametrize("test, where", [
+    ("assert f(_x).allclose(_x * 2)", "`f(_x).allclose(_x * 2)` comes from student code and is asserted"),
+    ("_REF['assert_close'](f(_x), _x * 2)", "`f(_x)` comes from student code and is passed to _REF['assert_close']"),
+    ("assert answer == 'c'", "`answer` comes from student code"),
+    ("_y = f(_x)\nassert _y.shape == (3,)", "`_y.shape` comes from student code"),
+    ("_g = _tensor(f(_x))\n_close(_g, _x * 2)", "`_x` comes from student code and is used in an expression"),
+    ("_y = _tensor(f(_x.clone()))\nassert _y.sum() > 0, f'got {f(_x)}'", "`f(_x)` comes from student code"),
+    ("_y = [f(_x.clone()) for _ in range(2)]\n_close(_y[0], _x)", "`_y[0]` comes from student code"),
+    ("for _y in f(_x.clone()):\n    assert _y > 0", "`_y` comes from student code"),
+    ("try:\n    _tensor(f(_x.clone()))\nexcept Exception as _e:\n    assert 'x' in str(_e)", "`_e` comes from student code"),
+])
+def test_hidden_tests_that_compare_student_values_break_the_rule(test, where):
+    problems = plain.hidden_test_problems(_nb(ANSWER, _hidden("_x = _REF(3)\n" + test)))
+    assert any(where in p for p in problems), problems
+
+
+def test_visible_tests_may_compare_student_values_directly():
+    test = "assert f(2) == 4\n" + _hidden("_x = _REF(3)\n_close(_tensor(f(_x.clone())), _x * 2)")
+    assert plain.hidden_test_problems(_nb(ANSWER, test)) == []
+
+
+def test_a_hidden_region_that_converts_nothing_breaks_the_rule():
+    problems = plain.hidden_test_problems(_nb(ANSWER, _hidden("assert 1 + 1 == 2")))
+    assert problems == ["test_answer: its hidden tests convert no student value with a helper"]
+
+
+def test_the_helper_cell_is_inserted_once_after_the_first_code_cell_and_kept_fresh():
+    nb = _nb(ANSWER, _hidden("_close(_tensor(f(_REF(1))), _REF(2))"))
+    assert [c["id"] for c in nb["cells"]] == ["setup", plain.HELPER_GRADE_ID, "answer", "test_answer"]
+    assert plain.sync_helper_cell(nb) is False
+    stale = copy.deepcopy(nb)
+    stale["cells"][1]["source"] = ["# edited\n"]
+    assert plain.hidden_test_problems(stale)[0].startswith(f"the `{plain.HELPER_GRADE_ID}` cell is stale")
+    assert plain.sync_helper_cell(stale) is True and stale == nb
+    del stale["cells"][1]
+    assert plain.hidden_test_problems(stale)[0].startswith(f"no `{plain.HELPER_GRADE_ID}` cell")
