@@ -46,6 +46,8 @@ def run(args, root: Path, chapters: list[str]) -> int:
                 print(f"collected {student}: {', '.join(files)}")
             for name, why in report.unmatched:
                 print(f"not collected: {name}: {why}")
+            for note in report.notes:
+                print(note)
             print(f"{plural(len(report.collected), 'student')} collected into submitted/, "
                   f"{plural(len(report.unmatched), 'file')} unmatched")
             return 0

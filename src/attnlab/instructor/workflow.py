@@ -106,9 +106,20 @@ def release(root: Path, chapters: list[str], db_url: str, bundle_path: Path) -> 
 # --------------------------------------------------------------------------- collect
 
 @dataclass
+class CollectLimits:
+    """What ``collect`` reads from one download at most. Sizes are of the unpacked bytes, counted while
+    they are read (a zip's own size fields are never trusted)."""
+
+    entry_bytes: int = 64 * 2**20    # one file
+    total_bytes: int = 2 * 2**30     # everything read from the download, kept or not
+    entries: int = 20_000            # entries of a zip, or files of a folder
+
+
+@dataclass
 class CollectReport:
     collected: dict[str, list[str]] = field(default_factory=dict)   # student -> file names in submitted/
-    unmatched: list[tuple[str, str]] = field(default_factory=list)  # (file, why it was not collected)
+    unmatched: list[tuple[str, str]] = field(default_factory=list)  # (entry, why it was not collected)
+    notes: list[str] = field(default_factory=list)                  # e.g. an earlier submission replaced
     log: str = ""
 
 
@@ -131,48 +142,259 @@ def check_pattern(pattern: str) -> str:
     return pattern
 
 
-def collect(root: Path, chapter: str, download: Path, pattern: str = DEFAULT_PATTERN) -> CollectReport:
-    """Import an LMS download (a zip, or a folder of files) into ``submitted/`` with nbgrader's
-    ``zip_collect``. File names must carry the student id (``pattern``, a regular expression with
-    groups ``student_id`` and ``file_id``, matched against the whole path)."""
-    from nbgrader.apps.zipcollectapp import ZipCollectApp
-    from nbgrader.coursedir import CourseDirectory
-    from nbgrader.utils import capture_log
+def student_id_problem(student: str) -> str | None:
+    """Why ``student`` cannot name a folder under ``submitted/`` (None if it can)."""
+    if not student.strip():
+        return "the student id in the name is empty"
+    if student in (".", ".."):
+        return f"the student id {student!r} is not a folder name"
+    if any(sep in student for sep in "/\\"):
+        return f"the student id {student!r} contains a path separator"
+    if student.startswith("."):
+        return f"the student id {student!r} starts with a dot (a hidden folder)"
+    if any(ord(ch) < 32 or ord(ch) == 127 for ch in student):
+        return f"the student id {student!r} contains control characters"
+    if len(student) > 128:
+        return f"the student id is {len(student)} characters long (at most 128)"
+    return None
+
+
+def _entry_name_problem(name: str) -> str | None:
+    """Why a zip entry's name is refused: absolute, or leading out of the download."""
+    import re
+
+    if "\0" in name:
+        return "the name contains a NUL byte"
+    unified = name.replace("\\", "/")
+    if unified.startswith("/") or re.match(r"^[A-Za-z]:", unified):
+        return "absolute path (an archive entry must be a relative path)"
+    if ".." in unified.split("/"):
+        return "path leads outside the download (it contains '..')"
+    return None
+
+
+def _mib(n: int) -> str:
+    return f"{n / 2**20:g} MiB"
+
+
+@dataclass
+class _Entry:
+    name: str          # as reported: "<zip stem>/<entry>" or the path relative to the folder
+    date: float        # zip date or file mtime (seconds since the epoch)
+    opener: object     # () -> binary file object
+    size_hint: int | None = None
+
+
+def _zip_entries(download: Path, report: CollectReport, limits: CollectLimits):
+    """The readable entries of a zip; every refused one goes to ``report.unmatched``."""
+    import stat
+    import time
+    import zipfile
+
+    try:
+        with download.open("rb") as f:
+            end = zipfile._EndRecData(f)  # the count in the end record, read before the directory is
+    except OSError as err:
+        raise RuntimeError(f"cannot read {download}: {err}") from None
+    if end is None:
+        raise RuntimeError(f"{download} is not a zip file: give the LMS download as a .zip or as a folder")
+    if end[zipfile._ECD_ENTRIES_TOTAL] > limits.entries * 4:
+        raise RuntimeError(f"{download} lists {end[zipfile._ECD_ENTRIES_TOTAL]} entries, far more than the "
+                           f"{limits.entries} collect reads: it is not an LMS download")
+    try:
+        zf = zipfile.ZipFile(download)
+    except (zipfile.BadZipFile, OSError, ValueError) as err:
+        raise RuntimeError(f"{download} is not a readable zip file ({err})") from None
+    stem = download.stem
+    infos = zf.infolist()
+    files = [i for i in infos if not i.is_dir()]
+    if len(files) > limits.entries:
+        report.unmatched.append((f"{stem}/{files[limits.entries].filename}", (
+            f"and the {len(files) - limits.entries} entries after it: the download has {len(files)} files, "
+            f"collect reads the first {limits.entries}")))
+        files = files[:limits.entries]
+    for info in files:
+        shown = f"{stem}/{info.filename}"
+        why = _entry_name_problem(info.filename)
+        mode = info.external_attr >> 16
+        if why is None and stat.S_ISLNK(mode):
+            why = "symbolic link (never followed)"
+        elif why is None and mode and stat.S_IFMT(mode) and not stat.S_ISREG(mode):
+            why = "not a regular file"
+        elif why is None and info.flag_bits & 0x1:
+            why = "encrypted entry"
+        if why:
+            report.unmatched.append((shown, why))
+            continue
+        try:
+            date = time.mktime((*info.date_time, 0, 0, -1))
+        except (OverflowError, ValueError):
+            date = 0.0
+        yield _Entry(shown, date, lambda info=info: zf.open(info), info.file_size)
+    zf.close()
+
+
+def _folder_entries(download: Path, report: CollectReport, limits: CollectLimits):
+    """The regular files below a folder; symbolic links (files or folders) are reported, never followed."""
+    import stat
+
+    count = 0
+    for folder, dirs, files in os.walk(download, followlinks=False):
+        dirs.sort()
+        for name in sorted(dirs):
+            path = Path(folder) / name
+            if path.is_symlink():
+                report.unmatched.append((str(path.relative_to(download)), "symbolic link to a folder (never followed)"))
+        for name in sorted(files):
+            path = Path(folder) / name
+            shown = str(path.relative_to(download))
+            try:
+                info = path.lstat()
+            except OSError as err:
+                report.unmatched.append((shown, f"cannot be read ({err.strerror})"))
+                continue
+            if stat.S_ISLNK(info.st_mode):
+                report.unmatched.append((shown, "symbolic link (never followed)"))
+                continue
+            if not stat.S_ISREG(info.st_mode):
+                report.unmatched.append((shown, "not a regular file"))
+                continue
+            count += 1
+            if count > limits.entries:
+                report.unmatched.append((shown, f"and every file after it: collect reads at most {limits.entries} files"))
+                return
+
+            def opener(path=path):
+                # O_NOFOLLOW: a file swapped for a link after the check is not followed either
+                fd = os.open(path, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0))
+                if not stat.S_ISREG(os.fstat(fd).st_mode):
+                    os.close(fd)
+                    raise OSError("not a regular file")
+                return os.fdopen(fd, "rb")
+
+            yield _Entry(shown, info.st_mtime, opener, info.st_size)
+
+
+def _copy_bounded(entry: _Entry, target: Path, budget: dict, limits: CollectLimits) -> str | None:
+    """Stream ``entry`` into ``target``; the reason it was refused (too large, unreadable), else None."""
+    import zipfile
+    import zlib
+
+    if entry.size_hint is not None and entry.size_hint > limits.entry_bytes:
+        return f"larger than {_mib(limits.entry_bytes)} once unpacked (the download says {entry.size_hint} bytes)"
+    written = 0
+    try:
+        with entry.opener() as src, target.open("wb") as out:
+            while True:
+                room = min(limits.entry_bytes + 1 - written, budget["left"] + 1)
+                chunk = src.read(min(2**20, max(room, 1)))
+                if not chunk:
+                    return None
+                written += len(chunk)
+                budget["left"] -= len(chunk)
+                if written > limits.entry_bytes:
+                    return f"larger than {_mib(limits.entry_bytes)} once unpacked (reading stopped there)"
+                if budget["left"] < 0:
+                    return f"the download holds more than {_mib(limits.total_bytes)} in all (reading stopped there)"
+                out.write(chunk)
+    except (zipfile.BadZipFile, zlib.error, EOFError) as err:
+        return f"damaged entry ({err})"
+    except (OSError, NotImplementedError, RuntimeError) as err:
+        return f"cannot be read ({err})"
+
+
+def collect(root: Path, chapter: str, download: Path, pattern: str = DEFAULT_PATTERN,
+            limits: CollectLimits | None = None) -> CollectReport:
+    """Import an LMS download (a zip, or a folder of files) into ``submitted/<student>/<chapter>/``.
+
+    File names must carry the student id (``pattern``, a regular expression with groups ``student_id``
+    and ``file_id``, matched against ``<course>/downloaded/<chapter>/extracted/<entry>``). Every entry
+    that cannot be collected safely is skipped and listed with its reason in ``report.unmatched``:
+    absolute paths, ``..``, symbolic links (never followed), bad student ids, entries or downloads
+    beyond ``limits``, damaged entries. Of several notebooks of one student the newest (zip date, or
+    modification time in a folder) is kept. Nothing is written outside ``submitted/`` but a temporary
+    folder, removed at the end."""
+    import re
+    import tempfile
 
     check_pattern(pattern)
+    limits = limits or CollectLimits()
+    root = Path(root)
     download = Path(download)
     if not download.exists():
         raise FileNotFoundError(f"no such file or folder: {download}")
-    archive = Path(root) / "downloaded" / chapter / "archive"
-    shutil.rmtree(archive, ignore_errors=True)
-    archive.mkdir(parents=True)
-    if download.is_dir():
-        for item in sorted(download.rglob("*")):
-            if item.is_file():
-                shutil.copy2(item, archive / item.name)
-    else:
-        shutil.copy2(download, archive / download.name)
-    config = course_config(root)
-    config.CourseDirectory.assignment_id = chapter
-    config.ZipCollectApp.force = True
-    config.FileNameCollectorPlugin.named_regexp = pattern
-    config.ZipCollectApp.log_level = "ERROR"
-    app = ZipCollectApp(config=config)
-    app.coursedir = CourseDirectory(parent=app)
-    outcome = capture_log(app)
-    if not outcome["success"]:
-        raise RuntimeError(f"nbgrader zip_collect failed:\n{outcome.get('error') or outcome.get('log')}")
-    report = CollectReport(log=outcome.get("log", ""))
-    extracted = Path(root) / "downloaded" / chapter / "extracted"
-    for path in sorted(p for p in extracted.rglob("*") if p.is_file()):
-        info = app.collector_plugin_inst.collect(str(path))
-        if not info:
-            why = ("not a notebook" if path.suffix != ".ipynb" else "no student id in the name (see --pattern)")
-            report.unmatched.append((str(path.relative_to(extracted)), why))
-        else:
-            name = Path(info["file_id"]).name
-            report.collected.setdefault(info["student_id"], []).append(name)
+    report = CollectReport()
+    matcher = re.compile(pattern)
+    extracted = root / "downloaded" / chapter / "extracted"  # only matched against, never written
+    staging = Path(tempfile.mkdtemp(prefix="attnlab-collect-"))
+    budget = {"left": limits.total_bytes}
+    candidates: dict[str, list[tuple[float, int, _Entry, str, Path, str | None]]] = {}
+    try:
+        entries = _folder_entries(download, report, limits) if download.is_dir() else _zip_entries(download, report, limits)
+        for index, entry in enumerate(entries):
+            base = entry.name.replace("\\", "/").rsplit("/", 1)[-1]
+            if entry.name.replace("\\", "/").startswith("__MACOSX/") or "/__MACOSX/" in entry.name or base.startswith("._"):
+                report.unmatched.append((entry.name, "macOS metadata, not a notebook"))
+                continue
+            found = matcher.match(f"{extracted}/{entry.name}")
+            if not found or found.group("student_id") is None or found.group("file_id") is None:
+                why = "not a notebook" if not entry.name.endswith(".ipynb") else "no student id in the name (see --pattern)"
+                report.unmatched.append((entry.name, why))
+                continue
+            student = found.group("student_id")
+            why = student_id_problem(student)
+            file_id = found.group("file_id").replace("\\", "/").rsplit("/", 1)[-1]
+            if why is None and (file_id in ("", ".", "..") or not file_id.endswith(".ipynb")):
+                why = f"the file name {file_id!r} is not a notebook name"
+            if why:
+                report.unmatched.append((entry.name, why))
+                continue
+            if budget["left"] < 0:
+                report.unmatched.append((entry.name, f"not read: the download holds more than "
+                                         f"{_mib(limits.total_bytes)} in all"))
+                continue
+            staged = staging / f"{index}.ipynb"
+            why = _copy_bounded(entry, staged, budget, limits)
+            if why:
+                staged.unlink(missing_ok=True)
+                report.unmatched.append((entry.name, why))
+                continue
+            stamp = found.groupdict().get("timestamp")
+            candidates.setdefault(student, []).append((entry.date, index, entry, file_id, staged, stamp))
+
+        submitted = root / "submitted"
+        submitted.mkdir(exist_ok=True)
+        for student in sorted(candidates):
+            ranked = sorted(candidates[student], key=lambda c: (c[0], c[1]))
+            date, _, entry, file_id, staged, stamp = ranked[-1]
+            for older in ranked[:-1]:
+                report.unmatched.append((older[2].name, f"an older notebook of {student}: kept the newest, "
+                                         f"{entry.name} ({_when(date)})"))
+            home = submitted / student
+            target = home / chapter
+            if home.is_symlink() or target.is_symlink():
+                report.unmatched.append((entry.name, f"submitted/{student} is a symbolic link: remove it and collect again"))
+                continue
+            if target.resolve().parent.parent != submitted.resolve():
+                report.unmatched.append((entry.name, f"submitted/{student}/{chapter} is not inside submitted/"))
+                continue
+            if target.exists():
+                shutil.rmtree(target)
+                report.notes.append(f"replaced the earlier submission of {student}")
+            target.mkdir(parents=True)
+            shutil.move(staged, target / file_id)
+            if stamp:
+                (target / "timestamp.txt").write_text(stamp, encoding="utf-8")
+            report.collected[student] = [file_id]
+    finally:
+        shutil.rmtree(staging, ignore_errors=True)
     return report
+
+
+def _when(seconds: float) -> str:
+    import time
+
+    return time.strftime("%Y-%m-%d %H:%M:%S", time.localtime(seconds)) if seconds else "no date"
 
 
 # --------------------------------------------------------------------------- autograde

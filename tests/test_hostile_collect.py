@@ -1,0 +1,263 @@
+"""collect never aborts and never writes outside submitted/: every bad entry of an LMS download is
+skipped with one line, every good one is collected (issue 17, point 5). No nbgrader run is needed."""
+
+from __future__ import annotations
+
+import io
+import json
+import os
+import struct
+import subprocess
+import sys
+import time
+import zipfile
+import zlib
+from pathlib import Path
+
+import pytest
+
+from attnlab.instructor.workflow import CollectLimits, _copy_bounded, _Entry, collect, student_id_problem
+from grading import ROOT
+from instructor_course import CHAPTER, cli, copy_course
+
+NOTEBOOK = json.dumps({"cells": [], "metadata": {}, "nbformat": 4, "nbformat_minor": 5}).encode()
+
+
+def _files(folder: Path) -> set[str]:
+    return {str(p.relative_to(folder)) for p in folder.rglob("*")}
+
+
+def _zip(path: Path, entries: list[tuple], **kw) -> Path:
+    """Write a zip of ``(name, data[, date_time[, unix mode]])`` entries, names kept exactly as given."""
+    with zipfile.ZipFile(path, "w", **kw) as zf:
+        for name, data, *rest in entries:
+            info = zipfile.ZipInfo(name, date_time=rest[0] if rest else (2026, 1, 1, 12, 0, 0))
+            if len(rest) > 1:
+                info.external_attr = rest[1] << 16
+            zf.writestr(info, data)
+    return path
+
+
+@pytest.fixture
+def course(tmp_path):
+    root = tmp_path / "course"
+    root.mkdir()
+    return root
+
+
+def _why(report, name):
+    return dict(report.unmatched)[name]
+
+
+def test_bad_zip_entries_are_skipped_and_good_ones_collected(course, tmp_path):
+    download = _zip(tmp_path / "lms.zip", [
+        ("sub/alice_exercises.ipynb", NOTEBOOK),
+        ("../x_exercises.ipynb", NOTEBOOK),
+        ("sub/../../y_exercises.ipynb", NOTEBOOK),
+        ("/abs_exercises.ipynb", NOTEBOOK),
+        ("C:\\Users\\win_exercises.ipynb", NOTEBOOK),
+        ("sub/link_exercises.ipynb", str(ROOT / "solutions" / CHAPTER / "exercises.ipynb"), (2026, 1, 1, 0, 0, 0), 0o120777),
+        ("sub/.._exercises.ipynb", NOTEBOOK),
+        ("__MACOSX/sub/._alice_exercises.ipynb", b"\0\5\26\7"),
+        ("sub/bob_exercises.ipynb", NOTEBOOK),
+    ])
+    report = collect(course, CHAPTER, download)
+    assert report.collected == {"alice": ["exercises.ipynb"], "bob": ["exercises.ipynb"]}
+    assert _why(report, "lms/../x_exercises.ipynb") == "path leads outside the download (it contains '..')"
+    assert _why(report, "lms/sub/../../y_exercises.ipynb") == "path leads outside the download (it contains '..')"
+    assert _why(report, "lms//abs_exercises.ipynb") == "absolute path (an archive entry must be a relative path)"
+    assert _why(report, "lms/C:\\Users\\win_exercises.ipynb") == "absolute path (an archive entry must be a relative path)"
+    assert _why(report, "lms/sub/link_exercises.ipynb") == "symbolic link (never followed)"
+    assert _why(report, "lms/sub/.._exercises.ipynb") == "the student id '..' is not a folder name"
+    assert _why(report, "lms/__MACOSX/sub/._alice_exercises.ipynb") == "macOS metadata, not a notebook"
+    assert len(report.unmatched) == 7
+    assert _files(course) == {"submitted", "submitted/alice", f"submitted/alice/{CHAPTER}",
+                              f"submitted/alice/{CHAPTER}/exercises.ipynb", "submitted/bob", f"submitted/bob/{CHAPTER}",
+                              f"submitted/bob/{CHAPTER}/exercises.ipynb"}
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["course", "lms.zip"]  # nothing beside the course either
+
+
+@pytest.mark.parametrize("name, pattern, expected", [
+    ("sub/.-exercises.ipynb", r".*/(?P<student_id>[^/]*)-(?P<file_id>[^/]+\.ipynb)$", "the student id '.' is not a folder name"),
+    ("sub/..-exercises.ipynb", r".*/(?P<student_id>[^/]*)-(?P<file_id>[^/]+\.ipynb)$", "the student id '..' is not a folder name"),
+    ("sub/-exercises.ipynb", r".*/(?P<student_id>[^/]*)-(?P<file_id>[^/]+\.ipynb)$", "the student id in the name is empty"),
+    ("sub/a/b_exercises.ipynb", r".*?/sub/(?P<student_id>.+)_(?P<file_id>[^/_]+\.ipynb)$", "the student id 'a/b' contains a path separator"),
+    ("sub/a\\b_exercises.ipynb", r".*?/sub/(?P<student_id>.+)_(?P<file_id>[^/_]+\.ipynb)$", "the student id 'a\\\\b' contains a path separator"),
+    ("sub/.git_exercises.ipynb", r".*/(?P<student_id>[^/_]+)_(?P<file_id>[^/]+\.ipynb)$", "the student id '.git' starts with a dot (a hidden folder)"),
+])
+def test_unusable_student_ids_are_skipped(course, tmp_path, name, pattern, expected):
+    download = _zip(tmp_path / "lms.zip", [(name, NOTEBOOK)])
+    report = collect(course, CHAPTER, download, pattern)
+    assert report.collected == {} and report.unmatched == [(f"lms/{name}", expected)]
+    assert _files(course) == {"submitted"}  # nothing written, inside submitted/ or anywhere else
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["course", "lms.zip"]
+
+
+def test_student_id_rules():
+    assert student_id_problem("jdoe") is None and student_id_problem("12345") is None
+    assert student_id_problem("a\0b") == "the student id 'a\\x00b' contains control characters"
+    assert student_id_problem("x" * 129) == "the student id is 129 characters long (at most 128)"
+
+
+def test_a_repeated_student_keeps_the_newest_by_zip_date(course, tmp_path):
+    download = _zip(tmp_path / "lms.zip", [
+        ("sub/dave_exercises.ipynb", b'{"which": "new"}', (2026, 3, 2, 9, 0, 0)),
+        ("sub/dave_exercises-1.ipynb", b'{"which": "old"}', (2026, 3, 1, 9, 0, 0)),
+        ("sub/erin_exercises.ipynb", NOTEBOOK),
+    ])
+    report = collect(course, CHAPTER, download)
+    assert report.collected == {"dave": ["exercises.ipynb"], "erin": ["exercises.ipynb"]}
+    assert _why(report, "lms/sub/dave_exercises-1.ipynb") == (
+        "an older notebook of dave: kept the newest, lms/sub/dave_exercises.ipynb (2026-03-02 09:00:00)")
+    assert (course / "submitted" / "dave" / CHAPTER / "exercises.ipynb").read_bytes() == b'{"which": "new"}'
+    assert sorted(p.name for p in (course / "submitted" / "dave" / CHAPTER).iterdir()) == ["exercises.ipynb"]
+    # collecting again replaces the earlier submission and says so
+    report = collect(course, CHAPTER, download)
+    assert "replaced the earlier submission of dave" in report.notes
+
+
+def test_oversized_entries_and_too_many_entries_are_skipped(course, tmp_path):
+    download = _zip(tmp_path / "lms.zip", [(f"sub/s{i}_exercises.ipynb", NOTEBOOK) for i in range(5)]
+                    + [("sub/big_exercises.ipynb", b"x" * 5000)])
+    report = collect(course, CHAPTER, download, limits=CollectLimits(entry_bytes=1000, entries=100))
+    assert _why(report, "lms/sub/big_exercises.ipynb") == "larger than 0.000953674 MiB once unpacked (the download says 5000 bytes)"
+    assert sorted(report.collected) == [f"s{i}" for i in range(5)]
+    report = collect(course, CHAPTER, download, limits=CollectLimits(entries=3))
+    assert sorted(report.collected) == ["s0", "s1", "s2"]
+    assert report.unmatched == [("lms/sub/s3_exercises.ipynb",
+                                 "and the 3 entries after it: the download has 6 files, collect reads the first 3")]
+
+
+def test_the_total_read_from_a_download_is_capped(course, tmp_path):
+    download = _zip(tmp_path / "lms.zip", [(f"sub/s{i}_exercises.ipynb", b"y" * 1500) for i in range(3)])
+    report = collect(course, CHAPTER, download, limits=CollectLimits(total_bytes=2000))
+    assert list(report.collected) == ["s0"]
+    assert _why(report, "lms/sub/s1_exercises.ipynb").startswith("the download holds more than")
+    assert _why(report, "lms/sub/s2_exercises.ipynb").startswith("not read: the download holds more than")
+
+
+class _Endless(io.RawIOBase):
+    """A stream of zeros that never ends, whatever any header says."""
+
+    def readable(self):
+        return True
+
+    def readinto(self, buffer):
+        buffer[:] = bytes(len(buffer))
+        return len(buffer)
+
+
+def test_reading_is_bounded_by_the_bytes_read_not_by_a_size_field(tmp_path):
+    entry = _Entry("endless", 0.0, lambda: io.BufferedReader(_Endless()), size_hint=10)  # the hint lies
+    budget = {"left": 10**12}
+    why = _copy_bounded(entry, tmp_path / "out", budget, CollectLimits(entry_bytes=3 * 2**20))
+    assert why == "larger than 3 MiB once unpacked (reading stopped there)"
+    assert (tmp_path / "out").stat().st_size <= 3 * 2**20
+
+
+def _bomb(path: Path, name: str, claimed_size: int | None = None, chunks: int = 105) -> Path:
+    """A zip with one deflated entry of ``chunks`` x 16 MiB of zeros (about 1.7 GB from 1.7 MB), built
+    without compressing it all: after a full flush, each identical chunk deflates to identical bytes."""
+    block = bytes(2**24)
+    comp = zlib.compressobj(9, zlib.DEFLATED, -15)
+    first = comp.compress(block) + comp.flush(zlib.Z_FULL_FLUSH)
+    middle = comp.compress(block) + comp.flush(zlib.Z_FULL_FLUSH)
+    last = comp.compress(block) + comp.flush()
+    data = first + middle * (chunks - 2) + last
+    crc = 0
+    for _ in range(chunks):
+        crc = zlib.crc32(block, crc)
+    size = chunks * 2**24 if claimed_size is None else claimed_size
+    raw = name.encode()
+    dos_time, dos_date = 0, (2026 - 1980) << 9 | 1 << 5 | 1
+    local = struct.pack("<IHHHHHIIIHH", 0x04034B50, 20, 0, 8, dos_time, dos_date, crc, len(data), size, len(raw), 0) + raw
+    central = struct.pack("<IHHHHHHIIIHHHHHII", 0x02014B50, 20, 20, 0, 8, dos_time, dos_date, crc, len(data), size,
+                          len(raw), 0, 0, 0, 0, 0, 0) + raw
+    end = struct.pack("<IHHHHIIH", 0x06054B50, 0, 0, 1, 1, len(central), len(local) + len(data), 0)
+    path.write_bytes(local + data + central + end)
+    return path
+
+
+MEASURE = """
+import resource, sys, tracemalloc
+from pathlib import Path
+from attnlab.instructor.workflow import collect
+before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+tracemalloc.start()
+report = collect(Path(sys.argv[1]), "ch", Path(sys.argv[2]))
+peak = tracemalloc.get_traced_memory()[1]
+grown = (resource.getrusage(resource.RUSAGE_SELF).ru_maxrss - before) * 1024
+print(peak, grown, report.collected, report.unmatched)
+"""
+
+
+@pytest.mark.parametrize("claimed, expected", [
+    (None, "larger than 64 MiB once unpacked (the download says 1761607680 bytes)"),
+    (1000, "damaged entry (Bad CRC-32 for file 'sub/bomb_exercises.ipynb')"),
+])
+def test_a_zip_bomb_takes_a_few_megabytes(tmp_path, claimed, expected):
+    bomb = _bomb(tmp_path / "bomb.zip", "sub/bomb_exercises.ipynb", claimed)
+    assert 1.5e6 < bomb.stat().st_size < 1.8e6
+    with zipfile.ZipFile(bomb) as zf:
+        assert zf.testzip() is None if claimed is None else True  # a valid zip when its sizes are true
+    root = tmp_path / "course"
+    root.mkdir()
+    proc = subprocess.run([sys.executable, "-c", MEASURE, str(root), str(bomb)], capture_output=True, text=True,
+                          timeout=300)
+    assert proc.returncode == 0, proc.stderr
+    peak, grown, collected, unmatched = proc.stdout.split(" ", 3)
+    assert int(peak) < 8 * 2**20, peak          # Python allocations during collect
+    assert int(grown) < 32 * 2**20, grown       # growth of the process's peak resident memory
+    assert collected == "{}" and expected in unmatched, unmatched
+
+
+def test_a_folder_download_never_follows_links(course, tmp_path):
+    download = tmp_path / "download"
+    (download / "inner").mkdir(parents=True)
+    (download / "frank_exercises.ipynb").write_bytes(NOTEBOOK)
+    (download / "inner" / "gina_exercises.ipynb").write_bytes(NOTEBOOK)
+    solutions = ROOT / "solutions" / CHAPTER / "exercises.ipynb"
+    (download / "mallory_exercises.ipynb").symlink_to(solutions)
+    (download / "linked").symlink_to(ROOT / "solutions" / CHAPTER)
+    os.mkfifo(download / "pipe_exercises.ipynb")
+    (download / "hank_exercises.ipynb").write_bytes(b'{"which": "old"}')
+    (download / "inner" / "hank_exercises.ipynb").write_bytes(b'{"which": "new"}')
+    old = time.time() - 3600
+    os.utime(download / "hank_exercises.ipynb", (old, old))
+    report = collect(course, CHAPTER, download)
+    assert sorted(report.collected) == ["frank", "gina", "hank"]
+    assert _why(report, "mallory_exercises.ipynb") == "symbolic link (never followed)"
+    assert _why(report, "linked") == "symbolic link to a folder (never followed)"
+    assert _why(report, "pipe_exercises.ipynb") == "not a regular file"
+    assert _why(report, "hank_exercises.ipynb").startswith("an older notebook of hank: kept the newest, inner/hank_exercises.ipynb")
+    assert (course / "submitted" / "hank" / CHAPTER / "exercises.ipynb").read_bytes() == b'{"which": "new"}'
+    assert not (course / "submitted" / "mallory").exists()
+    assert solutions.read_bytes() not in [p.read_bytes() for p in (course / "submitted").rglob("*.ipynb")]
+
+
+def test_a_symlinked_student_folder_is_not_written_through(course, tmp_path):
+    outside = tmp_path / "outside"
+    outside.mkdir()
+    (course / "submitted").mkdir()
+    (course / "submitted" / "ivan").symlink_to(outside)
+    report = collect(course, CHAPTER, _zip(tmp_path / "lms.zip", [("sub/ivan_exercises.ipynb", NOTEBOOK)]))
+    assert report.collected == {}
+    assert _why(report, "lms/sub/ivan_exercises.ipynb") == "submitted/ivan is a symbolic link: remove it and collect again"
+    assert list(outside.iterdir()) == []
+
+
+def test_the_command_reports_each_skipped_entry_and_succeeds(tmp_path, monkeypatch):
+    root = copy_course(tmp_path / "course")
+    monkeypatch.setenv("ATTNLAB_COURSE_ROOT", str(root))
+    download = _zip(tmp_path / "lms.zip", [("sub/alice_exercises.ipynb", NOTEBOOK), ("../x_exercises.ipynb", NOTEBOOK),
+                                           ("sub/.._exercises.ipynb", NOTEBOOK)])
+    status, out, err = cli("collect", CHAPTER, str(download))
+    assert status == 0, err
+    assert "collected alice: exercises.ipynb" in out
+    assert "not collected: lms/../x_exercises.ipynb: path leads outside the download (it contains '..')" in out
+    assert "not collected: lms/sub/.._exercises.ipynb: the student id '..' is not a folder name" in out
+    assert "1 student collected into submitted/, 2 files unmatched" in out
+    assert not (root / CHAPTER).exists() and "Traceback" not in out + err
+    (tmp_path / "notzip.zip").write_bytes(b"not a zip at all")
+    status, _, err = cli("collect", CHAPTER, str(tmp_path / "notzip.zip"))
+    assert status == 1 and "is not a zip file: give the LMS download as a .zip or as a folder" in err
