@@ -7,13 +7,16 @@ chapter's source and one student's submission at a time, copied in. nbgrader aut
 with the course's gradebook URL, so grades land in the real gradebook (SQLite or PostgreSQL), while
 the kernel that runs the student's code
 
-* starts through :mod:`attnlab.instructor.sandbox` (memory, file-size and CPU limits; writes allowed
-  only below the scratch copy; no signals to outside processes; no outgoing TCP connections), and
+* starts through :mod:`attnlab.instructor.sandbox`: in a bubblewrap sandbox (own mount, PID and
+  network namespaces, the course not mounted, allow-listed environment; Landlock where bubblewrap
+  cannot run), with memory, file-size, CPU-time and process limits, talking to the grader over ZMQ
+  ``ipc`` sockets; and
 * is driven by :class:`~attnlab.instructor.execute.HardenedExecute` (per-notebook time limit, output
   cap, tamper guard, survival of a dying kernel).
 
 The submitted files are only read, and their SHA-256 is checked after grading. Every student ends
-with a :class:`Result`: a score, or a reason why there is none.
+with a :class:`Result`: a score, or a reason why there is none. Results are reported (``progress``)
+as each notebook finishes.
 """
 
 from __future__ import annotations
@@ -27,7 +30,7 @@ import sys
 import tempfile
 import time
 import warnings
-from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures import ProcessPoolExecutor, as_completed
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -40,7 +43,14 @@ SECRET_ENV = ("ATTNLAB_GRADEBOOK_URL", "ATTNLAB_POSTGRES_URL", "DATABASE_URL", "
 
 @dataclass
 class Limits:
-    """Limits on one student's notebook. ``cell_timeout=None`` keeps ``nbgrader_config.py``'s."""
+    """Limits on one student's notebook. ``cell_timeout=None`` keeps ``nbgrader_config.py``'s.
+
+    Runaway code is stopped by CPU time (``cpu_seconds`` of the kernel process, default twice the
+    notebook's wall-clock limit), which does not depend on how busy the machine is; the wall-clock
+    limits are generous so that an honest notebook on a loaded machine does not reach them.
+    ``isolation`` is ``auto`` (bubblewrap, else Landlock, else limits only), ``bwrap`` (refuse to
+    grade without it) or ``landlock``. ``max_cells`` and ``max_notebook_mb`` are checked before
+    grading; ``processes`` caps the processes a kernel may start (not enforceable for root)."""
 
     cell_timeout: int | None = None
     notebook_timeout: int = 600
@@ -48,6 +58,12 @@ class Limits:
     output_bytes: int = 1_000_000
     file_mb: int = 64
     landlock: bool = True
+    cpu_seconds: int | None = None
+    isolation: str = "auto"
+    max_cells: int = 1000
+    max_notebook_mb: int = 20
+    processes: int = 256
+    startup_timeout: int = 300
 
 
 @dataclass
@@ -97,14 +113,28 @@ def find_notebook(folder: Path) -> tuple[Path | None, str]:
     return None, f"no {NOTEBOOK} in {folder}"
 
 
+def extra_notebooks(folder: Path, graded: Path) -> str:
+    """A note naming the notebooks of ``folder`` other than ``graded`` (empty if there are none)."""
+    others = sorted(p.name for p in folder.glob("*.ipynb") if p.is_file() and p != graded)
+    if not others:
+        return ""
+    return (f"also submitted {', '.join(others)} (not graded: only {graded.name} is); "
+            "if that is the one to grade, ask the student to submit it as exercises.ipynb")
+
+
 # what to ask a student whose file is not a notebook
 RESUBMIT = "ask the student to download the notebook from Jupyter (File \u2192 Download) and submit it again"
 
 
-def check_notebook(path: Path) -> str | None:
-    """Why ``path`` cannot be graded (None if it can)."""
+def check_notebook(path: Path, limits: Limits | None = None) -> str | None:
+    """Why ``path`` cannot be graded (None if it can); with ``limits``, also its size and cell count."""
     import nbformat
 
+    if limits is not None and limits.max_notebook_mb:
+        size = path.stat().st_size
+        if size > limits.max_notebook_mb * 2**20:
+            return (f"{path.name} is {size / 2**20:.1f} MiB, more than the limit of {limits.max_notebook_mb} MiB: "
+                    "ask the student to clear all outputs (Edit \u2192 Clear Outputs of All Cells), save, and submit again")
     data = path.read_bytes()
     if not data.strip():
         return f"{path.name} is empty ({len(data)} bytes): ask the student to submit the notebook again"
@@ -125,6 +155,9 @@ def check_notebook(path: Path) -> str | None:
     except Exception as err:  # nbformat raises several kinds of validation errors
         first = str(err).strip().splitlines()[0] if str(err).strip() else type(err).__name__
         return f"{path.name} is not a Jupyter notebook ({first}): {RESUBMIT}"
+    if limits is not None and limits.max_cells and len(nb.cells) > limits.max_cells:
+        return (f"{path.name} has {len(nb.cells)} cells, more than the limit of {limits.max_cells}: ask the student "
+                "to copy their answers into a fresh copy of the released notebook, without added cells, and submit that")
     return None
 
 
@@ -148,6 +181,24 @@ class SetupError(RuntimeError):
     """The grader itself could not start (configuration, gradebook): no student is to blame."""
 
 
+def kernel_policy(limits: Limits, threads: int, isolation: dict, hidden: list[str] = (),
+                  runtime_dir: str | None = None) -> dict:
+    """What :mod:`~attnlab.instructor.sandbox` applies to each grading kernel (the JSON policy file)."""
+    cpu = limits.cpu_seconds or (max(limits.notebook_timeout * 2, 60) if limits.notebook_timeout else None)
+    return {
+        "memory_bytes": limits.memory_mb * 2**20,
+        "file_bytes": limits.file_mb * 2**20,
+        "cpu_seconds": cpu,
+        "processes": limits.processes,
+        "unset_env": list(SECRET_ENV),
+        "landlock": limits.landlock,
+        "threads": threads,
+        "isolation": isolation,
+        "hidden": [str(h) for h in hidden],
+        "runtime_dir": runtime_dir,
+    }
+
+
 def _worker_init(*args) -> None:
     try:
         _setup_worker(*args)
@@ -156,7 +207,7 @@ def _worker_init(*args) -> None:
 
 
 def _setup_worker(root: str, chapter: str, db_url: str, limits: Limits, out_dir: str | None, config_file: str,
-                  base: str, threads: int) -> None:
+                  base: str, threads: int, isolation: dict, ipc_base: str) -> None:
     import warnings
 
     from sqlalchemy.exc import SAWarning
@@ -166,14 +217,13 @@ def _setup_worker(root: str, chapter: str, db_url: str, limits: Limits, out_dir:
     scratch = Path(tempfile.mkdtemp(prefix="worker-", dir=base))
     source = Path(root) / "solutions" / chapter
     shutil.copytree(source, scratch / "source" / chapter, ignore=shutil.ignore_patterns(".ipynb_checkpoints"))
-    policy = {
-        "memory_bytes": limits.memory_mb * 2**20,
-        "file_bytes": limits.file_mb * 2**20,
-        "cpu_seconds": max(limits.notebook_timeout * 2, 60) if limits.notebook_timeout else None,
-        "unset_env": list(SECRET_ENV),
-        "landlock": limits.landlock,
-        "threads": threads,
-    }
+    # the kernel's ZMQ sockets are files here (a short path: a Unix socket's name has at most 107 bytes)
+    runtime = Path(tempfile.mkdtemp(prefix="w", dir=ipc_base))
+    # never mounted into the sandbox: the course, the package's sources, this process's scratch course
+    hidden = [str(Path(root).resolve()), str(Path(__file__).resolve().parents[1]), str(scratch)]
+    if db_url.startswith("sqlite:///"):
+        hidden.append(str(Path(db_url[len("sqlite:///"):]).resolve().parent))
+    policy = kernel_policy(limits, threads, isolation, hidden, str(runtime))
     (scratch / "policy.json").write_text(json.dumps(policy), encoding="utf-8")
     spec = scratch / "jupyter" / "kernels" / KERNEL_NAME
     spec.mkdir(parents=True)
@@ -183,16 +233,19 @@ def _setup_worker(root: str, chapter: str, db_url: str, limits: Limits, out_dir:
                  "-f", "{connection_file}"],
         "display_name": "Python 3 (attnlab grading sandbox)",
         "language": "python",
+        # an interrupt travels as a message on the control channel: the kernel runs in a session and
+        # PID namespace of its own, where the grader's signals to the launcher's group do not reach it
+        "interrupt_mode": "message",
         "metadata": {"debugger": False},
     }), encoding="utf-8")
     os.environ["JUPYTER_PATH"] = str(scratch / "jupyter")
-    os.environ["JUPYTER_RUNTIME_DIR"] = str(scratch / "runtime")
-    api = _worker_api(Path(root), scratch, db_url, limits, Path(config_file))
+    os.environ["JUPYTER_RUNTIME_DIR"] = str(runtime)
+    api = _worker_api(Path(root), scratch, db_url, limits, Path(config_file), runtime)
     _WORKER.update(root=Path(root), chapter=chapter, db_url=db_url, limits=limits, scratch=scratch,
                    out_dir=Path(out_dir) if out_dir else None, api=api, course_id=api.coursedir.course_id)
 
 
-def _worker_api(root: Path, scratch: Path, db_url: str, limits: Limits, config_file: Path):
+def _worker_api(root: Path, scratch: Path, db_url: str, limits: Limits, config_file: Path, runtime: Path):
     from nbgrader.apps import NbGraderAPI
     from nbgrader.converters import Autograde
     from nbgrader.preprocessors import Execute
@@ -216,6 +269,13 @@ def _worker_api(root: Path, scratch: Path, db_url: str, limits: Limits, config_f
     # after the interrupt at a cell's time limit, how long the kernel has to stop before it is stopped
     # (nbclient's default, 4 s, is short for a loaded machine)
     config.HardenedExecute.iopub_timeout = 10
+    # wall-clock waits that an honest notebook on a loaded machine must never reach
+    config.HardenedExecute.startup_timeout = limits.startup_timeout
+    # ZMQ over Unix socket files in the runtime folder, which the sandbox binds: the kernel's network
+    # namespace is empty, so TCP on localhost would not reach it (one kernel at a time per process)
+    config.KernelManager.transport = "ipc"
+    config.KernelManager.ip = str(runtime / "kernel")
+    config.KernelManager.connection_file = str(runtime / "kernel.json")
     if limits.cell_timeout is not None:
         config.HardenedExecute.timeout = limits.cell_timeout
     return NbGraderAPI(config=config)
@@ -341,18 +401,26 @@ def _grade_in_scratch(student: str, notebook: str, note: str) -> Result:
 
 # --------------------------------------------------------------------------- the batch
 
-def _run_pool(root, chapter, db_url, limits, out_dir, config_file, workers, batch):
-    """Yield ``(student, Result or None)``; None when the worker process died."""
+def _short_temp_dir() -> str:
+    """Where the kernels' socket files go: the temporary folder, unless its path is too long for them."""
+    tmp = tempfile.gettempdir()
+    return tmp if len(tmp) <= 40 else "/tmp"
+
+
+def _run_pool(root, chapter, db_url, limits, out_dir, config_file, workers, batch, isolation):
+    """Yield ``(student, Result or None)`` as each finishes; None when the worker process died."""
     context = multiprocessing.get_context("spawn")
     workers = min(workers, len(batch))
     # the kernels share the cores: each gets its part, so parallel kernels do not oversubscribe them
     threads = max(1, len(os.sched_getaffinity(0)) // workers)
     with tempfile.TemporaryDirectory(prefix="attnlab-grade-", ignore_cleanup_errors=True) as base, \
+            tempfile.TemporaryDirectory(prefix="attnlab-ipc-", dir=_short_temp_dir(), ignore_cleanup_errors=True) as ipc, \
             ProcessPoolExecutor(workers, mp_context=context, initializer=_worker_init,
                                 initargs=(str(root), chapter, db_url, limits, str(out_dir) if out_dir else None,
-                                          str(config_file), base, threads)) as pool:
+                                          str(config_file), base, threads, isolation, ipc)) as pool:
         futures = {pool.submit(_grade_one, s, str(p), note): s for s, (p, note) in batch.items()}
-        for future, student in futures.items():
+        for future in as_completed(futures):
+            student = futures[future]
             try:
                 yield student, future.result()
             except BrokenProcessPool:
@@ -375,6 +443,9 @@ def grade(root: Path, chapter: str, submissions: dict[str, Path], db_url: str, *
     if workers < 1:
         raise ValueError(f"workers must be at least 1, got {workers}")
     limits = limits or Limits()
+    from .sandbox import probe_isolation
+
+    isolation = probe_isolation(limits.isolation, limits.landlock)  # once per batch
     config_file = Path(config_file or Path(root) / "nbgrader_config.py")
     results: dict[str, Result] = {}
     to_grade: dict[str, tuple[Path, str]] = {}
@@ -387,12 +458,14 @@ def grade(root: Path, chapter: str, submissions: dict[str, Path], db_url: str, *
             if found is None:
                 results[student] = Result(student, "missing", reasons=[note])
                 continue
+            extra = extra_notebooks(path, found)
+            note = "; ".join(n for n in (note, extra) if n)
             path = found
         elif not path.is_file():
             results[student] = Result(student, "missing", reasons=[f"no file {path}"])
             continue
         hashes[student] = (path, sha256(path))
-        problem = check_notebook(path)
+        problem = check_notebook(path, limits)
         if problem:
             results[student] = Result(student, "invalid", reasons=[problem])
         else:
@@ -407,7 +480,7 @@ def grade(root: Path, chapter: str, submissions: dict[str, Path], db_url: str, *
     retry: dict[str, tuple[Path, str]] = {}
     while batches:
         size, batch = batches.pop(0)
-        for student, result in _run_pool(root, chapter, db_url, limits, out_dir, config_file, size, batch):
+        for student, result in _run_pool(root, chapter, db_url, limits, out_dir, config_file, size, batch, isolation):
             if result is None and student not in retry:
                 retry[student] = batch[student]
                 batches.append((1, {student: batch[student]}))

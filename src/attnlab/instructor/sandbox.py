@@ -1,23 +1,31 @@
-"""Start a grading kernel inside limits: ``python .../attnlab/instructor/sandbox.py POLICY -- KERNEL ARGS``.
+"""Start a grading kernel in isolation: ``python .../attnlab/instructor/sandbox.py POLICY -- KERNEL ARGS``.
 
-The grader's kernelspec runs this module instead of ``ipykernel_launcher``. Before it replaces
-itself with the real kernel (``os.execv``, so the kernel keeps this process id and jupyter_client
-can interrupt and stop it as usual) it applies, from the JSON policy file:
+The grader's kernelspec runs this file (as a script, so the course package is not imported) instead
+of ``ipykernel_launcher``. It reads the JSON policy that the grader wrote, applies resource limits
+(``setrlimit``: address space, size of any file written, CPU seconds, no core dumps, and the number
+of processes when the grader does not run as root), and replaces itself (``os.execve``) with one of:
 
-* resource limits (``setrlimit``): address space (``memory_bytes``), size of any file written
-  (``file_bytes``), CPU seconds (``cpu_seconds``) and no core dumps;
-* a Linux Landlock ruleset, when the kernel offers one (Linux 5.13 or later): the kernel and every
-  process it starts may write only below its working directory (the scratch copy of one student's
-  submission) and to ``/dev/null``-like devices, and may read only the system folders, the Python
-  installation with its packages, and its own connection file (so not the course's sources, hidden
-  tests, gradebook, or other students' files); from Landlock ABI 6 (Linux 6.12) it also may not
-  send signals to processes outside the sandbox, so it cannot kill the grader or another kernel.
-  From ABI 4 (Linux 6.7) it may not open outgoing TCP connections (so not reach a PostgreSQL
-  gradebook or another kernel's ports). Landlock works for every user, root included, and cannot
-  be lifted by the sandboxed process.
+* **bubblewrap** (``bwrap``, the Debian package ``bubblewrap``), when :func:`probe_isolation` found
+  that it can create namespaces here. The kernel gets its own mount, PID, network, IPC, UTS (and,
+  where the system allows, user and cgroup) namespaces, no capabilities, a new session, a fresh
+  ``/proc`` of its own PID namespace (the grader's ``/proc/<pid>/environ`` and ``cmdline`` do not
+  exist there), a fresh ``/tmp``, an empty network namespace (no TCP, UDP or Unix socket reaches
+  anything outside, abstract ones included), and only these folders: the system folders and the
+  Python installation with its packages read-only, a few files of ``/etc``, and, writable, the
+  kernel's own folder and the folder of its ZMQ ``ipc`` sockets. The course checkout (sources,
+  solutions, gradebook, other submissions, the ``attnlab`` package) is not mounted. The namespace
+  dies with the kernel: a process that the student's code left behind (``setsid``, double fork)
+  is killed when the kernel ends, and ``--die-with-parent`` ends all of it if the grader dies.
+* **Landlock** (Linux 5.13 or later), where bubblewrap is missing or cannot create namespaces:
+  writes only below the kernel's folder, reads only of the system, Python and the kernel's own
+  files; from ABI 4 no outgoing TCP; from ABI 6 no signals to outside processes and no abstract
+  Unix sockets outside. It does not hide ``/proc`` or stop UDP or named Unix sockets.
+* resource limits only, where neither is available (the instructor guide says what that leaves open).
 
-What it does not do: hide the system's own files (``/etc``, ``/proc``), restrict UDP or Unix-socket traffic, or the number of processes
-when the grader runs as root. The instructor guide's threat model says what that leaves open.
+In every case the kernel starts from an allow-listed environment built here (nothing of the
+grader's: no tokens, agent sockets or database URLs), with ``python -I`` (no ``PYTHON*`` variables,
+no user site, no script folder on ``sys.path``) and an import hook that answers ``import attnlab``
+with a clear error. The grader talks to it over ZMQ's ``ipc`` transport (Unix socket files).
 """
 
 from __future__ import annotations
@@ -25,8 +33,12 @@ from __future__ import annotations
 import ctypes
 import json
 import os
+import re
 import resource
+import shutil
+import subprocess
 import sys
+import tempfile
 from pathlib import Path
 
 # Landlock constants from <linux/landlock.h>
@@ -46,6 +58,7 @@ _WRITE_RIGHTS_BY_ABI = {
     2: ["refer"],
     3: ["truncate"],
 }
+_SCOPE_ABSTRACT_UNIX_SOCKET = 1 << 0
 _SCOPE_SIGNAL = 1 << 1
 _NET_CONNECT_TCP = 1 << 1
 
@@ -87,8 +100,8 @@ def confine_writes(writable: list[str], devices: list[str], readable: list[str] 
     libc = ctypes.CDLL(None, use_errno=True)
     read = _FS["read_file"] | _FS["read_dir"]
     handled = _write_rights(abi) | (read if readable is not None else 0)
-    # from ABI 4: no outgoing TCP connections (the kernel only binds its own ports)
-    attr = _RulesetAttr(handled, _NET_CONNECT_TCP if abi >= 4 else 0, _SCOPE_SIGNAL if abi >= 6 else 0)
+    # from ABI 4: no outgoing TCP connections; from ABI 6: no signals or abstract Unix sockets outside
+    attr = _RulesetAttr(handled, _NET_CONNECT_TCP if abi >= 4 else 0, (_SCOPE_SIGNAL | _SCOPE_ABSTRACT_UNIX_SOCKET) if abi >= 6 else 0)
     # older kernels accept the larger struct as long as the fields they do not know are zero
     ruleset = libc.syscall(_SYS_CREATE_RULESET, ctypes.byref(attr), ctypes.c_size_t(ctypes.sizeof(attr)),
                            ctypes.c_uint32(0))
@@ -123,7 +136,167 @@ def confine_writes(writable: list[str], devices: list[str], readable: list[str] 
 
 # variables that set how many threads torch, numpy and their BLAS libraries start
 THREAD_ENV = ("OMP_NUM_THREADS", "MKL_NUM_THREADS", "OPENBLAS_NUM_THREADS")
+# what Landlock lets a kernel read (the fallback); bubblewrap mounts less, see bwrap_command
 SYSTEM_READABLE = ("/usr", "/lib", "/lib32", "/lib64", "/bin", "/sbin", "/etc", "/proc", "/sys", "/dev", "/opt")
+# bubblewrap: system folders (read-only; a symbolic link such as /bin -> usr/bin stays a link)
+SYSTEM_DIRS = ("/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32")
+# the few files of /etc that Python, torch and matplotlib read (not /etc as a whole: it may hold secrets)
+ETC_ENTRIES = ("ld.so.cache", "ld.so.conf", "ld.so.conf.d", "alternatives", "localtime", "timezone",
+               "nsswitch.conf", "passwd", "group", "host.conf", "hosts", "fonts", "mime.types", "os-release")
+# torch reads the CPU topology from here
+SYS_ENTRIES = ("/sys/devices/system/cpu", "/sys/devices/system/node")
+NAMESPACES = ("mnt", "pid", "net", "ipc", "uts", "user", "cgroup")
+REQUIRED_NAMESPACES = ("mnt", "pid", "net", "ipc", "uts")
+BWRAP_FLAGS = ("--unshare-all", "--die-with-parent", "--new-session", "--cap-drop", "ALL",
+               "--hostname", "attnlab-grading")
+# with a user namespace of its own, the kernel also may not create further ones
+BWRAP_STRICT = ("--unshare-user", "--disable-userns")
+NO_COURSE_PACKAGE = "the course package attnlab is not available while grading: the exercises use only torch"
+
+# The kernel's start inside the sandbox, run with ``python -I -c``: the import hook for the course
+# package, the extra package folders, then ipykernel's own launcher.
+BOOTSTRAP = r'''
+import sys
+sys.dont_write_bytecode = True
+sys.path.extend(%r)
+class _NoCoursePackage:
+    @staticmethod
+    def find_spec(name, path=None, target=None):
+        if name == "attnlab" or name.startswith("attnlab."):
+            raise ModuleNotFoundError(%r, name=name)
+        return None
+sys.meta_path.insert(0, _NoCoursePackage)
+del _NoCoursePackage
+sys.argv = ["ipykernel_launcher", *sys.argv[1:]]
+import runpy
+runpy.run_module("ipykernel_launcher", run_name="__main__", alter_sys=True)
+'''
+
+
+def _under(path: str, root: str) -> bool:
+    path, root = os.path.realpath(path), os.path.realpath(root)
+    return path == root or path.startswith(root.rstrip("/") + "/")
+
+
+def _outermost(paths) -> list[str]:
+    """``paths`` without those that lie inside another one of them."""
+    out: list[str] = []
+    for p in sorted(set(paths), key=len):
+        if not any(p == q or p.startswith(q.rstrip("/") + "/") for q in out):
+            out.append(p)
+    return out
+
+
+def extra_sys_path(hidden: list[str]) -> list[str]:
+    """Package folders the grader finds through ``PYTHONPATH`` or the user site, which ``python -I``
+    would drop: the kernel adds them back. Folders of the course (``hidden``) are left out."""
+    import site
+
+    found = [p for p in os.environ.get("PYTHONPATH", "").split(os.pathsep) if p]
+    user_site = site.getusersitepackages() if site.ENABLE_USER_SITE else None
+    if user_site and user_site in sys.path:
+        found.append(user_site)
+    return [p for p in dict.fromkeys(found)
+            if os.path.isabs(p) and os.path.isdir(p) and not any(_under(p, h) for h in hidden)]
+
+
+def python_folders(hidden: list[str]) -> list[str]:
+    """The Python installation and its packages, as the grader's interpreter sees them (and the real
+    folders behind symbolic links such as a virtual environment's ``bin/python``)."""
+    prefixes = [sys.prefix, sys.base_prefix, sys.exec_prefix, sys.base_exec_prefix]
+    found = [*prefixes, *(p for p in sys.path if p and os.path.isabs(p)), *extra_sys_path(hidden),
+             os.path.dirname(os.path.realpath(sys.executable))]
+    found += [os.path.realpath(p) for p in found]
+    keep = []
+    for p in found:
+        if not os.path.exists(p):
+            continue
+        # a folder of the course (its src/ on sys.path for an editable install) stays out, unless it
+        # is part of a virtual environment that happens to live inside the checkout
+        if any(_under(p, h) for h in hidden) and not any(_under(p, pre) and not any(_under(h, pre) for h in hidden)
+                                                        for pre in prefixes):
+            continue
+        keep.append(os.path.normpath(p))
+    return _outermost(keep)
+
+
+def bwrap_command(isolation: dict, work: str, runtime: str | None, env: dict[str, str], hidden: list[str],
+                  command: list[str]) -> list[str]:
+    """The ``bwrap`` argument list that runs ``command`` in ``work`` inside the sandbox."""
+    args = [isolation.get("path") or "bwrap", *BWRAP_FLAGS, *(BWRAP_STRICT if isolation.get("strict", True) else ())]
+    args.append("--clearenv")
+    for key, value in env.items():
+        args += ["--setenv", key, value]
+    bound = []
+    for path in SYSTEM_DIRS:
+        if os.path.islink(path):
+            args += ["--symlink", os.readlink(path), path]
+        elif os.path.isdir(path):
+            args += ["--ro-bind", path, path]
+            bound.append(path)
+    for name in ETC_ENTRIES:
+        path = os.path.join("/etc", name)
+        if os.path.islink(path) and not os.path.exists(path):
+            continue
+        if os.path.exists(path):
+            args += ["--ro-bind", path, path]
+    for path in SYS_ENTRIES:
+        args += ["--ro-bind-try", path, path]
+    args += ["--proc", "/proc", "--dev", "/dev", "--tmpfs", "/tmp", "--tmpfs", "/dev/shm"]
+    python = python_folders(hidden)
+    for path in python:
+        if not any(_under(path, b) for b in bound):
+            args += ["--ro-bind", path, path]
+            bound.append(path)
+    # a folder of the course below a bound folder (a checkout inside /usr, say) is hidden by an empty one,
+    # and the Python folders inside it (its virtual environment) are bound again on top
+    for path in hidden:
+        if os.path.isdir(path) and any(_under(path, b) and not _under(b, path) for b in bound):
+            args += ["--tmpfs", path]
+            args += [a for p in python if _under(p, path) for a in ("--ro-bind", p, p)]
+    for path in (runtime, work):
+        if path:
+            args += ["--bind", path, path]
+    args += ["--remount-ro", "/", "--chdir", work, "--", *command]
+    return args
+
+
+def _lang() -> str:
+    lang = os.environ.get("LANG", "")
+    return lang if re.fullmatch(r"[A-Za-z0-9_.@-]+", lang) else "C.UTF-8"
+
+
+def kernel_env(policy: dict, home: Path) -> dict[str, str]:
+    """The grading kernel's whole environment, built from an allow-list: nothing else of the grader's."""
+    home = Path(home)
+    env = {
+        "HOME": str(home), "TMPDIR": str(home), "IPYTHONDIR": str(home / ".ipython"),
+        "MPLCONFIGDIR": str(home / ".matplotlib"), "XDG_CACHE_HOME": str(home / ".cache"),
+        "XDG_CONFIG_HOME": str(home / ".config"), "PYTHONDONTWRITEBYTECODE": "1",
+        "PATH": os.pathsep.join(dict.fromkeys([os.path.dirname(sys.executable), "/usr/local/bin", "/usr/bin", "/bin"])),
+        "LANG": _lang(), "PYDEVD_DISABLE_FILE_VALIDATION": "1",
+    }
+    # thread counts and the Triton interpreter switch: numbers only, taken over from the grader
+    for name in (*THREAD_ENV, "TRITON_INTERPRET"):
+        if os.environ.get(name, "").isdigit():
+            env[name] = os.environ[name]
+    if policy.get("threads"):  # the kernel's share of the cores (torch, numpy and their BLAS read these)
+        env.update({name: str(policy["threads"]) for name in THREAD_ENV})
+    for name in policy.get("unset_env", []):
+        env.pop(name, None)
+    return env
+
+
+def _own_processes() -> int:
+    uid, count = os.getuid(), 0
+    for entry in os.scandir("/proc"):
+        if entry.name.isdigit():
+            try:
+                if os.stat(entry.path).st_uid == uid:
+                    count += 1
+            except OSError:
+                pass
+    return count
 
 
 def apply_limits(policy: dict) -> None:
@@ -137,21 +310,120 @@ def apply_limits(policy: dict) -> None:
     cap(resource.RLIMIT_FSIZE, policy.get("file_bytes"))
     cap(resource.RLIMIT_CPU, policy.get("cpu_seconds"))
     resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
+    # the count is per user, and root is exempt: a limit only where it means something
+    if policy.get("processes") and os.getuid() != 0:
+        cap(resource.RLIMIT_NPROC, _own_processes() + policy["processes"])
 
 
-def kernel_env(policy: dict, home: Path) -> dict[str, str]:
-    """The grading kernel's environment: this one, minus secrets, with its caches in ``home``."""
-    env = dict(os.environ)
-    # the kernel's caches and temporary files stay in the writable scratch folder
-    env.update(HOME=str(home), TMPDIR=str(home), IPYTHONDIR=str(home / ".ipython"),
-               MPLCONFIGDIR=str(home / ".matplotlib"), XDG_CACHE_HOME=str(home / ".cache"),
-               PYTHONDONTWRITEBYTECODE="1")
-    for name in policy.get("unset_env", []):
-        env.pop(name, None)
-    if policy.get("threads"):  # the kernel's share of the cores (torch, numpy and their BLAS read these)
-        env.update({name: str(policy["threads"]) for name in THREAD_ENV})
-    return env
+# --------------------------------------------------------------------------- which isolation runs
 
+_PROBE = "import json, os; print(json.dumps({n: os.readlink('/proc/self/ns/' + n) for n in %r if os.path.exists('/proc/self/ns/' + n)}))"
+
+
+def _bwrap_version(path: str) -> str:
+    try:
+        out = subprocess.run([path, "--version"], capture_output=True, text=True, timeout=10).stdout.split()
+        return out[-1] if out else "?"
+    except (OSError, subprocess.SubprocessError):
+        return "?"
+
+
+def _try_bwrap(path: str, strict: bool) -> tuple[list[str] | None, str]:
+    """Run a trivial Python in the sandbox; the namespaces it got of its own, or why it failed."""
+    mine = {n: os.readlink(f"/proc/self/ns/{n}") for n in NAMESPACES if os.path.exists(f"/proc/self/ns/{n}")}
+    with tempfile.TemporaryDirectory(prefix="attnlab-probe-") as work:
+        env = kernel_env({}, Path(work))
+        cmd = bwrap_command({"path": path, "strict": strict}, work, None, env, [],
+                            [sys.executable, "-I", "-c", _PROBE % (NAMESPACES,)])
+        try:
+            proc = subprocess.run(cmd, capture_output=True, text=True, timeout=60, env={})
+        except (OSError, subprocess.SubprocessError) as err:
+            return None, str(err)
+    if proc.returncode != 0:
+        return None, (proc.stderr.strip().splitlines() or [f"exit status {proc.returncode}"])[-1]
+    try:
+        theirs = json.loads(proc.stdout.strip().splitlines()[-1])
+    except (ValueError, IndexError):
+        return None, f"unexpected probe output {proc.stdout[-200:]!r}"
+    own = [n for n in NAMESPACES if n in theirs and theirs[n] != mine.get(n)]
+    missing = [n for n in REQUIRED_NAMESPACES if n not in own]
+    if missing:
+        return None, f"no namespace of its own for {', '.join(missing)}"
+    return own, ""
+
+
+def probe_isolation(prefer: str = "auto", landlock: bool = True) -> dict:
+    """Which isolation grading kernels get here: ``{"tool": "bwrap" | "landlock" | "rlimits", ...}``.
+
+    ``prefer="auto"`` takes bubblewrap when it works, else Landlock, else limits only, and says in
+    ``fallback`` why; ``"bwrap"`` raises :class:`RuntimeError` when bubblewrap cannot be used;
+    ``"landlock"`` skips bubblewrap. Each call runs a trivial sandboxed Python (well under a second)."""
+    if prefer not in ("auto", "bwrap", "landlock"):
+        raise ValueError(f"isolation must be auto, bwrap or landlock, got {prefer!r}")
+    reason = ""
+    if prefer in ("auto", "bwrap"):
+        path = shutil.which("bwrap") if sys.platform.startswith("linux") else None
+        if not path:
+            reason = "bubblewrap is not installed (Debian/Ubuntu: apt-get install bubblewrap)"
+        else:
+            detail = ""
+            for strict in (True, False):
+                namespaces, detail = _try_bwrap(path, strict)
+                if namespaces:
+                    return {"tool": "bwrap", "path": path, "version": _bwrap_version(path), "strict": strict,
+                            "namespaces": namespaces}
+            reason = f"bubblewrap cannot create namespaces here ({detail})"
+        if prefer == "bwrap":
+            raise RuntimeError(f"grading kernels cannot be isolated with bubblewrap: {reason}")
+    abi = landlock_abi() if landlock else 0
+    if abi:
+        return {"tool": "landlock", "abi": abi, "fallback": reason}
+    return {"tool": "rlimits", "fallback": reason or "Landlock is switched off"}
+
+
+_NS_NAMES = {"mnt": "mount", "pid": "PID", "net": "network", "ipc": "IPC", "uts": "UTS", "user": "user",
+             "cgroup": "cgroup"}
+
+
+def isolation_report(limits=None, isolation: dict | None = None) -> list[str]:
+    """Lines that say which isolation grading kernels get here and which limits apply to them.
+
+    ``limits`` is a :class:`~attnlab.instructor.grading.Limits` (default: its defaults); ``isolation``
+    a result of :func:`probe_isolation` (default: probe now)."""
+    from .grading import Limits, kernel_policy  # the grader builds the policy; this reads it back
+
+    limits = limits or Limits()
+    iso = isolation or probe_isolation(getattr(limits, "isolation", "auto"), getattr(limits, "landlock", True))
+    lines = []
+    if iso["tool"] == "bwrap":
+        names = ", ".join(_NS_NAMES[n] for n in iso["namespaces"])
+        lines.append(f"kernel isolation: bubblewrap {iso['version']} ({iso['path']}): namespaces {names}; no capabilities; "
+                     "own /proc and /tmp; no network at all; system and Python folders read-only, the course not "
+                     "mounted; only the kernel's folder writable; allow-listed environment")
+    else:
+        if iso.get("fallback"):
+            lines.append(f"warning: {iso['fallback']}; falling back to "
+                         + ("Landlock" if iso["tool"] == "landlock" else "resource limits only"))
+        if iso["tool"] == "landlock":
+            abi = iso["abi"]
+            covered = ["writes", "reads"] + (["TCP"] if abi >= 4 else []) + (["signals", "abstract Unix sockets"] if abi >= 6 else [])
+            lines.append(f"kernel isolation: Linux Landlock ABI {abi} ({', '.join(covered)}); allow-listed environment; "
+                         "NOT confined: /proc of other processes, UDP, named Unix sockets, processes left behind")
+        else:
+            lines.append("kernel isolation: resource limits only, NONE of files, network, /proc or signals: "
+                         "grading kernels can read and write the instructor's files")
+    policy = kernel_policy(limits, threads=1, isolation=iso)
+    mib = 2 ** 20
+    procs = ("processes: not limited (the grader runs as root; the kernel's namespace ends them all)"
+             if iso["tool"] == "bwrap" and os.getuid() == 0 else
+             "processes: not limited (the grader runs as root)" if os.getuid() == 0 else
+             f"processes: {policy['processes']} more per kernel")
+    lines.append(f"kernel limits: address space {policy['memory_bytes'] // mib} MiB, files {policy['file_bytes'] // mib} MiB, "
+                 f"CPU {policy['cpu_seconds']} s per kernel process, no core dumps, {procs}")
+    return lines
+
+
+# --------------------------------------------------------------------------- the launcher
 
 def main(argv: list[str]) -> None:
     if len(argv) < 2 or argv[1] != "--":
@@ -161,22 +433,34 @@ def main(argv: list[str]) -> None:
     home = work / ".home"
     home.mkdir(exist_ok=True)
     env = kernel_env(policy, home)
-    apply_limits(policy)
-    readable = None
-    if policy.get("confine_reads", True):
-        # the system, the Python installation and its packages, this kernel's connection file;
-        # not the course: its sources, gradebook and other students' files stay unreadable
-        connection = argv[argv.index("-f") + 1] if "-f" in argv[2:] else None
-        readable = sorted({*SYSTEM_READABLE, sys.prefix, sys.base_prefix, sys.exec_prefix, sys.base_exec_prefix,
-                           *(p for p in sys.path if p and os.path.isabs(p)), str(Path(__file__).resolve().parents[1]),
-                           *([connection] if connection else [])})
-    abi = confine_writes([str(work)], ["/dev/null", "/dev/zero", "/dev/tty"], readable) if policy.get("landlock", True) else 0
-    (home / "sandbox.json").write_text(json.dumps({"landlock_abi": abi}), encoding="utf-8")
-    # the kernel's own log (warnings, crashes) goes to a file of the scratch folder, not the grader's terminal
+    hidden = [p for p in policy.get("hidden", []) if p]
+    connection = argv[argv.index("-f") + 1] if "-f" in argv[2:] else None
+    runtime = policy.get("runtime_dir") or (os.path.dirname(os.path.abspath(connection)) if connection else None)
+    kernel = [sys.executable, "-I", "-c", BOOTSTRAP % (extra_sys_path(hidden), NO_COURSE_PACKAGE), *argv[2:]]
+    isolation = policy.get("isolation") or {"tool": "landlock" if policy.get("landlock", True) else "rlimits"}
+    # the kernel's own output outside the notebook (warnings, crashes, bubblewrap's errors, writes to
+    # file descriptors 1 and 2) goes to a file of its folder, not to the grader's terminal
     log = os.open(home / "kernel.log", os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
-    os.dup2(log, 2)
+    null = os.open(os.devnull, os.O_RDONLY)
+    for fd, target in ((0, null), (1, log), (2, log)):
+        os.dup2(target, fd)
     os.close(log)
-    os.execve(sys.executable, [sys.executable, "-m", "ipykernel_launcher", *argv[2:]], env)
+    os.close(null)
+    if isolation["tool"] == "bwrap":
+        (home / "sandbox.json").write_text(json.dumps({"isolation": "bwrap", "namespaces": isolation.get("namespaces")}),
+                                           encoding="utf-8")
+        apply_limits(policy)
+        os.execve(isolation["path"], bwrap_command(isolation, str(work), runtime, env, hidden, kernel), {})
+    abi = 0
+    if isolation["tool"] == "landlock":
+        # the system, the Python installation and its packages, this kernel's connection file; not the
+        # course: its sources, gradebook and other students' files stay unreadable
+        readable = sorted({*SYSTEM_READABLE, *python_folders(hidden), *([connection] if connection else [])})
+        writable = [str(work)] + ([runtime] if runtime else [])
+        abi = confine_writes(writable, ["/dev/null", "/dev/zero", "/dev/tty"], readable)
+    (home / "sandbox.json").write_text(json.dumps({"isolation": isolation["tool"], "landlock_abi": abi}), encoding="utf-8")
+    apply_limits(policy)
+    os.execve(sys.executable, kernel, env)
 
 
 if __name__ == "__main__":
