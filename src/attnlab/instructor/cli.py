@@ -64,10 +64,7 @@ def run(args, root: Path, chapters: list[str]) -> int:
             print(f"summary written to reports/autograde-{args.chapter}.csv")
             return 0
         if args.command == "feedback":
-            written = workflow.feedback(root, args.chapter, db_url, args.student)
-            for student, path in written.items():
-                print(f"{student}: {Path(path).relative_to(root) if isinstance(path, Path) else path}")
-            return 0 if all(isinstance(p, Path) for p in written.values()) else 1
+            return _feedback(args, root, db_url)
         if args.command == "export":
             print(f"wrote {workflow.export(root, db_url, args.out)}")
             return 0
@@ -82,3 +79,22 @@ def run(args, root: Path, chapters: list[str]) -> int:
              "install it (for PostgreSQL: pip install 'psycopg[binary]')")
         return 1
     raise AssertionError(args.command)
+
+
+def _feedback(args, root: Path, db_url: str) -> int:
+    """Write the feedback pages. The exit status is 1 only when the command itself could not run; a
+    student without a page is listed with the reason, as is what was left out of a page."""
+    outcomes = workflow.feedback(root, args.chapter, db_url, args.student)
+    for student, outcome in outcomes.items():
+        if outcome.path is not None:
+            print(f"{student}: {outcome.path.relative_to(root)}")
+        else:
+            print(f"{student}: no feedback: {outcome.problem}")
+        for note in outcome.notes:
+            print(f"    {note}")
+    written = sum(o.path is not None for o in outcomes.values())
+    shortened = sum(bool(o.notes) for o in outcomes.values() if o.path is not None)
+    print(f"feedback written for {plural(written, 'student')}"
+          + (f", {plural(len(outcomes) - written, 'student')} without (see above)" if written < len(outcomes) else "")
+          + (f"; {shortened} of the pages leave out some output (see above)" if shortened else ""))
+    return 0

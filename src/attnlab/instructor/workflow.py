@@ -453,29 +453,82 @@ def write_report(report: Path, results: list[Result]) -> Path:
 
 # --------------------------------------------------------------------------- feedback and export
 
-def feedback(root: Path, chapter: str, db_url: str, students: list[str] | None = None) -> dict[str, Path | str]:
-    """nbgrader's HTML feedback for each autograded student: ``{student: html path or error}``.
+@dataclass
+class FeedbackOutcome:
+    """What ``feedback`` did for one student: the page written (or None, with ``problem``), and notes
+    on what was left out of it."""
 
-    Hidden tests are removed and the tracebacks of test cells reduced to the error and its visible
-    line (:mod:`attnlab.instructor.feedback`), so the feedback reveals no hidden test or answer."""
+    path: Path | None = None
+    problem: str = ""
+    notes: list[str] = field(default_factory=list)
+
+
+def feedback(root: Path, chapter: str, db_url: str, students: list[str] | None = None) -> dict[str, FeedbackOutcome]:
+    """nbgrader's HTML feedback for each autograded student (:class:`FeedbackOutcome` by student).
+
+    Hidden tests are removed, the tracebacks of test cells reduced to the error and its visible line,
+    and student outputs truncated, sanitised and scanned for hidden-test text
+    (:mod:`attnlab.instructor.feedback`). nbgrader writes each page into a scratch folder of the course;
+    the page is checked once more (:func:`~attnlab.instructor.feedback.leaks`,
+    :func:`~attnlab.instructor.feedback.unsafe_html`) and only then moved to ``feedback/``."""
+    import tempfile
+
     from nbgrader.apps import NbGraderAPI
 
-    from .feedback import feedback_preprocessors
+    from . import feedback as fb
 
+    root = Path(root)
     config = course_config(root, db_url)
-    config.GenerateFeedback.preprocessors = feedback_preprocessors()
+    config.GenerateFeedback.preprocessors = fb.feedback_preprocessors()
+    lines = fb.chapter_hidden_lines(root, chapter)
+    config.SafeOutputs.hidden_lines = lines
+    staging = Path(tempfile.mkdtemp(prefix=".feedback-staging-", dir=root))
+    config.CourseDirectory.feedback_directory = staging.name
     api = NbGraderAPI(config=config)
-    graded = sorted(p.parent.name for p in (Path(root) / "autograded").glob(f"*/{chapter}") if p.is_dir())
-    out: dict[str, Path | str] = {}
-    for student in students or graded:
-        if student not in graded:
-            out[student] = f"no autograded notebook: run `attnlab-course autograde {chapter} --student {student}` first"
-            continue
-        outcome = api.generate_feedback(chapter, student)
-        html = Path(root) / "feedback" / student / chapter / "exercises.html"
-        out[student] = html if outcome["success"] and html.is_file() else (
-            "nbgrader could not write feedback: " + nbgrader_error(outcome))
+    graded = sorted(p.parent.name for p in (root / "autograded").glob(f"*/{chapter}") if p.is_dir())
+    out: dict[str, FeedbackOutcome] = {}
+    try:
+        for student in students or graded:
+            if student not in graded:
+                out[student] = FeedbackOutcome(problem=(
+                    f"no autograded notebook: run `attnlab-course autograde {chapter} --student {student}` first"))
+                continue
+            fb.REMOVED.pop(student, None)
+            outcome = api.generate_feedback(chapter, student)
+            page = staging / student / chapter / "exercises.html"
+            final = root / "feedback" / student / chapter / "exercises.html"
+            result = FeedbackOutcome(notes=list(dict.fromkeys(fb.REMOVED.pop(student, []))))
+            out[student] = result
+            if not (outcome["success"] and page.is_file()):
+                result.problem = "nbgrader could not write feedback: " + nbgrader_error(outcome)
+                continue
+            text = page.read_text(encoding="utf-8")
+            nb = _autograded_notebook(root, student, chapter)
+            own = fb.own_lines(nb) if nb is not None else ""
+            leaked = [line for line in fb.leaks(text, lines) if line not in own]
+            unsafe = fb.unsafe_html(text)
+            if leaked or unsafe:
+                final.unlink(missing_ok=True)
+                result.problem = ("not written: the page would show " +
+                                  (f"{len(leaked)} line(s) of a hidden test" if leaked else "") +
+                                  (" and " if leaked and unsafe else "") + "; ".join(unsafe) +
+                                  " (please report this as a bug of attnlab's feedback)")
+                continue
+            final.parent.mkdir(parents=True, exist_ok=True)
+            os.replace(page, final)
+            result.path = final
+    finally:
+        shutil.rmtree(staging, ignore_errors=True)
     return out
+
+
+def _autograded_notebook(root: Path, student: str, chapter: str):
+    import nbformat
+
+    try:
+        return nbformat.read(root / "autograded" / student / chapter / NOTEBOOK, as_version=4)
+    except Exception:  # unreadable: no student-written lines are excused from the scan
+        return None
 
 
 def export(root: Path, db_url: str, out: Path) -> Path:

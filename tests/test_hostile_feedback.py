@@ -1,0 +1,306 @@
+"""Feedback that leaks nothing (issue 17, point 3): student outputs are truncated and made inert, and
+no text of a hidden test reaches the page, whatever student code printed, raised or displayed.
+
+The fast tests run the feedback preprocessors on notebooks built here; the slow ones grade a small
+hostile batch of chapter 2 once (module fixture) and write its feedback with `attnlab-course feedback`.
+"""
+
+from __future__ import annotations
+
+import ast
+import json
+import re
+
+import nbformat
+import pytest
+from nbformat.v4 import new_code_cell, new_markdown_cell, new_notebook, new_output
+
+from attnlab.instructor import feedback as fb
+from grading import ROOT, secret_lines, solution_code, squash, write_submission
+from instructor_course import CHAPTER, cli, copy_course
+
+HOSTILE_HTML = ('<script>alert(1)</script><img src="x" onerror="alert(2)"><a href="javascript:alert(3)">link</a>'
+                '<b>bold</b><iframe src="javascript:alert(4)"></iframe><form action="javascript:alert(5)"></form>')
+HOSTILE_SVG = '<svg xmlns="http://www.w3.org/2000/svg"><script>alert(6)</script><circle r="5" onload="alert(7)"/></svg>'
+
+
+def _test_cell(source, gid="test_part", outputs=()):
+    cell = new_code_cell(source, metadata={"nbgrader": {"grade": True, "solution": False, "locked": True,
+                                                        "grade_id": gid, "points": 1}})
+    cell.outputs = list(outputs)
+    return cell
+
+
+def _answer_cell(source, gid="part", outputs=()):
+    cell = new_code_cell(source, metadata={"nbgrader": {"grade": False, "solution": True, "locked": False, "grade_id": gid}})
+    cell.outputs = list(outputs)
+    return cell
+
+
+def _run(nb, hidden_lines, **traits):
+    """The feedback preprocessors that need no gradebook, in their order; returns the notebook."""
+    resources = {"nbgrader": {"student": "s"}}
+    nb, resources = fb.RedactTestTracebacks().preprocess(nb, resources)
+    nb, resources = fb.SafeOutputs(hidden_lines=hidden_lines, **traits).preprocess(nb, resources)
+    nb, resources = fb.ClearHiddenTestRegions().preprocess(nb, resources)
+    return nb
+
+
+def _html(nb) -> str:
+    from nbconvert import HTMLExporter
+
+    return HTMLExporter(template_name="classic").from_notebook_node(nb)[0]
+
+
+def _source_nb():
+    return json.loads((ROOT / "solutions" / CHAPTER / "exercises.ipynb").read_text(encoding="utf-8"))
+
+
+def _hidden_cells() -> list[str]:
+    return ["".join(c["source"]) for c in _source_nb()["cells"] if fb.BEGIN in "".join(c["source"])]
+
+
+def _no_secret(text: str) -> list[str]:
+    flat = squash(text) + squash(fb._unescape_python(text))
+    import html
+
+    flat += squash(html.unescape(re.sub(r"<[^>]+>", "", text)))
+    return [line for line in secret_lines(CHAPTER) if line in flat]
+
+
+# --------------------------------------------------------------------------- pure functions
+
+def test_hidden_test_lines_skip_short_comment_and_visible_lines():
+    source = new_notebook(cells=[_test_cell(
+        "x = f(3)\n### BEGIN HIDDEN TESTS\nassert ok\n# compare with the reference on random inputs\n"
+        "assert _close(scores(q, k), reference_scores(q, k))\nassert shape_of(result) == (2, 3, 4)\n"
+        "### END HIDDEN TESTS")])
+    lines = fb.hidden_test_lines(source, visible_text="assert shape_of(result) == (2, 3, 4)")
+    assert lines == ["assert_close(scores(q,k),reference_scores(q,k))"]
+
+
+def test_chapter_hidden_lines_cover_the_secret_lines_of_the_test_suite():
+    lines = fb.chapter_hidden_lines(ROOT, CHAPTER)
+    hidden = set(squash(line) for cell in _hidden_cells() for line in cell.split("\n"))
+    secrets = {s for s in secret_lines(CHAPTER) if s in hidden}  # secret_lines also holds model answers
+    assert secrets and secrets <= set(lines)
+
+
+@pytest.mark.parametrize("dress", [
+    lambda s: s,                                        # raised as an AssertionError's message
+    lambda s: repr(s),                                  # printed inside a list or a dict
+    lambda s: json.dumps(s),                            # as JSON
+    lambda s: __import__("html").escape(s),             # as HTML text
+    lambda s: "".join(f"<span>{c}</span>" for c in s),  # as highlighted HTML
+    lambda s: "\x1b[0;31m" + s.replace(" ", "\x1b[0m ") + "\x1b[0m",  # with ANSI colours
+])
+def test_leaks_finds_a_hidden_test_however_it_is_dressed(dress):
+    lines = fb.chapter_hidden_lines(ROOT, CHAPTER)
+    cell = max(_hidden_cells(), key=len)
+    assert fb.leaks(dress(cell), lines)
+    assert fb.leaks(dress("print('hello')\nx = 1"), lines) == []
+
+
+def test_the_caller_source_in_an_assertion_leaves_no_hidden_line():
+    """The red team's attack: a student function raises AssertionError(inspect.getsource(caller)), so
+    the test cell's error carries the whole test with its hidden part."""
+    lines = fb.chapter_hidden_lines(ROOT, CHAPTER)
+    cells = []
+    for index, source in enumerate(_hidden_cells()):
+        frame = f"Cell In[{index + 3}], line 1"
+        error = new_output("error", ename="AssertionError", evalue=source, traceback=[frame, source])
+        cells.append(_test_cell(source, gid=f"test_{index}", outputs=[error]))
+        cells.append(_answer_cell("print(In[-1])", gid=f"later_{index}",
+                                  outputs=[new_output("stream", name="stdout", text=source)]))
+    nb = _run(new_notebook(cells=cells), lines)
+    page = _html(nb)
+    assert _no_secret(page) == []
+    assert page.count(fb.LEAK_NOTICE) == 2 * len(_hidden_cells())
+    assert fb.REMOVED["s"] and all("quoted a hidden test" in n for n in fb.REMOVED["s"])
+
+
+def test_student_outputs_are_inert():
+    outputs = [
+        new_output("display_data", data={"text/html": HOSTILE_HTML, "text/plain": "x"}),
+        new_output("display_data", data={"image/svg+xml": HOSTILE_SVG}),
+        new_output("display_data", data={"text/markdown": "[click](javascript:alert(8)) <img src=y onerror=alert(9)>"}),
+        new_output("display_data", data={"application/javascript": "alert(10)", "text/plain": "<Javascript>"}),
+        new_output("display_data", data={"application/vnd.jupyter.widget-view+json": {"model_id": "x"}}),
+        new_output("display_data", data={"image/png": "iVBORw0KGgo="}, metadata={"image/png": {"width": '1 onload=alert(11)'}}),
+        new_output("stream", name="stdout", text="<script>alert(12)</script>"),
+        new_output("execute_result", data={"text/html": '<div onclick="alert(13)">table</div>'}, execution_count=1),
+    ]
+    cells = [_answer_cell("show()", outputs=outputs),
+             new_markdown_cell('My notes <script>alert(14)</script><img src=z onerror="alert(15)">'),
+             nbformat.v4.new_raw_cell("<script>alert(16)</script>")]
+    cells[0].metadata["tags"] = ['"><script>alert(17)</script>']
+    nb = new_notebook(cells=cells, metadata={"widgets": {"application/vnd.jupyter.widget-state+json": {"x": "</script><script>alert(18)"}}})
+    nb.cells[0].outputs[-1]["execution_count"] = '1 onmouseover="alert(20)"'  # not a number, as nbformat requires
+    page = _html(_run(nb, []))
+    assert fb.unsafe_html(page) == []
+    assert not re.search(r"alert\(\d+\)</script>|<script>alert", page), re.findall(r".{40}alert\(\d+\).{20}", page)
+    assert "<b>bold</b>" in page and 'src="data:image/svg+xml;base64,' in page and "iVBORw0KGgo=" in page
+    assert "&lt;script&gt;alert(12)" in page  # what the student printed, shown as text
+
+
+def test_outputs_are_truncated_per_output_and_per_cell():
+    cell = _answer_cell("flood()", outputs=[new_output("stream", name="stdout", text="y" * 50_000) for _ in range(10)])
+    nb = _run(new_notebook(cells=[cell]), [], output_chars=1000, cell_chars=2500)
+    texts = [o.get("text", "") for o in nb.cells[0].outputs]
+    assert texts[0].startswith("y" * 1000) and "[... 49000 more characters not shown]" in texts[0]
+    assert len(texts) == 4 and "further output of this cell is not shown: more than 2500 characters" in texts[-1]
+    assert sum(t.count("y") for t in texts) == 2500
+
+
+def test_unsafe_html_names_what_could_run():
+    page = ("<html><head><script src='mathjax.js'></script></head><body><p>ok</p><img src=x onerror=alert(1)>"
+            "<a href=' java\tscript:alert(2)'>a</a><script>alert(3)</script><iframe></iframe>"
+            "<img src='data:text/html;base64,AAAA'></body></html>")
+    assert fb.unsafe_html(page) == ["an event-handler attribute onerror= on <img>", "a javascript: URL in href= of <a>",
+                                    "a <script> element in the page's body", "a <iframe> element in the page's body",
+                                    "a data: URL in src= of <img>"]
+    assert fb.unsafe_html("<html><head><script>MathJax = {}</script></head><body><img src='data:image/png;base64,AA'>"
+                          "</body></html>") == []
+
+
+def test_marker_text_in_a_student_cell_does_not_break_feedback():
+    student = _answer_cell("# ### BEGIN HIDDEN TESTS\nx = 1  # no end marker")
+    test = _test_cell("assert x == 1\n### BEGIN HIDDEN TESTS\nassert secret_value_of_the_test == 42\n### END HIDDEN TESTS")
+    nb = _run(new_notebook(cells=[student, test]), [])
+    assert nb.cells[0].source == "# ### BEGIN HIDDEN TESTS\nx = 1  # no end marker"
+    assert nb.cells[1].source == "assert x == 1"
+
+
+def test_lines_the_student_wrote_are_not_treated_as_leaks():
+    secret = "assert _close(scores(q, k), reference_scores(q, k))"
+    lines = [squash(secret)]
+    cell = _answer_cell(f"# I guessed the test:\n# {secret}\nprint('{secret}')",
+                        outputs=[new_output("stream", name="stdout", text=secret)])
+    nb = _run(new_notebook(cells=[cell]), lines)
+    assert nb.cells[0].outputs[0]["text"] == secret
+
+
+# --------------------------------------------------------------------------- end to end (slow)
+
+def _function_cell() -> tuple[str, list[str]]:
+    """The first answer cell of the chapter that defines functions, and their names."""
+    for gid, code in solution_code(CHAPTER).items():
+        names = [n.name for n in ast.parse(code).body if isinstance(n, ast.FunctionDef)]
+        if names:
+            return gid, names
+    raise AssertionError(f"no answer cell of {CHAPTER} defines a function")
+
+
+LEAKY = """
+import inspect as _inspect
+def _leaky(_f):
+    def _wrapper(*args, **kwargs):
+        raise AssertionError(_inspect.getsource(_inspect.currentframe().f_back))
+    return _wrapper
+{wraps}
+"""
+
+
+def _hostile_submissions(tmp_path) -> dict[str, tuple[dict, object]]:
+    gid, names = _function_cell()
+    model = solution_code(CHAPTER)
+    answer_ids = list(model)
+    last = answer_ids[-1]
+    leaky = LEAKY.format(wraps="\n".join(f"{n} = _leaky({n})" for n in names))
+    display = ("from IPython.display import display, HTML, SVG, Markdown, Javascript\n"
+               f"display(HTML({HOSTILE_HTML!r}))\ndisplay(SVG({HOSTILE_SVG!r}))\n"
+               "display(Markdown('[click](javascript:alert(8)) <img src=y onerror=alert(9)>'))\n"
+               "display(Javascript('alert(10)'))\nprint('<script>alert(12)</script>')\nprint('z' * 200_000)\n")
+
+    def markdown_cell(nb):
+        nb["cells"].insert(1, {"cell_type": "markdown", "metadata": {}, "id": "added-by-student",
+                               "source": "<script>alert(14)</script><img src=z onerror='alert(15)'>"})
+        nb["metadata"]["title"] = "</title><script>alert(19)</script>"
+
+    return {
+        "leaky": ({gid: model[gid] + "\n" + leaky}, None),
+        "printer": ({last: model[last] + "\nprint('\\n'.join(In))\nprint(repr('\\n'.join(In)))\n"
+                     "import linecache\nprint(list(linecache.cache.values())[:50])"}, None),
+        "display": ({answer_ids[0]: model[answer_ids[0]] + "\n" + display}, markdown_cell),
+        "marker": ({answer_ids[0]: "### BEGIN HIDDEN TESTS\n" + model[answer_ids[0]]}, None),
+        "honest": ({}, None),
+    }
+
+
+@pytest.fixture(scope="module")
+def graded(tmp_path_factory):
+    tmp = tmp_path_factory.mktemp("feedback")
+    root = copy_course(tmp / "course")
+    mp = pytest.MonkeyPatch()
+    mp.setenv("ATTNLAB_COURSE_ROOT", str(root))
+    mp.delenv("ATTNLAB_GRADEBOOK_URL", raising=False)
+    try:
+        assert cli("release")[0] == 0
+        for student, (answers, edit) in _hostile_submissions(tmp).items():
+            path = write_submission(CHAPTER, tmp / "download" / f"{student}_exercises.ipynb", answers)
+            if edit:
+                nb = json.loads(path.read_text(encoding="utf-8"))
+                edit(nb)
+                path.write_text(json.dumps(nb), encoding="utf-8")
+        run = {"collect": cli("collect", CHAPTER, str(tmp / "download"))}
+        run["autograde"] = cli("autograde", CHAPTER, "--workers", "2", "--output-bytes", "2000000")
+        run["feedback"] = cli("feedback", CHAPTER)
+        yield {"root": root, "run": run}
+    finally:
+        mp.undo()
+
+
+def _page(graded, student) -> str:
+    return (graded["root"] / "feedback" / student / CHAPTER / "exercises.html").read_text(encoding="utf-8")
+
+
+def _autograded_outputs(graded, student) -> str:
+    nb = json.loads((graded["root"] / "autograded" / student / CHAPTER / "exercises.ipynb").read_text(encoding="utf-8"))
+    return "\n".join(fb._output_text(o) for c in nb["cells"] for o in c.get("outputs", []))
+
+
+@pytest.mark.slow
+def test_feedback_exits_0_and_writes_every_page(graded):
+    status, out, err = graded["run"]["feedback"]
+    assert status == 0, out + err
+    assert "feedback written for 5 students" in out, out
+    for student in _hostile_submissions(graded["root"]):
+        assert (graded["root"] / "feedback" / student / CHAPTER / "exercises.html").is_file(), out
+    assert not list(graded["root"].glob(".feedback-staging-*"))
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("student", ["leaky", "printer"])
+def test_hidden_tests_quoted_by_student_code_are_left_out(graded, student):
+    page = _page(graded, student)
+    assert _no_secret(page) == []
+    assert "HIDDEN TESTS" not in page
+    quoted = bool(fb.leaks(_autograded_outputs(graded, student), fb.chapter_hidden_lines(graded["root"], CHAPTER)))
+    # where the grading kernel let the attack through, the page says what it left out, and so does the summary
+    assert (fb.LEAK_NOTICE in page) == quoted
+    assert ("an output quoted a hidden test and was removed" in graded["run"]["feedback"][1]) >= quoted
+    if student == "printer":
+        assert quoted, "print(In) in a graded kernel shows the test cells run before it"
+
+
+@pytest.mark.slow
+def test_displayed_html_svg_markdown_and_javascript_are_inert(graded):
+    page = _page(graded, "display")
+    assert fb.unsafe_html(page) == []
+    assert not re.search(r"<script>alert|alert\(\d+\)</script>", page)
+    assert "<b>bold</b>" in page and "&lt;script&gt;alert(12)" in page
+    assert len(page) < 400_000  # the 200 000 printed characters are cut to 10 000
+
+
+@pytest.mark.slow
+def test_marker_text_in_student_code_gets_feedback(graded):
+    page = _page(graded, "marker")
+    assert _no_secret(page) == []
+    assert "marker: feedback/marker/" in graded["run"]["feedback"][1]
+
+
+@pytest.mark.slow
+def test_an_honest_student_sees_the_scores_and_no_notice(graded):
+    page = _page(graded, "honest")
+    assert fb.LEAK_NOTICE not in page and _no_secret(page) == [] and fb.unsafe_html(page) == []
+    assert "Score:" in page
