@@ -319,6 +319,7 @@ def _grade_in_scratch(student: str, notebook: str, note: str) -> Result:
 
     from .execute import CONTEXT, StudentContext
     from .guard import defined_names, edited_locked_cells, static_findings, used_builtins
+    from .submission import repair_file
 
     w = _WORKER
     if "error" in w:
@@ -333,6 +334,9 @@ def _grade_in_scratch(student: str, notebook: str, note: str) -> Result:
     stamp = Path(notebook).parent / "timestamp.txt"
     if stamp.is_file():
         shutil.copyfile(stamp, folder / "timestamp.txt")
+    # tampered nbgrader metadata (points, grade ids, flags): restored from the released notebook, with notes
+    result.notes += repair_file(folder / NOTEBOOK, w["root"] / "chapters" / chapter / NOTEBOOK,
+                                scratch / "source" / chapter / NOTEBOOK)
 
     submitted = nbformat.read(folder / NOTEBOOK, as_version=4)
     if "source_nb" not in w:  # the same for every student: read once per process

@@ -1,0 +1,181 @@
+"""A submission's nbgrader metadata: what was changed, in plain words, and a repair before grading.
+
+nbgrader identifies each part of a notebook by the ``nbgrader`` metadata of its cells (``grade_id``,
+``points``, ``grade``/``solution``/``locked``, ``checksum``). A student can change that metadata by
+accident (copying a cell copies its ``grade_id``) or on purpose (``points: 100``), and nbgrader then
+stops with messages such as "Inconsistent checksums for cell …" or ``KeyError: 'grade_id'``, or
+quietly skips the answer cell. :func:`metadata_problems` says what differs from the released
+notebook; :func:`repair_metadata` gives every cell back the metadata the released notebook has for it
+(matched by cell id first, then by ``grade_id``), so that nbgrader grades the notebook as released.
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+from pathlib import Path
+
+FLAGS = ("grade", "solution", "locked", "task")
+
+
+def _meta(cell) -> dict | None:
+    meta = (cell.get("metadata") or {}).get("nbgrader")
+    return meta if isinstance(meta, dict) else None
+
+
+def _managed(meta: dict | None) -> bool:
+    return bool(meta) and any(meta.get(flag) for flag in FLAGS)
+
+
+def _label(cell, index: int) -> str:
+    source = cell.get("source", "")
+    source = "".join(source) if isinstance(source, list) else str(source)
+    first = next((line.strip() for line in source.splitlines() if line.strip()), "")
+    return f"cell {index + 1}" + (f" ({first[:40]!r})" if first else "")
+
+
+def _reference(source_nb) -> tuple[dict[str, tuple[int, dict]], dict[str, str]]:
+    """``({grade_id: (index, cell)}, {cell id: grade_id})`` of the nbgrader cells of the released notebook."""
+    by_gid, by_id = {}, {}
+    for index, cell in enumerate(source_nb.get("cells", [])):
+        meta = _meta(cell)
+        if _managed(meta) and meta.get("grade_id"):
+            by_gid.setdefault(meta["grade_id"], (index, cell))
+            if cell.get("id"):
+                by_id[cell["id"]] = meta["grade_id"]
+    return by_gid, by_id
+
+
+def _kind(meta: dict) -> str:
+    if meta.get("solution") and meta.get("grade"):
+        return "a manually graded answer cell"
+    if meta.get("solution"):
+        return "an answer cell"
+    if meta.get("grade"):
+        return "a test cell"
+    if meta.get("task"):
+        return "a task cell"
+    return "a locked cell" if meta.get("locked") else "an ordinary cell"
+
+
+def _assign(submitted_nb, by_gid, by_id) -> dict[int, str]:
+    """Which released cell each submitted cell stands for: ``{cell index: grade_id}``. A cell id names its
+    cell first; then a ``grade_id`` claimed by no other cell; each released cell is matched once."""
+    cells = submitted_nb.get("cells", [])
+    taken: dict[str, int] = {}
+    for index, cell in enumerate(cells):
+        gid = by_id.get(cell.get("id"))
+        if gid and gid not in taken:
+            taken[gid] = index
+    for index, cell in enumerate(cells):
+        meta = _meta(cell)
+        gid = meta.get("grade_id") if meta else None
+        if index not in taken.values() and isinstance(gid, str) and gid in by_gid and gid not in taken:
+            taken[gid] = index
+    return {index: gid for gid, index in taken.items()}
+
+
+def metadata_problems(submitted_nb, source_nb) -> list[str]:
+    """How the nbgrader metadata of ``submitted_nb`` differs from the released ``source_nb``, one plain
+    sentence each (empty when nothing was changed). Cells deleted altogether are not listed here
+    (nbgrader puts test cells back, and the grader notes them)."""
+    by_gid, by_id = _reference(source_nb)
+    cells = submitted_nb.get("cells", [])
+    assigned = _assign(submitted_nb, by_gid, by_id)
+    problems = []
+    claims: dict[str, list[int]] = {}
+    for index, cell in enumerate(cells):
+        meta = _meta(cell)
+        if _managed(meta) and isinstance(meta.get("grade_id"), str):
+            claims.setdefault(meta["grade_id"], []).append(index)
+    for gid, indices in claims.items():
+        if len(indices) > 1:
+            where = ", ".join(str(i + 1) for i in indices)
+            problems.append(f"{len(indices)} cells (cells {where}) carry the grade id {gid!r} (a copied cell?)")
+    for index, cell in enumerate(cells):
+        meta = _meta(cell)
+        want = assigned.get(index)
+        if want is None:
+            if _managed(meta):
+                gid = meta.get("grade_id")
+                if not gid:
+                    problems.append(f"{_label(cell, index)} is marked as {_kind(meta)} but has no grade id")
+                elif gid not in by_gid:
+                    problems.append(f"{_label(cell, index)} has the grade id {gid!r}, which the assignment does not have")
+            continue
+        ref = _meta(by_gid[want][1])
+        if not _managed(meta):
+            problems.append(f"cell {want} lost its nbgrader metadata (it is {_kind(ref)} of the assignment)")
+            continue
+        gid = meta.get("grade_id")
+        if not gid:
+            problems.append(f"cell {want} has no grade id")
+        elif gid != want:
+            problems.append(f"cell {want} was renamed to {gid!r}")
+        if ref.get("grade") and meta.get("points") != ref.get("points"):
+            problems.append(f"cell {want}: points changed from {ref.get('points')!r} to {meta.get('points')!r}")
+        if [bool(meta.get(f)) for f in FLAGS] != [bool(ref.get(f)) for f in FLAGS]:
+            problems.append(f"cell {want} is marked as {_kind(meta)}; the assignment has it as {_kind(ref)}")
+        if "checksum" in ref and "checksum" in meta and meta["checksum"] != ref["checksum"]:
+            problems.append(f"cell {want}: its nbgrader checksum was changed")
+        reference_cell = by_gid[want][1]
+        if cell.get("cell_type") != reference_cell.get("cell_type"):
+            problems.append(f"cell {want} was turned into a {cell.get('cell_type')} cell "
+                            f"(the assignment's is {reference_cell.get('cell_type')})")
+    return problems
+
+
+def repair_metadata(submitted_nb, source_nb) -> tuple[dict, list[str]]:
+    """A copy of ``submitted_nb`` in which every cell has the nbgrader metadata that the released
+    ``source_nb`` has for it, and the notes that say what was wrong and what was done (no notes: the
+    metadata was intact, and the copy is equal to the original). A cell that stands for no released
+    cell loses its nbgrader metadata: its code still runs, as an ordinary cell."""
+    problems = metadata_problems(submitted_nb, source_nb)
+    if not problems:
+        return submitted_nb, []
+    by_gid, by_id = _reference(source_nb)
+    nb = copy.deepcopy(submitted_nb)
+    assigned = _assign(nb, by_gid, by_id)
+    demoted = 0
+    for index, cell in enumerate(nb.get("cells", [])):
+        gid = assigned.get(index)
+        metadata = cell.setdefault("metadata", {})
+        if gid is not None:
+            metadata["nbgrader"] = copy.deepcopy(_meta(by_gid[gid][1]))
+            for key in ("editable", "deletable"):
+                if key in (by_gid[gid][1].get("metadata") or {}):
+                    metadata[key] = by_gid[gid][1]["metadata"][key]
+        elif "nbgrader" in metadata and (_managed(_meta(cell)) or _meta(cell) is None):
+            del metadata["nbgrader"]
+            demoted += 1
+    action = "the nbgrader metadata of every cell was restored from the released notebook before grading"
+    if demoted:
+        action += f" ({demoted} extra cell{'s' if demoted > 1 else ''} graded as ordinary code)"
+    return nb, [f"changed nbgrader metadata: {p}" for p in problems] + [action]
+
+
+_REFERENCES: dict[str, dict] = {}
+
+
+def repair_file(path: Path, *references: Path) -> list[str]:
+    """Repair the notebook at ``path`` in place against the first of ``references`` that exists (the
+    released notebook, else the source) and return the notes; the file is rewritten only if needed.
+    For a copy of a submission in the grader's scratch course: the submitted file is never touched."""
+    reference = next((Path(r) for r in references if Path(r).is_file()), None)
+    if reference is None:
+        return []
+    key = f"{reference}:{reference.stat().st_mtime_ns}"
+    if key not in _REFERENCES:
+        _REFERENCES[key] = json.loads(reference.read_text(encoding="utf-8"))
+    try:
+        submitted = json.loads(Path(path).read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, json.JSONDecodeError):
+        return []  # the grader's own checks explain an unreadable notebook
+    if not isinstance(submitted, dict) or not isinstance(submitted.get("cells"), list):
+        return []
+    repaired, notes = repair_metadata(submitted, _REFERENCES[key])
+    if notes:
+        tmp = Path(path).with_suffix(".repair.tmp")
+        tmp.write_text(json.dumps(repaired, indent=1, ensure_ascii=False), encoding="utf-8")
+        tmp.replace(path)
+    return notes
