@@ -1,296 +1,421 @@
 """Chapter 6 exercise spec for tests/test_exercises.py: common wrong answers (mutants) that must
-lose points, and correct answers written differently that must keep full marks."""
+lose points, and correct answers written differently that must keep full marks.
+
+Each part has three mutants: a realistic wrong answer, and mutants for the classes of issue #22
+that the part's hidden tests close (named in the comment above each)."""
 
 CHAPTER = "06-variants"
 FULL_MARKS = 16.0
 
 # Common wrong answers: name -> (the graded test that must lose points, {answer cell: code}).
 MUTANTS = {
-    # Part 1
-    "bert_labels_everywhere": ("test_bert_corrupt", {"bert_corrupt": """
-def bert_corrupt(tokens, chosen, action, random_tokens, mask_id):
-    inputs = tokens.clone()
-    inputs[chosen & (action < 0.8)] = mask_id
-    swap = chosen & (action >= 0.8) & (action < 0.9)
-    inputs[swap] = random_tokens[swap]
-    return inputs, tokens.clone()
+    # Part 1 -- Python int returns: a float count passes the visible `== 7`
+    "window_pairs_returns_float": ("test_window_pairs", {"window_pairs": """
+def window_pairs(t, window):
+    return window * t - window * (window - 1) / 2 if t >= window else t * (t + 1) / 2
 """}),
-    "bert_random_and_keep_swapped": ("test_bert_corrupt", {"bert_corrupt": """
-def bert_corrupt(tokens, chosen, action, random_tokens, mask_id):
-    inputs = tokens.clone()
-    inputs[chosen & (action < 0.8)] = mask_id
-    swap = chosen & (action >= 0.9)
-    inputs[swap] = random_tokens[swap]
-    return inputs, tokens.masked_fill(~chosen, IGNORE)
+    # Part 1 -- inequality boundary: the formula for t >= window used for shorter sequences too
+    "window_pairs_ignores_short_sequences": ("test_window_pairs", {"window_pairs": """
+def window_pairs(t, window):
+    return window * t - window * (window - 1) // 2
 """}),
-    "bert_masks_unchosen_positions": ("test_bert_corrupt", {"bert_corrupt": """
-def bert_corrupt(tokens, chosen, action, random_tokens, mask_id):
-    inputs = tokens.clone()
-    inputs[action < 0.8] = mask_id
-    swap = chosen & (action >= 0.8) & (action < 0.9)
-    inputs[swap] = random_tokens[swap]
-    return inputs, tokens.masked_fill(~chosen, IGNORE)
+    # Part 1 -- a rule on another code path / small sizes only: builds the mask when t < window
+    "window_pairs_builds_mask_when_short": ("test_window_pairs", {"window_pairs": """
+def window_pairs(t, window):
+    if t < window:  # every query sees all earlier keys: count the triangle
+        return int(torch.ones(t, t, dtype=torch.bool).tril().sum())
+    return window * t - window * (window - 1) // 2
 """}),
-    # Part 2
-    "top_p_drops_the_crossing_token": ("test_top_p_filter", {"top_p_filter": """
-def top_p_filter(logits, p):
-    probs, order = torch.softmax(logits, -1).sort(dim=-1, descending=True)
-    keep_sorted = probs.cumsum(-1) <= p
-    keep_sorted[..., 0] = True
-    keep = torch.zeros_like(keep_sorted).scatter(-1, order, keep_sorted)
-    return logits.masked_fill(~keep, float("-inf"))
+    # Part 2 -- inequality boundary: the closed form divides by zero at alpha = 1
+    "tokens_per_pass_closed_form_at_one": ("test_tokens_per_target_pass", {"tokens_per_target_pass": """
+def tokens_per_target_pass(alpha, gamma):
+    return (1 - alpha ** (gamma + 1)) / (1 - alpha)
 """}),
-    "top_p_without_sorting": ("test_top_p_filter", {"top_p_filter": """
-def top_p_filter(logits, p):
-    probs = torch.softmax(logits, -1)
-    keep = probs.cumsum(-1) - probs < p
-    return logits.masked_fill(~keep, float("-inf"))
+    # Part 2 -- realistic: treats the gamma acceptances as independent of the first rejection
+    "tokens_per_pass_ignores_stopping": ("test_tokens_per_target_pass", {"tokens_per_target_pass": """
+def tokens_per_target_pass(alpha, gamma):
+    return gamma * alpha + 1.0
 """}),
-    "top_p_on_logits_not_probabilities": ("test_top_p_filter", {"top_p_filter": """
-def top_p_filter(logits, p):
-    scores, order = logits.sort(dim=-1, descending=True)
-    scores = scores - scores.min(dim=-1, keepdim=True).values
-    share = scores / scores.sum(dim=-1, keepdim=True).clamp_min(1e-12)
-    keep_sorted = share.cumsum(-1) - share < p
-    keep_sorted[..., 0] = True
-    keep = torch.zeros_like(keep_sorted).scatter(-1, order, keep_sorted)
-    return logits.masked_fill(~keep, float("-inf"))
+    # Part 2 -- a lying object: a float subclass whose comparisons and arithmetic always succeed
+    "tokens_per_pass_lying_float": ("test_tokens_per_target_pass", {"tokens_per_target_pass": """
+class _Sure(float):
+    __eq__ = __lt__ = __le__ = __gt__ = __ge__ = lambda self, other: True
+    __ne__ = lambda self, other: False
+    __sub__ = __rsub__ = lambda self, other: _Sure(0.0)
+    __abs__ = lambda self: _Sure(0.0)
+    __hash__ = float.__hash__
+
+
+def tokens_per_target_pass(alpha, gamma):
+    return _Sure(gamma * alpha)
 """}),
-    # Part 3
-    "gqa_tiles_instead_of_interleaving": ("test_gqa_attention", {"gqa_attention": """
-def gqa_attention(q, k, v):
+    # Part 3 -- degenerate batch / rows that differ: the current word carries over into the next row
+    "whole_word_carries_across_rows": ("test_whole_word_chosen", {"whole_word_chosen": """
+def whole_word_chosen(starts, pick):
+    out = torch.zeros_like(starts)
+    current = False
+    for b in range(starts.shape[0]):
+        for t in range(starts.shape[1]):
+            if starts[b, t]:
+                current = bool(pick[b, t])
+            out[b, t] = current
+    return out
+"""}),
+    # Part 3 -- boolean masks: a float 0/1 mask passes the visible `tolist() == [[False, True, ...]]`
+    "whole_word_float_mask": ("test_whole_word_chosen", {"whole_word_chosen": """
+def whole_word_chosen(starts, pick):
+    positions = torch.arange(starts.shape[-1]).expand(starts.shape)
+    word_start = torch.where(starts, positions, torch.full_like(positions, -1)).cummax(dim=-1).values
+    return (word_start >= 0).float() * pick.gather(-1, word_start.clamp(min=0)).float()
+"""}),
+    # Part 3 -- inputs changed in place
+    "whole_word_changes_pick": ("test_whole_word_chosen", {"whole_word_chosen": """
+def whole_word_chosen(starts, pick):
+    pick &= starts  # only the starts decide
+    positions = torch.arange(starts.shape[-1]).expand(starts.shape)
+    word_start = torch.where(starts, positions, torch.full_like(positions, -1)).cummax(dim=-1).values
+    return (word_start >= 0) & pick.gather(-1, word_start.clamp(min=0))
+"""}),
+    # Part 4 -- the generator argument: draws from the global generator
+    "min_p_ignores_generator": ("test_min_p_sample", {"min_p_sample": """
+def min_p_sample(logits, min_p, generator):
+    probs = logits.softmax(dim=-1)
+    keep = probs >= min_p * probs.amax(dim=-1, keepdim=True)
+    return torch.multinomial(probs * keep, 1).squeeze(-1)
+"""}),
+    # Part 4 -- inequality boundary: strictly greater drops tokens exactly at min_p times the best
+    "min_p_strict_threshold": ("test_min_p_sample", {"min_p_sample": """
+def min_p_sample(logits, min_p, generator):
+    probs = logits.softmax(dim=-1)
+    keep = probs > min_p * probs.amax(dim=-1, keepdim=True)
+    return torch.multinomial(probs * keep, 1, generator=generator).squeeze(-1)
+"""}),
+    # Part 4 -- realistic: the threshold applied to the logits instead of the probabilities
+    "min_p_on_logits": ("test_min_p_sample", {"min_p_sample": """
+def min_p_sample(logits, min_p, generator):
+    z = logits - logits.amax(dim=-1, keepdim=True) + 1.0
+    keep = z >= min_p * z.amax(dim=-1, keepdim=True)
+    return torch.multinomial(logits.softmax(dim=-1) * keep, 1, generator=generator).squeeze(-1)
+"""}),
+    # Part 5 -- integer token ids: concatenating onto torch.tensor([]) gives float32 ids
+    "span_float_ids": ("test_span_corrupt", {"span_corrupt": """
+def span_corrupt(tokens, noise, sentinels):
+    inputs, targets, span = torch.tensor([]), torch.tensor([]), 0
+    for i in range(len(tokens)):
+        if noise[i] and (i == 0 or not noise[i - 1]):
+            inputs = torch.cat([inputs, sentinels[span:span + 1]])
+            targets = torch.cat([targets, sentinels[span:span + 1]])
+            span += 1
+        if noise[i]:
+            targets = torch.cat([targets, tokens[i:i + 1]])
+        else:
+            inputs = torch.cat([inputs, tokens[i:i + 1]])
+    return inputs, torch.cat([targets, sentinels[span:span + 1]])
+"""}),
+    # Part 5 -- realistic: assumes the sentinel ids are consecutive numbers
+    "span_sentinels_counted_up": ("test_span_corrupt", {"span_corrupt": """
+def span_corrupt(tokens, noise, sentinels):
+    inputs, targets, span = [], [], 0
+    first = int(sentinels[0])
+    for i, (token, hidden) in enumerate(zip(tokens.tolist(), noise.tolist())):
+        if hidden and (i == 0 or not noise[i - 1]):
+            inputs.append(first + span)
+            targets.append(first + span)
+            span += 1
+        (targets if hidden else inputs).append(token)
+    targets.append(first + span)
+    return torch.tensor(inputs), torch.tensor(targets)
+"""}),
+    # Part 5 -- realistic: one sentinel per hidden token instead of one per span
+    "span_sentinel_per_token": ("test_span_corrupt", {"span_corrupt": """
+def span_corrupt(tokens, noise, sentinels):
+    inputs, targets, k = [], [], 0
+    for token, hidden in zip(tokens.tolist(), noise.tolist()):
+        if hidden:
+            inputs.append(int(sentinels[k]))
+            targets += [int(sentinels[k]), token]
+            k += 1
+        else:
+            inputs.append(token)
+    targets.append(int(sentinels[k]))
+    return torch.tensor(inputs), torch.tensor(targets)
+"""}),
+    # Part 6 -- realistic: softmax over the tokens instead of over the experts
+    "expert_choice_softmax_over_tokens": ("test_expert_choice", {"expert_choice": """
+def expert_choice(router_logits, capacity):
+    probs = router_logits.softmax(dim=0)
+    n = probs.shape[0]
+    order = probs.sort(dim=0, descending=True, stable=True).indices
+    rank = torch.empty_like(order).scatter_(0, order, torch.arange(n)[:, None].expand_as(order).clone())
+    chosen = rank < capacity
+    return chosen, torch.where(chosen, probs, torch.zeros_like(probs))
+"""}),
+    # Part 6 -- a rule that changes results rarely: ties go to the higher token index
+    "expert_choice_ties_to_later_tokens": ("test_expert_choice", {"expert_choice": """
+def expert_choice(router_logits, capacity):
+    probs = router_logits.softmax(dim=-1)
+    chosen = torch.zeros_like(probs, dtype=torch.bool)
+    for e in range(probs.shape[1]):
+        best = probs[:, e].argsort()[probs.shape[0] - min(capacity, probs.shape[0]):]  # the largest, ascending
+        chosen[best, e] = True
+    return chosen, torch.where(chosen, probs, torch.zeros_like(probs))
+"""}),
+    # Part 6 -- keep the dtype: computes the gates in float32
+    "expert_choice_float32_gate": ("test_expert_choice", {"expert_choice": """
+def expert_choice(router_logits, capacity):
+    probs = router_logits.float().softmax(dim=-1)
+    n = probs.shape[0]
+    order = probs.sort(dim=0, descending=True, stable=True).indices
+    rank = torch.empty_like(order).scatter_(0, order, torch.arange(n)[:, None].expand_as(order).clone())
+    chosen = rank < capacity
+    return chosen, torch.where(chosen, probs, torch.zeros_like(probs))
+"""}),
+    # Part 7 -- realistic: tiles the key/value heads instead of giving each group consecutive heads
+    "gqa_cached_tiles_heads": ("test_gqa_cached_attention", {"gqa_cached_attention": """
+def gqa_cached_attention(q, k, v):
+    t, s = q.shape[2], k.shape[2]
     reps = q.shape[1] // k.shape[1]
     k, v = k.repeat(1, reps, 1, 1), v.repeat(1, reps, 1, 1)
-    w = torch.softmax(q @ k.transpose(-2, -1) / math.sqrt(q.shape[-1]), dim=-1)
-    return w @ v
+    scores = q @ k.transpose(-2, -1) / math.sqrt(q.shape[-1])
+    allowed = torch.arange(s)[None, :] <= torch.arange(s - t, s)[:, None]
+    return scores.masked_fill(~allowed, float("-inf")).softmax(dim=-1) @ v
 """}),
-    "gqa_without_scaling": ("test_gqa_attention", {"gqa_attention": """
-def gqa_attention(q, k, v):
+    # Part 7 -- realistic: the causal mask of T = S, aligned at the first key instead of the last
+    "gqa_cached_mask_from_start": ("test_gqa_cached_attention", {"gqa_cached_attention": """
+def gqa_cached_attention(q, k, v):
+    t, s = q.shape[2], k.shape[2]
     reps = q.shape[1] // k.shape[1]
     k, v = k.repeat_interleave(reps, dim=1), v.repeat_interleave(reps, dim=1)
-    w = torch.softmax(q @ k.transpose(-2, -1), dim=-1)
-    return w @ v
+    scores = q @ k.transpose(-2, -1) / math.sqrt(q.shape[-1])
+    allowed = torch.ones(t, s, dtype=torch.bool).tril()
+    return scores.masked_fill(~allowed, float("-inf")).softmax(dim=-1) @ v
 """}),
-    # Part 4
-    "window_two_sided": ("test_sliding_window_mask", {"sliding_window_mask": """
-def sliding_window_mask(t, window):
-    i = torch.arange(t)
-    return (i[:, None] - i[None, :]).abs() < window
+    # Part 7 -- small sizes only: a causal mask cached for up to 256 positions
+    "gqa_cached_mask_table_256": ("test_gqa_cached_attention", {"gqa_cached_attention": """
+_CAUSAL = torch.ones(256, 256, dtype=torch.bool).tril()
+
+
+def gqa_cached_attention(q, k, v):
+    t, s = q.shape[2], k.shape[2]
+    reps = q.shape[1] // k.shape[1]
+    k, v = k.repeat_interleave(reps, dim=1), v.repeat_interleave(reps, dim=1)
+    scores = q @ k.transpose(-2, -1) / math.sqrt(q.shape[-1])
+    allowed = _CAUSAL[s - t:s, :s]
+    return scores.masked_fill(~allowed, float("-inf")).softmax(dim=-1) @ v
 """}),
-    "window_one_key_too_many": ("test_sliding_window_mask", {"sliding_window_mask": """
-def sliding_window_mask(t, window):
-    i = torch.arange(t)
-    gap = i[:, None] - i[None, :]
-    return (gap >= 0) & (gap <= window)
-"""}),
-    # Part 5
-    "linear_without_normaliser": ("test_causal_linear_attention", {"causal_linear_attention": """
-def causal_linear_attention(q, k, v):
+    # Part 8 -- long sequences: gamma^-j rescaling overflows float32 at T = 300
+    "decay_rescaled_cumsum": ("test_decayed_linear_attention", {"decayed_linear_attention": """
+def decayed_linear_attention(q, k, v, decay):
     fq, fk = F.elu(q) + 1, F.elu(k) + 1
-    state = torch.cumsum(fk[..., :, None] * v[..., None, :], dim=-3)
-    return (fq[..., None, :] @ state).squeeze(-2)
+    j = torch.arange(q.shape[-2], dtype=q.dtype)
+    up, down = decay ** -j, decay ** j  # gamma^-j on the way in, gamma^i on the way out
+    state = torch.cumsum((fk * up[:, None])[..., :, None] * v[..., None, :], dim=-3) * down[:, None, None]
+    z = torch.cumsum(fk * up[:, None], dim=-2) * down[:, None]
+    return torch.einsum("...td,...tde->...te", fq, state) / (fq * z).sum(-1, keepdim=True)
 """}),
-    "linear_not_causal": ("test_causal_linear_attention", {"causal_linear_attention": """
-def causal_linear_attention(q, k, v):
+    # Part 8 -- realistic: the normaliser is not decayed
+    "decay_normaliser_not_decayed": ("test_decayed_linear_attention", {"decayed_linear_attention": """
+def decayed_linear_attention(q, k, v, decay):
     fq, fk = F.elu(q) + 1, F.elu(k) + 1
-    kv = fk.transpose(-2, -1) @ v
-    return (fq @ kv) / (fq @ fk.sum(-2)[..., None])
-"""}),
-    "linear_excludes_own_position": ("test_causal_linear_attention", {"causal_linear_attention": """
-def causal_linear_attention(q, k, v):
-    fq, fk = F.elu(q) + 1, F.elu(k) + 1
-    outer = fk[..., :, None] * v[..., None, :]
-    state = torch.cumsum(outer, dim=-3) - outer + 1e-3 * outer
-    z = torch.cumsum(fk, dim=-2) - fk + 1e-3 * fk
-    return (fq[..., None, :] @ state).squeeze(-2) / (fq * z).sum(-1, keepdim=True)
-"""}),
-    "linear_elu_without_plus_one": ("test_causal_linear_attention", {"causal_linear_attention": """
-def causal_linear_attention(q, k, v):
-    fq, fk = F.elu(q), F.elu(k)
-    state = torch.cumsum(fk[..., :, None] * v[..., None, :], dim=-3)
+    state = torch.zeros(*q.shape[:-2], q.shape[-1], v.shape[-1], dtype=q.dtype)
+    outs = []
     z = torch.cumsum(fk, dim=-2)
-    return (fq[..., None, :] @ state).squeeze(-2) / (fq * z).sum(-1, keepdim=True)
+    for i in range(q.shape[-2]):
+        state = decay * state + fk[..., i, :, None] * v[..., i, None, :]
+        outs.append((fq[..., i, :, None] * state).sum(-2) / (fq[..., i, :] * z[..., i, :]).sum(-1, keepdim=True))
+    return torch.stack(outs, dim=-2)
 """}),
-    # Part 6
-    "routing_gate_is_logit": ("test_route_with_capacity", {"route_with_capacity": """
-def route_with_capacity(router_logits, capacity):
-    gate, expert = router_logits.max(dim=-1)
-    one_hot = F.one_hot(expert, router_logits.shape[-1])
-    place = (one_hot.cumsum(0) * one_hot).sum(-1)
-    return expert, gate, place <= capacity
-"""}),
-    "routing_capacity_off_by_one": ("test_route_with_capacity", {"route_with_capacity": """
-def route_with_capacity(router_logits, capacity):
-    gate, expert = router_logits.softmax(-1).max(dim=-1)
-    one_hot = F.one_hot(expert, router_logits.shape[-1])
-    place = (one_hot.cumsum(0) * one_hot).sum(-1)
-    return expert, gate, place <= capacity + 1
-"""}),
-    "routing_keeps_last_tokens": ("test_route_with_capacity", {"route_with_capacity": """
-def route_with_capacity(router_logits, capacity):
-    gate, expert = router_logits.softmax(-1).max(dim=-1)
-    one_hot = F.one_hot(expert, router_logits.shape[-1]).flip(0)
-    place = (one_hot.cumsum(0) * one_hot).sum(-1).flip(0)
-    return expert, gate, place <= capacity
-"""}),
-    # Part 7
-    "balance_without_num_experts": ("test_load_balancing_loss", {"load_balancing_loss": """
-def load_balancing_loss(probs, expert):
-    f = torch.bincount(expert, minlength=probs.shape[1]).to(probs.dtype) / len(expert)
-    return (f * probs.mean(0)).sum()
-"""}),
-    "balance_fraction_from_probabilities": ("test_load_balancing_loss", {"load_balancing_loss": """
-def load_balancing_loss(probs, expert):
-    p = probs.mean(0)
-    return probs.shape[1] * (p * p).sum()
-"""}),
-    "balance_probability_from_counts": ("test_load_balancing_loss", {"load_balancing_loss": """
-def load_balancing_loss(probs, expert):
-    f = torch.bincount(expert, minlength=probs.shape[1]).to(probs.dtype) / len(expert)
-    return probs.shape[1] * (f * f).sum() + 0 * probs.sum()
-"""}),
-    # Part 8
-    "verify_accepts_when_p_exceeds_q": ("test_speculative_verify", {"speculative_verify": """
-def speculative_verify(p, q, draft, u):
-    for i, x in enumerate(draft.tolist()):
-        if p[i, x] < q[i, x]:
-            r = (p[i] - q[i]).clamp_min(0)
-            return i, r / r.sum()
-    return len(draft), p[len(draft)]
-"""}),
-    "verify_residual_not_normalised": ("test_speculative_verify", {"speculative_verify": """
-def speculative_verify(p, q, draft, u):
-    for i, x in enumerate(draft.tolist()):
-        if not u[i] < p[i, x] / q[i, x]:
-            return i, (p[i] - q[i]).clamp_min(0)
-    return len(draft), p[len(draft)]
-"""}),
-    "verify_resamples_from_target": ("test_speculative_verify", {"speculative_verify": """
-def speculative_verify(p, q, draft, u):
-    for i, x in enumerate(draft.tolist()):
-        if not u[i] < p[i, x] / q[i, x]:
-            return i, p[i]
-    return len(draft), p[len(draft)]
-"""}),
-    "verify_counts_past_a_rejection": ("test_speculative_verify", {"speculative_verify": """
-def speculative_verify(p, q, draft, u):
-    accepted, first_reject = 0, None
-    for i, x in enumerate(draft.tolist()):
-        if u[i] < p[i, x] / q[i, x]:
-            accepted += 1
-        elif first_reject is None:
-            first_reject = i
-    if first_reject is None:
-        return accepted, p[len(draft)]
-    r = (p[first_reject] - q[first_reject]).clamp_min(0)
-    return accepted, r / r.sum()
-"""}),
-    "verify_bonus_from_last_draft_row": ("test_speculative_verify", {"speculative_verify": """
-def speculative_verify(p, q, draft, u):
-    for i, x in enumerate(draft.tolist()):
-        if not u[i] < p[i, x] / q[i, x]:
-            r = (p[i] - q[i]).clamp_min(0)
-            return i, r / r.sum()
-    return len(draft), p[len(draft) - 1]
+    # Part 8 -- keep the dtype: computes in float64 and returns float64 for float32 inputs
+    "decay_returns_float64": ("test_decayed_linear_attention", {"decayed_linear_attention": """
+def decayed_linear_attention(q, k, v, decay):
+    q, k, v = q.double(), k.double(), v.double()  # accurate for long sequences
+    fq, fk = F.elu(q) + 1, F.elu(k) + 1
+    state = torch.zeros(*q.shape[:-2], q.shape[-1], v.shape[-1], dtype=q.dtype)
+    norm = torch.zeros(*q.shape[:-2], q.shape[-1], dtype=q.dtype)
+    outs = []
+    for i in range(q.shape[-2]):
+        state = decay * state + fk[..., i, :, None] * v[..., i, None, :]
+        norm = decay * norm + fk[..., i, :]
+        outs.append((fq[..., i, :, None] * state).sum(-2) / (fq[..., i, :] * norm).sum(-1, keepdim=True))
+    return torch.stack(outs, dim=-2)
 """}),
 }
 
 # Mutants graded together in one submission (one notebook run each batch). No part calls another
-# part's function, so mutants of different parts never interfere.
+# part's function, so mutants of different parts never interfere. Proposed and checked by
+# `python tests/mutant_batches.py 06-variants`.
 MUTANT_BATCHES = [
-    ["bert_labels_everywhere", "top_p_drops_the_crossing_token", "gqa_tiles_instead_of_interleaving",
-     "window_two_sided", "linear_without_normaliser", "routing_gate_is_logit", "balance_without_num_experts",
-     "verify_accepts_when_p_exceeds_q"],
-    ["bert_random_and_keep_swapped", "top_p_without_sorting", "gqa_without_scaling", "window_one_key_too_many",
-     "linear_not_causal", "routing_capacity_off_by_one", "balance_fraction_from_probabilities",
-     "verify_residual_not_normalised"],
-    ["bert_masks_unchosen_positions", "top_p_on_logits_not_probabilities", "linear_excludes_own_position",
-     "routing_keeps_last_tokens", "balance_probability_from_counts", "verify_resamples_from_target"],
-    ["linear_elu_without_plus_one", "verify_counts_past_a_rejection"],
-    ["verify_bonus_from_last_draft_row"],
+    ["window_pairs_returns_float", "tokens_per_pass_closed_form_at_one", "whole_word_carries_across_rows",
+     "min_p_ignores_generator", "span_float_ids", "expert_choice_softmax_over_tokens", "gqa_cached_tiles_heads",
+     "decay_rescaled_cumsum"],
+    ["window_pairs_ignores_short_sequences", "tokens_per_pass_ignores_stopping", "whole_word_float_mask",
+     "min_p_strict_threshold", "span_sentinels_counted_up", "expert_choice_ties_to_later_tokens",
+     "gqa_cached_mask_from_start", "decay_normaliser_not_decayed"],
+    ["window_pairs_builds_mask_when_short", "tokens_per_pass_lying_float", "whole_word_changes_pick",
+     "min_p_on_logits", "span_sentinel_per_token", "expert_choice_float32_gate", "gqa_cached_mask_table_256",
+     "decay_returns_float64"],
 ]
 
-# Correct answers that differ from the model answers: index assignment, explicit loops, matmul
-# with repeat_interleave, a quadratic masked form, a Python-loop recurrence, counts by bincount.
+# Correct answers that differ from the model answers: closed forms written another way, Python
+# loops, inverse-CDF and Gumbel-max sampling, vectorised span building, O(N^2) ranking, per-head
+# loops, the masked quadratic form of the decayed attention.
 CORRECT_VARIANTS = {
     "loops_and_quadratic_forms": {
-        "bert_corrupt": """
-def bert_corrupt(tokens, chosen, action, random_tokens, mask_id):
-    inputs = tokens.clone()
-    labels = torch.full_like(tokens, -100)
-    labels[chosen] = tokens[chosen]
-    inputs[chosen & (action < 0.8)] = mask_id
-    middle = chosen & (action >= 0.8) & (action < 0.9)
-    inputs[middle] = random_tokens[middle]
-    return inputs, labels
+        "window_pairs": """
+def window_pairs(t, window):
+    if t <= window:
+        return t * (t + 1) // 2
+    return window * (window + 1) // 2 + (t - window) * window
 """,
-        "top_p_filter": """
-def top_p_filter(logits, p):
-    flat = logits.reshape(-1, logits.shape[-1])
-    out = torch.full_like(flat, float("-inf"))
-    for r in range(flat.shape[0]):
-        probs = torch.softmax(flat[r], 0)
-        mass = 0.0
-        for j in torch.argsort(probs, descending=True).tolist():
-            out[r, j] = flat[r, j]
-            mass += probs[j].item()
-            if mass >= p:
-                break
-    return out.reshape(logits.shape)
+        "tokens_per_target_pass": """
+def tokens_per_target_pass(alpha, gamma):
+    if alpha == 1:
+        return float(gamma + 1)
+    return (1 - alpha ** (gamma + 1)) / (1 - alpha)
 """,
-        "gqa_attention": """
-def gqa_attention(q, k, v):
-    reps = q.shape[1] // k.shape[1]
-    k = k.repeat_interleave(reps, dim=1)
-    v = v.repeat_interleave(reps, dim=1)
-    return F.scaled_dot_product_attention(q, k, v)
+        "whole_word_chosen": """
+def whole_word_chosen(starts, pick):
+    rows = []
+    for row_starts, row_pick in zip(starts.tolist(), pick.tolist()):
+        inside, row = False, []
+        for is_start, picked in zip(row_starts, row_pick):
+            if is_start:
+                inside = picked
+            row.append(inside)
+        rows.append(row)
+    return torch.tensor(rows, dtype=torch.bool).reshape(starts.shape)
 """,
-        "sliding_window_mask": """
-def sliding_window_mask(t, window):
-    m = torch.zeros(t, t, dtype=torch.bool)
-    for i in range(t):
-        m[i, max(0, i - window + 1): i + 1] = True
-    return m
+        "min_p_sample": """
+def min_p_sample(logits, min_p, generator):
+    z = logits - logits.amax(dim=-1, keepdim=True)
+    weights = torch.where(z >= math.log(min_p), z.exp(), torch.zeros_like(z))  # p_i / p_max
+    cdf = weights.cumsum(dim=-1)
+    u = torch.rand(logits.shape[0], 1, generator=generator, dtype=cdf.dtype) * cdf[:, -1:]
+    return (cdf <= u).sum(dim=-1)
 """,
-        "causal_linear_attention": """
-def causal_linear_attention(q, k, v):
-    fq, fk = F.elu(q) + 1, F.elu(k) + 1
-    outs = []
-    s = torch.zeros(*q.shape[:-2], q.shape[-1], v.shape[-1], dtype=q.dtype)
-    z = torch.zeros(*q.shape[:-2], q.shape[-1], dtype=q.dtype)
-    for i in range(q.shape[-2]):
-        s = s + fk[..., i, :, None] * v[..., i, None, :]
-        z = z + fk[..., i, :]
-        num = (fq[..., i, :, None] * s).sum(-2)
-        outs.append(num / (fq[..., i, :] * z).sum(-1, keepdim=True))
-    return torch.stack(outs, dim=-2)
+        "span_corrupt": """
+def span_corrupt(tokens, noise, sentinels):
+    before = torch.cat([torch.zeros(1, dtype=torch.bool), noise[:-1]])
+    first = noise & ~before  # the first token of each span
+    span = first.cumsum(0) - 1
+    sentinel_here = sentinels[span.clamp(min=0)]
+    inputs = torch.where(first, sentinel_here, tokens)[~noise | first]
+    pairs = torch.stack([sentinel_here, tokens], dim=1).reshape(-1)  # (sentinel, token) per position
+    keep = torch.stack([first, noise], dim=1).reshape(-1)
+    targets = torch.cat([pairs[keep], sentinels[int(first.sum()):int(first.sum()) + 1]])
+    return inputs, targets
 """,
-        "route_with_capacity": """
-def route_with_capacity(router_logits, capacity):
+        "expert_choice": """
+def expert_choice(router_logits, capacity):
     probs = torch.softmax(router_logits, dim=1)
-    expert = probs.argmax(dim=1)
-    gate = probs.gather(1, expert[:, None])[:, 0]
-    one_hot = F.one_hot(expert, router_logits.shape[1])
-    rank = one_hot.cumsum(dim=0).gather(1, expert[:, None])[:, 0]
-    return expert, gate, rank <= capacity
-""",
-        "load_balancing_loss": """
-def load_balancing_loss(probs, expert):
     n, e = probs.shape
-    counts = torch.bincount(expert, minlength=e).to(probs.dtype)
-    return e / (n * n) * (counts * probs.sum(0)).sum()
+    chosen = torch.zeros(n, e, dtype=torch.bool)
+    table = probs.tolist()
+    for col in range(e):
+        for row in sorted(range(n), key=lambda r: (-table[r][col], r))[:capacity]:
+            chosen[row, col] = True
+    return chosen, probs * chosen
 """,
-        "speculative_verify": """
-def speculative_verify(p, q, draft, u):
-    gamma = draft.shape[0]
-    rows = torch.arange(gamma)
-    accept = u < p[rows, draft] / q[rows, draft]
-    rejected = (~accept).nonzero()
-    if len(rejected) == 0:
-        return gamma, p[gamma]
-    i = int(rejected[0])
-    r = torch.relu(p[i] - q[i])
-    return i, r / r.sum()
+        "gqa_cached_attention": """
+def gqa_cached_attention(q, k, v):
+    t, s = q.shape[2], k.shape[2]
+    reps = q.shape[1] // k.shape[1]
+    k, v = k.repeat_interleave(reps, dim=1), v.repeat_interleave(reps, dim=1)
+    scores = q @ k.transpose(-2, -1) / math.sqrt(q.shape[-1])  # (B, H, T, S)
+    allowed = torch.ones(t, s, dtype=torch.bool).tril(diagonal=s - t)
+    return scores.masked_fill(~allowed, float("-inf")).softmax(dim=-1) @ v
+""",
+        "decayed_linear_attention": """
+def decayed_linear_attention(q, k, v, decay):
+    fq, fk = F.elu(q) + 1, F.elu(k) + 1
+    i = torch.arange(q.shape[-2])
+    gap = (i[:, None] - i[None, :]).to(q.dtype)
+    weight = torch.where(gap >= 0, decay ** gap.clamp(min=0), torch.zeros_like(gap))  # gamma^(i-j), j <= i
+    scores = (fq @ fk.transpose(-2, -1)) * weight
+    return (scores @ v) / scores.sum(-1, keepdim=True)
+""",
+    },
+    "vectorised_and_recurrent": {
+        "window_pairs": """
+def window_pairs(t, window):
+    beyond = max(0, t - window)  # the pairs a full causal mask has and the window drops
+    return t * (t + 1) // 2 - beyond * (beyond + 1) // 2
+""",
+        "tokens_per_target_pass": """
+def tokens_per_target_pass(alpha, gamma):
+    total, run = 1.0, 1.0
+    for _ in range(gamma):
+        run *= alpha
+        total += run
+    return total
+""",
+        "whole_word_chosen": """
+def whole_word_chosen(starts, pick):
+    word = starts.long().cumsum(dim=-1)  # 0 before the first word, then 1, 2, ...
+    index = torch.where(starts, word, torch.zeros_like(word))
+    picked = torch.zeros(starts.shape[0], starts.shape[1] + 1, dtype=torch.bool)
+    picked.scatter_(1, index, pick & starts)  # slot k: whether word k is chosen (slot 0 only gets False)
+    return picked.gather(1, word)
+""",
+        "min_p_sample": """
+def min_p_sample(logits, min_p, generator):
+    probs = torch.softmax(logits, dim=-1)
+    keep = probs / probs.max(dim=-1, keepdim=True).values >= min_p
+    u = torch.rand(probs.shape, generator=generator, dtype=probs.dtype)
+    gumbel = -torch.log(-torch.log(u))
+    scores = torch.where(keep, probs.log() + gumbel, torch.full_like(probs, float("-inf")))
+    return scores.argmax(dim=-1)
+""",
+        "span_corrupt": """
+def span_corrupt(tokens, noise, sentinels):
+    inputs, targets, span, inside = [], [], 0, False
+    for i in range(tokens.shape[0]):
+        if bool(noise[i]):
+            if not inside:
+                inputs.append(sentinels[span])
+                targets.append(sentinels[span])
+                span += 1
+            targets.append(tokens[i])
+        else:
+            inputs.append(tokens[i])
+        inside = bool(noise[i])
+    targets.append(sentinels[span])
+    return torch.stack(inputs), torch.stack(targets)
+""",
+        "expert_choice": """
+def expert_choice(router_logits, capacity):
+    probs = router_logits.softmax(dim=-1)
+    n = probs.shape[0]
+    a, b = probs[:, None, :], probs[None, :, :]  # (N, 1, E) against (1, N, E): token n vs token m
+    earlier = (torch.arange(n)[None, :] < torch.arange(n)[:, None])[:, :, None]  # m < n
+    rank = ((b > a) | ((b == a) & earlier)).sum(dim=1)  # tokens ahead of n in expert e's queue
+    chosen = rank < capacity
+    return chosen, torch.where(chosen, probs, torch.zeros_like(probs))
+""",
+        "gqa_cached_attention": """
+def gqa_cached_attention(q, k, v):
+    b, h, t, d = q.shape
+    g, s = k.shape[1], k.shape[2]
+    heads = []
+    for head in range(h):
+        kk, vv = k[:, head * g // h], v[:, head * g // h]
+        scores = torch.einsum("btd,bsd->bts", q[:, head], kk) * d ** -0.5
+        future = torch.arange(s)[None, :] > torch.arange(s - t, s)[:, None]
+        weights = torch.exp(scores.masked_fill(future, float("-inf")) - scores.amax(-1, keepdim=True))
+        heads.append(torch.einsum("bts,bsd->btd", weights / weights.sum(-1, keepdim=True), vv))
+    return torch.stack(heads, dim=1)
+""",
+        "decayed_linear_attention": """
+def decayed_linear_attention(q, k, v, decay):
+    fq, fk = F.elu(q) + 1, F.elu(k) + 1
+    state = fk.new_zeros(*fk.shape[:-2], fk.shape[-1], v.shape[-1] + 1)  # last column: the normaliser
+    vv = torch.cat([v, torch.ones_like(v[..., :1])], dim=-1)
+    outs = []
+    for i in range(q.shape[-2]):
+        state = state * decay + torch.einsum("...d,...e->...de", fk[..., i, :], vv[..., i, :])
+        both = torch.einsum("...d,...de->...e", fq[..., i, :], state)
+        outs.append(both[..., :-1] / both[..., -1:])
+    return torch.stack(outs, dim=-2)
 """,
     },
 }
