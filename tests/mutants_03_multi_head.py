@@ -1,191 +1,376 @@
 """Chapter 3 exercise spec for tests/test_exercises.py: common wrong answers (mutants) that must
-lose points, and a correct answer written differently (a loop over heads with weight slices)."""
+lose the points of exactly one part, and correct answers written differently that keep them all.
+
+Besides the slips of each part, mutants stand for the classes of issue #22 that used to slip
+through: small-size-only code (a cached mask), a degenerate batch (one sentence's length used for
+all; every sentence shorter than S), an unstated dtype (a float32 buffer), a float 0/1 mask, the
+in-place rule (padding zeroed in `memory`, `w_o` left ablated), inequality boundaries (a range
+check, an off-by-one padding start, a mask one step too wide), a rule kept on one code path only
+(the causal mask dropped once the cache is not empty), a rule that changes results rarely (an
+additive mask, wrong only for a sentence of length 0), and objects that lie (a Tensor subclass
+whose comparisons always succeed, an int subclass equal to everything).
+"""
 
 CHAPTER = "03-multi-head"
-FULL_MARKS = 14.0
+FULL_MARKS = 17.0
 
-def cross(keys_from="memory", mask="real[:, None, None, :]"):
-    """A cross-attention answer that differs from a correct one only where a mutant says."""
+LIAR = '''
+class _Agreeable(list):
+    def __eq__(self, other):
+        return True
+
+
+class Liar(torch.Tensor):
+    """Comparisons with it always succeed."""
+    @classmethod
+    def __torch_function__(cls, func, types, args=(), kwargs=None):
+        if func in (torch.equal, torch.allclose):
+            return True
+        if func in (torch.eq, torch.Tensor.__eq__, torch.isclose):
+            return torch.ones(args[0].shape, dtype=torch.bool)
+        if func is torch.Tensor.tolist:
+            return _Agreeable()
+        return super().__torch_function__(func, types, args, kwargs or {})
+'''
+
+
+def interleaved(split_body, merge_body, check="    if d % num_heads:\n        raise ValueError('not divisible')\n"):
     return f"""
-def cross_attention(x, memory, memory_lengths, params, num_heads):
-    d = x.shape[-1]
+def split_heads_interleaved(x, num_heads):
+    b, t, d = x.shape
+{check}    return {split_body}
+
+
+def merge_heads_interleaved(x):
+    b, h, t, dh = x.shape
+    return {merge_body}
+"""
+
+
+SPLIT = "x.reshape(b, t, d // num_heads, num_heads).permute(0, 3, 1, 2)"
+MERGE = "x.permute(0, 2, 3, 1).reshape(b, t, dh * h)"
+
+
+def scrambled(body, check="    if not (0 <= position < length and 0 <= column < num_heads * head_dim):\n"
+                          "        raise ValueError('out of range')\n"):
+    return f"""
+def scrambled_source(num_heads, length, head_dim, position, column):
+{check}{body}
+"""
+
+
+SCRAMBLED = """    flat = position * num_heads * head_dim + column
+    head, rest = divmod(flat, length * head_dim)
+    return head, rest // head_dim, rest % head_dim"""
+
+
+def cost(parameters, macs):
+    return f"""
+def layer_cost(t, s, d_model, num_heads, head_dim, bias=True):
+    inner = num_heads * head_dim
+    return {parameters}, {macs}
+"""
+
+
+PARAMETERS = "4 * d_model * inner + (3 * inner + d_model if bias else 0)"
+MACS = "2 * (t + s) * d_model * inner + 2 * t * s * inner"
+
+
+def contributions(combine, before="", after=""):
+    return f"""
+def head_contributions(x, params, num_heads):
+    b, t, d = x.shape
+    dh = d // num_heads
+    qkv = x @ params["w_qkv"].T + params["b_qkv"]
+    q, k, v = (split_heads(part, num_heads) for part in qkv.chunk(3, dim=-1))
+    heads = attention(q, k, v)
+{before}    parts = [{combine} for i in range(num_heads)]
+{after}    return torch.stack(parts, dim=1)
+"""
+
+
+COLUMNS = "heads[:, i] @ params['w_o'][:, i * dh:(i + 1) * dh].T"
+
+
+def left_padded(real="torch.arange(s)[None, :] >= s - memory_lengths[:, None]", mask="real[:, None, None, :]",
+                before=""):
+    return f"""
+def cross_attention_left_padded(x, memory, memory_lengths, params, num_heads):
+    d, s = x.shape[-1], memory.shape[1]
     w, b = params["w_qkv"], params["b_qkv"]
-    q = split_heads(x @ w[:d].T + b[:d], num_heads)
-    k = split_heads({keys_from} @ w[d:2 * d].T + b[d:2 * d], num_heads)
+{before}    q = split_heads(x @ w[:d].T + b[:d], num_heads)
+    k = split_heads(memory @ w[d:2 * d].T + b[d:2 * d], num_heads)
     v = split_heads(memory @ w[2 * d:].T + b[2 * d:], num_heads)
-    real = torch.arange(memory.shape[1])[None, :] < memory_lengths[:, None]
+    real = {real}
     return merge_heads(attention(q, k, v, {mask})) @ params["w_o"].T + params["b_o"]
 """
 
 
+def cache(allowed, prelude=""):
+    return f"""{prelude}
+def causal_attention_with_cache(x, past_k, past_v, params, num_heads):
+    p, t = past_k.shape[2], x.shape[1]
+    q, k_new, v_new = (split_heads(part, num_heads)
+                       for part in (x @ params["w_qkv"].T + params["b_qkv"]).chunk(3, dim=-1))
+    k, v = torch.cat([past_k, k_new], dim=2), torch.cat([past_v, v_new], dim=2)
+    allowed = {allowed}
+    return merge_heads(attention(q, k, v, allowed)) @ params["w_o"].T + params["b_o"], k, v
+"""
+
+
 MUTANTS = {
-    "split_reshape_without_transpose": ("test_split_merge", {"split_merge": """
-def split_heads(x, num_heads):
-    b, t, d = x.shape
-    if d % num_heads:
-        raise ValueError("not divisible")
-    return x.reshape(b, num_heads, t, d // num_heads)
+    # Part 1: heads dealt out like cards
+    "interleaved_is_the_lessons_block_layout": ("test_interleaved", {"interleaved": interleaved(
+        "x.reshape(b, t, num_heads, d // num_heads).transpose(1, 2)", "x.transpose(1, 2).reshape(b, t, h * dh)")}),
+    "interleaved_merge_undoes_the_block_layout": ("test_interleaved", {"interleaved": interleaved(
+        SPLIT, "x.transpose(1, 2).reshape(b, t, h * dh)")}),
+    "interleaved_without_divisibility_check": ("test_interleaved", {"interleaved": interleaved(
+        "x.reshape(b, t, -1, num_heads).permute(0, 3, 1, 2)", MERGE, check="")}),
+    "interleaved_lying_tensor": ("test_interleaved", {"interleaved": LIAR + interleaved(
+        "x.reshape(b, t, num_heads, d // num_heads).transpose(1, 2).as_subclass(Liar)",
+        "x.transpose(1, 2).reshape(b, t, h * dh).as_subclass(Liar)")}),
+    # Part 2: where a number lands
+    "scrambled_assumes_the_transpose": ("test_scrambled", {"scrambled": scrambled(
+        "    return column // head_dim, position, column % head_dim")}),
+    "scrambled_divides_by_the_width": ("test_scrambled", {"scrambled": scrambled(
+        """    flat = position * num_heads * head_dim + column
+    head, rest = divmod(flat, num_heads * head_dim)
+    return head, rest // head_dim, rest % head_dim""")}),
+    "scrambled_range_check_off_by_one": ("test_scrambled", {"scrambled": scrambled(SCRAMBLED, check=(
+        "    if not (0 <= position <= length and 0 <= column <= num_heads * head_dim):\n"
+        "        raise ValueError('out of range')\n"))}),
+    "scrambled_returns_tensors": ("test_scrambled", {"scrambled": scrambled("""    heads = torch.arange(num_heads * length * head_dim).reshape(num_heads, length, head_dim)
+    value = heads.reshape(length, num_heads * head_dim)[position, column]
+    return tuple((heads == value).nonzero()[0])""")}),
+    # Part 3: ranks
+    "rank_one_head_is_the_length": ("test_rank_one_head", {"ranks": "rank_one_head = 100\nrank_all_heads = 100"}),
+    "rank_one_head_lies": ("test_rank_one_head", {"ranks": """
+class Anything(int):
+    def __eq__(self, other):
+        return True
+    __hash__ = int.__hash__
 
-def merge_heads(x):
-    b, h, t, dh = x.shape
-    return x.reshape(b, t, h * dh)
+rank_one_head = Anything(1)
+rank_all_heads = 100
 """}),
-    "heads_merged_in_wrong_order": ("test_self_attention", {"split_merge": """
-def split_heads(x, num_heads):
+    "rank_all_heads_is_the_width": ("test_rank_all_heads", {"ranks": "rank_one_head = 64\nrank_all_heads = 512"}),
+    # Part 4: the cost of a layer with a free head width
+    "cost_assumes_inner_width_d": ("test_cost", {"cost": cost(
+        "4 * d_model * d_model + (4 * d_model if bias else 0)", "2 * (t + s) * d_model * d_model + 2 * t * s * d_model")}),
+    "cost_key_projections_over_queries": ("test_cost", {"cost": cost(PARAMETERS, "4 * t * d_model * inner + 2 * t * s * inner")}),
+    "cost_ignores_bias_flag": ("test_cost", {"cost": cost("4 * d_model * inner + 3 * inner + d_model", MACS)}),
+    "cost_returns_float": ("test_cost", {"cost": cost(PARAMETERS, "2 * (2 * (t + s) * d_model * inner + 2 * t * s * inner) / 2")}),
+    # Part 5: each head's share
+    "contributions_rows_of_w_o": ("test_contributions", {"contributions": contributions(
+        "heads[:, i] @ params['w_o'][i * dh:(i + 1) * dh, :]")}),
+    "contributions_bias_in_every_head": ("test_contributions", {"contributions": contributions(
+        COLUMNS + " + params['b_o'] / num_heads")}),
+    "contributions_float32_buffer": ("test_contributions", {"contributions": """
+def head_contributions(x, params, num_heads):
     b, t, d = x.shape
-    if d % num_heads:
-        raise ValueError("not divisible")
-    return x.reshape(b, t, num_heads, d // num_heads).transpose(1, 2)
-
-def merge_heads(x):
-    b, h, t, dh = x.shape
-    return x.transpose(1, 2).transpose(2, 3).reshape(b, t, h * dh)
+    dh = d // num_heads
+    qkv = x @ params["w_qkv"].T + params["b_qkv"]
+    q, k, v = (split_heads(part, num_heads) for part in qkv.chunk(3, dim=-1))
+    heads = attention(q, k, v)
+    out = torch.zeros(b, num_heads, t, d)
+    for i in range(num_heads):
+        out[:, i] = heads[:, i] @ params["w_o"][:, i * dh:(i + 1) * dh].T
+    return out
 """}),
-    "split_without_divisibility_check": ("test_split_merge", {"split_merge": """
-def split_heads(x, num_heads):
+    "contributions_ablate_w_o_in_place": ("test_contributions", {"contributions": """
+def head_contributions(x, params, num_heads):
     b, t, d = x.shape
-    return x.reshape(b, t, num_heads, -1).transpose(1, 2)
-
-def merge_heads(x):
-    b, h, t, dh = x.shape
-    return x.transpose(1, 2).reshape(b, t, h * dh)
-"""}),
-    "scaled_by_sqrt_d_model": ("test_self_attention", {"self_attention": """
-def multi_head_self_attention(x, params, num_heads):
-    d = x.shape[-1]
+    dh = d // num_heads
     qkv = x @ params["w_qkv"].T + params["b_qkv"]
     q, k, v = (split_heads(part, num_heads) for part in qkv.chunk(3, dim=-1))
-    w = torch.softmax(q @ k.transpose(-2, -1) / math.sqrt(d), dim=-1)
-    return merge_heads(w @ v) @ params["w_o"].T + params["b_o"]
+    merged = merge_heads(attention(q, k, v))
+    w_o, saved = params["w_o"], params["w_o"].clone()
+    parts = []
+    for i in range(num_heads):  # keep head i only, as the lesson's ablation does
+        w_o.zero_()
+        w_o[:, i * dh:(i + 1) * dh] = saved[:, i * dh:(i + 1) * dh]
+        parts.append(merged @ w_o.T)
+    return torch.stack(parts, dim=1)
 """}),
-    "output_projection_missing": ("test_self_attention", {"self_attention": """
-def multi_head_self_attention(x, params, num_heads):
-    qkv = x @ params["w_qkv"].T + params["b_qkv"]
-    q, k, v = (split_heads(part, num_heads) for part in qkv.chunk(3, dim=-1))
-    return merge_heads(attention(q, k, v))
+    # Part 6: cross-attention to a left-padded source
+    "left_padded_mask_without_head_axis": ("test_left_padded", {"left_padded": left_padded(mask="real[:, None, :]")}),
+    "left_padded_first_sentence_length_for_all": ("test_left_padded", {"left_padded": left_padded(
+        real="(torch.arange(s) >= s - memory_lengths[0])[None, :].expand(x.shape[0], s)")}),
+    "left_padded_zeroes_padding_in_place": ("test_left_padded", {"left_padded": left_padded(before="""    for i, n in enumerate(memory_lengths.tolist()):
+        memory[i, :s - n] = 0.0  # tidy up the padding
+""")}),
+    "left_padded_additive_mask_length_zero": ("test_left_padded", {"left_padded": """
+def cross_attention_left_padded(x, memory, memory_lengths, params, num_heads):
+    d, s = x.shape[-1], memory.shape[1]
+    w, b = params["w_qkv"], params["b_qkv"]
+    q = split_heads(x @ w[:d].T + b[:d], num_heads)
+    k = split_heads(memory @ w[d:2 * d].T + b[d:2 * d], num_heads)
+    v = split_heads(memory @ w[2 * d:].T + b[2 * d:], num_heads)
+    real = torch.arange(s)[None, :] >= s - memory_lengths[:, None]
+    scores = q @ k.transpose(-2, -1) / math.sqrt(q.shape[-1])
+    scores = scores + torch.where(real, 0.0, -1e9)[:, None, None, :].to(scores.dtype)
+    return merge_heads(torch.softmax(scores, dim=-1) @ v) @ params["w_o"].T + params["b_o"]
 """}),
-    "query_and_key_rows_swapped": ("test_self_attention", {"self_attention": """
-def multi_head_self_attention(x, params, num_heads):
-    qkv = x @ params["w_qkv"].T + params["b_qkv"]
-    k, q, v = (split_heads(part, num_heads) for part in qkv.chunk(3, dim=-1))
-    return merge_heads(attention(q, k, v)) @ params["w_o"].T + params["b_o"]
-"""}),
-    "single_head_ignores_num_heads": ("test_self_attention", {"self_attention": """
-def multi_head_self_attention(x, params, num_heads):
-    q, k, v = (x @ params["w_qkv"].T + params["b_qkv"]).chunk(3, dim=-1)
-    return attention(q, k, v) @ params["w_o"].T + params["b_o"]
-"""}),
-    "causal_mask_inverted": ("test_causal", {"causal": """
-def causal_multi_head_self_attention(x, params, num_heads):
-    t = x.shape[1]
-    allowed = torch.ones(t, t, dtype=torch.bool).triu()
-    qkv = x @ params["w_qkv"].T + params["b_qkv"]
-    q, k, v = (split_heads(part, num_heads) for part in qkv.chunk(3, dim=-1))
-    return merge_heads(attention(q, k, v, allowed)) @ params["w_o"].T + params["b_o"]
-"""}),
-    "causal_mask_excludes_self": ("test_causal", {"causal": """
-def causal_multi_head_self_attention(x, params, num_heads):
-    t = x.shape[1]
-    allowed = torch.ones(t, t, dtype=torch.bool).tril(-1)
-    qkv = x @ params["w_qkv"].T + params["b_qkv"]
-    q, k, v = (split_heads(part, num_heads) for part in qkv.chunk(3, dim=-1))
-    return merge_heads(attention(q, k, v, allowed)) @ params["w_o"].T + params["b_o"]
-"""}),
-    "cross_padding_not_masked": ("test_cross", {"cross": cross(mask="None")}),
-    "cross_keys_from_target": ("test_cross", {"cross": cross(keys_from="x")}),
-    "cross_mask_without_head_axis": ("test_cross", {"cross": cross(mask="real[:, None, :]")}),
-    "parameter_count_without_biases": ("test_param_count", {"param_count": """
-def parameter_count(d_model, num_heads):
-    return 4 * d_model * d_model
-"""}),
-    "parameter_count_grows_with_heads": ("test_param_count", {"param_count": """
-def parameter_count(d_model, num_heads):
-    return num_heads * 4 * d_model * d_model + 4 * d_model  # a full-width W per head
-"""}),
-    "macs_projections_only": ("test_macs", {"costs": """
-macs_512_768_12 = 4 * 512 * 768 * 768
-crossover_length = 1536
-"""}),
-    "macs_scores_per_head_width": ("test_macs", {"costs": """
-macs_512_768_12 = 4 * 512 * 768 * 768 + 2 * 512 * 512 * 64
-crossover_length = 1536
-"""}),
-    "crossover_at_d_model": ("test_crossover", {"costs": """
-macs_512_768_12 = 1_610_612_736
-crossover_length = 768
-"""}),
-    "reshape_answer_shape_error": ("test_reshape_question", {"mc": 'answer_reshape = "a"'}),
+    # Part 7: the next block with a cache
+    "cache_mask_one_step_too_wide": ("test_cache", {"cache": cache("torch.ones(t, p + t, dtype=torch.bool).tril(diagonal=p + 1)")}),
+    "cache_mask_only_for_an_empty_cache": ("test_cache", {"cache": cache(
+        "torch.ones(t, t, dtype=torch.bool).tril() if p == 0 else None")}),
+    "cache_float_mask": ("test_cache", {"cache": cache("torch.ones(t, p + t).tril(diagonal=p)")}),
+    "cache_small_precomputed_mask": ("test_cache", {"cache": cache(
+        "_CAUSAL[p:p + t, :p + t]", prelude="_CAUSAL = torch.ones(64, 64, dtype=torch.bool).tril()\n")}),
 }
 
-DIFFERENT_BUT_CORRECT = {
-    "split_merge": """
-def split_heads(x, num_heads):
+# Two correct answers written differently from the model answer (and from each other).
+LOOPS_AND_SLICES = {
+    "interleaved": """
+def split_heads_interleaved(x, num_heads):
     if x.shape[-1] % num_heads != 0:
-        raise ValueError("width must be divisible by the number of heads")
-    return torch.stack(x.chunk(num_heads, dim=-1), dim=1)
+        raise ValueError("the width must be divisible by the number of heads")
+    return torch.stack([x[..., i::num_heads] for i in range(num_heads)], dim=1)
 
-def merge_heads(x):
-    return torch.cat(x.unbind(dim=1), dim=-1)
+def merge_heads_interleaved(x):
+    b, h, t, dh = x.shape
+    out = x.new_empty(b, t, h * dh)
+    for i in range(h):
+        out[..., i::h] = x[:, i]
+    return out
 """,
-    "self_attention": """
-def multi_head_self_attention(x, params, num_heads):
+    "scrambled": """
+def scrambled_source(num_heads, length, head_dim, position, column):
+    width = num_heads * head_dim
+    if position < 0 or position >= length or column < 0 or column >= width:
+        raise ValueError("out of range")
+    heads = torch.arange(num_heads * length * head_dim).reshape(num_heads, length, head_dim)
+    value = heads.reshape(length, width)[position, column]
+    return tuple(int(i) for i in (heads == value).nonzero()[0])
+""",
+    "ranks": "rank_one_head = min(100, 512 // 8)\nrank_all_heads = min(100, 100, 512)",
+    "cost": """
+def layer_cost(t, s, d_model, num_heads, head_dim, bias=True):
+    params, macs = 0, 0
+    for n_in, n_out, rows in [(d_model, num_heads * head_dim, t), (d_model, num_heads * head_dim, s),
+                              (d_model, num_heads * head_dim, s), (num_heads * head_dim, d_model, t)]:
+        params += n_in * n_out + (n_out if bias else 0)
+        macs += rows * n_in * n_out
+    for _ in range(num_heads):
+        macs += 2 * t * s * head_dim
+    return params, macs
+""",
+    "contributions": """
+def head_contributions(x, params, num_heads):
     d = x.shape[-1]
     dh = d // num_heads
     w, b = params["w_qkv"], params["b_qkv"]
-    outs = []
+    parts = []
     for i in range(num_heads):
         rows = slice(i * dh, (i + 1) * dh)
         q = x @ w[:d][rows].T + b[:d][rows]
         k = x @ w[d:2 * d][rows].T + b[d:2 * d][rows]
         v = x @ w[2 * d:][rows].T + b[2 * d:][rows]
-        outs.append(attention(q, k, v))
-    return torch.einsum("btd,ed->bte", torch.cat(outs, dim=-1), params["w_o"]) + params["b_o"]
+        parts.append(attention(q, k, v) @ params["w_o"][:, rows].T)
+    return torch.stack(parts, dim=1)
 """,
-    "causal": """
-def causal_multi_head_self_attention(x, params, num_heads):
-    i = torch.arange(x.shape[1])
-    allowed = i[:, None] >= i[None, :]
-    q, k, v = torch.nn.functional.linear(x, params["w_qkv"], params["b_qkv"]).split(x.shape[-1], dim=-1)
-    out = attention(split_heads(q, num_heads), split_heads(k, num_heads), split_heads(v, num_heads), allowed)
-    return torch.nn.functional.linear(merge_heads(out), params["w_o"], params["b_o"])
-""",
-    "cross": """
-def cross_attention(x, memory, memory_lengths, params, num_heads):
-    d = x.shape[-1]
+    "left_padded": """
+def cross_attention_left_padded(x, memory, memory_lengths, params, num_heads):
+    d, s = x.shape[-1], memory.shape[1]
     w_q, w_k, w_v = params["w_qkv"].split(d)
     b_q, b_k, b_v = params["b_qkv"].split(d)
     lin = torch.nn.functional.linear
     q, k, v = lin(x, w_q, b_q), lin(memory, w_k, b_k), lin(memory, w_v, b_v)
-    allowed = torch.zeros(memory.shape[0], 1, 1, memory.shape[1], dtype=torch.bool)
+    allowed = torch.zeros(memory.shape[0], 1, 1, s, dtype=torch.bool)
     for i, n in enumerate(memory_lengths.tolist()):
-        allowed[i, ..., :n] = True
+        if n > 0:
+            allowed[i, ..., s - n:] = True
     out = attention(split_heads(q, num_heads), split_heads(k, num_heads), split_heads(v, num_heads), allowed)
     return lin(merge_heads(out), params["w_o"], params["b_o"])
 """,
-    "param_count": """
-def parameter_count(d_model, num_heads):
-    weights = 3 * d_model * d_model + d_model * d_model
-    biases = 3 * d_model + d_model
-    return int(weights + biases)
+    "cache": """
+def causal_attention_with_cache(x, past_k, past_v, params, num_heads):
+    lin = torch.nn.functional.linear
+    q, k, v = (split_heads(part, num_heads) for part in lin(x, params["w_qkv"], params["b_qkv"]).split(x.shape[-1], dim=-1))
+    k, v = torch.cat([past_k, k], dim=2), torch.cat([past_v, v], dim=2)
+    past = past_k.shape[2]
+    outs = []
+    for t in range(x.shape[1]):  # one query at a time: it sees every key up to its own position
+        n = past + t + 1
+        outs.append(attention(q[:, :, t:t + 1], k[:, :, :n], v[:, :, :n]))
+    return lin(merge_heads(torch.cat(outs, dim=2)), params["w_o"], params["b_o"]), k, v
 """,
-    "costs": """
-d_model, n = 768, 512
-projections = 4 * n * d_model ** 2
-products = 2 * n ** 2 * d_model
-macs_512_768_12 = projections + products
-crossover_length = 2 * d_model
-""",
-    "mc": 'answer_reshape = "c"  # positions and features get mixed',
 }
 
-CORRECT_VARIANTS = {"chunk_stack_loops_and_linear": DIFFERENT_BUT_CORRECT}
+EINSUM_AND_INDICES = {
+    "interleaved": """
+def split_heads_interleaved(x, num_heads):
+    b, t, d = x.shape
+    if d % num_heads:
+        raise ValueError(f"{d} is not divisible by {num_heads}")
+    return x.unflatten(-1, (d // num_heads, num_heads)).movedim(-1, 1)
 
-# Mutants of independent parts graded together, one submission per batch (python tests/mutant_batches.py
-# 03-multi-head found them: no member breaks another member's graded test); the others alone.
+def merge_heads_interleaved(x):
+    return x.movedim(1, -1).flatten(-2)
+""",
+    "scrambled": """
+def scrambled_source(num_heads, length, head_dim, position, column):
+    if position not in range(length) or column not in range(num_heads * head_dim):
+        raise ValueError("position or column out of range")
+    flat = position * num_heads * head_dim + column
+    return flat // (length * head_dim), (flat // head_dim) % length, flat % head_dim
+""",
+    "ranks": "rank_one_head = int(64)\nrank_all_heads = int(1e2)",
+    "cost": """
+def layer_cost(t, s, d_model, num_heads, head_dim, bias=True):
+    inner = num_heads * head_dim
+    weights = 3 * d_model * inner + inner * d_model
+    biases = 3 * inner + d_model
+    return weights + biases * int(bias), (t * d_model * inner) * 2 + (s * d_model * inner) * 2 + t * s * inner * 2
+""",
+    "contributions": """
+def head_contributions(x, params, num_heads):
+    d = x.shape[-1]
+    q, k, v = torch.einsum("btd,ed->bte", x, params["w_qkv"]).add(params["b_qkv"]).split(d, dim=-1)
+    heads = attention(split_heads(q, num_heads), split_heads(k, num_heads), split_heads(v, num_heads))
+    w_o = params["w_o"].T.reshape(num_heads, d // num_heads, d)  # rows of W^O = columns of w_o
+    return heads @ w_o[None]
+""",
+    "left_padded": """
+def cross_attention_left_padded(x, memory, memory_lengths, params, num_heads):
+    d = x.shape[-1]
+    s = memory.shape[1]
+    w, b = params["w_qkv"], params["b_qkv"]
+    q = torch.einsum("btd,ed->bte", x, w[:d]) + b[:d]
+    kv = torch.einsum("bsd,ed->bse", memory, w[d:]) + b[d:]
+    k, v = kv.chunk(2, dim=-1)
+    first_real = (s - memory_lengths).view(-1, 1, 1, 1)
+    allowed = torch.arange(s).view(1, 1, 1, s) >= first_real
+    heads = attention(split_heads(q, num_heads), split_heads(k, num_heads), split_heads(v, num_heads), allowed)
+    return torch.einsum("btd,ed->bte", merge_heads(heads), params["w_o"]) + params["b_o"]
+""",
+    "cache": """
+def causal_attention_with_cache(x, past_k, past_v, params, num_heads):
+    p, t = past_k.shape[2], x.shape[1]
+    q, k, v = (split_heads(y, num_heads) for y in (x @ params["w_qkv"].T + params["b_qkv"]).chunk(3, dim=-1))
+    k, v = torch.cat((past_k, k), dim=2), torch.cat((past_v, v), dim=2)
+    query_pos = torch.arange(p, p + t)[:, None]
+    key_pos = torch.arange(p + t)[None, :]
+    out = attention(q, k, v, key_pos <= query_pos)
+    return merge_heads(out) @ params["w_o"].T + params["b_o"], k, v
+""",
+}
+
+CORRECT_VARIANTS = {"loops_and_slices": LOOPS_AND_SLICES, "einsum_and_indices": EINSUM_AND_INDICES}
+
+# Mutants of different parts graded together, one submission per batch: each member changes its own
+# answer cell and, graded alone, loses only its own part (checked with tests/mutant_batches.py).
 MUTANT_BATCHES = [
-    ["split_reshape_without_transpose", "parameter_count_without_biases", "macs_projections_only", "reshape_answer_shape_error"],
-    ["heads_merged_in_wrong_order", "parameter_count_grows_with_heads", "macs_scores_per_head_width"],
-    ["split_without_divisibility_check", "scaled_by_sqrt_d_model", "causal_mask_inverted", "cross_padding_not_masked", "crossover_at_d_model"],
-    ["output_projection_missing", "causal_mask_excludes_self", "cross_keys_from_target"],
-    ["query_and_key_rows_swapped", "cross_mask_without_head_axis"],
+    ["interleaved_is_the_lessons_block_layout", "scrambled_assumes_the_transpose", "rank_one_head_is_the_length",
+     "cost_assumes_inner_width_d", "contributions_rows_of_w_o", "left_padded_mask_without_head_axis",
+     "cache_mask_one_step_too_wide"],
+    ["interleaved_merge_undoes_the_block_layout", "scrambled_divides_by_the_width", "rank_one_head_lies",
+     "cost_key_projections_over_queries", "contributions_bias_in_every_head",
+     "left_padded_first_sentence_length_for_all", "cache_mask_only_for_an_empty_cache"],
+    ["interleaved_without_divisibility_check", "scrambled_range_check_off_by_one", "rank_all_heads_is_the_width",
+     "cost_ignores_bias_flag", "contributions_float32_buffer", "left_padded_zeroes_padding_in_place",
+     "cache_float_mask"],
+    ["interleaved_lying_tensor", "scrambled_returns_tensors", "cost_returns_float", "contributions_ablate_w_o_in_place",
+     "left_padded_additive_mask_length_zero", "cache_small_precomputed_mask"],
 ]
