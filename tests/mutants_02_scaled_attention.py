@@ -1,181 +1,381 @@
 """Chapter 2 exercise spec for tests/test_exercises.py: common wrong answers (mutants) that must
-lose points, and correct answers written differently that must keep full marks."""
+lose points, and correct answers written differently that must keep full marks.
+
+Each mutant names the class of slip it stands for where it is one of issue #22's classes
+(small-size-only, degenerate batch, dtype/bool/int/generator/in-place requirement, argument with a
+non-default value, inequality boundary, rule on another code path, lying object)."""
 
 CHAPTER = "02-scaled-attention"
 FULL_MARKS = 16.0
 
 # Common wrong answers: name -> (the graded test that must lose points, {answer cell: code}).
 MUTANTS = {
-    "raw_scores_2d_transpose": ("test_raw_scores", {"raw_scores": """
+    # Part 1: raw scores, sequence-first layout
+    "raw_scores_keys_and_queries_swapped": ("test_raw_scores", {"raw_scores": """
 def raw_scores(q, k):
-    return q @ k.transpose(0, 1)
+    return torch.einsum("tbd,sbd->bst", q, k).reshape(q.shape[1], q.shape[0], k.shape[0])
 """}),
-    "without_scaling": ("test_attention_weights", {"attention_weights": """
-def attention_weights(q, k):
-    return torch.softmax(raw_scores(q, k), dim=-1)
+    # unstated-requirement class: dtype kept
+    "raw_scores_in_float32": ("test_raw_scores", {"raw_scores": """
+def raw_scores(q, k):
+    return q.float().transpose(0, 1) @ k.float().permute(1, 2, 0)
 """}),
-    "scaled_by_dk_not_sqrt": ("test_attention_weights", {"attention_weights": """
-def attention_weights(q, k):
-    return torch.softmax(raw_scores(q, k) / q.shape[-1], dim=-1)
+    # in-place class: transpose_ changes the caller's tensors
+    "raw_scores_transposes_in_place": ("test_raw_scores", {"raw_scores": """
+def raw_scores(q, k):
+    q.transpose_(0, 1)
+    k.transpose_(0, 1)
+    return q @ k.transpose(-2, -1)
 """}),
-    "softmax_over_queries": ("test_attention_weights", {"attention_weights": """
-def attention_weights(q, k):
-    return torch.softmax(raw_scores(q, k) / math.sqrt(q.shape[-1]), dim=-2)
+    # lying-object class: a tensor subclass whose comparisons always succeed
+    "raw_scores_lying_tensor": ("test_raw_scores", {"raw_scores": """
+class _Agreeable(torch.Tensor):
+    @classmethod
+    def __torch_function__(cls, func, types, args=(), kwargs=None):
+        name = getattr(func, "__name__", "")
+        if name in ("equal", "allclose"):
+            return True
+        if name in ("isclose", "eq", "isfinite", "__eq__"):
+            return torch.ones((), dtype=torch.bool)
+        return super().__torch_function__(func, types, args, kwargs or {})
+
+def raw_scores(q, k):
+    return torch.zeros(q.shape[1], q.shape[0], k.shape[0], dtype=q.dtype).as_subclass(_Agreeable)
 """}),
-    "causal_mask_inverted": ("test_causal_mask", {"causal_mask": """
-def causal_mask(t):
-    return torch.ones(t, t, dtype=torch.bool).triu()
+    # Part 2: a temperature for each query
+    "temperature_on_the_key_axis": ("test_attention_weights", {"attention_weights": """
+def attention_weights(q, k, temperature):
+    scores = q @ k.transpose(-2, -1) / math.sqrt(q.shape[-1])
+    return torch.softmax(scores / temperature.unsqueeze(-2), dim=-1)
 """}),
+    # large-input class: exp() of scores in the hundreds overflows
+    "softmax_by_hand_without_max_shift": ("test_attention_weights", {"attention_weights": """
+def attention_weights(q, k, temperature):
+    z = q @ k.transpose(-2, -1) / math.sqrt(q.shape[-1]) / temperature.unsqueeze(-1)
+    e = torch.exp(z)
+    return e / e.sum(dim=-1, keepdim=True)
+"""}),
+    "attention_weights_in_float32": ("test_attention_weights", {"attention_weights": """
+def attention_weights(q, k, temperature):
+    q, k, temperature = q.float(), k.float(), temperature.float()
+    scores = q @ k.transpose(-2, -1) / math.sqrt(q.shape[-1])
+    return torch.softmax(scores / temperature.unsqueeze(-1), dim=-1)
+"""}),
+    "attention_weights_scales_q_in_place": ("test_attention_weights", {"attention_weights": """
+def attention_weights(q, k, temperature):
+    q /= math.sqrt(q.shape[-1])
+    return torch.softmax(q @ k.transpose(-2, -1) / temperature.unsqueeze(-1), dim=-1)
+"""}),
+    # Part 3: causal mask of a block of queries at an offset
+    # rule on another path: aligned bottom-right, right only when the block ends at the last slot
+    "causal_mask_aligned_bottom_right": ("test_causal_mask", {"causal_mask": """
+def causal_mask(t, s, offset):
+    return torch.ones(t, s, dtype=torch.bool).tril(diagonal=s - t)
+"""}),
+    # boundary class: j < offset + i instead of j <= offset + i
     "causal_mask_off_by_one": ("test_causal_mask", {"causal_mask": """
-def causal_mask(t):
-    return torch.ones(t, t, dtype=torch.bool).tril(diagonal=-1)
+def causal_mask(t, s, offset):
+    return torch.arange(s)[None, :] < offset + torch.arange(t)[:, None]
 """}),
     "causal_mask_as_float": ("test_causal_mask", {"causal_mask": """
-def causal_mask(t):
-    return torch.ones(t, t).tril()
+def causal_mask(t, s, offset):
+    return torch.ones(t, s).tril(diagonal=offset)
 """}),
-    "padding_mask_off_by_one": ("test_padding_mask", {"padding_mask": """
+    # small-size-only class: a table cached for up to 256 positions
+    "causal_mask_from_a_small_table": ("test_causal_mask", {"causal_mask": """
+_TABLE = torch.ones(256, 256, dtype=torch.bool).tril()
+
+def causal_mask(t, s, offset):
+    return _TABLE[offset:offset + t, :s]
+"""}),
+    # Part 4: left padding
+    "positions_negative_at_the_padding": ("test_padding_mask", {"padding_mask": """
 def padding_mask(lengths, s):
-    return torch.arange(s)[None, :] <= lengths[:, None]
+    start = s - lengths[:, None]
+    slots = torch.arange(s)[None, :]
+    return slots >= start, slots - start
 """}),
-    "masked_fill_minus_1e9": ("test_masked_attention", {"masked_attention": """
+    # every-sequence-shorter class: positions counted as if the longest sequence filled the row
+    "positions_from_the_longest_sequence": ("test_padding_mask", {"padding_mask": """
+def padding_mask(lengths, s):
+    start = s - lengths[:, None]
+    slots = torch.arange(s)[None, :]
+    allowed = slots >= start
+    positions = (slots - (lengths.max() - lengths)[:, None]).clamp(min=0)
+    return allowed, torch.where(allowed, positions, 0)
+"""}),
+    # int-dtype class: int32 lengths give int32 positions
+    "positions_in_the_dtype_of_lengths": ("test_padding_mask", {"padding_mask": """
+def padding_mask(lengths, s):
+    start = s - lengths[:, None]
+    slots = torch.arange(s, dtype=lengths.dtype)[None, :]
+    return slots >= start, (slots - start).clamp(min=0)
+"""}),
+    "padding_mask_changes_lengths_in_place": ("test_padding_mask", {"padding_mask": """
+def padding_mask(lengths, s):
+    start = lengths.neg_().add_(s)[:, None]
+    slots = torch.arange(s)[None, :]
+    return slots >= start, (slots - start).clamp(min=0).long()
+"""}),
+    # Part 5: masked attention with its log-sum-exp
+    "lse_without_max_shift": ("test_masked_attention", {"masked_attention": """
 def masked_attention(q, k, v, allowed):
-    scores = raw_scores(q, k) / math.sqrt(q.shape[-1])
-    weights = torch.softmax(scores.masked_fill(~allowed, -1e9), dim=-1)
-    return weights @ v, weights
+    scores = (q @ k.transpose(-2, -1) / math.sqrt(q.shape[-1])).masked_fill(~allowed, float("-inf"))
+    total = torch.exp(scores).sum(dim=-1)
+    lse = torch.log(total)
+    weights = torch.exp(scores) / total.clamp_min(1e-300).unsqueeze(-1)
+    return weights @ v, lse
 """}),
-    "masked_fill_inf_gives_nan_rows": ("test_masked_attention", {"masked_attention": """
+    "lse_over_every_key": ("test_masked_attention", {"masked_attention": """
 def masked_attention(q, k, v, allowed):
-    scores = raw_scores(q, k) / math.sqrt(q.shape[-1])
-    weights = torch.softmax(scores.masked_fill(~allowed, float("-inf")), dim=-1)
-    return weights @ v, weights
+    scores = q @ k.transpose(-2, -1) / math.sqrt(q.shape[-1])
+    lse = torch.logsumexp(scores, dim=-1)
+    masked = scores.masked_fill(~allowed, float("-inf"))
+    has_key = allowed.any(dim=-1, keepdim=True)
+    weights = torch.softmax(masked.masked_fill(~has_key, 0.0), dim=-1).masked_fill(~has_key, 0.0)
+    lse = lse.masked_fill(~has_key.squeeze(-1), float("-inf"))
+    return weights @ v, lse
 """}),
-    "mask_inverted": ("test_masked_attention", {"masked_attention": """
+    # degenerate-input class: squeeze() also drops a batch of one or a single query
+    "lse_squeezed_too_far": ("test_masked_attention", {"masked_attention": """
 def masked_attention(q, k, v, allowed):
-    scores = raw_scores(q, k) / math.sqrt(q.shape[-1])
-    scores = scores.masked_fill(allowed, float("-inf"))
-    has_key = (~allowed).any(dim=-1, keepdim=True)
-    weights = torch.softmax(scores.masked_fill(~has_key, 0.0), dim=-1).masked_fill(~has_key, 0.0)
-    return weights @ v, weights
+    scores = (q @ k.transpose(-2, -1) / math.sqrt(q.shape[-1])).masked_fill(~allowed, float("-inf"))
+    lse = torch.logsumexp(scores, dim=-1, keepdim=True)
+    shift = torch.where(torch.isinf(lse), torch.zeros_like(lse), lse)
+    return torch.exp(scores - shift) @ v, lse.squeeze()
 """}),
-    "variance_scaled_by_dk": ("test_variance_experiment", {"variance_experiment": """
-def dot_product_variance(d_k, n, scaled, generator=None):
+    "masked_attention_scales_q_in_place": ("test_masked_attention", {"masked_attention": """
+def masked_attention(q, k, v, allowed):
+    q.mul_(1 / math.sqrt(q.shape[-1]))
+    scores = (q @ k.transpose(-2, -1)).masked_fill(~allowed, float("-inf"))
+    lse = torch.logsumexp(scores, dim=-1)
+    shift = torch.where(torch.isinf(lse), torch.zeros_like(lse), lse)
+    return torch.exp(scores - shift.unsqueeze(-1)) @ v, lse
+"""}),
+    # Part 6: the variance experiment
+    "variance_ignores_the_generator": ("test_variance_experiment", {"variance_experiment": """
+def dot_product_variance(d_k, n, scale=1.0, generator=None):
+    q = torch.rand(n, d_k)
+    k = torch.randn(n, d_k)
+    return (scale * (q * k).sum(dim=-1)).var().item()
+
+predicted_variance_512 = 512 / 3
+"""}),
+    # argument class: scale applied to the variance instead of to the dot products
+    "variance_scale_not_squared": ("test_variance_experiment", {"variance_experiment": """
+def dot_product_variance(d_k, n, scale=1.0, generator=None):
+    q = torch.rand(n, d_k, generator=generator)
+    k = torch.randn(n, d_k, generator=generator)
+    return scale * (q * k).sum(dim=-1).var().item()
+
+predicted_variance_512 = 512 / 3
+"""}),
+    "variance_normal_queries_like_the_lesson": ("test_variance_experiment", {"variance_experiment": """
+def dot_product_variance(d_k, n, scale=1.0, generator=None):
     q = torch.randn(n, d_k, generator=generator)
     k = torch.randn(n, d_k, generator=generator)
-    dots = (q * k).sum(dim=-1)
-    return (dots / d_k if scaled else dots).var().item()
+    return (scale * (q * k).sum(dim=-1)).var().item()
 
 predicted_variance_512 = 512
 """}),
-    "variance_prediction_is_std": ("test_variance_experiment", {"variance_experiment": """
-def dot_product_variance(d_k, n, scaled, generator=None):
-    q = torch.randn(n, d_k, generator=generator)
+    "variance_prediction_uses_var_of_q": ("test_variance_experiment", {"variance_experiment": """
+def dot_product_variance(d_k, n, scale=1.0, generator=None):
+    q = torch.rand(n, d_k, generator=generator)
     k = torch.randn(n, d_k, generator=generator)
-    dots = (q * k).sum(dim=-1)
-    return (dots / math.sqrt(d_k) if scaled else dots).var().item()
+    return (scale * (q * k).sum(dim=-1)).var().item()
 
-predicted_variance_512 = math.sqrt(512)
+predicted_variance_512 = 512 / 12
 """}),
-    "fix_keeps_the_bug": ("test_fixed_self_attention", {"fixed_self_attention": """
+    # Part 7: fix the bugs
+    "fix_only_the_scaling": ("test_fixed_self_attention", {"fixed_self_attention": """
 class FixedSelfAttention(SeedSelfAttention):
-    def forward(self, x):
-        return super().forward(x)
+    def forward(self, x, allowed=None):
+        q, k, v = self.query(x), self.key(x), self.value(x)
+        w = torch.matmul(q, k.transpose(1, 2)) / math.sqrt(q.shape[-1])
+        if allowed is not None:
+            w = w.masked_fill(allowed == 0, -1e9)
+        return torch.matmul(nn.functional.softmax(w, dim=1), v)
 """}),
-    "fix_scales_after_softmax": ("test_fixed_self_attention", {"fixed_self_attention": """
+    # rule on another code path: the masked path still averages a fully masked row
+    "fix_keeps_minus_1e9": ("test_fixed_self_attention", {"fixed_self_attention": """
 class FixedSelfAttention(SeedSelfAttention):
-    def forward(self, x):
-        return super().forward(x) / math.sqrt(x.shape[-1])
+    def forward(self, x, allowed=None):
+        q, k, v = self.query(x), self.key(x), self.value(x)
+        w = torch.matmul(q, k.transpose(1, 2)) / math.sqrt(q.shape[-1])
+        if allowed is not None:
+            w = w.masked_fill(allowed == 0, -1e9)
+        return torch.matmul(nn.functional.softmax(w, dim=-1), v)
 """}),
-    "masking_answer_nan": ("test_answer_masking", {"mc_answers": 'answer_masking = "a"\nanswer_doubling = "b"'}),
-    "doubling_answer_two": ("test_answer_doubling", {"mc_answers": 'answer_masking = "c"\nanswer_doubling = "a"'}),
+    "fix_gives_nan_rows": ("test_fixed_self_attention", {"fixed_self_attention": """
+class FixedSelfAttention(SeedSelfAttention):
+    def forward(self, x, allowed=None):
+        q, k, v = self.query(x), self.key(x), self.value(x)
+        w = q @ k.transpose(1, 2) / math.sqrt(q.shape[-1])
+        if allowed is not None:
+            w = w.masked_fill(~allowed, float("-inf"))
+        return torch.softmax(w, dim=-1) @ v
+"""}),
+    "fix_unsqueezes_the_mask_in_place": ("test_fixed_self_attention", {"fixed_self_attention": """
+class FixedSelfAttention(SeedSelfAttention):
+    def forward(self, x, allowed=None):
+        q, k, v = self.query(x), self.key(x), self.value(x)
+        w = q @ k.transpose(1, 2) / math.sqrt(q.shape[-1])
+        if allowed is None:
+            return torch.softmax(w, dim=-1) @ v
+        if allowed.dim() == 2:
+            allowed.unsqueeze_(0)
+        has_key = allowed.any(dim=-1, keepdim=True)
+        w = w.masked_fill(~allowed, float("-inf")).masked_fill(~has_key, 0.0)
+        return torch.softmax(w, dim=-1).masked_fill(~has_key, 0.0) @ v
+"""}),
+    # Part 8: two questions
+    "masking_answer_uniform": ("test_answer_masking", {"mc_answers": 'answer_masking = "c"\nanswer_doubling = "b"'}),
+    # lying-object class: a str that equals every answer
+    "masking_answer_lying_str": ("test_answer_masking", {"mc_answers": '''
+class _Any(str):
+    def __eq__(self, other):
+        return True
+    __hash__ = str.__hash__
+
+answer_masking = _Any("a")
+answer_doubling = "b"
+'''}),
+    "doubling_answer_variance_4_not_16": ("test_answer_doubling", {"mc_answers": 'answer_masking = "d"\nanswer_doubling = "d"'}),
+    "doubling_answer_forgot_the_stale_divisor": ("test_answer_doubling", {"mc_answers": 'answer_masking = "d"\nanswer_doubling = "a"'}),
 }
 
-# Correct answers that differ from the model answers: einsum, explicit loops, nan_to_num, numpy.
-DIFFERENT_BUT_CORRECT = {
+# Correct answers that differ from the model answers: einsum, a hand-written stable softmax,
+# tril with a diagonal, Python loops, no logsumexp, another drawing order in float32.
+EINSUM_AND_LOOPS = {
     "raw_scores": """
 def raw_scores(q, k):
-    return torch.einsum("...td,...sd->...ts", q, k)
+    return torch.einsum("tbd,sbd->bts", q, k)
 """,
     "attention_weights": """
-def attention_weights(q, k):
-    scores = raw_scores(q * q.shape[-1] ** -0.5, k)
-    scores = scores - scores.max(dim=-1, keepdim=True).values
-    e = scores.exp()
+def attention_weights(q, k, temperature):
+    z = torch.einsum("...td,...sd->...ts", q, k) * q.shape[-1] ** -0.5 / temperature[..., None]
+    z = z - z.max(dim=-1, keepdim=True).values
+    e = z.exp()
     return e / e.sum(dim=-1, keepdim=True)
 """,
     "causal_mask": """
-def causal_mask(t):
-    i = torch.arange(t)
-    return i.unsqueeze(1) >= i.unsqueeze(0)
+def causal_mask(t, s, offset):
+    return torch.ones(t, s, dtype=torch.bool).tril(diagonal=offset)
 """,
     "padding_mask": """
 def padding_mask(lengths, s):
-    rows = []
+    rows, pos = [], []
     for n in lengths.tolist():
-        rows.append([j < n for j in range(s)])
-    return torch.tensor(rows, dtype=torch.bool).reshape(len(rows), s)
+        rows.append([False] * (s - n) + [True] * n)
+        pos.append([0] * (s - n) + list(range(n)))
+    b = len(rows)
+    return (torch.tensor(rows, dtype=torch.bool).reshape(b, s),
+            torch.tensor(pos, dtype=torch.long).reshape(b, s))
 """,
     "masked_attention": """
 def masked_attention(q, k, v, allowed):
     allowed = allowed.expand(*q.shape[:-1], k.shape[-2])
-    scores = torch.einsum("...td,...sd->...ts", q, k) / math.sqrt(q.shape[-1])
-    weights = torch.softmax(scores.masked_fill(~allowed, float("-inf")), dim=-1)
-    weights = torch.nan_to_num(weights, nan=0.0)
-    return torch.einsum("...ts,...sv->...tv", weights, v), weights
+    z = torch.einsum("...td,...sd->...ts", q, k) / math.sqrt(q.shape[-1])
+    top = torch.where(allowed, z, torch.full_like(z, -math.inf)).amax(dim=-1, keepdim=True)
+    top = torch.where(torch.isfinite(top), top, torch.zeros_like(top))
+    e = torch.where(allowed, torch.exp(z - top), torch.zeros_like(z))
+    total = e.sum(dim=-1, keepdim=True)
+    lse = (torch.log(total) + top).squeeze(-1)
+    w = e / torch.where(total > 0, total, torch.ones_like(total))
+    return torch.einsum("...ts,...sv->...tv", w, v), lse
 """,
     "variance_experiment": """
-import numpy as np
+def dot_product_variance(d_k, n, scale=1.0, generator=None):
+    k = torch.randn(d_k, n, generator=generator)
+    q = torch.rand(d_k, n, generator=generator)
+    dots = scale * torch.einsum("dn,dn->n", q, k)
+    return float(((dots - dots.mean()) ** 2).sum() / (n - 1))
 
-def dot_product_variance(d_k, n, scaled, generator=None):
-    pairs = torch.randn(2, n, d_k, generator=generator, dtype=torch.float64)
-    dots = torch.einsum("nd,nd->n", pairs[0], pairs[1]).numpy()
-    if scaled:
-        dots = dots / np.sqrt(d_k)
-    return float(np.var(dots, ddof=1))
-
-predicted_variance_512 = 512.0
+predicted_variance_512 = 170.666667
 """,
     "fixed_self_attention": """
 class FixedSelfAttention(SeedSelfAttention):
-    def forward(self, x):
+    def forward(self, x, allowed=None):
         q = self.query(x) / math.sqrt(x.shape[-1])
-        return SeedSelfAttention.forward(_Scaled(self, q), x)
-
-class _Scaled(nn.Module):
-    '''Reuse the seed's forward with pre-scaled queries.'''
-    def __init__(self, layer, q):
-        super().__init__()
-        self.key, self.value = layer.key, layer.value
-        self._q = q
-    def query(self, x):
-        return self._q
+        k, v = self.key(x), self.value(x)
+        w = torch.einsum("btd,bsd->bts", q, k)
+        if allowed is not None:
+            w = w.masked_fill(~allowed, float("-inf"))
+        w = torch.nan_to_num(torch.softmax(w, dim=-1), nan=0.0)
+        return torch.einsum("bts,bsd->btd", w, v)
 """,
-    "mc_answers": 'answer_doubling = "b"\nanswer_masking = "c"',
+    "mc_answers": 'answer_doubling = "b"\nanswer_masking = "d"',
 }
 
-# Written by a tester who saw only the student notebook: torch.where instead of masked_fill.
-INDEPENDENT_MASKED_ATTENTION = {"masked_attention": """
+# Loops over the batch, nested lists, torch.softmax with logsumexp, PyTorch's own SDPA.
+LOOPS_AND_TORCH = {
+    "raw_scores": """
+def raw_scores(q, k):
+    return torch.stack([q[:, b] @ k[:, b].T for b in range(q.shape[1])])
+""",
+    "attention_weights": """
+def attention_weights(q, k, temperature):
+    q = q / (temperature.unsqueeze(-1) * math.sqrt(q.shape[-1]))
+    return torch.softmax(q @ k.mT, dim=-1)
+""",
+    "causal_mask": """
+def causal_mask(t, s, offset):
+    return torch.tensor([[j <= offset + i for j in range(s)] for i in range(t)], dtype=torch.bool).reshape(t, s)
+""",
+    "padding_mask": """
+def padding_mask(lengths, s):
+    right = torch.arange(s)[None, :] < lengths[:, None]
+    allowed = right.flip(-1)
+    positions = (allowed.long().cumsum(dim=-1) - 1).clamp(min=0)
+    return allowed, positions
+""",
+    "masked_attention": """
 def masked_attention(q, k, v, allowed):
-    scores = raw_scores(q, k) / math.sqrt(q.shape[-1])
-    neg_inf = torch.tensor(float("-inf"), dtype=scores.dtype)
-    zero = torch.zeros((), dtype=scores.dtype)
-    scores = torch.where(allowed, scores, neg_inf)
-    has_any = allowed.any(dim=-1, keepdim=True)
-    weights = torch.softmax(torch.where(has_any, scores, zero), dim=-1)
-    weights = torch.where(allowed, weights, zero)
-    return weights @ v, weights
-"""}
+    scores = (q @ k.mT / math.sqrt(q.shape[-1])).masked_fill(~allowed, -math.inf)
+    lse = torch.logsumexp(scores, dim=-1)
+    weights = torch.softmax(scores, dim=-1).nan_to_num(nan=0.0)
+    return weights @ v, lse
+""",
+    "variance_experiment": """
+def dot_product_variance(d_k, n, scale=1.0, generator=None):
+    q = torch.rand(n * d_k, generator=generator, dtype=torch.float64).view(n, d_k)
+    k = torch.randn(n * d_k, generator=generator, dtype=torch.float64).view(n, d_k)
+    dots = (q * k).sum(1) * scale
+    return dots.var(correction=1).item()
+
+predicted_variance_512 = 512 * (1 / 3)
+""",
+    "fixed_self_attention": """
+import torch.nn.functional as F
+
+class FixedSelfAttention(SeedSelfAttention):
+    def forward(self, x, allowed=None):
+        q, k, v = self.query(x), self.key(x), self.value(x)
+        return F.scaled_dot_product_attention(q, k, v, attn_mask=allowed)
+""",
+    "mc_answers": 'answer_masking = "d"\nanswer_doubling = "b"',
+}
 
 CORRECT_VARIANTS = {
-    "einsum_loops_nan_to_num_numpy": DIFFERENT_BUT_CORRECT,
-    "independent_masked_attention": INDEPENDENT_MASKED_ATTENTION,
+    "einsum_and_loops": EINSUM_AND_LOOPS,
+    "loops_and_torch": LOOPS_AND_TORCH,
 }
 
-# Mutants of independent parts graded together, one submission per batch (python tests/mutant_batches.py
-# 02-scaled-attention found them: no member breaks another member's graded test); the others alone.
+# Mutants of independent parts graded together, one submission per batch: each member changes its own
+# answer cell and, graded alone, breaks only its own graded test (every part's hidden tests bind
+# references of the earlier functions); test_exercises.py checks that each batch loses exactly its
+# members' tests.
 MUTANT_BATCHES = [
-    ["raw_scores_2d_transpose", "causal_mask_inverted", "padding_mask_off_by_one", "variance_scaled_by_dk", "fix_keeps_the_bug", "masking_answer_nan"],
-    ["without_scaling", "causal_mask_off_by_one", "masked_fill_minus_1e9", "variance_prediction_is_std", "fix_scales_after_softmax", "doubling_answer_two"],
-    ["scaled_by_dk_not_sqrt", "causal_mask_as_float", "masked_fill_inf_gives_nan_rows"],
-    ["softmax_over_queries", "mask_inverted"],
+    ["raw_scores_keys_and_queries_swapped", "temperature_on_the_key_axis", "causal_mask_aligned_bottom_right",
+     "positions_negative_at_the_padding", "lse_without_max_shift", "variance_ignores_the_generator",
+     "fix_only_the_scaling", "masking_answer_uniform"],
+    ["raw_scores_in_float32", "softmax_by_hand_without_max_shift", "causal_mask_off_by_one",
+     "positions_from_the_longest_sequence", "lse_over_every_key", "variance_scale_not_squared",
+     "fix_keeps_minus_1e9", "masking_answer_lying_str"],
+    ["raw_scores_transposes_in_place", "attention_weights_in_float32", "causal_mask_as_float",
+     "positions_in_the_dtype_of_lengths", "lse_squeezed_too_far", "variance_normal_queries_like_the_lesson",
+     "fix_gives_nan_rows", "doubling_answer_variance_4_not_16"],
+    ["raw_scores_lying_tensor", "attention_weights_scales_q_in_place", "causal_mask_from_a_small_table",
+     "padding_mask_changes_lengths_in_place", "masked_attention_scales_q_in_place", "variance_prediction_uses_var_of_q",
+     "fix_unsqueezes_the_mask_in_place", "doubling_answer_forgot_the_stale_divisor"],
 ]

@@ -45,17 +45,25 @@ RELEASED = "dist/attnlab-released.zip"   # `release`: every chapter released so 
 GRADES = "grades.csv"                    # `export`
 
 
-def repo_root() -> Path:
-    """The course repository: the folder holding ``nbgrader_config.py`` (or ``$ATTNLAB_COURSE_ROOT``)."""
+def repo_root(course: Path | str | None = None) -> Path:
+    """The course folder: ``course`` (``--course DIR``), else ``$ATTNLAB_COURSE_ROOT``, else the current
+    folder. It must hold ``nbgrader_config.py`` and ``solutions/``: nothing else is searched (not the
+    parent folders, not the checkout the package was installed from), so a command never works on a
+    course other than the one named."""
     env = os.environ.get("ATTNLAB_COURSE_ROOT")
-    candidates = [Path(env)] if env else [Path.cwd(), *Path.cwd().parents, Path(__file__).resolve().parents[2]]
-    for folder in candidates:
-        if (folder / "nbgrader_config.py").is_file() and (folder / "solutions").is_dir():
-            return folder
-    raise FileNotFoundError(
-        "could not find the course repository (a folder with nbgrader_config.py and solutions/); "
-        "run from inside the checkout or set ATTNLAB_COURSE_ROOT"
-    )
+    if course is not None:
+        folder, origin = Path(course), "given with --course"
+    elif env:
+        folder, origin = Path(env), "from $ATTNLAB_COURSE_ROOT"
+    else:
+        folder, origin = Path.cwd(), "the current folder"
+    missing = [name for name, ok in (("nbgrader_config.py", (folder / "nbgrader_config.py").is_file()),
+                                     ("solutions/ folder", (folder / "solutions").is_dir())) if not ok]
+    if missing:
+        raise FileNotFoundError(
+            f"{folder} ({origin}) is not an attnlab course folder: it has no {' and no '.join(missing)}; "
+            "run the command in the course folder, or name it with --course DIR (or ATTNLAB_COURSE_ROOT)")
+    return folder.resolve()
 
 
 def chapters(root: Path | None = None) -> list[str]:
@@ -265,13 +273,22 @@ def _parser() -> argparse.ArgumentParser:
     ex = sub.add_parser("export", help="write every grade of the gradebook as CSV")
     ex.add_argument("--out", type=Path, help=f"CSV file to write (default: {GRADES} at the course root)")
     db(ex)
+    sub.add_parser("doctor", help="print the isolation grading kernels get here, the versions in use, and "
+                   "whether the course folder is valid")
+    for command in sub.choices.values():
+        command.add_argument("--course", type=Path, metavar="DIR", help="the course folder (default: "
+                             "$ATTNLAB_COURSE_ROOT, else the current folder; never searched for elsewhere)")
     return parser
 
 
 def main(argv: list[str] | None = None) -> int:
     args = _parser().parse_args(argv)
+    if args.command == "doctor":
+        from .instructor.cli import doctor
+
+        return doctor(args.course)
     try:
-        root = repo_root()
+        root = repo_root(args.course)
         if isinstance(getattr(args, "chapter", None), str):
             selected = [args.chapter]
         else:

@@ -8,7 +8,7 @@ from pathlib import Path
 
 from . import workflow
 from .grading import Limits, Result
-from .sandbox import landlock_abi
+from .sandbox import isolation_report
 
 
 def _err(message: str) -> None:
@@ -54,19 +54,28 @@ def run(args, root: Path, chapters: list[str]) -> int:
         if args.command == "autograde":
             limits = Limits(cell_timeout=args.cell_timeout, notebook_timeout=args.notebook_timeout,
                             memory_mb=args.memory_mb, output_bytes=args.output_bytes)
-            abi = landlock_abi()
-            print("kernel confinement: " + (f"Linux Landlock ABI {abi} (writes, reads" + (", TCP" if abi >= 4 else "")
-                  + (", signals" if abi >= 6 else "") + ")" if abi else
-                  "NONE: this system has no Landlock, so grading kernels can read and write the instructor's files"))
-            results = workflow.autograde(root, args.chapter, db_url, args.student, args.workers, limits,
+            for line in isolation_report(limits):
+                print(line)
+            students, bad = workflow.check_students(root, args.chapter, args.student)
+            for student, why in bad:
+                print(f"not graded: {student}: {why}")
+            if args.student and not students:
+                _err(f"none of the students given with --student can be graded (see above); "
+                     f"the collected ones are in submitted/<student>/{args.chapter}/")
+                return 1
+            results = workflow.autograde(root, args.chapter, db_url, students, args.workers, limits,
                                          progress=lambda r: print(f"graded {r.student}: {r.status}", flush=True))
             print(summary(results))
+            if bad:
+                print(f"not graded: {', '.join(s for s, _ in bad)} (see above)")
             print(f"summary written to reports/autograde-{args.chapter}.csv")
             return 0
         if args.command == "feedback":
             return _feedback(args, root, db_url)
         if args.command == "export":
-            print(f"wrote {workflow.export(root, db_url, args.out)}")
+            path, counts = workflow.export(root, db_url, args.out)
+            print(f"wrote {path}: " + (", ".join(f"{n} {status}" for status, n in sorted(counts.items())) or "no grades yet")
+                  + " (a score only for graded and flagged students)")
             return 0
     except (RuntimeError, ValueError, FileNotFoundError) as err:
         _err(str(err))
@@ -98,3 +107,44 @@ def _feedback(args, root: Path, db_url: str) -> int:
           + (f", {plural(len(outcomes) - written, 'student')} without (see above)" if written < len(outcomes) else "")
           + (f"; {shortened} of the pages leave out some output (see above)" if shortened else ""))
     return 0
+
+
+def _version(package: str) -> str:
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        return version(package)
+    except PackageNotFoundError:
+        return "not installed"
+
+
+def doctor(course) -> int:
+    """``attnlab-course doctor``: versions, the course folder, and the isolation of grading kernels.
+    Exit status 1 when the course folder is not valid or grading kernels cannot be started here."""
+    import platform
+
+    from ..course import chapters, repo_root
+
+    print(f"python {platform.python_version()} ({sys.executable})")
+    print("packages: " + ", ".join(f"{name} {_version(name)}" for name in
+                                   ("attnlab", "nbgrader", "nbconvert", "nbclient", "ipykernel", "torch", "nh3")))
+    status = 0
+    try:
+        root = repo_root(course)
+        found = chapters(root)
+        print(f"course folder: {root} (valid: nbgrader_config.py and {plural(len(found), 'chapter')} in solutions/)")
+        try:
+            print(f"gradebook: {workflow.redact(workflow.default_db_url(root))}")
+        except Exception as err:  # a broken nbgrader_config.py
+            print(f"gradebook: cannot be read from nbgrader_config.py ({type(err).__name__}: {err})")
+            status = 1
+    except FileNotFoundError as err:
+        print(f"course folder: {err}")
+        status = 1
+    try:
+        for line in isolation_report():
+            print(line)
+    except Exception as err:  # e.g. isolation="bwrap" required but unavailable
+        print(f"kernel isolation: cannot be determined ({type(err).__name__}: {err})")
+        status = 1
+    return status

@@ -403,10 +403,30 @@ def submitted_students(root: Path, chapter: str) -> list[str]:
     return sorted(p.parent.name for p in (Path(root) / "submitted").glob(f"*/{chapter}") if p.is_dir())
 
 
+def check_students(root: Path, chapter: str, students: list[str] | None) -> tuple[list[str], list[tuple[str, str]]]:
+    """The students to grade (``students``, default every collected one) and the ids that cannot be
+    graded, with the reason: ``(good ids, [(bad id, why)])``. Repeated ids count once."""
+    known = submitted_students(root, chapter)
+    if not students:
+        return known, []
+    good, bad = [], []
+    for student in dict.fromkeys(students):
+        why = student_id_problem(student)
+        if why is None and student not in known:
+            why = (f"nothing collected for this student (no submitted/{student}/{chapter}/): check the id, "
+                   "or run `attnlab-course collect` first")
+        if why:
+            bad.append((student, why))
+        else:
+            good.append(student)
+    return good, bad
+
+
 def autograde(root: Path, chapter: str, db_url: str, students: list[str] | None = None, workers: int = 1,
               limits: Limits | None = None, progress=None) -> list[Result]:
     """Grade ``submitted/<student>/<chapter>/`` for all (or the given) students into the gradebook;
-    autograded notebooks go to ``autograded/``. Writes ``reports/autograde-<chapter>.csv``."""
+    autograded notebooks go to ``autograded/``. Writes ``reports/autograde-<chapter>.csv``. Given ids
+    that cannot be graded (:func:`check_students`) are left out; a ValueError if none is left."""
     from nbgrader.api import Gradebook, MissingEntry
 
     with Gradebook(db_url, course_id(root)) as gb:
@@ -414,11 +434,9 @@ def autograde(root: Path, chapter: str, db_url: str, students: list[str] | None 
             gb.find_assignment(chapter)
         except MissingEntry:
             raise RuntimeError(f"the gradebook has no assignment {chapter}: run `attnlab-course release {chapter}` first") from None
-    known = submitted_students(root, chapter)
-    students = students or known
-    unknown = [s for s in students if s not in known]
-    if unknown:
-        raise ValueError(f"no submitted/<student>/{chapter} for {', '.join(unknown)}; run `attnlab-course collect` first")
+    students, bad = check_students(root, chapter, students)
+    if bad and not students:
+        raise ValueError("; ".join(f"{s}: {why}" for s, why in bad))
     folders = {s: Path(root) / "submitted" / s / chapter for s in students}
     results = grade(Path(root), chapter, folders, db_url, workers=workers, limits=limits,
                     out_dir=Path(root) / "autograded", progress=progress)
@@ -531,13 +549,73 @@ def _autograded_notebook(root: Path, student: str, chapter: str):
         return None
 
 
-def export(root: Path, db_url: str, out: Path) -> Path:
-    """All grades of the gradebook as CSV, by nbgrader's CSV export plugin."""
-    from nbgrader.api import Gradebook
-    from nbgrader.plugins import CsvExportPlugin
+EXPORT_COLUMNS = ["assignment", "duedate", "timestamp", "student_id", "last_name", "first_name", "email", "status",
+                  "raw_score", "late_submission_penalty", "score", "max_score", "reasons"]
+SCORED = ("graded", "flagged")
+
+
+def read_report(root: Path, chapter: str) -> dict[str, dict]:
+    """The rows of ``reports/autograde-<chapter>.csv`` by student (empty if there is none)."""
+    report = Path(root) / "reports" / f"autograde-{chapter}.csv"
+    if not report.is_file():
+        return {}
+    with report.open(newline="", encoding="utf-8") as f:
+        return {row["student"]: row for row in csv.DictReader(f) if row.get("student")}
+
+
+def export_status(submission, row: dict | None) -> str:
+    """One student's status for one chapter: ``graded``, ``flagged`` (parts wait for manual grading),
+    ``failed``/``invalid``/``missing`` (the latest autograde gave no score, see its reasons) or
+    ``not submitted`` (nothing collected, nothing graded)."""
+    if row and row.get("status") not in (None, "", *SCORED):
+        return row["status"]
+    if submission is None:
+        return "not submitted"
+    return "flagged" if submission.needs_manual_grade else "graded"
+
+
+def export(root: Path, db_url: str, out: Path) -> tuple[Path, dict[str, int]]:
+    """Every student and chapter of the gradebook, plus the students the autograde reports name, as CSV
+    with a ``status`` column (:func:`export_status`); returns the file and the count of each status.
+
+    The columns are those of nbgrader's CSV export plus ``status`` and ``reasons``. Only a graded or
+    flagged student has a score; a student who failed, was invalid, missing or did not submit has an
+    empty score, never 0. Written atomically."""
+    from nbgrader.api import Gradebook, MissingEntry
 
     out = Path(out)
     out.parent.mkdir(parents=True, exist_ok=True)
+    rows, counts = [], {}
     with Gradebook(db_url, course_id(root)) as gb:
-        CsvExportPlugin(to=str(out)).export(gb)
-    return out
+        students = {s.id: s for s in gb.students}
+        for assignment in gb.assignments:
+            report = read_report(root, assignment.name)
+            for student_id in sorted(set(students) | set(report)):
+                student = students.get(student_id)
+                try:
+                    submission = gb.find_submission(assignment.name, student_id) if student else None
+                except MissingEntry:
+                    submission = None
+                row = report.get(student_id)
+                status = export_status(submission, row)
+                counts[status] = counts.get(status, 0) + 1
+                scored = submission is not None and status in SCORED
+                rows.append({
+                    "assignment": assignment.name, "duedate": assignment.duedate or "",
+                    "timestamp": (submission.timestamp or "") if submission is not None else "",
+                    "student_id": student_id, "last_name": (student.last_name or "") if student else "",
+                    "first_name": (student.first_name or "") if student else "",
+                    "email": (student.email or "") if student else "", "status": status,
+                    "raw_score": submission.score if scored else "",
+                    "late_submission_penalty": (submission.late_submission_penalty or 0.0) if scored else "",
+                    "score": max(0.0, submission.score - (submission.late_submission_penalty or 0.0)) if scored else "",
+                    "max_score": assignment.max_score,
+                    "reasons": "; ".join(x for x in ((row or {}).get("reasons", ""), (row or {}).get("notes", "")) if x),
+                })
+    tmp = out.with_suffix(out.suffix + ".tmp")
+    with tmp.open("w", newline="", encoding="utf-8") as f:
+        writer = csv.DictWriter(f, fieldnames=EXPORT_COLUMNS)
+        writer.writeheader()
+        writer.writerows(rows)
+    tmp.replace(out)
+    return out, counts
