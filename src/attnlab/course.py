@@ -18,8 +18,11 @@ and the instructor's workflow, one command per step (see :mod:`attnlab.instructo
     attnlab-course collect CHAPTER DOWNLOAD.zip   # LMS download -> submitted/<student>/CHAPTER/
     attnlab-course autograde CHAPTER --workers 2  # hardened autograde, summary for every student
     attnlab-course feedback CHAPTER               # feedback/<student>/CHAPTER/exercises.html
-    attnlab-course export --out grades.csv        # every grade of the gradebook
+    attnlab-course export --out grades.csv        # every student and chapter, with a status column
+    attnlab-course doctor                         # versions, the course folder, kernel isolation
 
+Every command works on the course folder named by ``--course DIR``, else ``$ATTNLAB_COURSE_ROOT``, else
+the current folder, and refuses a folder without ``nbgrader_config.py`` and ``solutions/``.
 Default output paths (``dist/…``, ``grades.csv``) are at the course root; an explicit ``--out`` is
 relative to the current directory. ``--db URL`` (or ``$ATTNLAB_GRADEBOOK_URL``) selects the
 gradebook; the default is SQLite in ``gradebook.db`` at the course root.
