@@ -1,144 +1,330 @@
 """Chapter 5 exercise spec for tests/test_exercises.py: common wrong answers (mutants) that must
-lose points, and correct answers written differently."""
+lose points, and correct answers written differently.
+
+The parts do not call each other's functions (Parts 5 and 6 use the setup's `layer_norm`,
+`feed_forward` and `mha`), so mutants of different parts can share a submission."""
 
 CHAPTER = "05-encoder-decoder"
-FULL_MARKS = 14.0
+FULL_MARKS = 16.0
 
 
-def layer_norm(stats):
-    return f"""
-def layer_norm(x, weight, bias, eps=1e-5):
-{stats}
-"""
+def rms(body):
+    return "\ndef rms_norm(x, weight, eps=1e-6):\n" + body + "\n"
 
 
-def encoder(body):
-    return "\ndef encoder_layer(x, allowed, p):\n" + body + "\n"
-
-
-def decoder(body):
-    return "\ndef decoder_layer(y, memory, self_allowed, memory_allowed, p):\n" + body + "\n"
-
-
-def masks(body):
-    return "\ndef seq2seq_masks(src, tgt, pad_id):\n    t = tgt.shape[1]\n    causal = torch.ones(t, t, dtype=torch.bool).tril()\n" + body + "\n"
+_RMS_FLOAT32 = "    x32 = x.float() if x.dtype in (torch.float16, torch.bfloat16) else x\n"
 
 
 def params(body):
-    return ("\ndef transformer_params(vocab, d_model, d_ff, n_enc, n_dec):\n    d = d_model\n"
-            "    attention = 4 * d * d + 4 * d\n    ffn = 2 * d * d_ff + d_ff + d\n    norm = 2 * d\n" + body + "\n")
+    return ("\ndef modern_params(vocab, d_model, d_ff, n_enc, n_dec):\n    d = d_model\n" + body + "\n")
+
+
+def masks(body):
+    return ("\ndef packed_masks(src_segments, tgt_segments):\n"
+            "    t = tgt_segments.shape[1]\n    causal = torch.ones(t, t, dtype=torch.bool).tril()\n" + body + "\n")
+
+
+_SAME = "(a[:, :, None] == b[:, None, :])"
+
+
+def sandwich(lines):
+    return "\ndef sandwich_decoder_layer(y, memory, self_allowed, memory_allowed, p):\n" + lines + "\n"
+
+
+_SW1 = "    y = y + layer_norm(mha(layer_norm(y, *p['pre1']), None, self_allowed, p['self_attn']), *p['post1'])\n"
+_SW2 = "    y = y + layer_norm(mha(layer_norm(y, *p['pre2']), memory, memory_allowed, p['cross_attn']), *p['post2'])\n"
+_SW3 = "    return y + layer_norm(feed_forward(layer_norm(y, *p['pre3']), p['ff']), *p['post3'])\n"
+
+
+def cached(mask, store="    cache['k'], cache['v'] = k, v\n", prologue="", epilogue=""):
+    return f"""
+def cached_self_attention(x_new, params, cache):
+    b, n, d = x_new.shape
+    dh = d // NUM_HEADS
+{prologue}    (w_q, w_k, w_v), (b_q, b_k, b_v) = params["w_qkv"].chunk(3), params["b_qkv"].chunk(3)
+    split = lambda x: x.reshape(b, n, NUM_HEADS, dh).transpose(1, 2)
+    q, k, v = split(x_new @ w_q.T + b_q), split(x_new @ w_k.T + b_k), split(x_new @ w_v.T + b_v)
+    if "k" in cache:
+        k, v = torch.cat([cache["k"], k], dim=2), torch.cat([cache["v"], v], dim=2)
+{store}    past = k.shape[2] - n
+{mask}
+    scores = q @ k.transpose(-2, -1) / math.sqrt(dh)
+    if allowed is not None:
+        scores = scores.masked_fill(~allowed, float("-inf"))
+    out = (torch.softmax(scores, dim=-1) @ v).transpose(1, 2).reshape(b, n, d) @ params["w_o"].T + params["b_o"]
+{epilogue}    return out
+"""
+
+
+_OFFSET_MASK = "    allowed = torch.ones(n, past + n, dtype=torch.bool).tril(diagonal=past)"
 
 
 MUTANTS = {
-    "layer_norm_unbiased_variance": ("test_layer_norm", {"layer_norm": layer_norm(
-        "    mean = x.mean(dim=-1, keepdim=True)\n    var = x.var(dim=-1, keepdim=True)\n"
-        "    return (x - mean) / torch.sqrt(var + eps) * weight + bias")}),
-    "layer_norm_over_wrong_axis": ("test_layer_norm", {"layer_norm": layer_norm(
-        "    mean = x.mean(dim=0, keepdim=True)\n    var = x.var(dim=0, keepdim=True, unbiased=False)\n"
-        "    return (x - mean) / torch.sqrt(var + eps) * weight + bias")}),
-    "layer_norm_eps_outside_sqrt": ("test_layer_norm", {"layer_norm": layer_norm(
-        "    mean = x.mean(dim=-1, keepdim=True)\n    var = x.var(dim=-1, keepdim=True, unbiased=False)\n"
-        "    return (x - mean) / (torch.sqrt(var) + eps) * weight + bias")}),
-    "feed_forward_without_relu": ("test_feed_forward", {"feed_forward": """
-def feed_forward(x, ff):
-    w1, b1, w2, b2 = ff
-    return (x @ w1.T + b1) @ w2.T + b2
+    # ---- Part 1, RMSNorm
+    # the lesson's LayerNorm copied: subtracts the mean
+    "rms_subtracts_mean": ("test_rms_norm", {"rms_norm": rms(_RMS_FLOAT32 +
+        "    x32 = x32 - x32.mean(dim=-1, keepdim=True)\n"
+        "    return (x32 * torch.rsqrt(x32.pow(2).mean(dim=-1, keepdim=True) + eps) * weight).to(x.dtype)")}),
+    # stated requirement (accuracy in float16): squares computed in float16 overflow to inf
+    "rms_half_squares_overflow": ("test_rms_norm", {"rms_norm": rms(
+        "    return x * torch.rsqrt(x.pow(2).mean(dim=-1, keepdim=True) + eps) * weight")}),
+    # stated requirement (dtype kept): half inputs come back as float32
+    "rms_returns_float32": ("test_rms_norm", {"rms_norm": rms(_RMS_FLOAT32 +
+        "    return x32 * torch.rsqrt(x32.pow(2).mean(dim=-1, keepdim=True) + eps) * weight.to(x32.dtype)")}),
+    # in-place rule: divides the caller's tensor
+    "rms_divides_x_in_place": ("test_rms_norm", {"rms_norm": rms(
+        "    if x.dtype in (torch.float16, torch.bfloat16):\n"
+        "        return rms_norm(x.float(), weight.float(), eps).to(x.dtype)\n"
+        "    return x.mul_(torch.rsqrt(x.pow(2).mean(dim=-1, keepdim=True) + eps)).mul_(weight)")}),
+    # every argument with a non-default value: eps is ignored
+    "rms_ignores_eps": ("test_rms_norm", {"rms_norm": rms(_RMS_FLOAT32 +
+        "    return (x32 * torch.rsqrt(x32.pow(2).mean(dim=-1, keepdim=True) + 1e-6) * weight.to(x32.dtype)).to(x.dtype)")}),
+    # ---- Part 2, parameter count
+    # the lesson's formula kept: biases everywhere, LayerNorm with bias
+    "params_with_biases": ("test_modern_params", {"modern_params": params(
+        "    attention = 4 * d * d + 4 * d\n    ffn = 3 * d * d_ff + 2 * d_ff + d\n"
+        "    return 2 * vocab * d + n_enc * (attention + ffn + 4 * d) + n_dec * (2 * attention + ffn + 6 * d) + 4 * d")}),
+    # output layer tied to the embedding
+    "params_output_tied": ("test_modern_params", {"modern_params": params(
+        "    return vocab * d + n_enc * (4 * d * d + 3 * d * d_ff + 2 * d) + n_dec * (8 * d * d + 3 * d * d_ff + 3 * d) + 2 * d")}),
+    # the gate forgotten: two feed-forward matrices
+    "params_ungated_ffn": ("test_modern_params", {"modern_params": params(
+        "    return 2 * vocab * d + n_enc * (4 * d * d + 2 * d * d_ff + 2 * d) + n_dec * (8 * d * d + 2 * d * d_ff + 3 * d) + 2 * d")}),
+    # stated requirement (a Python int): the right number as a float
+    "params_returns_float": ("test_modern_params", {"modern_params": params(
+        "    ffn = 3.0 * d * d_ff\n"
+        "    return 2 * vocab * d + n_enc * (4 * d * d + ffn + 2 * d) + n_dec * (8 * d * d + ffn + 3 * d) + 2 * d")}),
+    # ---- Part 3, the cache arithmetic
+    # counts only the allowed (lower-triangle) scores
+    "without_cache_counts_only_allowed": ("test_cache_count_without", {
+        "cache_count_without": "dot_products_without_cache = 6 * 8 * sum(t * (t + 1) // 2 for t in range(1, 21))"}),
+    # forgets the heads
+    "without_cache_forgets_heads": ("test_cache_count_without", {
+        "cache_count_without": "dot_products_without_cache = 6 * sum(t * t for t in range(1, 21))"}),
+    # a lying number: a float subclass equal to everything
+    "without_cache_lying_float": ("test_cache_count_without", {"cache_count_without": """
+class _Anything(float):
+    def __eq__(self, other):
+        return True
+    __hash__ = float.__hash__
+
+dot_products_without_cache = _Anything(1.0)
 """}),
-    "encoder_pre_ln": ("test_encoder_layer", {"encoder_layer": encoder(
-        "    x = x + mha(layer_norm(x, *p['norm1']), None, allowed, p['attn'])\n"
-        "    return x + feed_forward(layer_norm(x, *p['norm2']), p['ff'])")}),
-    "encoder_residual_added_after_norm": ("test_encoder_layer", {"encoder_layer": encoder(
-        "    x = x + layer_norm(mha(x, None, allowed, p['attn']), *p['norm1'])\n"
-        "    return x + layer_norm(feed_forward(x, p['ff']), *p['norm2'])")}),
-    "encoder_ignores_padding": ("test_encoder_layer", {"encoder_layer": encoder(
-        "    x = layer_norm(x + mha(x, None, None, p['attn']), *p['norm1'])\n"
-        "    return layer_norm(x + feed_forward(x, p['ff']), *p['norm2'])")}),
-    "decoder_cross_attention_keys_from_decoder": ("test_decoder_layer", {"decoder_layer": decoder(
-        "    y = layer_norm(y + mha(y, None, self_allowed, p['self_attn']), *p['norm1'])\n"
-        "    y = layer_norm(y + mha(y, None, None, p['cross_attn']), *p['norm2'])\n"
-        "    return layer_norm(y + feed_forward(y, p['ff']), *p['norm3'])")}),
-    "decoder_causal_mask_missing": ("test_decoder_layer", {"decoder_layer": decoder(
-        "    y = layer_norm(y + mha(y, None, None, p['self_attn']), *p['norm1'])\n"
-        "    y = layer_norm(y + mha(y, memory, memory_allowed, p['cross_attn']), *p['norm2'])\n"
-        "    return layer_norm(y + feed_forward(y, p['ff']), *p['norm3'])")}),
-    "decoder_source_padding_ignored": ("test_decoder_layer", {"decoder_layer": decoder(
-        "    y = layer_norm(y + mha(y, None, self_allowed, p['self_attn']), *p['norm1'])\n"
-        "    y = layer_norm(y + mha(y, memory, None, p['cross_attn']), *p['norm2'])\n"
-        "    return layer_norm(y + feed_forward(y, p['ff']), *p['norm3'])")}),
-    "masks_without_causal": ("test_masks", {"masks": masks(
-        "    return (src != pad_id)[:, None, :], (tgt != pad_id)[:, None, :].expand(-1, t, -1)")}),
-    "masks_padding_on_queries": ("test_masks", {"masks": masks(
-        "    return (src != pad_id)[:, None, :], (tgt != pad_id)[:, :, None] & causal")}),
-    "masks_source_inverted": ("test_masks", {"masks": masks(
-        "    return (src == pad_id)[:, None, :], (tgt != pad_id)[:, None, :] & causal")}),
-    "params_without_cross_attention": ("test_param_count", {"param_count": params(
-        "    return vocab * d + n_enc * (attention + ffn + 2 * norm) + n_dec * (attention + ffn + 3 * norm) + 2 * norm")}),
-    "params_without_biases": ("test_param_count", {"param_count": params(
-        "    return vocab * d + n_enc * (4 * d * d + 2 * d * d_ff + 2 * norm) + n_dec * (8 * d * d + 2 * d * d_ff + 3 * norm) + 2 * norm")}),
-    "params_untied_embeddings": ("test_param_count", {"param_count": params(
-        "    return 3 * vocab * d + n_enc * (attention + ffn + 2 * norm) + n_dec * (2 * attention + ffn + 3 * norm) + 2 * norm")}),
-    "residual_answer_post_ln": ("test_residual_question", {"mc": 'answer_residual = "a"'}),
+    # one key per step, as if the cache removed the keys too
+    "with_cache_one_key_per_step": ("test_cache_count_with", {
+        "cache_count_with": "dot_products_with_cache = 6 * 8 * 20"}),
+    # counts the 20 x 20 square once
+    "with_cache_square_once": ("test_cache_count_with", {
+        "cache_count_with": "dot_products_with_cache = 6 * 8 * 20 * 20"}),
+    # a lying int subclass
+    "with_cache_lying_int": ("test_cache_count_with", {"cache_count_with": """
+class _Anything(int):
+    def __eq__(self, other):
+        return True
+    __hash__ = int.__hash__
+
+dot_products_with_cache = _Anything(0)
+"""}),
+    # ---- Part 4, packed masks
+    # the lesson's masks: padding and causality, segments ignored
+    "masks_ignore_segments": ("test_packed_masks", {"packed_masks": masks(
+        "    a = src_segments != 0\n    c = tgt_segments != 0\n"
+        "    return a[:, None, :].expand(-1, a.shape[1], -1), c[:, None, :] & causal, a[:, None, :].expand(-1, t, -1)")}),
+    # padding queries attend to padding keys (0 == 0)
+    "masks_padding_attends_padding": ("test_packed_masks", {"packed_masks": masks(
+        "    eq = lambda a, b: " + _SAME + "\n"
+        "    return eq(src_segments, src_segments), eq(tgt_segments, tgt_segments) & causal, eq(tgt_segments, src_segments)")}),
+    # stated requirement (boolean): float 0/1 masks
+    "masks_float": ("test_packed_masks", {"packed_masks": masks(
+        "    eq = lambda a, b: " + _SAME + " & (b[:, None, :] != 0)\n"
+        "    return (eq(src_segments, src_segments).float(), (eq(tgt_segments, tgt_segments) & causal).float(),\n"
+        "            eq(tgt_segments, src_segments).float())")}),
+    # inequality boundary: j < i instead of j <= i
+    "masks_strict_causal": ("test_packed_masks", {"packed_masks": masks(
+        "    eq = lambda a, b: " + _SAME + " & (b[:, None, :] != 0)\n"
+        "    return eq(src_segments, src_segments), eq(tgt_segments, tgt_segments) & causal.tril(-1), eq(tgt_segments, src_segments)")}),
+    # small-size-only: a causal mask precomputed for up to 256 positions
+    "masks_causal_cached_to_256": ("test_packed_masks", {"packed_masks": """
+_CAUSAL = torch.ones(256, 256, dtype=torch.bool).tril()
+
+def packed_masks(src_segments, tgt_segments):
+    t = tgt_segments.shape[1]
+    eq = lambda a, b: (a[:, :, None] == b[:, None, :]) & (b[:, None, :] != 0)
+    return eq(src_segments, src_segments), eq(tgt_segments, tgt_segments) & _CAUSAL[:t, :t], eq(tgt_segments, src_segments)
+"""}),
+    # in-place rule: padding renumbered in the caller's tensors so that equality alone suffices
+    "masks_renumber_padding_in_place": ("test_packed_masks", {"packed_masks": masks(
+        "    src_segments[src_segments == 0] = -1\n    tgt_segments[tgt_segments == 0] = -2\n"
+        "    eq = lambda a, b: " + _SAME + "\n"
+        "    return eq(src_segments, src_segments), eq(tgt_segments, tgt_segments) & causal, eq(tgt_segments, src_segments)")}),
+    # ---- Part 5, sandwich layer
+    # memory normalised with pre2 as well
+    "sandwich_normalises_memory": ("test_sandwich", {"sandwich": sandwich(
+        _SW1 + "    y = y + layer_norm(mha(layer_norm(y, *p['pre2']), layer_norm(memory, *p['pre2']), memory_allowed,"
+        " p['cross_attn']), *p['post2'])\n" + _SW3)}),
+    # the post-norm put on the sum (Post-LN habits)
+    "sandwich_post_norm_on_sum": ("test_sandwich", {"sandwich": sandwich(
+        "    y = layer_norm(y + mha(layer_norm(y, *p['pre1']), None, self_allowed, p['self_attn']), *p['post1'])\n"
+        "    y = layer_norm(y + mha(layer_norm(y, *p['pre2']), memory, memory_allowed, p['cross_attn']), *p['post2'])\n"
+        "    return layer_norm(y + feed_forward(layer_norm(y, *p['pre3']), p['ff']), *p['post3'])")}),
+    # in-place rule: y += ... changes the caller's y
+    "sandwich_adds_in_place": ("test_sandwich", {"sandwich": sandwich(
+        "    y += layer_norm(mha(layer_norm(y, *p['pre1']), None, self_allowed, p['self_attn']), *p['post1'])\n"
+        + _SW2 + _SW3)}),
+    # its own causal mask instead of self_allowed (a rule that differs only on a per-row mask)
+    "sandwich_own_causal_mask": ("test_sandwich", {"sandwich": sandwich(
+        "    t = y.shape[1]\n"
+        "    y = y + layer_norm(mha(layer_norm(y, *p['pre1']), None, torch.ones(t, t, dtype=torch.bool).tril(),"
+        " p['self_attn']), *p['post1'])\n" + _SW2 + _SW3)}),
+    # ---- Part 6, cached block attention
+    # small-size-only: a causal mask precomputed for 128 positions
+    "cached_mask_precomputed_to_128": ("test_cached_attention", {"cached_attention": "\n_TRIL = torch.ones(128, 128, dtype=torch.bool).tril()\n"
+        + cached("    allowed = _TRIL[past:past + n, :past + n]")}),
+    # mask only for the first block (a prompt), none afterwards: right for one token per step only
+    "cached_mask_only_when_cache_empty": ("test_cached_attention", {"cached_attention": cached(
+        "    allowed = torch.ones(n, n, dtype=torch.bool).tril() if past == 0 else None")}),
+    # in-place rule: the 1/sqrt(Dh) scale folded into the caller's query weights and then undone
+    "cached_folds_scale_into_params": ("test_cached_attention", {"cached_attention": cached(
+        _OFFSET_MASK,
+        prologue="    params['w_qkv'][:d].div_(math.sqrt(dh)); params['b_qkv'][:d].div_(math.sqrt(dh))\n"
+                 "    params['w_qkv'][:d].mul_(math.sqrt(dh)); params['b_qkv'][:d].mul_(math.sqrt(dh))\n"
+                 "    params['w_qkv'][:d].div_(3.0); params['w_qkv'][:d].mul_(3.0)\n")}),
+    # the cache keeps only the newest block, so the next block misses the earlier positions
+    "cached_keeps_last_block_only": ("test_cached_attention", {"cached_attention": cached(
+        _OFFSET_MASK, store="    cache['k'], cache['v'] = k[:, :, -n:], v[:, :, -n:]\n")}),
 }
 
 DIFFERENT_BUT_CORRECT = {
-    "layer_norm": """
-def layer_norm(x, weight, bias, eps=1e-5):
-    var, mean = torch.var_mean(x, dim=-1, keepdim=True, unbiased=False)
-    return torch.addcmul(bias, (x - mean) * torch.rsqrt(var + eps), weight)
+    "rms_norm": """
+def rms_norm(x, weight, eps=1e-6):
+    work = x.to(torch.float64)          # always compute in float64, round once
+    rms = torch.sqrt(torch.mean(work * work, dim=-1, keepdim=True) + eps)
+    return (work / rms * weight.to(torch.float64)).to(x.dtype)
 """,
-    "feed_forward": """
-def feed_forward(x, ff):
-    hidden = F.linear(x, ff[0], ff[1]).clamp(min=0)
-    return F.linear(hidden, ff[2], ff[3])
+    "modern_params": """
+def modern_params(vocab, d_model, d_ff, n_enc, n_dec):
+    matrix = lambda rows, cols: rows * cols
+    attention = 4 * matrix(d_model, d_model)
+    gated = 2 * matrix(d_ff, d_model) + matrix(d_model, d_ff)
+    encoder = n_enc * (attention + gated + 2 * d_model) + d_model
+    decoder = n_dec * (2 * attention + gated + 3 * d_model) + d_model
+    return matrix(vocab, d_model) + matrix(vocab, d_model) + encoder + decoder
 """,
-    "encoder_layer": """
-def post_ln(x, sublayer, norm):
-    return layer_norm(x + sublayer(x), *norm)
-
-def encoder_layer(x, allowed, p):
-    x = post_ln(x, lambda h: mha(h, None, allowed, p["attn"]), p["norm1"])
-    return post_ln(x, lambda h: feed_forward(h, p["ff"]), p["norm2"])
+    "cache_count_without": "dot_products_without_cache = 48.0 * 20 * 21 * 41 / 6",
+    "cache_count_with": "dot_products_with_cache = 48 * 20 * 21 // 2",
+    "packed_masks": """
+def packed_masks(src_segments, tgt_segments):
+    def same(q, k):
+        return torch.eq(q.unsqueeze(2), k.unsqueeze(1)) & q.unsqueeze(2).ne(0)
+    t = tgt_segments.shape[1]
+    idx = torch.arange(t)
+    causal = idx.view(1, -1) <= idx.view(-1, 1)
+    return same(src_segments, src_segments), torch.logical_and(same(tgt_segments, tgt_segments), causal), same(tgt_segments, src_segments)
 """,
-    "decoder_layer": """
-def decoder_layer(y, memory, self_allowed, memory_allowed, p):
-    steps = [
-        (lambda h: mha(h, None, self_allowed, p["self_attn"]), "norm1"),
-        (lambda h: mha(h, memory, memory_allowed, p["cross_attn"]), "norm2"),
-        (lambda h: feed_forward(h, p["ff"]), "norm3"),
+    "sandwich": """
+def sandwich_decoder_layer(y, memory, self_allowed, memory_allowed, p):
+    blocks = [
+        (lambda h: mha(h, None, self_allowed, p["self_attn"]), "1"),
+        (lambda h: mha(h, memory, memory_allowed, p["cross_attn"]), "2"),
+        (lambda h: feed_forward(h, p["ff"]), "3"),
     ]
-    for sublayer, norm in steps:
-        y = layer_norm(y + sublayer(y), *p[norm])
+    for block, i in blocks:
+        y = y + layer_norm(block(layer_norm(y, *p["pre" + i])), *p["post" + i])
     return y
 """,
-    "masks": """
-def seq2seq_masks(src, tgt, pad_id):
-    i = torch.arange(tgt.shape[1])
-    causal = i[None, :, None] >= i[None, None, :]
-    key_real = tgt.ne(pad_id).unsqueeze(1)
-    return src.ne(pad_id).unsqueeze(1), torch.logical_and(causal, key_real)
+    "cached_attention": """
+def cached_self_attention(x_new, params, cache):
+    b, n, d = x_new.shape
+    h, dh = NUM_HEADS, d // NUM_HEADS
+    qkv = F.linear(x_new, params["w_qkv"], params["b_qkv"]).view(b, n, 3, h, dh)
+    q, k, v = (qkv[:, :, i].permute(0, 2, 1, 3) for i in range(3))   # (B, H, n, Dh)
+    cache["k"] = torch.cat([cache.get("k", k[:, :, :0]), k], dim=2)
+    cache["v"] = torch.cat([cache.get("v", v[:, :, :0]), v], dim=2)
+    past = cache["k"].shape[2] - n
+    pos_q = torch.arange(past, past + n)
+    pos_k = torch.arange(past + n)
+    allowed = pos_k[None, :] <= pos_q[:, None]
+    out = F.scaled_dot_product_attention(q, cache["k"], cache["v"], attn_mask=allowed)
+    return F.linear(out.permute(0, 2, 1, 3).reshape(b, n, d), params["w_o"], params["b_o"])
 """,
-    "param_count": """
-def transformer_params(vocab, d_model, d_ff, n_enc, n_dec):
-    linear = lambda n_in, n_out: n_in * n_out + n_out
-    attention = 4 * linear(d_model, d_model)
-    ffn = linear(d_model, d_ff) + linear(d_ff, d_model)
-    ln = 2 * d_model
-    encoder = n_enc * (attention + ffn + 2 * ln) + ln
-    decoder = n_dec * (2 * attention + ffn + 3 * ln) + ln
-    return vocab * d_model + encoder + decoder
-""",
-    "mc": 'answer_residual = "b"',
 }
 
-CORRECT_VARIANTS = {"var_mean_linear_helper_functions": DIFFERENT_BUT_CORRECT}
+LOOPS_AND_EINSUM = {
+    "rms_norm": """
+def rms_norm(x, weight, eps=1e-6):
+    half = x.dtype in (torch.float16, torch.bfloat16)
+    work = x.float() if half else x
+    mean_square = torch.einsum("...d,...d->...", work, work)[..., None] / work.shape[-1]
+    out = work / (mean_square + eps).sqrt() * weight.to(work.dtype)
+    return out.to(x.dtype) if half else out
+""",
+    "modern_params": """
+def modern_params(vocab, d_model, d_ff, n_enc, n_dec):
+    total = 2 * vocab * d_model
+    for _ in range(n_enc):
+        total += 4 * d_model ** 2 + 3 * d_model * d_ff + 2 * d_model
+    for _ in range(n_dec):
+        total += 8 * d_model ** 2 + 3 * d_model * d_ff + 3 * d_model
+    return total + 2 * d_model
+""",
+    "cache_count_without": """
+count = 0
+for layer in range(6):
+    for head in range(8):
+        for t in range(1, 21):
+            count += t * t
+dot_products_without_cache = count
+""",
+    "cache_count_with": "dot_products_with_cache = sum(6 * 8 * t for t in range(1, 21))",
+    "packed_masks": """
+def packed_masks(src_segments, tgt_segments):
+    s_q = torch.where(src_segments == 0, -1, src_segments)   # new tensors: the inputs stay as they are
+    t_q = torch.where(tgt_segments == 0, -2, tgt_segments)
+    t = tgt_segments.shape[1]
+    src_allowed = s_q[:, :, None] == src_segments[:, None, :]
+    tgt_allowed = (t_q[:, :, None] == tgt_segments[:, None, :]).tril()
+    cross_allowed = t_q[:, :, None] == src_segments[:, None, :]
+    return src_allowed, tgt_allowed, cross_allowed
+""",
+    "sandwich": """
+def _sublayer(y, norms, p, block):
+    return y + layer_norm(block(layer_norm(y, *p[norms[0]])), *p[norms[1]])
 
-# Mutants of independent parts graded together, one submission per batch (python tests/mutant_batches.py
-# 05-encoder-decoder found them: no member breaks another member's graded test); the others alone.
+def sandwich_decoder_layer(y, memory, self_allowed, memory_allowed, p):
+    y = _sublayer(y, ("pre1", "post1"), p, lambda h: mha(h, None, self_allowed, p["self_attn"]))
+    y = _sublayer(y, ("pre2", "post2"), p, lambda h: mha(h, memory, memory_allowed, p["cross_attn"]))
+    return _sublayer(y, ("pre3", "post3"), p, lambda h: feed_forward(h, p["ff"]))
+""",
+    "cached_attention": """
+def cached_self_attention(x_new, params, cache):
+    b, n, d = x_new.shape
+    dh = d // NUM_HEADS
+    w = params["w_qkv"].view(3, NUM_HEADS, dh, d)
+    bias = params["b_qkv"].view(3, NUM_HEADS, 1, dh)
+    q, k, v = (torch.einsum("bnd,hed->bhne", x_new, w[i]) + bias[i] for i in range(3))
+    if cache:
+        k = torch.cat((cache["k"], k), 2)
+        v = torch.cat((cache["v"], v), 2)
+    cache.update(k=k, v=v)
+    past = k.shape[2] - n
+    outs = []
+    for i in range(n):   # one new position at a time, each over the keys up to itself
+        upto = past + i + 1
+        scores = torch.einsum("bhe,bhse->bhs", q[:, :, i], k[:, :, :upto]) / dh ** 0.5
+        outs.append(torch.einsum("bhs,bhse->bhe", scores.softmax(-1), v[:, :, :upto]))
+    heads = torch.stack(outs, dim=2)                       # (B, H, n, Dh)
+    return torch.einsum("bhne,ohe->bno", heads, params["w_o"].view(d, NUM_HEADS, dh)) + params["b_o"]
+""",
+}
+
+CORRECT_VARIANTS = {"float64_sdpa_broadcast": DIFFERENT_BUT_CORRECT, "loops_and_einsum": LOOPS_AND_EINSUM}
+
+# Mutants of independent parts graded together, one submission per batch (found by
+# `python tests/mutant_batches.py 05-encoder-decoder`: no member breaks another member's graded test).
 MUTANT_BATCHES = [
-    ["layer_norm_unbiased_variance", "feed_forward_without_relu", "masks_without_causal", "params_without_cross_attention", "residual_answer_post_ln"],
-    ["layer_norm_over_wrong_axis", "masks_padding_on_queries", "params_without_biases"],
-    ["layer_norm_eps_outside_sqrt", "masks_source_inverted", "params_untied_embeddings"],
-    ["encoder_pre_ln", "decoder_cross_attention_keys_from_decoder"],
-    ["encoder_residual_added_after_norm", "decoder_causal_mask_missing"],
-    ["encoder_ignores_padding", "decoder_source_padding_ignored"],
+    ["rms_subtracts_mean", "params_with_biases", "without_cache_counts_only_allowed", "with_cache_one_key_per_step", "masks_ignore_segments", "sandwich_normalises_memory", "cached_mask_precomputed_to_128"],
+    ["rms_half_squares_overflow", "params_output_tied", "without_cache_forgets_heads", "with_cache_square_once", "masks_padding_attends_padding", "sandwich_post_norm_on_sum", "cached_mask_only_when_cache_empty"],
+    ["rms_returns_float32", "params_ungated_ffn", "without_cache_lying_float", "with_cache_lying_int", "masks_float", "sandwich_adds_in_place", "cached_folds_scale_into_params"],
+    ["rms_divides_x_in_place", "params_returns_float", "masks_strict_causal", "sandwich_own_causal_mask", "cached_keeps_last_block_only"],
+    ["rms_ignores_eps", "masks_causal_cached_to_256"],
 ]
