@@ -241,7 +241,7 @@ def _setup_worker(root: str, chapter: str, db_url: str, limits: Limits, out_dir:
     os.environ["JUPYTER_PATH"] = str(scratch / "jupyter")
     os.environ["JUPYTER_RUNTIME_DIR"] = str(runtime)
     api = _worker_api(Path(root), scratch, db_url, limits, Path(config_file), runtime)
-    _WORKER.update(root=Path(root), chapter=chapter, db_url=db_url, limits=limits, scratch=scratch,
+    _WORKER.update(root=Path(root), chapter=chapter, db_url=db_url, limits=limits, scratch=scratch, runtime=runtime,
                    out_dir=Path(out_dir) if out_dir else None, api=api, course_id=api.coursedir.course_id)
 
 
@@ -297,12 +297,28 @@ def _cells(nb) -> tuple[list, list, list]:
     return student, locked, tests
 
 
+def _clear_folder(folder: Path | None) -> None:
+    """Remove everything in ``folder`` (links themselves, never what they point to)."""
+    if folder is None or not folder.is_dir():
+        return
+    for entry in os.scandir(folder):
+        path = Path(entry.path)
+        if entry.is_dir(follow_symlinks=False):
+            shutil.rmtree(path, ignore_errors=True)
+        else:
+            path.unlink(missing_ok=True)
+
+
 def _grade_one(student: str, notebook: str, note: str) -> Result:
     started = time.monotonic()
+    # the kernels' socket folder is writable inside the sandbox: whatever a kernel left there (a link
+    # where the next connection file goes, say) is removed before and after each student
+    _clear_folder(_WORKER.get("runtime"))
     try:
         result = _grade_in_scratch(student, notebook, note)
     finally:
         _clear_context()
+        _clear_folder(_WORKER.get("runtime"))
     result.seconds = round(time.monotonic() - started, 2)
     return result
 
@@ -396,7 +412,7 @@ def _grade_in_scratch(student: str, notebook: str, note: str) -> Result:
         shutil.rmtree(target, ignore_errors=True)
         target.mkdir(parents=True)
         for name in (NOTEBOOK, "timestamp.txt"):
-            if (graded / name).is_file():
+            if (graded / name).is_file() and not (graded / name).is_symlink():
                 shutil.copyfile(graded / name, target / name)
     shutil.rmtree(scratch / "autograded" / student, ignore_errors=True)
     shutil.rmtree(scratch / "submitted" / student, ignore_errors=True)

@@ -3,7 +3,7 @@
 The grader's kernelspec runs this file (as a script, so the course package is not imported) instead
 of ``ipykernel_launcher``. It reads the JSON policy that the grader wrote, applies resource limits
 (``setrlimit``: address space, size of any file written, CPU seconds, no core dumps, and the number
-of processes when the grader does not run as root), and replaces itself (``os.execve``) with one of:
+of processes when the grader does not run as root), and then starts the kernel in one of:
 
 * **bubblewrap** (``bwrap``, the Debian package ``bubblewrap``), when :func:`probe_isolation` found
   that it can create namespaces here. The kernel gets its own mount, PID, network, IPC, UTS (and,
@@ -15,11 +15,14 @@ of processes when the grader does not run as root), and replaces itself (``os.ex
   kernel's own folder and the folder of its ZMQ ``ipc`` sockets. The course checkout (sources,
   solutions, gradebook, other submissions, the ``attnlab`` package) is not mounted. The namespace
   dies with the kernel: a process that the student's code left behind (``setsid``, double fork)
-  is killed when the kernel ends, and ``--die-with-parent`` ends all of it if the grader dies.
+  is killed when the kernel ends, and ``--die-with-parent`` ends all of it when this launcher (the
+  process the grader started and stops) ends. The launcher waits for bubblewrap and ends the way
+  the kernel ended (killed by the same signal), so the grader's report says what happened.
 * **Landlock** (Linux 5.13 or later), where bubblewrap is missing or cannot create namespaces:
   writes only below the kernel's folder, reads only of the system, Python and the kernel's own
   files; from ABI 4 no outgoing TCP; from ABI 6 no signals to outside processes and no abstract
-  Unix sockets outside. It does not hide ``/proc`` or stop UDP or named Unix sockets.
+  Unix sockets outside. It does not hide ``/proc`` or stop UDP or named Unix sockets. The
+  launcher replaces itself with the kernel (``os.execve``).
 * resource limits only, where neither is available (the instructor guide says what that leaves open).
 
 In every case the kernel starts from an allow-listed environment built here (nothing of the
@@ -425,6 +428,26 @@ def isolation_report(limits=None, isolation: dict | None = None) -> list[str]:
 
 # --------------------------------------------------------------------------- the launcher
 
+def _run_and_relay(command: list[str]) -> None:
+    """Run bubblewrap and end as its sandboxed kernel ended, so that the grader can tell a kernel
+    killed by a signal (bwrap reports 128 + the signal) from one that exited. This process stays the
+    kernel's parent: stopping it stops bubblewrap (``--die-with-parent``) and the whole sandbox."""
+    import signal
+
+    proc = subprocess.Popen(command, env={}, close_fds=True)
+    while True:
+        try:
+            status = proc.wait()
+            break
+        except KeyboardInterrupt:  # interrupts go to the kernel as messages; never stop here
+            continue
+    if 128 < status < 128 + signal.NSIG:
+        sig = status - 128
+        signal.signal(sig, signal.SIG_DFL)
+        os.kill(os.getpid(), sig)
+    os._exit(status)
+
+
 def main(argv: list[str]) -> None:
     if len(argv) < 2 or argv[1] != "--":
         raise SystemExit("usage: python sandbox.py POLICY.json -- KERNEL-ARGS")
@@ -450,7 +473,7 @@ def main(argv: list[str]) -> None:
         (home / "sandbox.json").write_text(json.dumps({"isolation": "bwrap", "namespaces": isolation.get("namespaces")}),
                                            encoding="utf-8")
         apply_limits(policy)
-        os.execve(isolation["path"], bwrap_command(isolation, str(work), runtime, env, hidden, kernel), {})
+        _run_and_relay(bwrap_command(isolation, str(work), runtime, env, hidden, kernel))
     abi = 0
     if isolation["tool"] == "landlock":
         # the system, the Python installation and its packages, this kernel's connection file; not the
