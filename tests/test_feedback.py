@@ -61,7 +61,7 @@ def test_feedback_hides_hidden_tests_and_explains_visible_failures(tmp_path, mon
     assert cli("release")[0] == 0
     # answer_masking fails only its hidden test; causal_mask fails the visible test (and the hidden one)
     answers = {"mc_answers": 'answer_masking = "a"\nanswer_doubling = "a"',
-               "causal_mask": "def causal_mask(t):\n    return torch.ones(t, t, dtype=torch.bool)"}
+               "causal_mask": "def causal_mask(t, s, offset):\n    return torch.ones(t, s, dtype=torch.bool)"}
     # the other parts are left as stubs, so that no model answer is in the page as the student's own code
     write_submission(CHAPTER, tmp_path / "download" / "carol_exercises.ipynb", answers, base="student")
     assert cli("collect", CHAPTER, str(tmp_path / "download"))[0] == 0
@@ -74,7 +74,7 @@ def test_feedback_hides_hidden_tests_and_explains_visible_failures(tmp_path, mon
     assert "HIDDEN" not in page
     leaked = [line for line in secret_lines(CHAPTER) if line in text]
     assert not leaked, leaked
-    assert squash('answer_masking == "c"') not in text and squash("answer_masking == 'c'") not in text
+    assert squash('_text(answer_masking, "answer_masking") == "d"') not in text and squash('== "d", "8a') not in text
     assert "raised by a hidden test of this part" in page
     # the visible test of causal_mask still says which line failed
-    assert squash("raised by line 4 of this test cell: assert m.tolist() == [[True, False, False],") in text
+    assert squash("raised by line 5 of this test cell: assert m.tolist() == [[True, True, True, False, False],") in text

@@ -24,7 +24,7 @@ from attnlab.instructor.grading import check_notebook
 from grading import ROOT, solution_code, write_submission
 from instructor_course import CHAPTER, cli, copy_course, part_grades, summary_rows
 
-WRONG_MASK = {"causal_mask": "def causal_mask(t):\n    return torch.ones(t, t, dtype=torch.bool)"}
+WRONG_MASK = {"causal_mask": "def causal_mask(t, s, offset):\n    return torch.ones(t, s, dtype=torch.bool)"}
 BEFORE_CAUSAL = 3  # points of raw_scores (1) and attention_weights (2), the parts before causal_mask
 
 
@@ -62,8 +62,8 @@ def _hostile(root: Path) -> dict[str, tuple[str, bytes]]:
     model = _notebook()
     # the student's kernel runs in <scratch course>/autograded/<student>/<chapter>/
     write_attack = (
-        "answer_masking = 'c'\nanswer_doubling = 'b'\n"
-        "for _target in ({!r}, {!r}):\n"
+        solution_code(CHAPTER)["mc_answers"] + "\n"  # the model's answers, then the attack
+        + "for _target in ({!r}, {!r}):\n"
         "    try:\n        open(_target, 'wb').write(b'')\n    except OSError as _e:\n        print('blocked', _e)\n")
     steal = (
         "import json\n"
