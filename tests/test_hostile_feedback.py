@@ -310,3 +310,11 @@ def test_an_honest_student_sees_the_scores_and_no_notice(graded):
     page = _page(graded, "honest")
     assert fb.LEAK_NOTICE not in page and _no_secret(page) == [] and fb.unsafe_html(page) == []
     assert "Score:" in page
+
+
+def test_feedback_before_release_is_a_command_failure(tmp_path, monkeypatch):
+    root = copy_course(tmp_path / "course")
+    monkeypatch.setenv("ATTNLAB_COURSE_ROOT", str(root))
+    monkeypatch.delenv("ATTNLAB_GRADEBOOK_URL", raising=False)
+    status, _, err = cli("feedback", CHAPTER)
+    assert status == 1 and f"the gradebook has no assignment {CHAPTER}: run `attnlab-course release {CHAPTER}`" in err

@@ -495,7 +495,15 @@ def feedback(root: Path, chapter: str, db_url: str, students: list[str] | None =
 
     from . import feedback as fb
 
+    from nbgrader.api import Gradebook, MissingEntry
+
     root = Path(root)
+    with Gradebook(db_url, course_id(root)) as gb:
+        try:
+            gb.find_assignment(chapter)
+        except MissingEntry:
+            raise RuntimeError(f"the gradebook has no assignment {chapter}: run `attnlab-course release {chapter}` "
+                               "and `attnlab-course autograde` first") from None
     config = course_config(root, db_url)
     config.GenerateFeedback.preprocessors = fb.feedback_preprocessors()
     lines = fb.chapter_hidden_lines(root, chapter)
