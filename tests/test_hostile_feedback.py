@@ -250,8 +250,10 @@ def graded(tmp_path_factory):
                 path.write_text(json.dumps(nb), encoding="utf-8")
         run = {"collect": cli("collect", CHAPTER, str(tmp / "download"))}
         run["autograde"] = cli("autograde", CHAPTER, "--workers", "2", "--output-bytes", "2000000")
+        run["feedback_none"] = cli("feedback", CHAPTER, "--outputs", "none", "--student", "printer")
+        none_page = (root / "feedback" / "printer" / CHAPTER / "exercises.html").read_text(encoding="utf-8")
         run["feedback"] = cli("feedback", CHAPTER)
-        yield {"root": root, "run": run}
+        yield {"root": root, "run": run, "none_page": none_page}
     finally:
         mp.undo()
 
@@ -318,3 +320,34 @@ def test_feedback_before_release_is_a_command_failure(tmp_path, monkeypatch):
     monkeypatch.delenv("ATTNLAB_GRADEBOOK_URL", raising=False)
     status, _, err = cli("feedback", CHAPTER)
     assert status == 1 and f"the gradebook has no assignment {CHAPTER}: run `attnlab-course release {CHAPTER}`" in err
+
+
+def test_outputs_none_shows_no_text_of_student_code():
+    """`--outputs none`: an encoded copy of a hidden test (which no text scan can recognise) cannot reach
+    the page either, since nothing student code printed or raised is shown."""
+    import base64
+
+    encoded = base64.b64encode(max(_hidden_cells(), key=len).encode()).decode()
+    error = new_output("error", ename="ValueError", evalue=encoded,
+                       traceback=["---", "ValueError Traceback", "Cell In[4], line 1\n----> 1 check(x)"])
+    test = _test_cell("check(x)\n### BEGIN HIDDEN TESTS\nassert secret_value_of_the_test == 42\n### END HIDDEN TESTS",
+                      outputs=[new_output("stream", name="stdout", text=encoded), error])
+    answer = _answer_cell("print(data)", outputs=[new_output("stream", name="stdout", text=encoded)])
+    nb = _run(new_notebook(cells=[answer, test]), fb.chapter_hidden_lines(ROOT, CHAPTER), student_outputs=False)
+    page = _html(nb)
+    assert encoded not in page and encoded[:40] not in page
+    assert [o["output_type"] for o in nb.cells[1].outputs] == ["error", "stream"]
+    assert nb.cells[1].outputs[0]["traceback"] == ["ValueError", "raised by line 1 of this test cell: check(x)"]
+    assert nb.cells[0].outputs[0]["text"] == fb.NO_OUTPUT_NOTICE + "\n"
+    # with outputs shown, the encoded copy gets through: what the guide names as the limit of the scan
+    shown = _html(_run(new_notebook(cells=[_answer_cell("print(data)", outputs=[new_output(
+        "stream", name="stdout", text=encoded)])]), fb.chapter_hidden_lines(ROOT, CHAPTER)))
+    assert encoded in shown
+
+
+@pytest.mark.slow
+def test_outputs_none_writes_pages_without_student_output(graded):
+    status, out, err = graded["run"]["feedback_none"]
+    assert status == 0 and "printer: feedback/printer/" in out, out + err
+    page = graded["none_page"]
+    assert fb.NO_OUTPUT_NOTICE in page and fb.LEAK_NOTICE not in page and _no_secret(page) == []

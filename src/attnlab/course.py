@@ -272,6 +272,9 @@ def _parser() -> argparse.ArgumentParser:
     fb = sub.add_parser("feedback", help="write HTML feedback for each autograded student")
     fb.add_argument("chapter", help="chapter id")
     fb.add_argument("--student", action="append", help="only this student (repeatable)")
+    fb.add_argument("--outputs", choices=("sanitised", "none"), default="sanitised",
+                    help="sanitised (default): show what student code printed, truncated, sanitised and with no "
+                    "hidden-test text; none: show no output of student code, only each test's error name")
     db(fb)
     ex = sub.add_parser("export", help="write every grade of the gradebook as CSV")
     ex.add_argument("--out", type=Path, help=f"CSV file to write (default: {GRADES} at the course root)")

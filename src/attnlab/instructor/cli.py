@@ -93,7 +93,8 @@ def run(args, root: Path, chapters: list[str]) -> int:
 def _feedback(args, root: Path, db_url: str) -> int:
     """Write the feedback pages. The exit status is 1 only when the command itself could not run; a
     student without a page is listed with the reason, as is what was left out of a page."""
-    outcomes = workflow.feedback(root, args.chapter, db_url, args.student)
+    outcomes = workflow.feedback(root, args.chapter, db_url, args.student,
+                                 student_outputs=getattr(args, "outputs", "sanitised") != "none")
     for student, outcome in outcomes.items():
         if outcome.path is not None:
             print(f"{student}: {outcome.path.relative_to(root)}")

@@ -183,6 +183,7 @@ _BASE64 = re.compile(r"^[A-Za-z0-9+/=\s]*$")
 SAFE_ID = re.compile(r"^[A-Za-z0-9_.-]{1,64}$")
 REMOVED: dict[str, list[str]] = {}  # student -> what SafeOutputs removed or shortened, for the summary
 LEAK_NOTICE = "[This output is not shown in the feedback: it contained text of a hidden test.]"
+NO_OUTPUT_NOTICE = "[Outputs are not shown in this feedback.]"
 
 
 def _text(value) -> str:
@@ -209,6 +210,8 @@ class SafeOutputs(Preprocessor):
     output_chars = Int(10_000, help="characters kept of one output").tag(config=True)
     cell_chars = Int(30_000, help="characters kept of all outputs of one cell").tag(config=True)
     image_chars = Int(2_000_000, help="base64 characters kept of one image").tag(config=True)
+    student_outputs = Bool(True, help="show what student code printed or displayed (sanitised); when False, "
+                           "only the name of each test cell's error and the visible line that raised it").tag(config=True)
 
     def preprocess(self, nb, resources):
         student = resources.get("nbgrader", {}).get("student", "")
@@ -238,6 +241,17 @@ class SafeOutputs(Preprocessor):
         elif cell.cell_type == "markdown" and not (meta or {}).get("locked"):
             cell.source = clean_html(cell.source)  # student-written Markdown may carry raw HTML
         if cell.cell_type != "code":
+            return
+        if not self.student_outputs:
+            kept = [o for o in cell.get("outputs", []) if _is_test_cell(cell) and o.get("output_type") == "error"]
+            if len(kept) < len(cell.get("outputs", [])):
+                kept.append(_notice(NO_OUTPUT_NOTICE))
+            for output in kept:
+                if output.get("output_type") == "error":  # the name, and the visible line: no student text
+                    output["evalue"] = ""
+                    output["traceback"] = [str(output.get("ename", "Error"))[:200],
+                                           *[line for line in output.get("traceback", [])[1:2] if line.startswith("raised by")]]
+            cell.outputs = kept
             return
         outputs, left = [], self.cell_chars
         for output in cell.get("outputs", []):

@@ -481,14 +481,17 @@ class FeedbackOutcome:
     notes: list[str] = field(default_factory=list)
 
 
-def feedback(root: Path, chapter: str, db_url: str, students: list[str] | None = None) -> dict[str, FeedbackOutcome]:
+def feedback(root: Path, chapter: str, db_url: str, students: list[str] | None = None,
+             student_outputs: bool = True) -> dict[str, FeedbackOutcome]:
     """nbgrader's HTML feedback for each autograded student (:class:`FeedbackOutcome` by student).
 
     Hidden tests are removed, the tracebacks of test cells reduced to the error and its visible line,
     and student outputs truncated, sanitised and scanned for hidden-test text
     (:mod:`attnlab.instructor.feedback`). nbgrader writes each page into a scratch folder of the course;
     the page is checked once more (:func:`~attnlab.instructor.feedback.leaks`,
-    :func:`~attnlab.instructor.feedback.unsafe_html`) and only then moved to ``feedback/``."""
+    :func:`~attnlab.instructor.feedback.unsafe_html`) and only then moved to ``feedback/``.
+    ``student_outputs=False`` leaves out everything student code printed, displayed or put into an
+    error message: the pages then show the code, the scores and the name of each test's error."""
     import tempfile
 
     from nbgrader.apps import NbGraderAPI
@@ -508,6 +511,7 @@ def feedback(root: Path, chapter: str, db_url: str, students: list[str] | None =
     config.GenerateFeedback.preprocessors = fb.feedback_preprocessors()
     lines = fb.chapter_hidden_lines(root, chapter)
     config.SafeOutputs.hidden_lines = lines
+    config.SafeOutputs.student_outputs = student_outputs
     staging = Path(tempfile.mkdtemp(prefix=".feedback-staging-", dir=root))
     config.CourseDirectory.feedback_directory = staging.name
     api = NbGraderAPI(config=config)
