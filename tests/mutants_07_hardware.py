@@ -9,7 +9,29 @@ cached table, resource rules on every code path, and objects that lie about thei
 CHAPTER = "07-hardware"
 FULL_MARKS = 16.0
 
-# ---------------------------------------------------------------- Part 1: merge_partials
+# ---------------------------------------------------------------- Part 1: max_batch
+
+
+def batch(body):
+    return f"""
+def max_batch(memory_bytes, weight_bytes, layers, kv_heads, head_dim, length, bytes_per_value, window=None):
+    cached = length if window is None else min(length, window)
+    per_sequence = 2 * layers * kv_heads * head_dim * cached * bytes_per_value
+{body}
+"""
+
+
+BATCH_FLOAT = batch("    return max(int((memory_bytes - weight_bytes) / per_sequence), 0)")
+BATCH_STRICT = batch("    return max((memory_bytes - weight_bytes - 1) // per_sequence, 0)  # weights + b * cache < memory")
+BATCH_NEGATIVE = batch("    return (memory_bytes - weight_bytes) // per_sequence")
+BATCH_WINDOW_ALWAYS = """
+def max_batch(memory_bytes, weight_bytes, layers, kv_heads, head_dim, length, bytes_per_value, window=None):
+    cached = length if window is None else window
+    per_sequence = 2 * layers * kv_heads * head_dim * cached * bytes_per_value
+    return max((memory_bytes - weight_bytes) // per_sequence, 0)
+"""
+
+# ---------------------------------------------------------------- Part 2: merge_partials
 
 
 def merge(body):
@@ -47,28 +69,6 @@ class AlwaysClose(torch.Tensor):
 
 def merge_partials(o_a, lse_a, o_b, lse_b):
     return o_a.as_subclass(AlwaysClose), lse_a.as_subclass(AlwaysClose)
-"""
-
-# ---------------------------------------------------------------- Part 2: max_batch
-
-
-def batch(body):
-    return f"""
-def max_batch(memory_bytes, weight_bytes, layers, kv_heads, head_dim, length, bytes_per_value, window=None):
-    cached = length if window is None else min(length, window)
-    per_sequence = 2 * layers * kv_heads * head_dim * cached * bytes_per_value
-{body}
-"""
-
-
-BATCH_FLOAT = batch("    return max(int((memory_bytes - weight_bytes) / per_sequence), 0)")
-BATCH_STRICT = batch("    return max((memory_bytes - weight_bytes - 1) // per_sequence, 0)  # weights + b * cache < memory")
-BATCH_NEGATIVE = batch("    return (memory_bytes - weight_bytes) // per_sequence")
-BATCH_WINDOW_ALWAYS = """
-def max_batch(memory_bytes, weight_bytes, layers, kv_heads, head_dim, length, bytes_per_value, window=None):
-    cached = length if window is None else window
-    per_sequence = 2 * layers * kv_heads * head_dim * cached * bytes_per_value
-    return max((memory_bytes - weight_bytes) // per_sequence, 0)
 """
 
 # ---------------------------------------------------------------- Part 3: compute_bound_batch
@@ -291,16 +291,16 @@ def split_kv_kernel(Q, K, V, O_part, L_part, T, S, scale, D: tl.constexpr, SPLIT
 
 
 MUTANTS = {
-    # Part 1: overflow, a degenerate piece (lse = -inf with NaN outputs), dtype kept, a lying object
-    "merge_exponentiates_directly": ("test_merge_partials", {"merge_partials": MERGE_NAIVE}),
-    "merge_lets_nan_of_an_empty_piece_through": ("test_merge_partials", {"merge_partials": MERGE_NAN_LEAKS}),
-    "merge_returns_float32_for_float16": ("test_merge_partials", {"merge_partials": MERGE_FLOAT32}),
-    "merge_returns_a_tensor_that_lies": ("test_merge_partials", {"merge_partials": MERGE_LIES}),
-    # Part 2: float arithmetic beyond 2**53, the <= boundary, a window longer than the sequence, 0 not negative
+    # Part 1: float arithmetic beyond 2**53, the <= boundary, a window longer than the sequence, 0 not negative
     "max_batch_divides_in_floating_point": ("test_max_batch", {"max_batch": BATCH_FLOAT}),
     "max_batch_exact_fit_refused": ("test_max_batch", {"max_batch": BATCH_STRICT}),
     "max_batch_negative_when_weights_do_not_fit": ("test_max_batch", {"max_batch": BATCH_NEGATIVE}),
     "max_batch_window_longer_than_sequence": ("test_max_batch", {"max_batch": BATCH_WINDOW_ALWAYS}),
+    # Part 2: overflow, a degenerate piece (lse = -inf with NaN outputs), dtype kept, a lying object
+    "merge_exponentiates_directly": ("test_merge_partials", {"merge_partials": MERGE_NAIVE}),
+    "merge_lets_nan_of_an_empty_piece_through": ("test_merge_partials", {"merge_partials": MERGE_NAN_LEAKS}),
+    "merge_returns_float32_for_float16": ("test_merge_partials", {"merge_partials": MERGE_FLOAT32}),
+    "merge_returns_a_tensor_that_lies": ("test_merge_partials", {"merge_partials": MERGE_LIES}),
     # Part 3: the ridge point itself, float quotients, a bounded search, the output's bytes
     "bound_ridge_counts_as_memory": ("test_compute_bound_batch", {"compute_bound_batch": BOUND_STRICT}),
     "bound_float_quotient": ("test_compute_bound_batch", {"compute_bound_batch": BOUND_FLOAT}),
@@ -338,8 +338,8 @@ MUTANTS = {
 # only its own part's cell, and hidden tests use references for earlier parts, so each loses only its part.
 MUTANT_BATCHES = [
     [
-        "merge_exponentiates_directly",
         "max_batch_divides_in_floating_point",
+        "merge_exponentiates_directly",
         "bound_ridge_counts_as_memory",
         "rms_squares_in_float16",
         "asym_range_without_zero",
@@ -348,8 +348,8 @@ MUTANT_BATCHES = [
         "split_without_rescaling"
     ],
     [
-        "merge_lets_nan_of_an_empty_piece_through",
         "max_batch_exact_fit_refused",
+        "merge_lets_nan_of_an_empty_piece_through",
         "bound_float_quotient",
         "rms_computes_in_float64",
         "asym_zero_group_gets_scale_zero",
@@ -358,8 +358,8 @@ MUTANT_BATCHES = [
         "split_padded_keys_not_masked"
     ],
     [
-        "merge_returns_float32_for_float16",
         "max_batch_negative_when_weights_do_not_fit",
+        "merge_returns_float32_for_float16",
         "bound_searches_up_to_a_limit",
         "rms_eps_outside_the_root",
         "asym_forgets_the_clamp",
@@ -368,8 +368,8 @@ MUTANT_BATCHES = [
         "split_reads_every_key"
     ],
     [
-        "merge_returns_a_tensor_that_lies",
         "max_batch_window_longer_than_sequence",
+        "merge_returns_a_tensor_that_lies",
         "bound_forgets_the_output_write",
         "rms_one_statistic_for_all_rows",
         "asym_divides_w_in_place",
