@@ -261,3 +261,15 @@ def test_the_command_reports_each_skipped_entry_and_succeeds(tmp_path, monkeypat
     (tmp_path / "notzip.zip").write_bytes(b"not a zip at all")
     status, _, err = cli("collect", CHAPTER, str(tmp_path / "notzip.zip"))
     assert status == 1 and "is not a zip file: give the LMS download as a .zip or as a folder" in err
+
+
+def test_a_folder_of_zips_reads_each_zip(course, tmp_path):
+    download = tmp_path / "download"
+    (download / "week2").mkdir(parents=True)
+    _zip(download / "week2" / "section-a.zip", [("alice_exercises.ipynb", NOTEBOOK), ("../x_exercises.ipynb", NOTEBOOK)])
+    _zip(download / "section-b.zip", [("bob_exercises.ipynb", NOTEBOOK)])
+    (download / "broken.zip").write_bytes(b"PK not really")
+    report = collect(course, CHAPTER, download)
+    assert sorted(report.collected) == ["alice", "bob"]
+    assert _why(report, "week2/section-a/../x_exercises.ipynb") == "path leads outside the download (it contains '..')"
+    assert _why(report, "broken.zip") == "not a readable zip file"

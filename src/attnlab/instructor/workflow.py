@@ -185,8 +185,9 @@ class _Entry:
     size_hint: int | None = None
 
 
-def _zip_entries(download: Path, report: CollectReport, limits: CollectLimits):
-    """The readable entries of a zip; every refused one goes to ``report.unmatched``."""
+def _zip_entries(download: Path, report: CollectReport, limits: CollectLimits, prefix: str = ""):
+    """The readable entries of a zip (named ``<prefix><zip stem>/<entry>``); every refused one goes to
+    ``report.unmatched``."""
     import stat
     import time
     import zipfile
@@ -205,7 +206,7 @@ def _zip_entries(download: Path, report: CollectReport, limits: CollectLimits):
         zf = zipfile.ZipFile(download)
     except (zipfile.BadZipFile, OSError, ValueError) as err:
         raise RuntimeError(f"{download} is not a readable zip file ({err})") from None
-    stem = download.stem
+    stem = prefix + download.stem
     infos = zf.infolist()
     files = [i for i in infos if not i.is_dir()]
     if len(files) > limits.entries:
@@ -263,6 +264,13 @@ def _folder_entries(download: Path, report: CollectReport, limits: CollectLimits
             if count > limits.entries:
                 report.unmatched.append((shown, f"and every file after it: collect reads at most {limits.entries} files"))
                 return
+            if name.endswith(".zip"):  # a folder of LMS zips: each is read as a zip (not zips inside those)
+                parent = str(path.parent.relative_to(download))
+                try:
+                    yield from _zip_entries(path, report, limits, "" if parent == "." else parent + "/")
+                except RuntimeError:
+                    report.unmatched.append((shown, "not a readable zip file"))
+                continue
 
             def opener(path=path):
                 # O_NOFOLLOW: a file swapped for a link after the check is not followed either
