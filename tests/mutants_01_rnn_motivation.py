@@ -1,125 +1,316 @@
 """Chapter 1 exercise spec for tests/test_exercises.py: common wrong answers (mutants) that must
-lose points, and correct answers written differently."""
+lose points, and correct answers written differently that must keep full marks.
+
+Where a mutant stands for one of issue #22's classes of untested properties (every sequence shorter
+than T, reduction order, dtype/in-place requirement, argument with a non-default value, inequality
+boundary, rare algorithm rule, lying object), its comment says so."""
 
 CHAPTER = "01-rnn-motivation"
 FULL_MARKS = 12.0
 
 
-def unroll(body):
-    return ("\ndef rnn_unroll(x, lengths, p):\n    b, t, _ = x.shape\n"
-            "    h = torch.zeros(b, p['W_hh'].shape[0], dtype=x.dtype)\n    outputs = []\n" + body + "\n")
+def step(body):
+    return "\ndef rnn_step(x, h, p, leak):\n" + body + "\n"
 
 
-def additive(body):
-    return "\ndef additive_attention(s, h, allowed, W_q, W_k, v):\n" + body + "\n"
+def reverse(body):
+    return ("\ndef rnn_unroll_reverse(x, lengths, p, h0=None):\n    b, t, _ = x.shape\n"
+            "    cell = lambda x_t, h: torch.tanh(x_t @ p['W_ih'].T + p['b_ih'] + h @ p['W_hh'].T + p['b_hh'])\n"
+            + body + "\n")
 
 
+def jacobians(body):
+    return ("\ndef jacobian_norms(x, p):\n    b, t, _ = x.shape\n    d_h = p['W_hh'].shape[0]\n"
+            "    h = torch.zeros(b, d_h, dtype=x.dtype)\n    states = []\n    for i in range(t):\n"
+            "        h = torch.tanh(x[:, i] @ p['W_ih'].T + p['b_ih'] + h @ p['W_hh'].T + p['b_hh'])\n"
+            "        states.append(h)\n    product = torch.eye(d_h, dtype=x.dtype).expand(b, d_h, d_h)\n"
+            + body + "\n")
+
+
+def coverage(body, update="coverage = coverage + alpha"):
+    return ("\ndef coverage_attention(s, h, allowed, W_q, W_k, w_c, v):\n    b, t, _ = s.shape\n"
+            "    coverage = torch.zeros(b, h.shape[1], dtype=h.dtype)\n    contexts, weights = [], []\n"
+            "    for i in range(t):\n"
+            "        hidden = torch.tanh((s[:, i] @ W_q.T)[:, None, :] + h @ W_k.T + coverage[:, :, None] * w_c)\n"
+            + body + f"\n        contexts.append((alpha[:, :, None] * h).sum(dim=1))\n        weights.append(alpha)\n"
+            f"        {update}\n    return torch.stack(contexts, dim=1), torch.stack(weights, dim=1)\n")
+
+
+CANDIDATE = '    candidate = torch.tanh(x @ p["W_ih"].T + p["b_ih"] + h @ p["W_hh"].T + p["b_hh"])\n'
+MASKED_SOFTMAX = "        alpha = torch.softmax((hidden @ v).masked_fill(~allowed, float('-inf')), dim=-1)"
+
+# Common wrong answers: name -> (the graded test that must lose points, {answer cell: code}).
 MUTANTS = {
-    "step_without_tanh": ("test_rnn_step", {"rnn_step": """
-def rnn_step(x, h, p):
-    return x @ p["W_ih"].T + p["b_ih"] + h @ p["W_hh"].T + p["b_hh"]
-"""}),
-    "step_recurrent_weight_not_transposed": ("test_rnn_step", {"rnn_step": """
-def rnn_step(x, h, p):
-    return torch.tanh(x @ p["W_ih"].T + p["b_ih"] + h @ p["W_hh"] + p["b_hh"])
-"""}),
-    "unroll_hidden_state_not_carried": ("test_rnn_unroll", {"rnn_unroll": unroll(
-        "    for step in range(t):\n"
-        "        running = (step < lengths)[:, None]\n"
-        "        h_step = rnn_step(x[:, step], torch.zeros_like(h), p)\n"
-        "        h = torch.where(running, h_step, h)\n"
-        "        outputs.append(h * running)\n"
+    # Part 1: a leaky step
+    "leak_swapped": ("test_rnn_step", {"rnn_step": step(CANDIDATE + "    return leak * h + (1 - leak) * candidate")}),
+    "recurrent_weight_not_transposed": ("test_rnn_step", {"rnn_step": step(
+        '    candidate = torch.tanh(x @ p["W_ih"].T + p["b_ih"] + h @ p["W_hh"] + p["b_hh"])\n'
+        "    return (1 - leak) * h + leak * candidate")}),
+    # B == D_h class: rates laid along the batch axis still broadcast when B == D_h
+    "leak_on_the_batch_axis": ("test_rnn_step", {"rnn_step": step(
+        CANDIDATE + "    rate = leak[:, None] if x.shape[0] == leak.shape[0] else leak\n"
+        "    return (1 - rate) * h + rate * candidate")}),
+    # in-place class: the caller's h is overwritten
+    "step_updates_h_in_place": ("test_rnn_step", {"rnn_step": step(
+        CANDIDATE + "    return h.mul_(1 - leak).add_(leak * candidate)")}),
+    # Part 2: costs with projections and gates
+    "cost_ratio_without_projections": ("test_cost_ratio", {"costs": "attention_over_lstm = 4096 / 512\nequal_cost_length = 1536"}),
+    "cost_ratio_one_product_per_gate": ("test_cost_ratio", {"costs": (
+        "attention_over_lstm = (4 * 4096 * 512 ** 2 + 2 * 4096 ** 2 * 512) / (4 * 4096 * 512 ** 2)\n"
+        "equal_cost_length = 1536")}),
+    # lying-object class: a float that equals every number
+    "cost_ratio_lying_float": ("test_cost_ratio", {"costs": '''
+class _Close(float):
+    def __eq__(self, other):
+        return True
+    def __sub__(self, other):
+        return 0.0
+    __hash__ = float.__hash__
+
+attention_over_lstm = _Close(1.0)
+equal_cost_length = 1536
+'''}),
+    "equal_cost_at_n_equals_d": ("test_equal_cost", {"costs": "attention_over_lstm = 2.5\nequal_cost_length = 768"}),
+    # Part 3: which recurrence is parallel
+    "parallel_answer_both": ("test_parallel_question", {"mc": 'answer_parallel = "c"'}),
+    "parallel_answer_neither": ("test_parallel_question", {"mc": 'answer_parallel = "d"'}),
+    "parallel_answer_lying_str": ("test_parallel_question", {"mc": '''
+class _Any(str):
+    def __eq__(self, other):
+        return True
+    __hash__ = str.__hash__
+
+answer_parallel = _Any("a")
+'''}),
+    # Part 4: the backward direction over a right-padded batch
+    "reverse_reads_the_padding_first": ("test_rnn_unroll", {"rnn_unroll": reverse(
+        "    h = torch.zeros(b, p['W_hh'].shape[0], dtype=x.dtype) if h0 is None else h0\n"
+        "    outputs = [None] * t\n"
+        "    for i in reversed(range(t)):\n"
+        "        h = cell(x[:, i], h)\n"
+        "        outputs[i] = h * (i < lengths)[:, None]\n"
         "    return torch.stack(outputs, dim=1), h")}),
-    "unroll_padding_not_masked": ("test_rnn_unroll", {"rnn_unroll": unroll(
-        "    for step in range(t):\n"
-        "        h = rnn_step(x[:, step], h, p)\n"
-        "        outputs.append(h)\n"
+    # every-sequence-shorter class: outputs lose the columns after the longest sequence
+    "reverse_outputs_only_up_to_the_longest": ("test_rnn_unroll", {"rnn_unroll": reverse(
+        "    h = torch.zeros(b, p['W_hh'].shape[0], dtype=x.dtype) if h0 is None else h0\n"
+        "    longest = int(lengths.max())\n"
+        "    outputs = [None] * longest\n"
+        "    for i in reversed(range(longest)):\n"
+        "        inside = (i < lengths)[:, None]\n"
+        "        h = torch.where(inside, cell(x[:, i], h), h)\n"
+        "        outputs[i] = h * inside\n"
         "    return torch.stack(outputs, dim=1), h")}),
-    "unroll_outputs_masked_but_state_runs_on": ("test_rnn_unroll", {"rnn_unroll": unroll(
-        "    for step in range(t):\n"
-        "        h = rnn_step(x[:, step], h, p)\n"
-        "        outputs.append(h * (step < lengths)[:, None])\n"
+    # argument class: h0 is never used
+    "reverse_ignores_h0": ("test_rnn_unroll", {"rnn_unroll": reverse(
+        "    h = torch.zeros(b, p['W_hh'].shape[0], dtype=x.dtype)\n"
+        "    outputs = [None] * t\n"
+        "    for i in reversed(range(t)):\n"
+        "        inside = (i < lengths)[:, None]\n"
+        "        h = torch.where(inside, cell(x[:, i], h), h)\n"
+        "        outputs[i] = h * inside\n"
         "    return torch.stack(outputs, dim=1), h")}),
-    "gradient_of_first_position": ("test_gradient_norms", {"gradient_norms": """
-def gradient_norms(model, x):
-    x = x.detach().clone().requires_grad_(True)
-    model(x)[:, 0].sum().backward()
-    return x.grad.norm(dim=-1).mean(dim=0)
+    # in-place class: the state is written into the caller's h0
+    "reverse_writes_into_h0": ("test_rnn_unroll", {"rnn_unroll": reverse(
+        "    h = torch.zeros(b, p['W_hh'].shape[0], dtype=x.dtype) if h0 is None else h0\n"
+        "    outputs = [None] * t\n"
+        "    for i in reversed(range(t)):\n"
+        "        inside = (i < lengths)[:, None]\n"
+        "        h[...] = torch.where(inside, cell(x[:, i], h), h)\n"
+        "        outputs[i] = h * inside\n"
+        "    return torch.stack(outputs, dim=1), h.clone()")}),
+    # Part 5: Jacobian norms
+    # reduction-order class: the norm of the batch-mean Jacobian, not the mean of the norms
+    "jacobian_norm_of_the_batch_mean": ("test_gradient_norms", {"gradient_norms": jacobians(
+        "    norms = [torch.linalg.matrix_norm(product.mean(0))]\n"
+        "    for s in range(t - 1, 0, -1):\n"
+        "        product = product @ ((1 - states[s] ** 2)[:, :, None] * p['W_hh'])\n"
+        "        norms.append(torch.linalg.matrix_norm(product.mean(0)))\n"
+        "    return torch.stack(norms)")}),
+    # rare-rule class: the product taken in the other order only differs because matrices do not commute
+    "jacobian_product_in_the_wrong_order": ("test_gradient_norms", {"gradient_norms": jacobians(
+        "    norms = [torch.linalg.matrix_norm(product).mean()]\n"
+        "    for s in range(t - 1, 0, -1):\n"
+        "        product = ((1 - states[s] ** 2)[:, :, None] * p['W_hh']) @ product\n"
+        "        norms.append(torch.linalg.matrix_norm(product).mean())\n"
+        "    return torch.stack(norms)")}),
+    # boundary class: J_s built from the previous state h_{s-1}
+    "jacobian_from_the_previous_state": ("test_gradient_norms", {"gradient_norms": jacobians(
+        "    norms = [torch.linalg.matrix_norm(product).mean()]\n"
+        "    for s in range(t - 1, 0, -1):\n"
+        "        product = product @ ((1 - states[s - 1] ** 2)[:, :, None] * p['W_hh'])\n"
+        "        norms.append(torch.linalg.matrix_norm(product).mean())\n"
+        "    return torch.stack(norms)")}),
+    "jacobian_without_the_tanh_derivative": ("test_gradient_norms", {"gradient_norms": jacobians(
+        "    norms = [torch.linalg.matrix_norm(product).mean()]\n"
+        "    for s in range(t - 1, 0, -1):\n"
+        "        product = product @ p['W_hh']\n"
+        "        norms.append(torch.linalg.matrix_norm(product).mean())\n"
+        "    return torch.stack(norms)")}),
+    # Part 6: coverage attention
+    # boundary class: c_t counts step t itself (an inclusive cumulative sum, t' <= t instead of t' < t)
+    "coverage_counts_the_current_step": ("test_additive", {"additive": """
+def coverage_attention(s, h, allowed, W_q, W_k, w_c, v):
+    b, t, _ = s.shape
+    coverage = torch.zeros(b, h.shape[1], dtype=h.dtype)
+    contexts, weights = [], []
+    for i in range(t):
+        for _ in range(2):  # the weights of this step, then again with this step counted in the coverage
+            hidden = torch.tanh((s[:, i] @ W_q.T)[:, None, :] + h @ W_k.T + coverage[:, :, None] * w_c)
+            alpha = torch.softmax((hidden @ v).masked_fill(~allowed, float('-inf')), dim=-1)
+            if _ == 0:
+                first = alpha
+                coverage = coverage + first
+        contexts.append((alpha[:, :, None] * h).sum(dim=1))
+        weights.append(alpha)
+    return torch.stack(contexts, dim=1), torch.stack(weights, dim=1)
 """}),
-    "gradient_summed_over_batch": ("test_gradient_norms", {"gradient_norms": """
-def gradient_norms(model, x):
-    x = x.detach().clone().requires_grad_(True)
-    model(x)[:, -1].sum().backward()
-    return x.grad.norm(dim=-1).sum(dim=0)
+    "coverage_never_updated": ("test_additive", {"additive": coverage(MASKED_SOFTMAX, update="pass")}),
+    "coverage_padding_not_masked": ("test_additive", {"additive": coverage(
+        "        alpha = torch.softmax(hidden @ v, dim=-1)")}),
+    # dtype class: float32 inputs come back as float64
+    "coverage_in_float64": ("test_additive", {"additive": """
+def coverage_attention(s, h, allowed, W_q, W_k, w_c, v):
+    s, h, W_q, W_k, w_c, v = (t.double() for t in (s, h, W_q, W_k, w_c, v))
+    b, t, _ = s.shape
+    coverage = torch.zeros(b, h.shape[1], dtype=h.dtype)
+    contexts, weights = [], []
+    for i in range(t):
+        hidden = torch.tanh((s[:, i] @ W_q.T)[:, None, :] + h @ W_k.T + coverage[:, :, None] * w_c)
+        alpha = torch.softmax((hidden @ v).masked_fill(~allowed, float('-inf')), dim=-1)
+        contexts.append((alpha[:, :, None] * h).sum(dim=1))
+        weights.append(alpha)
+        coverage = coverage + alpha
+    return torch.stack(contexts, dim=1), torch.stack(weights, dim=1)
 """}),
-    "gradient_modifies_the_input": ("test_gradient_norms", {"gradient_norms": """
-def gradient_norms(model, x):
-    x.requires_grad_(True)
-    model(x)[:, -1].sum().backward()
-    return x.grad.norm(dim=-1).mean(dim=0)
-"""}),
-    "additive_softmax_over_batch": ("test_additive", {"additive": additive(
-        "    scores = torch.tanh((s @ W_q.T)[:, None, :] + h @ W_k.T) @ v\n"
-        "    weights = torch.softmax(scores.masked_fill(~allowed, float('-inf')), dim=0)\n"
-        "    weights = torch.nan_to_num(weights)\n"
-        "    return (weights[:, :, None] * h).sum(dim=1), weights")}),
-    "additive_without_tanh": ("test_additive", {"additive": additive(
-        "    scores = ((s @ W_q.T)[:, None, :] + h @ W_k.T) @ v\n"
-        "    weights = torch.softmax(scores.masked_fill(~allowed, float('-inf')), dim=-1)\n"
-        "    return (weights[:, :, None] * h).sum(dim=1), weights")}),
-    "additive_padding_not_masked": ("test_additive", {"additive": additive(
-        "    scores = torch.tanh((s @ W_q.T)[:, None, :] + h @ W_k.T) @ v\n"
-        "    weights = torch.softmax(scores, dim=-1)\n"
-        "    return (weights[:, :, None] * h).sum(dim=1), weights")}),
-    "cost_ratio_inverted": ("test_cost_ratio", {"costs": "attention_over_rnn = 512 / 2048\nequal_cost_length = 768"}),
-    "equal_cost_at_d_squared": ("test_equal_cost", {"costs": "attention_over_rnn = 4\nequal_cost_length = 768 ** 2"}),
-    "parallel_answer_tanh": ("test_parallel_question", {"mc": 'answer_parallel = "c"'}),
 }
 
-DIFFERENT_BUT_CORRECT = {
+# Correct answers written differently: addmm, a loop over each sequence's real tokens, autograd
+# Jacobians, einsum and an explicit exponential.
+ADDMM_LOOPS_AUTOGRAD = {
     "rnn_step": """
-def rnn_step(x, h, p):
-    pre = torch.addmm(p["b_ih"], x, p["W_ih"].t()) + torch.addmm(p["b_hh"], h, p["W_hh"].t())
-    return (torch.exp(2 * pre) - 1) / (torch.exp(2 * pre) + 1)
+def rnn_step(x, h, p, leak):
+    candidate = torch.tanh(torch.addmm(p["b_ih"], x, p["W_ih"].t()) + torch.addmm(p["b_hh"], h, p["W_hh"].t()))
+    return h + leak * (candidate - h)
 """,
+    "costs": "n, d = 4096, 512\nattention_over_lstm = (4 * d + 2 * n) / (8 * d)\nequal_cost_length = 1536.0",
+    "mc": 'answer_parallel = "b"',
     "rnn_unroll": """
-def rnn_unroll(x, lengths, p):
+def rnn_unroll_reverse(x, lengths, p, h0=None):
     b, t, _ = x.shape
     d_h = p["W_hh"].shape[0]
     outputs = torch.zeros(b, t, d_h, dtype=x.dtype)
-    last = torch.zeros(b, d_h, dtype=x.dtype)
-    for i in range(b):                       # one sequence at a time, only its real tokens
-        h = torch.zeros(1, d_h, dtype=x.dtype)
-        for step in range(int(lengths[i])):
-            h = rnn_step(x[i:i + 1, step], h, p)
+    first = torch.zeros(b, d_h, dtype=x.dtype) if h0 is None else h0.clone()
+    for i in range(b):                          # one sequence at a time, its real tokens from the end
+        h = first[i:i + 1]
+        for step in range(int(lengths[i]) - 1, -1, -1):
+            h = rnn_step(x[i:i + 1, step], h, p, torch.ones(d_h, dtype=x.dtype))
             outputs[i, step] = h[0]
-        last[i] = h[0]
-    return outputs, last
+        first[i] = h[0]
+    return outputs, first
 """,
     "gradient_norms": """
-def gradient_norms(model, x):
-    leaf = x.detach().requires_grad_()
-    (grad,) = torch.autograd.grad(model(leaf)[:, -1].sum(), leaf)
-    return torch.linalg.vector_norm(grad, dim=2).mean(0)
+def jacobian_norms(x, p):
+    b, t, _ = x.shape
+    d_h = p["W_hh"].shape[0]
+    cell = lambda x_t, h: torch.tanh(x_t @ p["W_ih"].T + p["b_ih"] + h @ p["W_hh"].T + p["b_hh"])
+    out = torch.zeros(t, dtype=x.dtype)
+    for i in range(b):
+        states = [torch.zeros(d_h, dtype=x.dtype)]
+        for step in range(t):
+            states.append(cell(x[i, step], states[-1]))
+        for k in range(t):
+            start = t - 1 - k                      # h_start is states[start + 1]
+
+            def run(h, start=start):
+                for step in range(start + 1, t):
+                    h = cell(x[i, step], h)
+                return h
+            jac = torch.autograd.functional.jacobian(run, states[start + 1])
+            out[k] += jac.pow(2).sum().sqrt() / b
+    return out
 """,
     "additive": """
-def additive_attention(s, h, allowed, W_q, W_k, v):
-    hidden = torch.tanh(torch.einsum("aq,bq->ba", W_q, s).unsqueeze(1) + torch.einsum("ak,bsk->bsa", W_k, h))
-    scores = torch.einsum("bsa,a->bs", hidden, v)
-    scores = torch.where(allowed, scores, torch.full_like(scores, -1e30))
-    weights = scores.softmax(-1) * allowed
-    return torch.bmm(weights.unsqueeze(1), h).squeeze(1), weights
+def coverage_attention(s, h, allowed, W_q, W_k, w_c, v):
+    b, t, _ = s.shape
+    keys = torch.einsum("ak,bsk->bsa", W_k, h)
+    cov = torch.zeros_like(allowed, dtype=s.dtype)
+    weights = []
+    for i in range(t):
+        e = torch.einsum("bsa,a->bs", torch.tanh(torch.einsum("aq,bq->ba", W_q, s[:, i])[:, None] + keys
+                                                    + cov[..., None] * w_c), v)
+        e = e - e.masked_fill(~allowed, -math.inf).amax(dim=-1, keepdim=True)
+        ex = torch.where(allowed, e.exp(), torch.zeros_like(e))
+        alpha = ex / ex.sum(dim=-1, keepdim=True)
+        weights.append(alpha)
+        cov = cov + alpha
+    weights = torch.stack(weights, dim=1)
+    return torch.einsum("bts,bsk->btk", weights, h), weights
 """,
-    "costs": "n, d = 2048, 512\nattention_over_rnn = n / d\nequal_cost_length = 768.0",
-    "mc": 'answer_parallel = "b"',
 }
 
-CORRECT_VARIANTS = {"addmm_per_sequence_loops_einsum": DIFFERENT_BUT_CORRECT}
+# torch.lerp, literal numbers, the flipped batch with its leading padding frozen, norms by
+# torch.linalg.norm, masking with -1e9 (every row has a real token).
+LERP_FLIP = {
+    "rnn_step": """
+def rnn_step(x, h, p, leak):
+    pre = torch.einsum("bi,hi->bh", x, p["W_ih"]) + torch.einsum("bj,hj->bh", h, p["W_hh"]) + p["b_ih"] + p["b_hh"]
+    return torch.lerp(h, torch.tanh(pre), leak)
+""",
+    "costs": "attention_over_lstm = 2.5\nequal_cost_length = 1536",
+    "mc": 'answer_parallel = "b"  # affine maps compose into affine maps',
+    "rnn_unroll": """
+def rnn_unroll_reverse(x, lengths, p, h0=None):
+    b, t, _ = x.shape
+    flipped = x.flip(1)                         # column i holds original position t - 1 - i
+    h = x.new_zeros(b, p["W_hh"].shape[0]) if h0 is None else h0
+    outputs = []
+    for i in range(t):
+        started = (t - 1 - i < lengths)[:, None]
+        h = torch.where(started, torch.tanh(flipped[:, i] @ p["W_ih"].T + p["b_ih"] + h @ p["W_hh"].T + p["b_hh"]), h)
+        outputs.append(torch.where(started, h, torch.zeros_like(h)))
+    return torch.stack(outputs, dim=1).flip(1), h
+""",
+    "gradient_norms": """
+def jacobian_norms(x, p):
+    b, t, _ = x.shape
+    d_h = p["W_hh"].shape[0]
+    h = x.new_zeros(b, d_h)
+    derivs = []
+    for step in range(t):
+        h = torch.tanh(torch.einsum("bi,hi->bh", x[:, step], p["W_ih"]) + p["b_ih"] + torch.einsum("bj,hj->bh", h, p["W_hh"]) + p["b_hh"])
+        derivs.append(1 - h * h)
+    products = [torch.eye(d_h, dtype=x.dtype).repeat(b, 1, 1)]
+    for s in range(t - 1, 0, -1):
+        products.append(torch.einsum("bij,bj,jk->bik", products[-1], derivs[s], p["W_hh"]))
+    return torch.stack([torch.linalg.norm(m, ord="fro", dim=(1, 2)).mean() for m in products])
+""",
+    "additive": """
+def coverage_attention(s, h, allowed, W_q, W_k, w_c, v):
+    b, t, _ = s.shape
+    cov = s.new_zeros(b, h.shape[1])
+    contexts, weights = [], []
+    for i in range(t):
+        e = torch.tanh(s[:, i, None, :] @ W_q.T + h @ W_k.T + cov.unsqueeze(-1) * w_c) @ v
+        alpha = torch.softmax(e.masked_fill(~allowed, -1e9), dim=-1)
+        contexts.append(torch.bmm(alpha.unsqueeze(1), h).squeeze(1))
+        weights.append(alpha)
+        cov += alpha
+    return torch.stack(contexts, 1), torch.stack(weights, 1)
+""",
+}
 
-# Mutants of independent parts graded together, one submission per batch (python tests/mutant_batches.py
-# 01-rnn-motivation found them: no member breaks another member's graded test); the others alone.
+CORRECT_VARIANTS = {"addmm_loops_autograd": ADDMM_LOOPS_AUTOGRAD, "lerp_flip_einsum": LERP_FLIP}
+
+# Mutants of independent parts graded together, one submission per batch: each member changes its own
+# answer cell and, graded alone, breaks only its own graded test (the hidden tests of parts 4 and 5
+# bind the reference of rnn_step); test_exercises.py checks that each batch loses exactly its members'.
 MUTANT_BATCHES = [
-    ["step_without_tanh", "gradient_of_first_position", "additive_softmax_over_batch", "cost_ratio_inverted", "parallel_answer_tanh"],
-    ["step_recurrent_weight_not_transposed", "gradient_summed_over_batch", "additive_without_tanh", "equal_cost_at_d_squared"],
-    ["unroll_hidden_state_not_carried", "gradient_modifies_the_input", "additive_padding_not_masked"],
+    ["leak_swapped", "cost_ratio_without_projections", "parallel_answer_both", "reverse_reads_the_padding_first",
+     "jacobian_norm_of_the_batch_mean", "coverage_counts_the_current_step"],
+    ["recurrent_weight_not_transposed", "cost_ratio_one_product_per_gate", "parallel_answer_neither",
+     "reverse_outputs_only_up_to_the_longest", "jacobian_product_in_the_wrong_order", "coverage_never_updated"],
+    ["leak_on_the_batch_axis", "cost_ratio_lying_float", "parallel_answer_lying_str", "reverse_ignores_h0",
+     "jacobian_from_the_previous_state", "coverage_padding_not_masked"],
+    ["step_updates_h_in_place", "equal_cost_at_n_equals_d", "reverse_writes_into_h0",
+     "jacobian_without_the_tanh_derivative", "coverage_in_float64"],
 ]
