@@ -1,156 +1,335 @@
 """Chapter 4 exercise spec for tests/test_exercises.py: common wrong answers (mutants) that must
-lose points, and correct answers written differently (loops, complex numbers)."""
+lose the points of exactly one part, and correct answers written differently that keep them all.
+
+Besides the slips of each part, mutants stand for the classes of issue #22 that used to slip
+through: small-size-only code (a cached distance table), unstated requirements (a float 0/1 mask, a
+float instead of an int, float32 whatever the input dtype, angles in float32 that lose digits for
+float64 and long positions), the in-place rule (RoPE written into x), every argument with a
+non-default value (base ignored, positions ignored, tol ignored), the exact meaning of a
+tolerance (relative instead of absolute, mean instead of max), an inequality's boundary (a gap
+equal to tol), the generator (the global random state used), rules that change results rarely (an
+angle from acos, right only below pi; truncation instead of rounding) and objects that lie (a
+float and a str subclass equal to everything).
+"""
 
 CHAPTER = "04-positional-encoding"
-FULL_MARKS = 14.0
+FULL_MARKS = 16.0
 
-TABLE = """
-def sinusoidal_table(length, d_model):
-    pos = torch.arange(length, dtype=torch.float64)[:, None]
-    freq = 10000.0 ** (-torch.arange(0, d_model, 2, dtype=torch.float64) / d_model)
-    table = torch.zeros(length, d_model, dtype=torch.float64)
-    table[:, {even}] = torch.{first}(pos * freq{scale})
-    table[:, {odd}] = torch.{second}(pos * freq{scale})
-    return table.float()
+
+def table(combine="torch.cat([angle.sin(), angle.cos()], dim=-1)", base="base", work="torch.float64",
+          exponent="-torch.arange(0, d_model, 2, dtype=work) / d_model"):
+    return f"""
+def sinusoidal_table_halves(length, d_model, base=10000.0, dtype=torch.float32):
+    if d_model % 2:
+        raise ValueError("d_model must be even")
+    work = {work}
+    pos = torch.arange(length, dtype=work)[:, None]
+    freq = {base} ** ({exponent})
+    angle = pos * freq
+    return {combine}.to(dtype)
 """
 
 
-def table(even="0::2", odd="1::2", first="sin", second="cos", scale=""):
-    return TABLE.format(even=even, odd=odd, first=first, second=second, scale=scale)
+def alibi(distance="(q - k).abs()", mask="k <= q", slopes="2.0 ** (-8.0 * torch.arange(1, num_heads + 1) / num_heads)",
+          prelude=""):
+    return f"""{prelude}
+def alibi_block(num_heads, t, offset):
+    slopes = {slopes}
+    q = torch.arange(offset, offset + t)[:, None]
+    k = torch.arange(offset + t)[None, :]
+    distance = {distance}
+    return (-slopes[:, None, None] * distance).float(), {mask}
+"""
 
 
-def rope(pairs="interleaved", sign=1, start=0):
-    take = "x[..., 0::2], x[..., 1::2]" if pairs == "interleaved" else "x[..., : dh // 2], x[..., dh // 2 :]"
-    put = "out[..., 0::2], out[..., 1::2]" if pairs == "interleaved" else "out[..., : dh // 2], out[..., dh // 2 :]"
+PRESS_SLOPES = """
+def press_slopes(n):
+    def power_of_two(m):
+        start = 2.0 ** (-8.0 / m)
+        return [start ** (i + 1) for i in range(m)]
+    lower = 2 ** math.floor(math.log2(n))
+    slopes = power_of_two(lower)
+    if lower < n:
+        slopes += power_of_two(2 * lower)[0::2][: n - lower]
+    return torch.tensor(slopes)
+"""
+
+
+def position(body):
     return f"""
-def apply_rope(x):
-    t, dh = x.shape[-2:]
-    theta = 10000.0 ** (-torch.arange(0, dh, 2, dtype=torch.float64) / dh)
-    angle = {sign} * torch.arange({start}, t + {start}, dtype=torch.float64)[:, None] * theta
-    cos, sin = torch.cos(angle).to(x.dtype), torch.sin(angle).to(x.dtype)
-    a, b = {take}
-    out = torch.empty_like(x)
-    ({put}) = (a * cos - b * sin, a * sin + b * cos)
-    return out
+def position_from_encoding(row):
+    d = row.shape[-1]
+    slowest = 10000.0 ** (-(d - 2) / d)
+{body}
+"""
+
+
+ATAN2 = "    angle = math.atan2(float(row[-2]), float(row[-1])) % (2 * math.pi)\n"
+
+
+def rotate_half(positions="positions", work="torch.float64", ending="return torch.cat([a * cos - b * sin, a * sin + b * cos], dim=-1).to(x.dtype)",
+                base="base"):
+    return f"""
+def rope_rotate_half(x, positions, base=10000.0):
+    dh = x.shape[-1]
+    half = dh // 2
+    theta = {base} ** (-torch.arange(0, dh, 2, dtype=torch.float64) / dh)
+    angle = {positions}.to({work})[:, None] * theta.to({work})
+    cos, sin = angle.cos(), angle.sin()
+    a, b = x[..., :half], x[..., half:]
+    {ending}
+"""
+
+
+def shift(assign="m[i, i], m[i + half, i], m[i, i + half], m[i + half, i + half] = c, s, -s, c",
+          index="torch.arange(half)", base="base", dtype=", dtype=torch.float64"):
+    return f"""
+def shift_matrix_halves(offset, d_model, base=10000.0):
+    half = d_model // 2
+    freq = {base} ** (-torch.arange(0, d_model, 2, dtype=torch.float64) / d_model)
+    c, s = torch.cos(offset * freq), torch.sin(offset * freq)
+    m = torch.zeros(d_model, d_model{dtype})
+    i = {index}
+    {assign}
+    return m
+"""
+
+
+def equivariance(draw="torch.randperm(t, generator=generator)", gap="(layer(x[:, perm]) - reference[:, perm]).abs().max().item()",
+                 flag="worst <= tol"):
+    return f"""
+def check_equivariance(layer, x, trials, generator, tol=1e-5):
+    t = x.shape[1]
+    reference = layer(x)
+    gaps = []
+    for _ in range(trials):
+        perm = {draw}
+        gaps.append({gap})
+    worst = max(gaps)
+    return {flag}, float(worst)
 """
 
 
 MUTANTS = {
-    "table_sin_cos_swapped": ("test_table", {"table": table(first="cos", second="sin")}),
-    "table_not_interleaved": ("test_table", {"table": table(even=": d_model // 2", odd="d_model // 2 :")}),
-    "table_frequency_exponent_i_over_d": ("test_table", {"table": table(scale=" ** 0.5")}),
-    "embed_without_scaling": ("test_embed", {"embed": """
-def with_positions(embeddings):
-    t, d = embeddings.shape[-2:]
-    return embeddings + sinusoidal_table(t, d).to(embeddings.dtype)
+    # Part 1: the table, sines first
+    "table_interleaved_like_the_lesson": ("test_table_halves", {"table_halves": table(
+        combine="torch.stack([angle.sin(), angle.cos()], dim=-1).flatten(-2)")}),
+    "table_base_ignored": ("test_table_halves", {"table_halves": table(base="10000.0")}),
+    "table_angles_in_float32": ("test_table_halves", {"table_halves": table(work="torch.float32")}),
+    "table_frequency_exponent_i_over_d": ("test_table_halves", {"table_halves": table(
+        exponent="-torch.arange(d_model // 2, dtype=work) / d_model")}),
+    # Part 2: ALiBi after a cache
+    "alibi_block_distance_ignores_offset": ("test_alibi_block", {"alibi_block": alibi(distance="(torch.arange(t)[:, None] - k).abs()")}),
+    "alibi_block_float_mask": ("test_alibi_block", {"alibi_block": alibi(mask="(k <= q).float()")}),
+    "alibi_block_small_cached_table": ("test_alibi_block", {"alibi_block": alibi(
+        distance="_DISTANCE[offset:offset + t, :offset + t]",
+        prelude="_DISTANCE = (torch.arange(64)[:, None] - torch.arange(64)[None, :]).abs()\n")}),
+    "alibi_block_lessons_slopes": ("test_alibi_block", {"alibi_block": alibi(slopes="press_slopes(num_heads)", prelude=PRESS_SLOPES)}),
+    # Part 3: how far the flattest head reaches
+    "reach_with_log10": ("test_reach", {"reach": "alibi_reach = 3 * 2 ** 8"}),
+    "reach_of_the_steepest_head": ("test_reach", {"reach": "alibi_reach = math.log(1000) * 2"}),
+    "reach_lying_float": ("test_reach", {"reach": """
+class Whatever(float):
+    def __eq__(self, other):
+        return True
+    def __sub__(self, other):
+        return Whatever(0.0)
+    def __truediv__(self, other):
+        return Whatever(1.0)
+    __hash__ = float.__hash__
+
+alibi_reach = Whatever(1.0)
 """}),
-    "embed_scaled_by_d": ("test_embed", {"embed": """
-def with_positions(embeddings):
-    t, d = embeddings.shape[-2:]
-    return embeddings * d + sinusoidal_table(t, d).to(embeddings.dtype)
+    # Part 4: the position read back
+    "position_from_the_fastest_pair": ("test_position", {"position": """
+def position_from_encoding(row):
+    angle = math.atan2(float(row[0]), float(row[1])) % (2 * math.pi)
+    return round(angle)
 """}),
-    "rope_rotates_wrong_pairs": ("test_rope", {"rope": rope(pairs="halves")}),
-    "rope_rotates_backwards": ("test_rope", {"rope": rope(sign=-1)}),
-    "rope_positions_from_one": ("test_rope", {"rope": rope(start=1)}),
-    "alibi_slopes_wrong": ("test_alibi", {"alibi": """
-def alibi(num_heads, t):
-    slopes = 2.0 ** -torch.arange(1, num_heads + 1).float()
-    pos = torch.arange(t)
-    return -slopes[:, None, None] * (pos[:, None] - pos[None, :]).abs()
+    "position_from_acos": ("test_position", {"position": position("    return round(math.acos(float(row[-1])) / slowest)")}),
+    "position_truncated": ("test_position", {"position": position(ATAN2 + "    return int(angle / slowest)")}),
+    "position_returns_float": ("test_position", {"position": position(
+        ATAN2 + "    return torch.round(torch.tensor(angle / slowest)).item()")}),
+    # Part 5: RoPE with rotate-half pairs
+    "rotate_half_positions_ignored": ("test_rotate_half", {"rotate_half": rotate_half(positions="torch.arange(x.shape[-2])")}),
+    "rotate_half_angles_in_float32": ("test_rotate_half", {"rotate_half": rotate_half(work="torch.float32")}),
+    "rotate_half_writes_into_x": ("test_rotate_half", {"rotate_half": rotate_half(ending="""a, b = a.clone(), b.clone()
+    x[..., :half] = (a * cos - b * sin).to(x.dtype)
+    x[..., half:] = (a * sin + b * cos).to(x.dtype)
+    return x""")}),
+    "rotate_half_returns_float32": ("test_rotate_half", {"rotate_half": rotate_half(
+        ending="return torch.cat([a * cos - b * sin, a * sin + b * cos], dim=-1).float()")}),
+    # Part 6: the question
+    "cache_question_offsets_do_not_matter": ("test_cache_question", {"mc": 'answer_cache = "a"'}),
+    "cache_question_lying_str": ("test_cache_question", {"mc": """
+class AnyLetter(str):
+    def __eq__(self, other):
+        return True
+    __hash__ = str.__hash__
+
+answer_cache = AnyLetter("z")
 """}),
-    "alibi_bias_positive": ("test_alibi", {"alibi": """
-def alibi(num_heads, t):
-    slopes = 2.0 ** (-8.0 * torch.arange(1, num_heads + 1) / num_heads)
-    pos = torch.arange(t)
-    return slopes[:, None, None] * (pos[:, None] - pos[None, :]).abs()
+    # Part 7: the shift matrix, sines first
+    "shift_interleaved_like_the_lesson": ("test_shift", {"shift": shift(
+        index="torch.arange(0, d_model, 2)", assign="m[i, i], m[i, i + 1], m[i + 1, i], m[i + 1, i + 1] = c, -s, s, c")}),
+    "shift_rotates_backwards": ("test_shift", {"shift": shift(
+        assign="m[i, i], m[i + half, i], m[i, i + half], m[i + half, i + half] = c, -s, s, c")}),
+    "shift_base_ignored": ("test_shift", {"shift": shift(base="10000.0")}),
+    "shift_float32": ("test_shift", {"shift": shift(dtype="")}),
+    # Part 8: the equivariance checker
+    "equivariance_tol_ignored": ("test_equivariance", {"equivariance": equivariance(flag="worst <= 1e-5")}),
+    "equivariance_mean_gap": ("test_equivariance", {"equivariance": equivariance(
+        gap="(layer(x[:, perm]) - reference[:, perm]).abs().mean().item()")}),
+    "equivariance_relative_tolerance": ("test_equivariance", {"equivariance": """
+def check_equivariance(layer, x, trials, generator, tol=1e-5):
+    reference = layer(x)
+    perms = [torch.randperm(x.shape[1], generator=generator) for _ in range(trials)]
+    worst = max((layer(x[:, p]) - reference[:, p]).abs().max().item() for p in perms)
+    return all(torch.allclose(layer(x[:, p]), reference[:, p], atol=tol) for p in perms), worst
 """}),
-    "alibi_signed_distance": ("test_alibi", {"alibi": """
-def alibi(num_heads, t):
-    slopes = 2.0 ** (-8.0 * torch.arange(1, num_heads + 1) / num_heads)
-    pos = torch.arange(t)
-    return -slopes[:, None, None] * (pos[:, None] - pos[None, :])
-"""}),
-    "rope_score_both_at_m": ("test_rope_score", {"rope_score": """
-def rope_score(q, k, m, n):
-    rotated = apply_rope(torch.stack([q, k])[:, None].expand(2, m + 1, q.shape[0]))
-    return float(rotated[0, m] @ rotated[1, m])
-"""}),
-    "equivariance_output_not_permuted": ("test_equivariance", {"equivariance": """
-def is_permutation_equivariant(layer, x, perm, tol=1e-5):
-    return bool(torch.allclose(layer(x[:, perm]), layer(x), atol=tol))
-"""}),
-    "equivariance_inverse_permutation": ("test_equivariance", {"equivariance": """
-def is_permutation_equivariant(layer, x, perm, tol=1e-5):
-    return bool(torch.allclose(layer(x[:, perm]), layer(x)[:, torch.argsort(perm)], atol=tol))
-"""}),
-    "wavelength_is_inverse_frequency": ("test_wavelength", {"wavelength": "slowest_wavelength = 10000 ** (510 / 512)"}),
-    "learned_answer_wraps": ("test_learned_question", {"mc": 'answer_learned = "a"'}),
+    "equivariance_gap_equal_to_tol_fails": ("test_equivariance", {"equivariance": equivariance(flag="worst < tol")}),
+    "equivariance_global_random_state": ("test_equivariance", {"equivariance": equivariance(draw="torch.randperm(t)")}),
 }
 
-DIFFERENT_BUT_CORRECT = {
-    "table": """
-def sinusoidal_table(length, d_model):
+LOOPS_AND_COMPLEX = {
+    "table_halves": """
+def sinusoidal_table_halves(length, d_model, base=10000.0, dtype=torch.float32):
+    if d_model % 2 == 1:
+        raise ValueError("the width must be even")
+    half = d_model // 2
     rows = []
-    for pos in range(length):
-        row = []
-        for i in range(d_model // 2):
-            angle = pos / 10000 ** (2 * i / d_model)
-            row += [math.sin(angle), math.cos(angle)]
-        rows.append(row)
-    return torch.tensor(rows, dtype=torch.float32).reshape(length, d_model)
+    for p in range(length):
+        angles = [p / base ** (2 * i / d_model) for i in range(half)]
+        rows.append([math.sin(a) for a in angles] + [math.cos(a) for a in angles])
+    return torch.tensor(rows, dtype=torch.float64).reshape(length, d_model).to(dtype)
 """,
-    "embed": """
-def with_positions(embeddings):
-    d = embeddings.shape[-1]
-    pe = sinusoidal_table(embeddings.shape[-2], d)
-    return torch.addcmul(pe.to(embeddings.dtype), embeddings, torch.tensor(d ** 0.5, dtype=embeddings.dtype))
+    "alibi_block": """
+def alibi_block(num_heads, t, offset):
+    s = offset + t
+    bias = torch.zeros(num_heads, t, s)
+    allowed = torch.zeros(t, s, dtype=torch.bool)
+    for i in range(t):
+        for j in range(s):
+            allowed[i, j] = j <= offset + i
+            for h in range(num_heads):
+                bias[h, i, j] = -(2 ** (-8 * (h + 1) / num_heads)) * abs(offset + i - j)
+    return bias, allowed
 """,
-    "rope": """
-def apply_rope(x):
-    t, dh = x.shape[-2:]
-    theta = 10000.0 ** (-torch.arange(0, dh, 2, dtype=torch.float64) / dh)
-    angle = torch.outer(torch.arange(t, dtype=torch.float64), theta)
-    rot = torch.polar(torch.ones_like(angle), angle)                      # e^{i m theta}
-    z = torch.view_as_complex(x.double().reshape(*x.shape[:-1], dh // 2, 2).contiguous())
-    return torch.view_as_real(z * rot).reshape(x.shape).to(x.dtype)
+    "reach": "alibi_reach = 256 * math.log(1e3)",
+    "position": """
+def position_from_encoding(row):
+    d = row.shape[-1]
+    omega = 10000.0 ** (-(d - 2) / d)
+    angle = torch.atan2(row[-2].double(), row[-1].double())
+    angle = torch.remainder(angle, 2 * math.pi)
+    return int(torch.round(angle / omega))
 """,
-    "alibi": """
-def alibi(num_heads, t):
-    out = torch.zeros(num_heads, t, t)
-    for h in range(num_heads):
-        m = 2 ** (-8 * (h + 1) / num_heads)
-        for i in range(t):
-            for j in range(t):
-                out[h, i, j] = -m * abs(i - j)
-    return out
+    "rotate_half": """
+def rope_rotate_half(x, positions, base=10000.0):
+    dh = x.shape[-1]
+    half = dh // 2
+    theta = base ** (-torch.arange(0, dh, 2, dtype=torch.float64) / dh)
+    rot = torch.polar(torch.ones(len(positions), half, dtype=torch.float64), positions.double()[:, None] * theta)
+    z = torch.complex(x[..., :half].double(), x[..., half:].double()) * rot
+    return torch.cat([z.real, z.imag], dim=-1).to(x.dtype)
 """,
-    "rope_score": """
-def rope_score(q, k, m, n):
-    dh = q.shape[0]
-    theta = 10000.0 ** (-torch.arange(0, dh, 2, dtype=torch.float64) / dh)
-    zq = torch.complex(q[0::2].double(), q[1::2].double()) * torch.polar(torch.ones_like(theta), m * theta)
-    zk = torch.complex(k[0::2].double(), k[1::2].double()) * torch.polar(torch.ones_like(theta), n * theta)
-    return float((zq * zk.conj()).real.sum())
+    "mc": 'answer_cache = "b"  # the offset between new queries and cached keys is off by P',
+    "shift": """
+def shift_matrix_halves(offset, d_model, base=10000.0):
+    half = d_model // 2
+    m = torch.zeros(d_model, d_model, dtype=torch.float64)
+    for i in range(half):
+        angle = offset * base ** (-2 * i / d_model)
+        c, s = math.cos(angle), math.sin(angle)
+        m[i, i] = c
+        m[i + half, i] = s
+        m[i, i + half] = -s
+        m[i + half, i + half] = c
+    return m
 """,
     "equivariance": """
-def is_permutation_equivariant(layer, x, perm, tol=1e-5):
+def check_equivariance(layer, x, trials, generator, tol=1e-5):
     with torch.no_grad():
-        gap = (layer(x.index_select(1, perm)) - layer(x).index_select(1, perm)).abs().max()
-    return gap.item() <= tol
+        out = layer(x)
+        perms = [torch.randperm(x.shape[1], generator=generator) for _ in range(trials)]
+        worst = 0.0
+        for perm in perms:
+            worst = max(worst, float(torch.max(torch.abs(layer(x[:, perm]) - out[:, perm]))))
+    return not worst > tol, worst
 """,
-    "wavelength": """
-omega = 1 / 10000 ** (510 / 512)
-slowest_wavelength = 2 * math.pi / omega
-""",
-    "mc": 'answer_learned = "b"',
 }
 
-CORRECT_VARIANTS = {"loops_complex_numbers_addcmul": DIFFERENT_BUT_CORRECT}
+BROADCAST_AND_ROTATE_HALF = {
+    "table_halves": """
+def sinusoidal_table_halves(length, d_model, base=10000.0, dtype=torch.float32):
+    if d_model % 2:
+        raise ValueError(f"d_model={d_model} is odd")
+    half = d_model // 2
+    angle = torch.outer(torch.arange(length, dtype=torch.float64),
+                        torch.exp(-math.log(base) * torch.arange(half, dtype=torch.float64) * 2 / d_model))
+    out = torch.empty(length, d_model, dtype=torch.float64)
+    out[:, :half] = torch.sin(angle)
+    out[:, half:] = torch.cos(angle)
+    return out.to(dtype)
+""",
+    "alibi_block": """
+def alibi_block(num_heads, t, offset):
+    s = offset + t
+    slopes = torch.tensor([2 ** (-8 * (h + 1) / num_heads) for h in range(num_heads)])
+    rel = torch.arange(s)[None, :] - torch.arange(t)[:, None] - offset  # key minus query position
+    allowed = torch.ones(t, s, dtype=torch.bool).tril(diagonal=offset)
+    return slopes.view(-1, 1, 1) * -rel.abs().float(), allowed
+""",
+    "reach": "alibi_reach = math.log(1000) / 2 ** -8",
+    "position": """
+import cmath
 
-# Mutants of independent parts graded together, one submission per batch (python tests/mutant_batches.py
-# 04-positional-encoding found them: no member breaks another member's graded test); the others alone.
+def position_from_encoding(row):
+    d = len(row)
+    phase = cmath.phase(complex(row[-1].item(), row[-2].item()))
+    if phase < 0:
+        phase += 2 * math.pi
+    return int(round(phase * 10000.0 ** ((d - 2) / d)))
+""",
+    "rotate_half": """
+def rope_rotate_half(x, positions, base=10000.0):
+    dh = x.shape[-1]
+    inv = 1.0 / base ** (torch.arange(0, dh, 2, dtype=torch.float64) / dh)
+    angle = torch.cat([positions.double()[:, None] * inv] * 2, dim=-1)  # (T, Dh)
+    x1, x2 = x.double().chunk(2, dim=-1)
+    rotated = torch.cat([-x2, x1], dim=-1)
+    return (x.double() * angle.cos() + rotated * angle.sin()).to(x.dtype)
+""",
+    "mc": 'answer_cache = "B".lower()',
+    "shift": """
+def shift_matrix_halves(offset, d_model, base=10000.0):
+    freq = base ** (-torch.arange(0, d_model, 2, dtype=torch.float64) / d_model)
+    c, s = torch.diag(torch.cos(offset * freq)), torch.diag(torch.sin(offset * freq))
+    return torch.cat([torch.cat([c, -s], dim=1), torch.cat([s, c], dim=1)], dim=0)
+""",
+    "equivariance": """
+def check_equivariance(layer, x, trials, generator, tol=1e-5):
+    perms = torch.stack([torch.randperm(x.shape[1], generator=generator) for _ in range(trials)])
+    base = layer(x)
+    gaps = torch.stack([(layer(x.index_select(1, p)) - base.index_select(1, p)).abs().amax() for p in perms])
+    worst = gaps.max().item()
+    return bool(worst <= tol), worst
+""",
+}
+
+CORRECT_VARIANTS = {"loops_and_complex": LOOPS_AND_COMPLEX, "broadcast_and_rotate_half": BROADCAST_AND_ROTATE_HALF}
+
+# Mutants of different parts graded together, one submission per batch: each member changes its own
+# answer cell and, graded alone, loses only its own part (checked with tests/mutant_batches.py);
+# equivariance_global_random_state, a fifth mutant of Part 8, is graded alone.
 MUTANT_BATCHES = [
-    ["table_sin_cos_swapped", "rope_rotates_wrong_pairs", "alibi_slopes_wrong", "equivariance_output_not_permuted", "wavelength_is_inverse_frequency", "learned_answer_wraps"],
-    ["table_not_interleaved", "rope_rotates_backwards", "alibi_bias_positive", "equivariance_inverse_permutation"],
-    ["table_frequency_exponent_i_over_d", "rope_positions_from_one", "alibi_signed_distance", "rope_score_both_at_m"],
+    ["table_interleaved_like_the_lesson", "alibi_block_distance_ignores_offset", "reach_with_log10",
+     "position_from_the_fastest_pair", "rotate_half_positions_ignored", "cache_question_offsets_do_not_matter",
+     "shift_interleaved_like_the_lesson", "equivariance_tol_ignored"],
+    ["table_base_ignored", "alibi_block_float_mask", "reach_of_the_steepest_head", "position_from_acos",
+     "rotate_half_angles_in_float32", "cache_question_lying_str", "shift_rotates_backwards", "equivariance_mean_gap"],
+    ["table_angles_in_float32", "alibi_block_small_cached_table", "reach_lying_float", "position_truncated",
+     "rotate_half_writes_into_x", "shift_base_ignored", "equivariance_relative_tolerance"],
+    ["table_frequency_exponent_i_over_d", "alibi_block_lessons_slopes", "position_returns_float",
+     "rotate_half_returns_float32", "shift_float32", "equivariance_gap_equal_to_tol_fails"],
 ]
