@@ -8,12 +8,14 @@ the stub, in a different mix per submission) in one scratch nbgrader course, the
 three ways, in this order, in one run:
 
 1. bare nbgrader in this process: ``NbGraderAPI.autograde`` per student, no wrapper;
-2. :func:`attnlab.instructor.grading.grade` with 1 worker (sandboxed kernel, limits, tamper guard);
+2. :func:`attnlab.instructor.grading.grade` with 1 worker (each kernel in its sandbox: bubblewrap
+   where it works, else Landlock; limits, tamper guard);
 3. the same with 2 workers.
 
-It prints seconds per notebook, the ratio of (2) to (1) (target: at most 1.2) and the speed-up of
-(3) over (2) (target: at least 1.7 on two free cores). Timings depend on the machine and on what
-else runs on it; the script prints the core count and load average with them.
+It prints which isolation ran, seconds per notebook, the ratio of (2) to (1) (target: at most 1.2)
+and the speed-up of (3) over (2) (target: at least 1.7 on two free cores), both in one run. Timings
+depend on the machine and on what else runs on it; the script prints the core count and the load
+average before and after with them.
 """
 
 from __future__ import annotations
@@ -28,6 +30,7 @@ from pathlib import Path
 
 from attnlab import course
 from attnlab.instructor.grading import Limits, grade
+from attnlab.instructor.sandbox import isolation_report
 
 MARKERS = ("### BEGIN SOLUTION", "### END SOLUTION")
 
@@ -61,6 +64,8 @@ def main() -> None:
     parser.add_argument("--n", type=int, default=40, help="number of submissions (default 40)")
     args = parser.parse_args()
     root = course.repo_root()
+    print("\n".join(isolation_report()))
+    load_before = os.getloadavg()
     with tempfile.TemporaryDirectory(prefix="attnlab-bench-") as tmp, course.scratch_course(args.chapter, root) as (api, cdir):
         subs = synthetic_submissions(args.chapter, root, Path(tmp), args.n)
         db_url = f"sqlite:///{cdir / 'gradebook.db'}"
@@ -88,8 +93,8 @@ def main() -> None:
                 raise SystemExit(f"hardened grading disagrees with bare nbgrader for {mismatched}")
 
     n = args.n
-    print(f"chapter {args.chapter}, {n} submissions, {os.cpu_count()} cores, load average "
-          f"{' '.join(f'{x:.2f}' for x in os.getloadavg())} at the end")
+    print(f"chapter {args.chapter}, {n} submissions, {os.cpu_count()} cores, load average (1, 5, 15 min) "
+          f"{' '.join(f'{x:.2f}' for x in load_before)} before, {' '.join(f'{x:.2f}' for x in os.getloadavg())} after")
     print(f"bare nbgrader, in-process:   {bare / n:6.2f} s per notebook")
     print(f"hardened, 1 worker:          {timings[1] / n:6.2f} s per notebook   "
           f"ratio to bare {timings[1] / bare:.2f} (target <= 1.2)")

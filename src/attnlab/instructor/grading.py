@@ -61,7 +61,7 @@ class Limits:
     cpu_seconds: int | None = None
     isolation: str = "auto"
     max_cells: int = 1000
-    max_notebook_mb: int = 20
+    max_notebook_mb: float = 20
     processes: int = 256
     startup_timeout: int = 300
 
@@ -220,7 +220,10 @@ def _setup_worker(root: str, chapter: str, db_url: str, limits: Limits, out_dir:
     # the kernel's ZMQ sockets are files here (a short path: a Unix socket's name has at most 107 bytes)
     runtime = Path(tempfile.mkdtemp(prefix="w", dir=ipc_base))
     # never mounted into the sandbox: the course, the package's sources, this process's scratch course
-    hidden = [str(Path(root).resolve()), str(Path(__file__).resolve().parents[1]), str(scratch)]
+    package = Path(__file__).resolve().parents[1]
+    hidden = [str(Path(root).resolve()), str(package), str(scratch)]
+    if not any(str(package).startswith(os.path.realpath(p) + os.sep) for p in (sys.prefix, sys.base_prefix)):
+        hidden.append(str(package.parent))  # an editable install: the checkout's src/ folder
     if db_url.startswith("sqlite:///"):
         hidden.append(str(Path(db_url[len("sqlite:///"):]).resolve().parent))
     policy = kernel_policy(limits, threads, isolation, hidden, str(runtime))

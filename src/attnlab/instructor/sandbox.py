@@ -303,15 +303,18 @@ def _own_processes() -> int:
 
 
 def apply_limits(policy: dict) -> None:
-    def cap(which, value):
+    def cap(which, value, extra=0):
         if value:
             hard = resource.getrlimit(which)[1]
             value = value if hard == resource.RLIM_INFINITY else min(value, hard)
-            resource.setrlimit(which, (value, value))
+            top = value + extra if hard == resource.RLIM_INFINITY else min(value + extra, hard)
+            resource.setrlimit(which, (value, top))
 
     cap(resource.RLIMIT_AS, policy.get("memory_bytes"))
     cap(resource.RLIMIT_FSIZE, policy.get("file_bytes"))
-    cap(resource.RLIMIT_CPU, policy.get("cpu_seconds"))
+    # at the soft limit the kernel gets SIGXCPU (it ends the process: signal 24); at the hard one, 5 s
+    # later, SIGKILL, should the student's code have caught SIGXCPU
+    cap(resource.RLIMIT_CPU, policy.get("cpu_seconds"), extra=5)
     resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
     # the count is per user, and root is exempt: a limit only where it means something
     if policy.get("processes") and os.getuid() != 0:
@@ -443,7 +446,9 @@ def _run_and_relay(command: list[str]) -> None:
             continue
     if 128 < status < 128 + signal.NSIG:
         sig = status - 128
-        signal.signal(sig, signal.SIG_DFL)
+        if sig not in (signal.SIGKILL, signal.SIGSTOP):  # these two always act by default
+            signal.signal(sig, signal.SIG_DFL)
+        resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
         os.kill(os.getpid(), sig)
     os._exit(status)
 
