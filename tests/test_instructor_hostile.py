@@ -123,7 +123,8 @@ EXPECTED = {
     "loop": ("graded", 14, "cell causal_mask hit the time limit of one cell and was interrupted"),
     "swallow": ("flagged", BEFORE_CAUSAL, "cell causal_mask kept running after the interrupt at its time limit"),
     "membomb": ("graded", 14, ""),
-    "osexit": ("flagged", BEFORE_CAUSAL, "the kernel died in cell causal_mask (exit status 3)"),
+    # the crashing cell is replaced by an error and the notebook run again: only causal_mask's part is lost
+    "osexit": ("graded", None, "cell causal_mask crashed the kernel (exit status 3); it was replaced by an error"),
     "sysexit": ("graded", 14, ""),
     "allclose": ("flagged", 0, "cell raw_scores: torch.allclose changed while the cell ran"),
     "assertclose": ("flagged", 0, "cell raw_scores: torch.testing.assert_close changed while the cell ran"),
@@ -131,7 +132,7 @@ EXPECTED = {
     "refpatch": ("flagged", BEFORE_CAUSAL, "cell causal_mask, line 1: assigns to _REF['assert_close']"),
     "gradebook": ("graded", 16, ""),
     "neighbour": ("graded", 16, ""),
-    "steal": ("graded", 0, ""),
+    "steal": ("flagged", 0, "uses globals, which reaches the notebook's namespace"),
     "flood": ("graded", 16, "output truncated"),
     "killer": ("graded", 16, ""),
     "slow": ("flagged", None, "the notebook ran past its limit of 30 s"),
@@ -245,7 +246,7 @@ def test_a_dead_or_stopped_kernel_keeps_the_points_earned_before(graded_course):
     for student in ("osexit", "swallow"):
         parts = graded_course["parts"][student]
         assert parts["test_raw_scores"][0] == 1 and parts["test_attention_weights"][0] == 2
-        assert parts["test_causal_mask"] == (0.0, True)
+        assert parts["test_causal_mask"] == ((0.0, False) if student == "osexit" else (0.0, True))
     slow = graded_course["rows"]["slow"]
     assert float(slow["score"]) < 16 and "not run: " in slow["reasons"]
 
@@ -279,7 +280,7 @@ def test_writes_to_the_gradebook_and_a_neighbour_are_blocked(graded_course):
     autograded = root / "autograded"
     for student in ("gradebook", "neighbour"):
         printed = _printed(autograded / student / CHAPTER / "exercises.ipynb", "mc_answers")
-        assert printed.count("blocked [Errno 13] Permission denied") == 2, printed
+        assert sum(printed.count(f"blocked [Errno {n}]") for n in (2, 13, 30)) == 2, printed  # absent, refused, read-only
     assert graded_course["parts"]["alice"]["test_masked_attention"] == (3.0, False)
     assert (root / "gradebook.db").stat().st_size > 0
 
@@ -288,7 +289,7 @@ def test_writes_to_the_gradebook_and_a_neighbour_are_blocked(graded_course):
 @needs_landlock
 def test_the_answer_key_cannot_be_read_while_grading(graded_course):
     printed = _printed(graded_course["root"] / "autograded" / "steal" / CHAPTER / "exercises.ipynb", "mc_answers")
-    assert printed.count("blocked [Errno 13] Permission denied") == 2, printed
+    assert sum(printed.count(f"blocked [Errno {n}]") for n in (2, 13, 30)) == 2, printed  # absent, refused, read-only
 
 
 @pytest.mark.slow
@@ -401,23 +402,19 @@ def test_runtime_guard_reports_what_changed(monkeypatch):
     import numpy
     import torch
 
-    ns = {"_REF": {"exp": torch.exp}}
-    exec(guard.GUARD_SOURCE % (guard.WATCHED_MODULES, ["isinstance"]), ns)
-    check = ns["__attnlab_guard__"]
-    check("adopt", ns)
+    def probe():  # the fingerprint the grader takes in the kernel, here taken in this process
+        return guard.read_probe(repr(eval(guard.probe_expression("n", detail=None), {})), "n")["detail"]
+
+    before = probe()
     torch.manual_seed(0)
     torch.nn.functional.softmax(torch.ones(3), dim=-1)  # ordinary use changes nothing
-    assert check("check", ns) == []
+    assert guard.compare(before, probe()) == []
     monkeypatch.setattr(torch, "allclose", lambda *a, **k: True)
     monkeypatch.setattr(torch.testing, "assert_close", lambda *a, **k: None)
     monkeypatch.setattr(numpy, "allclose", lambda *a, **k: True)
     monkeypatch.setattr(torch.Tensor, "all", lambda self, *a, **k: True, raising=False)
-    ns["_REF"]["exp"] = None
-    ns["isinstance"] = lambda *a: True
-    assert check("check", ns) == ["_REF['exp']", "builtin isinstance shadowed", "numpy.allclose", "torch.Tensor.all",
-                                  "torch.allclose", "torch.testing.assert_close"]
-    # after a test cell only the modules count: the test's own helpers may change
-    assert check("modules", ns) == ["numpy.allclose", "torch.Tensor.all", "torch.allclose", "torch.testing.assert_close"]
+    assert sorted(guard.describe(g, k) for g, k in guard.compare(before, probe())) == [
+        "numpy.allclose", "torch.Tensor.all", "torch.allclose", "torch.testing.assert_close"]
 
 
 def test_the_notebook_to_grade_is_found_or_explained(tmp_path):

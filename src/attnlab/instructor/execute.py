@@ -3,14 +3,21 @@
 :class:`HardenedExecute` is registered in place of nbgrader's ``Execute`` in
 ``Autograde.autograde_preprocessors``; everything else in nbgrader's autograde stays as it is. It adds:
 
+* a kernel folder that holds only the student's submitted files, copied fresh for every run
+  (``<scratch course>/kernel/<student>/``), never the notebook with the hidden tests put back;
 * a wall-clock limit per notebook (on top of nbgrader's per-cell timeout): when it runs out the
-  kernel is stopped, which also ends a loop that ignores the interrupt sent at a cell timeout;
+  kernel is stopped, which also ends a loop that ignores the interrupt sent at a cell timeout; a cell
+  interrupted at its limit gets ``interrupt_grace`` seconds to stop before it counts as "kept running";
 * a cap on the bytes of output kept per notebook (nbgrader's ``LimitOutput`` counts lines only);
-* survival of a kernel that dies (``os._exit``, a crash): the cells after it are marked as not
-  run, so the parts graded before keep their points and nbgrader still records the grades;
-* the tamper guard of :mod:`attnlab.instructor.guard`: once a student cell has changed the grading
-  machinery (or the static scan found such code in it), the test cells after it are not run and
-  score 0, and the grader flags them for manual grading.
+* survival of a crash: when the kernel dies in a cell (a segfault, ``os._exit``), the notebook is run
+  again from the start in a new kernel with that cell replaced by an error, at most
+  ``crash_restarts`` times, so every other part is graded as usual; past that, the cells after the
+  crash are marked as not run;
+* the tamper guard of :mod:`attnlab.instructor.guard`: an audit hook installed before the first cell,
+  and before every cell a fresh fingerprint of the kernel's hooks, compared by this process with the
+  first one. Once a student cell (or student code that a test called) has changed or read the grading
+  machinery, or the static scan found such code in it, the test cells affected are not graded (score
+  0, flagged for manual grading).
 
 Per-student facts travel through :data:`CONTEXT`, keyed by student id, because nbgrader creates
 the preprocessor itself.
@@ -18,19 +25,26 @@ the preprocessor itself.
 
 from __future__ import annotations
 
-import ast
+import copy
+import os
+import secrets
+import shutil
 import time
-from queue import Empty
 from dataclasses import dataclass, field
+from pathlib import Path
+from queue import Empty
 
-from nbclient.util import ensure_async, run_sync
+from nbclient import NotebookClient
 from nbclient.exceptions import CellTimeoutError, DeadKernelError
+from nbclient.util import ensure_async, run_sync
 from nbformat.notebooknode import NotebookNode
 from traitlets import Integer
 
 from nbgrader.preprocessors import Execute
 
-from .guard import GUARD_SOURCE, WATCHED_MODULES
+from . import guard
+
+KERNEL_FOLDER = "kernel"  # below the scratch course: <scratch>/kernel/<student>/ is the kernel's working folder
 
 
 @dataclass
@@ -40,12 +54,20 @@ class StudentContext:
     protected: set[str] = field(default_factory=set)
     test_builtins: set[str] = field(default_factory=set)
     static: dict[str, list[str]] = field(default_factory=dict)   # cell id -> static findings
+    submitted: str | None = None                                 # folder of the student's submitted files
     tampered: list[str] = field(default_factory=list)            # reasons, in order found
-    skipped_tests: list[str] = field(default_factory=list)       # grade ids not run after tampering
+    skipped_tests: list[str] = field(default_factory=list)       # grade ids not graded after tampering
     timed_out: list[str] = field(default_factory=list)           # cell ids that hit the cell timeout
     stopped: str | None = None                                   # why the kernel stopped early
     not_run: list[str] = field(default_factory=list)             # grade ids not run after the stop
     output_truncated: int = 0                                    # bytes of output dropped
+    crashed: list[str] = field(default_factory=list)             # cells that crashed the kernel, and how
+    runs: int = 0                                                # kernels started for this notebook
+
+    def reset_run(self) -> None:
+        """Forget what one run found; a run after a crash starts again from the first cell."""
+        self.tampered, self.skipped_tests, self.timed_out, self.not_run = [], [], [], []
+        self.stopped, self.output_truncated = None, 0
 
 
 CONTEXT: dict[str, StudentContext] = {}
@@ -59,21 +81,119 @@ def _gid(cell) -> str:
     return cell.metadata.get("nbgrader", {}).get("grade_id", "") or f"cell {cell.get('id', '?')}"
 
 
+def _kind(cell) -> str:
+    """``student`` (an answer cell), ``test`` (a graded cell) or ``locked`` (the grader's own code)."""
+    nbg = cell.metadata.get("nbgrader", {})
+    return "student" if nbg.get("solution") else "test" if nbg.get("grade") else "locked"
+
+
+def crash_message(how: str) -> str:
+    return f"this cell crashed the kernel ({how}); it was replaced by an error so that the other parts could be graded"
+
+
+def copy_submission(submitted: Path, target: Path) -> None:
+    """Copy the regular files below ``submitted`` into a fresh ``target`` (symbolic links are skipped)."""
+    shutil.rmtree(target, ignore_errors=True)
+    target.mkdir(parents=True)
+    for folder, dirs, files in os.walk(submitted):  # does not follow links to folders
+        here = Path(folder)
+        rel = here.relative_to(submitted)
+        (target / rel).mkdir(parents=True, exist_ok=True)
+        dirs[:] = [d for d in dirs if not (here / d).is_symlink()]
+        for name in files:
+            if not (here / name).is_symlink() and (here / name).is_file():
+                shutil.copyfile(here / name, target / rel / name)
+
+
 class HardenedExecute(Execute):
     notebook_timeout = Integer(600, help="wall-clock seconds for a whole notebook; 0 means no limit").tag(config=True)
     output_limit = Integer(1_000_000, help="bytes of cell output kept per notebook; 0 means no limit").tag(config=True)
+    crash_restarts = Integer(3, help="how many times a notebook is run again after its kernel crashed").tag(config=True)
+    interrupt_grace = Integer(30, help="seconds a cell interrupted at its time limit has to stop").tag(config=True)
+    startup_timeout = Integer(300, help=NotebookClient.startup_timeout.help).tag(config=True)
+
+    # ------------------------------------------------------------------ one notebook, run until no crash
 
     def preprocess(self, nb, resources, km=None):
+        resources = resources if resources is not None else {}
         student = resources.get("nbgrader", {}).get("student")
         self._ctx = CONTEXT.setdefault(student, StudentContext())
+        metadata = resources.setdefault("metadata", {})
+        original_path = metadata.get("path")
+        submitted, folder = self._folders(original_path, student)
+        original = copy.deepcopy(nb)
+        self._crashed: dict[int, str] = {}     # cell index -> how it crashed the kernel
+        try:
+            for attempt in range(self.crash_restarts + 1):
+                self._attempt = attempt
+                self._ctx.reset_run()
+                self._ctx.runs += 1
+                if folder is not None:
+                    copy_submission(submitted, folder)
+                    metadata["path"] = str(folder)
+                run = copy.deepcopy(original)
+                self._crash: tuple[int, str, str] | None = None
+                out, resources = self._run(run, resources, km)
+                if self._crash is None:
+                    break
+                index, gid, how = self._crash
+                self._crashed[index] = how
+                self._ctx.crashed.append(f"cell {gid} crashed the kernel ({how}); it was replaced by an error and "
+                                         "the notebook was run again from the start")
+        finally:
+            metadata["path"] = original_path
+            if folder is not None:
+                shutil.rmtree(folder, ignore_errors=True)
+        return out, resources
+
+    def _folders(self, path: str | None, student: str | None) -> tuple[Path | None, Path | None]:
+        """(the student's submitted folder, the kernel's fresh folder), or (None, None) outside a course."""
+        submitted = Path(self._ctx.submitted) if self._ctx.submitted else None
+        if path is None:
+            return None, None
+        here = Path(path).resolve()
+        # nbgrader runs the notebook in <course>/autograded/<student>/<assignment>
+        course = here.parents[2] if len(here.parents) > 2 and here.parents[1].name == "autograded" else None
+        if submitted is None and course is not None:
+            submitted = course / "submitted" / here.parent.name / here.name
+        if submitted is None or not submitted.is_dir():
+            raise RuntimeError(f"the submitted files of {student!r} are not in {submitted}; the grading kernel "
+                               "runs in a copy of them only")
+        base = course if course is not None else here.parent
+        return submitted, base / KERNEL_FOLDER / (student or "student")
+
+    def _run(self, nb, resources, km):
+        """nbconvert's ``ExecutePreprocessor.preprocess`` with a check after the last cell."""
+        NotebookClient.__init__(self, nb, km)
+        self.reset_execution_trackers()
+        self._check_assign_resources(resources)
         self._deadline = time.monotonic() + self.notebook_timeout if self.notebook_timeout else None
         self._output_bytes = 0
         self._truncated_cells: set[int] = set()
         self._guard_ready = False
+        self._baseline: dict | None = None
+        self._digest: dict = {}
         self._blocked_by: str | None = None
-        self._reported: set[str] = set()
+        self._reported: set = set()
+        self._last: tuple | None = None      # (cell, grade id, kind) of the last cell that ran
         self.timeout_func = self._cell_timeout
-        return super().preprocess(nb, resources, km=km)
+        with self.setup_kernel():
+            info = self.wait_for_reply(self.kc.kernel_info())
+            if info is None:
+                raise RuntimeError(f"the grading kernel did not answer within {self.startup_timeout} s of starting")
+            self.nb.metadata["language_info"] = info["content"]["language_info"]
+            for index, cell in enumerate(self.nb.cells):
+                self.preprocess_cell(cell, resources, index)
+            self._finish()
+        self.set_widgets_metadata()
+        return self.nb, self.resources
+
+    # ------------------------------------------------------------------ time limits
+
+    def _get_timeout(self, cell):
+        if cell is None:  # the kernel_info request right after start: a loaded machine may take a while
+            return max(self.startup_timeout, self.timeout or 0)
+        return super()._get_timeout(cell)
 
     def _cell_timeout(self, cell):
         if self._deadline is None:
@@ -81,32 +201,57 @@ class HardenedExecute(Execute):
         remaining = max(1, int(self._deadline - time.monotonic()) + 1)
         return min(self.timeout, remaining) if self.timeout else remaining
 
-    async def _silent(self, code: str, expression: str | None = None, timeout: float | None = None):
-        """Run code without output; return the value of ``expression`` (a Python literal) or None.
+    def _wait(self) -> float:
+        """How long to wait for the reply to one of the grader's own requests: never less than a minute,
+        so that a loaded machine never changes an outcome; the notebook's limit stops a kernel that hangs."""
+        if self._deadline is None:
+            return 600.0
+        return max(60.0, self._deadline - time.monotonic())
 
-        Waits ``timeout`` seconds (default: the cell timeout) for the reply; None if none came."""
+    async def _async_handle_timeout(self, timeout, cell=None):
+        if cell is None or not self.interrupt_on_timeout:
+            return await super()._async_handle_timeout(timeout, cell)
+        # the cell reached its limit: interrupt it, then wait for the kernel's own reply to it
+        self._ctx.timed_out.append(_gid(cell))
+        await ensure_async(self.km.interrupt_kernel())
+        grace = self.interrupt_grace
+        if self._deadline is not None:  # never past the notebook's own limit
+            grace = min(grace, self._deadline - time.monotonic())
+        end = time.monotonic() + max(grace, self.iopub_timeout)
+        while time.monotonic() < end:
+            try:
+                msg = await ensure_async(self.kc.shell_channel.get_msg(timeout=min(1.0, max(0.05, end - time.monotonic()))))
+            except Empty:
+                if not await ensure_async(self.km.is_alive()):
+                    raise DeadKernelError("Kernel died") from None
+                continue
+            if msg.get("msg_type") == "execute_reply":  # the only request in flight is the cell's
+                return {"content": {**self.error_on_timeout, "status": "error"}}
+        raise CellTimeoutError.error_from_timeout_and_cell("Kernel kept running after the interrupt", timeout, cell)
+
+    async def _silent(self, code: str, expression: str | None = None, timeout: float | None = None):
+        """Run code without output; return the ``text/plain`` of ``expression`` (or None).
+
+        Waits ``timeout`` seconds (default: see :meth:`_wait`) for the reply; None if none came."""
         msg_id = await ensure_async(self.kc.execute(code, silent=True, store_history=False,
                                                     user_expressions={"r": expression} if expression else {}))
-        deadline = time.monotonic() + (timeout or self.timeout or 60)
+        deadline = time.monotonic() + (timeout or self._wait())
         reply = None
         while time.monotonic() < deadline:
             try:
-                msg = await ensure_async(self.kc.shell_channel.get_msg(timeout=max(0.1, deadline - time.monotonic())))
+                msg = await ensure_async(self.kc.shell_channel.get_msg(timeout=min(5.0, max(0.1, deadline - time.monotonic()))))
             except Empty:
-                break
+                if not await ensure_async(self.km.is_alive()):
+                    return None
+                continue
             if msg["parent_header"].get("msg_id") == msg_id:
                 reply = msg
                 break
-        if not reply or reply["content"].get("status") != "ok":
+        if not reply or reply["content"].get("status") != "ok" or not expression:
             return None
-        if expression:
-            value = reply["content"].get("user_expressions", {}).get("r", {})
-            if value.get("status") == "ok":
-                try:
-                    return ast.literal_eval(value["data"]["text/plain"])
-                except (ValueError, SyntaxError, KeyError):
-                    return ["the tamper guard answered with something other than a list"]
-            return [f"the tamper guard failed: {value.get('ename', '')} {value.get('evalue', '')}".strip()]
+        value = reply["content"].get("user_expressions", {}).get("r", {})
+        if value.get("status") == "ok":
+            return value.get("data", {}).get("text/plain")
         return None
 
     async def _stop_kernel(self, reason: str) -> None:
@@ -116,11 +261,81 @@ class HardenedExecute(Execute):
         except Exception:  # a kernel that is already gone cannot be stopped twice
             pass
 
+    def _how_it_died(self) -> str:
+        process = getattr(getattr(self.km, "provisioner", None), "process", None)
+        status = process.poll() if process is not None else None
+        return f"killed by signal {-status}" if status is not None and status < 0 else f"exit status {status}"
+
+    # ------------------------------------------------------------------ the tamper guard
+
+    async def _probe(self, upcoming, detail):
+        nonce = secrets.token_hex(8)
+        expression = guard.probe_expression(nonce, cell=upcoming, detail=detail, test_builtins=self._ctx.test_builtins,
+                                            protected=self._ctx.protected)
+        text = await self._silent("", expression)
+        return guard.read_probe(text, nonce) if text is not None else None
+
+    def _flag(self, reasons: list[str], cell=None, gid: str = "") -> None:
+        """Record tampering; the test cells after it, and ``cell`` if it is a test cell that ran, are not graded."""
+        reasons = [r for r in dict.fromkeys(reasons) if r not in self._reported]
+        if not reasons:
+            return
+        self._reported.update(reasons)
+        self._ctx.tampered.extend(reasons)
+        if not self._blocked_by:
+            self._blocked_by = f"cell {gid} modifies or reads the grading machinery"
+        if cell is not None and cell.metadata.get("nbgrader", {}).get("grade") and gid not in self._ctx.skipped_tests:
+            cell.outputs.append(_error("NotGraded", f"not graded: {self._blocked_by}; flagged for manual review"))
+            self._ctx.skipped_tests.append(gid)
+
+    async def _check(self, upcoming):
+        """Compare the kernel's hooks with the first fingerprint; blame the last cell that ran."""
+        last_cell, last_gid, last_kind = self._last or (None, "before the first cell", "locked")
+        value = await self._probe(upcoming, [] if self._baseline is not None else None)
+        if value is None:
+            if not await ensure_async(self.km.is_alive()):
+                raise DeadKernelError("Kernel died")
+            if self._deadline is not None and time.monotonic() > self._deadline:
+                await self._stop_kernel(f"the notebook ran past its limit of {self.notebook_timeout} s")
+                return
+            self._flag([f"cell {last_gid}: the tamper guard got no answer from the kernel after this cell "
+                        "(its check was blocked or replaced)"], last_cell, last_gid)
+            return
+        if self._baseline is None:
+            self._baseline, self._digest = value["detail"], value["digest"]
+        reasons = []
+        for event, what, owner, line, running in value["events"]:
+            during = f" (while cell {running} ran)" if running and running != owner else ""
+            reasons.append(f"cell {owner}, line {line}: {guard.describe_event(event, what)}{during}")
+        changed = sorted(g for g in set(value["digest"]) | set(self._digest) if value["digest"].get(g) != self._digest.get(g))
+        if changed:
+            detail = await self._probe(None, changed)
+            if detail is None:
+                self._flag([f"cell {last_gid}: the tamper guard got no answer from the kernel after this cell"],
+                           last_cell, last_gid)
+                return
+            for group, key in guard.compare({g: self._baseline.get(g, {}) for g in changed}, detail["detail"]):
+                trusted = last_kind == "locked" or (last_kind == "test" and group == "user")
+                if trusted or (group, key) in self._reported:
+                    continue
+                self._reported.add((group, key))  # each changed entry is reported once, for the cell that changed it
+                reasons.append(guard.reason(last_gid, group, key))
+            # what the grader's own cells change (an import, a test's helpers) becomes the new reference
+            adopt = [g for g in changed if last_kind == "locked" or (last_kind == "test" and g == "user")]
+            for group in adopt:
+                if group in detail["detail"]:
+                    self._baseline[group] = detail["detail"][group]
+                    self._digest[group] = detail["digest"][group]
+        if reasons:
+            self._flag(reasons, last_cell, last_gid)
+
+    # ------------------------------------------------------------------ one cell
+
     async def async_execute_cell(self, cell, cell_index, execution_count=None, store_history=True):
         if cell.cell_type != "code" or not cell.source.strip():
             return cell
         nbg = cell.metadata.get("nbgrader", {})
-        gid = _gid(cell)
+        gid, kind = _gid(cell), _kind(cell)
         if self._ctx.stopped:
             cell.outputs = [_error("NotRun", f"not run: {self._ctx.stopped}")]
             if nbg.get("grade"):
@@ -129,54 +344,71 @@ class HardenedExecute(Execute):
         if self._deadline is not None and time.monotonic() > self._deadline:
             await self._stop_kernel(f"the notebook ran past its limit of {self.notebook_timeout} s")
             return await self.async_execute_cell(cell, cell_index, execution_count, store_history)
-        if nbg.get("grade") and not nbg.get("solution") and self._blocked_by:
+        if cell_index in self._crashed:
+            cell.outputs = [_error("KernelCrash", crash_message(self._crashed[cell_index]))]
+            return cell
+        if kind == "test" and self._blocked_by:
             cell.outputs = [_error("NotGraded", f"not graded: {self._blocked_by}; flagged for manual review")]
             self._ctx.skipped_tests.append(gid)
             return cell
-        if not self._guard_ready:
-            # Installing the guard imports torch and numpy before any cell runs: start-up work that
-            # must not eat into the first cell's time limit, so it may use the notebook's time.
-            self._guard_ready = True
-            budget = (self._deadline - time.monotonic()) if self._deadline is not None else 600
-            await self._silent(GUARD_SOURCE % (WATCHED_MODULES, sorted(self._ctx.test_builtins)), timeout=max(budget, 1))
+        try:
+            if not self._guard_ready:
+                # the audit hook goes in before any cell, so before any student code
+                self._guard_ready = True
+                await self._silent(guard.audit_source())
+            await self._check((gid, "student" if kind == "student" else "grader"))
+        except DeadKernelError:
+            return await self._died(cell, self._last[0] if self._last else cell, cell_index)
+        if self._ctx.stopped:
+            return await self.async_execute_cell(cell, cell_index, execution_count, store_history)
+        if kind == "test" and self._blocked_by:
+            cell.outputs = [_error("NotGraded", f"not graded: {self._blocked_by}; flagged for manual review")]
+            self._ctx.skipped_tests.append(gid)
+            return cell
+        self._last = (cell, gid, kind)
         try:
             cell = await super().async_execute_cell(cell, cell_index, execution_count, store_history)
         except DeadKernelError:
-            process = getattr(getattr(self.km, "provisioner", None), "process", None)
-            status = process.poll() if process is not None else None
-            how = f"killed by signal {-status}" if status is not None and status < 0 else f"exit status {status}"
-            await self._stop_kernel(f"the kernel died in cell {gid} ({how})")
-            cell.outputs.append(_error("DeadKernel", self._ctx.stopped))
-            if nbg.get("grade"):
-                self._ctx.not_run.append(gid)
-            return cell
+            return await self._died(cell, cell, cell_index)
         except CellTimeoutError:
             # nbclient interrupted the cell at its time limit, but the kernel kept running it
-            self._ctx.timed_out.append(gid)
             await self._stop_kernel(f"cell {gid} kept running after the interrupt at its time limit, so the kernel was stopped")
             cell.outputs.append(_error("KernelStopped", self._ctx.stopped))
             if nbg.get("grade"):
                 self._ctx.not_run.append(gid)
             return cell
-        if any(o.get("ename") == self.error_on_timeout.get("ename") for o in cell.outputs if o.output_type == "error"):
-            self._ctx.timed_out.append(gid)
-        student_cell = bool(nbg.get("solution"))
-        found = list(self._ctx.static.get(gid, [])) if student_cell else []
-        changed = await self._silent("", f"__attnlab_guard__({'check' if student_cell else 'modules'!r}, globals())")
-        if changed is None:
-            changed = ["the tamper guard did not answer (it was removed or replaced)"]
-        found += [f"cell {gid}: {name} changed while the cell ran" for name in changed if name not in self._reported]
-        self._reported.update(changed)
-        if found:
-            if not self._blocked_by:
-                self._blocked_by = f"cell {gid} modifies the grading machinery"
-            self._ctx.tampered.extend(found)
-            if nbg.get("grade"):
-                cell.outputs.append(_error("NotGraded", f"not graded: {self._blocked_by}; flagged for manual review"))
-                self._ctx.skipped_tests.append(gid)
-        if not student_cell:
-            await self._silent("", "__attnlab_guard__('adopt', globals())")
+        if kind == "student" and self._ctx.static.get(gid):
+            self._flag(list(self._ctx.static[gid]), cell, gid)
         return cell
+
+    async def _died(self, cell, culprit, cell_index):
+        """The kernel died while ``culprit`` ran (or right after): run again without it, or give up."""
+        how = self._how_it_died()
+        gid = _gid(culprit)
+        index = next((i for i, c in enumerate(self.nb.cells) if c is culprit), cell_index)
+        if self._attempt < self.crash_restarts and index not in self._crashed:
+            self._crash = (index, gid, how)
+            await self._stop_kernel(f"the kernel died in cell {gid} ({how}); the notebook is run again without it")
+        else:
+            await self._stop_kernel(f"the kernel died in cell {gid} ({how})")
+        culprit.outputs.append(_error("DeadKernel", crash_message(how) if self._crash else self._ctx.stopped))
+        if culprit.metadata.get("nbgrader", {}).get("grade"):
+            self._ctx.not_run.append(gid)
+        if cell is not culprit:
+            return await self.async_execute_cell(cell, cell_index)
+        return cell
+
+    async def _async_finish(self):
+        """The check after the last cell: what the last cells changed is found too."""
+        if self._ctx.stopped or not self._guard_ready or self._last is None:
+            return
+        try:
+            await self._check(None)
+        except DeadKernelError:
+            last = self._last[0]
+            await self._died(last, last, next(i for i, c in enumerate(self.nb.cells) if c is last))
+
+    _finish = run_sync(_async_finish)
 
     # nbclient binds the synchronous wrapper to its own coroutine; bind it to ours
     execute_cell = run_sync(async_execute_cell)

@@ -210,6 +210,11 @@ def _setup_worker(root: str, chapter: str, db_url: str, limits: Limits, out_dir:
                   base: str, threads: int, isolation: dict, ipc_base: str) -> None:
     import warnings
 
+    # SQLite waits 5 s for another worker's lock by default; on a loaded machine that runs out and
+    # nbgrader fails the notebook ("database is locked"). Wait as long as a notebook may take.
+    if db_url.startswith("sqlite") and "timeout=" not in db_url:
+        db_url += ("&" if "?" in db_url else "?") + "timeout=600"
+
     from sqlalchemy.exc import SAWarning
 
     warnings.filterwarnings("ignore", category=SAWarning)  # raised inside nbgrader's own gradebook code
@@ -405,6 +410,7 @@ def _grade_in_scratch(student: str, notebook: str, note: str) -> Result:
     if ctx.stopped:
         result.status = "flagged"
         result.reasons.append(ctx.stopped + (("; not run: " + ", ".join(ctx.not_run)) if ctx.not_run else ""))
+    result.notes += ctx.crashed  # cells that crashed the kernel, replaced by an error (execute.py)
     result.notes += [f"cell {gid} hit the time limit of one cell and was interrupted" for gid in ctx.timed_out]
     if ctx.output_truncated:
         result.notes.append(f"output truncated: {ctx.output_truncated} bytes beyond the limit were dropped")

@@ -1,21 +1,40 @@
 """Find submissions that tamper with the grading machinery.
 
-Two checks, both reported with a reason an instructor can read:
+Three checks, each reported with a reason an instructor can read:
 
-* :func:`static_findings` reads the student's cells (the ``solution`` cells) with :mod:`ast`,
-  outside the kernel: assignments into ``torch`` / ``numpy`` / ``math`` / ``builtins`` (or any name
-  imported from them), ``setattr``/``delattr`` on them, rebinding a helper that a locked or test
-  cell defines (``_REF``, ``_ref_softmax``), or a builtin that a test uses (``isinstance``), and
-  redefining an assertion helper (``assert_close``, ``allclose``).
-* :data:`GUARD_SOURCE` runs inside the grading kernel before the first cell. It keeps the identity
-  of every attribute of those modules (and of ``torch.Tensor``), of the builtins, and of the
-  underscore names that locked cells define; after each student cell the grader asks it what
-  changed. This catches patches that the text does not show (``setattr(__import__("tor" + "ch"),
-  ...)``).
+* :func:`static_findings` reads the student's cells (the ``solution`` cells) with :mod:`ast`, after
+  IPython's own rewriting of ``%magic`` and ``!shell`` lines, outside the kernel: assignments into
+  ``torch`` / ``numpy`` / ``math`` / ``builtins`` (or any name imported from them), ``setattr`` /
+  ``delattr`` on them, rebinding or reading a helper that a locked or test cell defines (``_REF``,
+  ``_ref_softmax``, ``_tensor``), rebinding a builtin that a test uses, defining an assertion helper,
+  and introspection that has no place in an answer: frames (``sys._getframe``, ``inspect``,
+  ``f_back``, ``tb_frame``), ``gc``, ``ctypes``, ``globals()`` / ``vars()`` / ``get_ipython()``,
+  trace, profile and audit hooks, function internals (``__code__``, ``__closure__``), and
+  ``__import__`` / ``exec`` / ``eval`` / ``compile`` of a name or text built at run time.
+* :data:`AUDIT_SOURCE` runs in the grading kernel before the first cell. It adds an audit hook
+  (:pep:`578`) that refuses every later ``sys.addaudithook`` and records the introspection events
+  raised on behalf of code written in a student cell: ``sys._getframe``, ``sys._current_frames``,
+  ``gc.get_objects`` / ``get_referrers`` / ``get_referents``, reading a traceback's or generator's
+  frame, replacing a function's ``__code__``, ``sys.settrace`` / ``sys.setprofile``, every
+  ``ctypes`` event, starting programs (``os.exec*``, ``os.system``, ``subprocess.Popen``, ``os.fork``,
+  ``os.posix_spawn``). Events raised inside library code (``collections.namedtuple`` calls
+  ``sys._getframe``) are not the student's and are not recorded.
+* :func:`probe_expression` is fresh check code, sent again before every cell through the reply's
+  ``user_expressions`` (so IPython's input and AST transformers never see it). It fingerprints what a
+  hook could change: IPython's input transformers (cleanup, post, the transformer manager), AST
+  transformers, custom exception handlers, event callbacks, the text formatter's printers, the
+  methods of the shell and kernel classes and the shell's own overrides; the trace and profile
+  functions of ``sys`` and ``threading``, ``sys.excepthook`` / ``displayhook`` / ``breakpointhook`` /
+  ``unraisablehook``, ``sys.meta_path``, ``sys.path_hooks``, new kinds of finder in
+  ``sys.path_importer_cache``, ``builtins.__import__``; torch's function-mode and dispatch-mode
+  stacks; every attribute of ``torch``, ``torch._C``, ``torch.Tensor``, its C base, ``torch.nn.Module``
+  and the other watched modules (with a Python function's code and defaults); the underscore names of
+  the notebook. The grader process keeps the first answer and compares each later one with it
+  (:func:`compare`), so nothing the student can reach holds the pristine state.
 
-The second check runs in the process it inspects, so a submission written to defeat this very
-guard could hide from it; the guide's threat model says so. :func:`edited_locked_cells` compares
-the submitted locked cells with the released ones by nbgrader's own checksum.
+Code in the kernel can in principle lie to code in the same kernel (a replaced ``id``, a replaced
+``user_expressions``); the guide's threat model says so. :func:`edited_locked_cells` compares the
+submitted locked cells with the released ones by nbgrader's own checksum.
 """
 
 from __future__ import annotations
@@ -77,12 +96,8 @@ def used_builtins(sources: list[str]) -> set[str]:
     return used & set(dir(builtins))
 
 
-def static_findings(cell_id: str, source: str, protected: set[str], test_builtins: set[str]) -> list[str]:
-    """Reasons why a student cell looks like it patches the grading machinery (empty if none)."""
-    try:
-        tree = ast.parse(source)
-    except SyntaxError:
-        return []  # the cell fails when it runs; nothing to patch
+def _patch_findings(cell_id: str, tree: ast.Module, protected: set[str], test_builtins: set[str]) -> list[str]:
+    """Assignments and rebindings that patch modules, builtins or the tests' helpers."""
     roots = {"torch", "numpy", "np", "math", "builtins", "__builtins__", "nn", "F", "sys"}
     findings = []
 
@@ -155,6 +170,136 @@ def static_findings(cell_id: str, source: str, protected: set[str], test_builtin
     return findings
 
 
+# introspection that no answer needs, by attribute (or ``getattr`` literal) name
+FRAME_ATTRS = {"f_back", "f_locals", "f_globals", "f_builtins", "f_code", "f_trace", "tb_frame", "tb_next",
+               "gi_frame", "cr_frame", "ag_frame", "_getframe", "_current_frames", "currentframe",
+               "getouterframes", "getinnerframes", "walk_stack", "walk_tb", "exc_info", "last_traceback",
+               "last_value", "__traceback__"}
+GC_ATTRS = {"get_objects", "get_referrers", "get_referents"}
+HOOK_ATTRS = {"settrace", "setprofile", "addaudithook", "input_transformers_post",
+              "input_transformers_cleanup", "input_transformer_manager", "ast_transformers", "set_custom_exc",
+              "custom_exceptions", "CustomTB", "showtraceback", "_showtraceback", "run_cell", "run_cell_async",
+              "run_ast_nodes", "run_code", "transform_cell", "transform_ast", "user_expressions", "meta_path",
+              "path_hooks", "path_importer_cache", "excepthook", "displayhook", "breakpointhook", "unraisablehook",
+              "TorchFunctionMode", "TorchDispatchMode", "_push_mode", "_pop_mode",
+              "_push_on_torch_function_stack", "_push_on_torch_dispatch_stack", "enable_torch_function_mode",
+              "display_formatter", "user_ns", "user_global_ns"}
+FUNC_ATTRS = {"__code__", "__closure__", "cell_contents", "__globals__", "__builtins__", "__defaults__",
+              "__kwdefaults__", "__subclasses__", "co_consts", "co_code"}
+# modules whose only use in an answer would be to look into or hook the grader
+INTROSPECTION_MODULES = {"inspect": "inspect", "gc": "gc", "ctypes": "ctypes", "IPython": "IPython",
+                         "ipykernel": "ipykernel", "dis": "dis", "pdb": "pdb", "bdb": "bdb", "_ctypes": "ctypes",
+                         "faulthandler": "faulthandler", "tracemalloc": "tracemalloc", "sysconfig": None}
+NAMESPACE_CALLS = {"globals", "vars", "locals", "get_ipython", "breakpoint"}
+DYNAMIC_CALLS = {"__import__", "exec", "eval", "compile", "import_module"}
+
+
+def _why(attr: str) -> str:
+    if attr in FRAME_ATTRS:
+        return f"reads stack frames or tracebacks ({attr}), where the tests keep their expected values"
+    if attr in GC_ATTRS:
+        return f"searches the interpreter's objects ({attr}), where the tests keep their expected values"
+    if attr in FUNC_ATTRS:
+        return f"reads or changes the internals of functions or classes ({attr})"
+    return f"installs or reads a hook into the interpreter, IPython or torch ({attr})"
+
+
+def _literal_text(node: ast.AST | None) -> bool:
+    return isinstance(node, ast.Constant) and isinstance(node.value, (str, bytes))
+
+
+def _introspection_findings(cell_id: str, tree: ast.Module, protected: set[str]) -> list[str]:
+    """Introspection, hooks and run-time code that have no place in an answer."""
+    findings = []
+    bound = {n.id for n in ast.walk(tree) if isinstance(n, ast.Name) and isinstance(n.ctx, (ast.Store, ast.Del))}
+    for node in ast.walk(tree):
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)):
+            args = node.args
+            bound |= {a.arg for a in [*args.posonlyargs, *args.args, *args.kwonlyargs, args.vararg, args.kwarg] if a}
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            bound.add(node.name)
+        elif isinstance(node, (ast.Import, ast.ImportFrom)):
+            bound |= {(a.asname or a.name).split(".")[0] for a in node.names}
+        elif isinstance(node, ast.ExceptHandler) and node.name:
+            bound.add(node.name)
+
+    def add(node, text):
+        findings.append(f"cell {cell_id}, line {getattr(node, 'lineno', '?')}: {text}")
+
+    for node in ast.walk(tree):
+        if isinstance(node, (ast.Import, ast.ImportFrom)):
+            names = [a.name for a in node.names] if isinstance(node, ast.Import) else [node.module or ""]
+            for name in names:
+                top = name.split(".")[0]
+                if top in INTROSPECTION_MODULES and INTROSPECTION_MODULES[top]:
+                    add(node, f"imports {name}, which looks into or hooks the grader's code")
+            if isinstance(node, ast.ImportFrom):
+                for alias in node.names:
+                    if alias.name in FRAME_ATTRS | GC_ATTRS | HOOK_ATTRS | FUNC_ATTRS | NAMESPACE_CALLS:
+                        add(node, f"imports {alias.name}: " + _why(alias.name))
+        elif isinstance(node, ast.Attribute):
+            if node.attr in FRAME_ATTRS | GC_ATTRS | HOOK_ATTRS | FUNC_ATTRS:
+                add(node, f"uses {_dotted(node)}: " + _why(node.attr))
+        elif isinstance(node, ast.Name) and isinstance(node.ctx, ast.Load):
+            if node.id in protected and node.id not in bound:
+                add(node, f"reads {node.id}, a helper of the grader's tests")
+            elif node.id in NAMESPACE_CALLS:
+                add(node, f"uses {node.id}, which reaches the notebook's namespace or IPython itself")
+            elif node.id in ("__builtins__", "__attnlab_audit__") or node.id.startswith("__attnlab"):
+                add(node, f"reads {node.id}, which belongs to the interpreter or the grader")
+        if isinstance(node, ast.Call):
+            func = node.func
+            name = func.id if isinstance(func, ast.Name) else func.attr if isinstance(func, ast.Attribute) else None
+            first = node.args[0] if node.args else None
+            if name in DYNAMIC_CALLS and not (isinstance(func, ast.Attribute) and name == "compile"
+                                             and _root(func) not in ("builtins", "__builtins__")):
+                if not _literal_text(first):
+                    add(node, f"calls {name} with code or a name built at run time, which this check cannot read")
+                elif name in ("exec", "eval", "compile"):
+                    try:
+                        inner = ast.parse(first.value)
+                    except (SyntaxError, ValueError):
+                        inner = None
+                    if inner is not None:
+                        findings += _introspection_findings(cell_id, inner, protected)
+            if name in ("getattr", "setattr", "delattr", "hasattr") and isinstance(func, ast.Name) and len(node.args) > 1:
+                attr = node.args[1]
+                if _literal_text(attr):
+                    if attr.value in FRAME_ATTRS | GC_ATTRS | HOOK_ATTRS | FUNC_ATTRS:
+                        add(node, f"uses {name}(..., {attr.value!r}): " + _why(attr.value))
+                elif _root(node.args[0]) in _MODULE_ROOTS or isinstance(node.args[0], ast.Call):
+                    add(node, f"calls {name} on {_dotted(node.args[0])} with a name built at run time, "
+                              "which this check cannot read")
+    return findings
+
+
+# modules where a name built at run time can only be looking for a hook or a frame
+_MODULE_ROOTS = {"builtins", "__builtins__", "sys", "os", "threading", "gc", "inspect", "importlib", "types"}
+
+
+def _parse_cell(source: str) -> ast.Module | None:
+    """The cell as IPython runs it (``%magic`` and ``!shell`` lines become calls), parsed."""
+    try:
+        from IPython.core.inputtransformer2 import TransformerManager
+
+        source = TransformerManager().transform_cell(source)
+    except Exception:  # IPython missing or unable to transform: parse the text as it is
+        pass
+    try:
+        return ast.parse(source)
+    except (SyntaxError, ValueError):
+        return None
+
+
+def static_findings(cell_id: str, source: str, protected: set[str], test_builtins: set[str]) -> list[str]:
+    """Reasons why a student cell looks like it patches, hooks or reads the grading machinery (empty if none)."""
+    tree = _parse_cell(source)
+    if tree is None:
+        return []  # the cell fails when it runs; nothing to patch
+    found = _patch_findings(cell_id, tree, protected, test_builtins) + _introspection_findings(cell_id, tree, protected)
+    return list(dict.fromkeys(found))
+
+
 def edited_locked_cells(submitted: dict, released: dict) -> tuple[list[str], list[str]]:
     """``(edited, missing)`` grade ids of locked cells, by nbgrader's checksum of the released cell."""
     from nbgrader.utils import compute_checksum, is_locked
@@ -169,66 +314,304 @@ def edited_locked_cells(submitted: dict, released: dict) -> tuple[list[str], lis
     return edited, missing
 
 
-# Runs silently in the grading kernel before the first cell. Everything lives in a closure; the
-# grader reads the result of __attnlab_guard__(...) through the reply's user_expressions.
-GUARD_SOURCE = r'''
-def __attnlab_make_guard__(module_names, test_builtins):
-    import builtins as _b, importlib as _il, sys as _sys
-    _id, _vars, _sorted, _isinstance, _dict, _repr = id, vars, sorted, isinstance, dict, repr
-    # IPython and ipykernel swap these builtins for every execution request
-    VOLATILE = {"input", "raw_input", "get_ipython", "display", "exit", "quit", "_", "__", "___", "__IPYTHON__"}
-    IGNORED = {"_", "__", "___", "_i", "_ii", "_iii", "_ih", "_oh", "_dh", "_exit_code", "__builtins__",
-               "__name__", "__doc__", "__package__", "__loader__", "__spec__", "__builtin__"}
-    watched = []          # (label, namespace dict, {key: id}, whether a new key counts as a change)
-    for name in module_names:
+# ------------------------------------------------------------------------------------------ in the kernel
+
+AUDIT_MODULE = "__attnlab_audit__"
+# audit events recorded when raised on behalf of a student cell (Python 3.11 names; checked by the tests)
+AUDIT_EVENTS = (
+    "sys.addaudithook", "sys._getframe", "sys._current_frames", "gc.get_objects", "gc.get_referrers", "gc.get_referents",
+    "sys.settrace", "sys.setprofile", "object.__getattr__", "object.__setattr__", "code.__new__",
+    "os.exec", "os.posix_spawn", "os.spawn", "os.system", "os.fork", "os.forkpty", "subprocess.Popen", "pty.spawn",
+    "ctypes.addressof", "ctypes.call_function", "ctypes.cdata", "ctypes.cdata/buffer", "ctypes.create_string_buffer",
+    "ctypes.create_unicode_buffer", "ctypes.dlopen", "ctypes.dlsym", "ctypes.dlsym/handle", "ctypes.get_errno",
+    "ctypes.set_errno", "ctypes.string_at", "ctypes.wstring_at", "ctypes.PyObj_FromPtr", "ctypes.set_exception",
+)
+# attributes whose reading (object.__getattr__) or writing (object.__setattr__) raises an audit event
+AUDIT_ATTRS = ("tb_frame", "gi_frame", "cr_frame", "ag_frame", "gi_code", "__code__")
+
+# Runs silently in the grading kernel before the first cell, so before any student code.
+AUDIT_SOURCE = r"""
+def __attnlab_install_audit__(watched, attrs, module_name):
+    import os, sys, sysconfig, types
+    if module_name in sys.modules:
+        return
+    stdlib = sysconfig.get_paths()["stdlib"]
+    # library code that only passes a request through: the request is its caller's
+    wrappers = frozenset(os.path.join(stdlib, name) for name in (
+        "inspect.py", "traceback.py", "subprocess.py", "os.py", "linecache.py", "bdb.py", "pdb.py", "pty.py",
+        os.path.join("ctypes", "__init__.py")))
+    rec = types.ModuleType(module_name)
+    rec.events, rec.files, rec.cell, rec.refused = [], {}, None, 0
+    getframe, watched, attrs, busy = sys._getframe, frozenset(watched), frozenset(attrs), [False]
+    seen = set()
+
+    def hook(event, args):
+        if event == "compile":      # a cell's code: remember which cell its file belongs to
+            if rec.cell is not None and len(args) > 1 and isinstance(args[1], str) and "ipykernel_" in args[1]:
+                rec.files.setdefault(args[1], rec.cell)
+            return
+        if event in watched and not busy[0] and not (
+                event in ("object.__getattr__", "object.__setattr__") and (len(args) < 2 or args[1] not in attrs)):
+            busy[0] = True
+            try:
+                record(event, args)
+            finally:
+                busy[0] = False
+        if event == "sys.addaudithook":
+            rec.refused += 1
+            raise RuntimeError("grading refuses new audit hooks")
+
+    def record(event, args):
+        frame = getframe(2)
+        while frame is not None and (frame.f_code.co_filename in wrappers or frame.f_code.co_filename.startswith("<")):
+            frame = frame.f_back
+        if frame is None:
+            return
+        owner = rec.files.get(frame.f_code.co_filename)
+        if owner is None or owner[1] != "student":
+            return
+        what = args[1] if event.startswith("object.") else ""
+        key = (event, what, owner[0], frame.f_lineno)
+        if key not in seen and len(rec.events) < 200:
+            seen.add(key)
+            rec.events.append((event, what, owner[0], frame.f_lineno, rec.cell[0] if rec.cell else ""))
+
+    rec.hook = hook
+    sys.modules[module_name] = rec
+    sys.addaudithook(hook)
+__attnlab_install_audit__(%r, %r, %r)
+del __attnlab_install_audit__
+"""
+
+
+def audit_source() -> str:
+    return AUDIT_SOURCE % (("compile", *AUDIT_EVENTS), AUDIT_ATTRS, AUDIT_MODULE)
+
+
+# The check itself, run through exec in a namespace of its own; P holds the grader's parameters.
+PROBE_SOURCE = r"""
+def _probe(P):
+    import sys, types
+    B = sys.modules["builtins"]
+    _id, _vars, _type, _len, _sorted, _tuple, _hash, _repr = B.id, B.vars, B.type, B.len, B.sorted, B.tuple, B.hash, B.repr
+    _isinstance, _dict, _getattr, _str = B.isinstance, B.dict, B.getattr, B.str
+    Function = types.FunctionType
+    groups = {}
+    errors = []
+
+    def fp(value):
+        if _type(value) is Function:
+            return (_id(value), _id(value.__code__), _id(value.__defaults__), _id(value.__kwdefaults__))
+        return _id(value)
+
+    def seq(value):
         try:
-            mod = _il.import_module(name)
+            return (_id(value), *[fp(v) for v in value])
         except Exception:
-            continue
-        ns = _vars(mod)
-        watched.append((name, ns, {k: _id(v) for k, v in _dict(ns).items()
-                                   if not (name == "builtins" and k in VOLATILE)}, False))
-        if name == "torch":   # a new attribute on torch.Tensor shadows a method of its C base class
-            tensor = _vars(mod.Tensor)
-            watched.append(("torch.Tensor", tensor, {k: _id(v) for k, v in _dict(tensor).items()}, True))
-    modules = {name: _id(_sys.modules.get(name)) for name in module_names}
-    missing = object()
-    user = {}
-    def user_snapshot(ns):
-        snap = {}
-        for key, value in ns.items():
-            if key.startswith("_") and not key.startswith("__attnlab") and key not in IGNORED and not (
-                    key[1:].isdigit() or (key.startswith("_i") and key[2:].isdigit())):
-                snap[key] = _id(value)
-                if _isinstance(value, _dict):
+            return (_id(value), -1)
+
+    def namespace(label, ns, skip=()):
+        try:
+            groups[label] = {k: fp(v) for k, v in _dict(ns).items() if _isinstance(k, _str) and k not in skip}
+        except Exception as err:
+            errors.append(label + ": " + _repr(err))
+
+    volatile = {"input", "raw_input", "get_ipython", "display", "exit", "quit", "_", "__", "___", "__IPYTHON__"}
+    for name in P["modules"]:
+        module = sys.modules.get(name)
+        if module is not None:
+            namespace("module " + name, _vars(module), volatile if name == "builtins" else ())
+    groups["sys.modules"] = {name: _id(sys.modules.get(name)) for name in P["modules"] + ["sys", "torch._C"]}
+    torch = sys.modules.get("torch")
+    if torch is not None:
+        namespace("module torch._C", _vars(torch._C))
+        for label, cls in (("torch.Tensor", torch.Tensor), ("torch._C.TensorBase", _getattr(torch._C, "TensorBase", None)),
+                           ("torch.nn.Module", torch.nn.Module), ("torch.nn.Parameter", torch.nn.Parameter)):
+            if cls is not None:
+                namespace("class " + label, _vars(cls))
+    hooks = {}
+    hooks["the trace function (sys.settrace)"] = _id(sys.gettrace())
+    hooks["the profile function (sys.setprofile)"] = _id(sys.getprofile())
+    threading = sys.modules.get("threading")
+    if threading is not None:
+        hooks["threading's trace hook (threading.settrace)"] = _id(_getattr(threading, "_trace_hook", None))
+        hooks["threading's profile hook (threading.setprofile)"] = _id(_getattr(threading, "_profile_hook", None))
+    for name in ("excepthook", "displayhook", "breakpointhook", "unraisablehook", "__excepthook__", "__displayhook__"):
+        hooks["sys." + name] = _id(_getattr(sys, name, None))
+    hooks["the import system (sys.meta_path)"] = seq(sys.meta_path)
+    hooks["the import system (sys.path_hooks)"] = seq(sys.path_hooks)
+    hooks["the import system (sys.path_importer_cache)"] = (_id(sys.path_importer_cache), *_sorted(
+        {_id(_type(v)) for v in _dict(sys.path_importer_cache).values() if v is not None}))
+    hooks["builtins.__import__"] = _id(B.__import__)
+    if torch is not None:
+        C = torch._C
+        hooks["torch's function-mode stack (an active TorchFunctionMode)"] = C._len_torch_function_stack()
+        if _getattr(C, "_len_torch_dispatch_stack", None) is not None:
+            hooks["torch's dispatch-mode stack (an active TorchDispatchMode)"] = C._len_torch_dispatch_stack()
+    audit = sys.modules.get(P["audit"])
+    hooks["the grader's audit hook"] = (_id(audit), _id(_getattr(audit, "hook", None)),
+                                        _id(_getattr(_getattr(audit, "hook", None), "__code__", None)),
+                                        _id(_getattr(audit, "events", None)), _id(_getattr(audit, "files", None)))
+    groups["hooks"] = hooks
+    shell_module = sys.modules.get("IPython.core.interactiveshell")
+    shell = shell_module.InteractiveShell._instance if shell_module is not None else None
+    if shell is not None:
+        ip = {}
+        manager = shell.input_transformer_manager
+        ip["IPython's input transformers (input_transformers_cleanup)"] = seq(shell.input_transformers_cleanup)
+        ip["IPython's input transformers (input_transformers_post)"] = seq(shell.input_transformers_post)
+        ip["IPython's input transformer manager"] = (_id(manager), _id(_type(manager)))
+        for name in ("cleanup_transforms", "line_transforms", "token_transformers"):
+            ip["IPython's input transformers (input_transformer_manager." + name + ")"] = seq(_getattr(manager, name, ()))
+        ip["IPython's AST transformers (ast_transformers)"] = seq(shell.ast_transformers)
+        ip["IPython's custom exception handlers (custom_exceptions)"] = seq(shell.custom_exceptions)
+        ip["IPython's custom exception handler (set_custom_exc)"] = _id(shell.CustomTB)
+        ip["IPython's compiler"] = (_id(shell.compile), _id(_type(shell.compile)))
+        ip["IPython's traceback printer"] = (_id(shell.InteractiveTB), _id(_type(shell.InteractiveTB)))
+        ip["IPython's display hook"] = _id(shell.displayhook)
+        prefixes = _tuple(p for p in {sys.prefix, sys.base_prefix} if p)
+        for event, callbacks in _sorted(_dict(shell.events.callbacks).items()):
+            own = []   # callbacks registered by installed libraries (matplotlib's inline backend) are not hooks
+            for cb in callbacks:
+                code = _getattr(_getattr(cb, "__func__", cb), "__code__", None)
+                if code is None or not code.co_filename.startswith(prefixes):
+                    own.append(_id(cb))
+            ip["IPython's event callbacks (" + event + ")"] = (_id(callbacks), *own)
+        plain = shell.display_formatter.formatters.get("text/plain")
+        ip["IPython's text formatter"] = (_id(shell.display_formatter), _id(plain))
+        ip["IPython's text formatter's printers"] = (*_sorted(fp(v) for v in _dict(plain.type_printers).values()),
+                                                     *_sorted(fp(v) for v in _dict(plain.deferred_printers).values()))
+        instance = _vars(shell)
+        for cls in _type(shell).__mro__:
+            if cls.__module__.startswith(("IPython", "ipykernel")):
+                namespace("class " + cls.__module__ + "." + cls.__qualname__, _vars(cls))
+                for key in _vars(cls):
+                    if key in instance and callable(instance[key]):
+                        ip["the shell's own " + key] = fp(instance[key])
+        kernel = _getattr(shell, "kernel", None)
+        if kernel is not None:
+            kinstance = _vars(kernel)
+            for cls in _type(kernel).__mro__:
+                if cls.__module__.startswith("ipykernel"):
+                    namespace("class " + cls.__module__ + "." + cls.__qualname__, _vars(cls))
+                    for key in _vars(cls):
+                        if key in kinstance and callable(kinstance[key]):
+                            ip["the kernel's own " + key] = fp(kinstance[key])
+            ip["the kernel's message handlers"] = _tuple(_sorted(
+                (k, fp(v)) for k, v in _dict(_getattr(kernel, "shell_handlers", {})).items()))
+        groups["ipython"] = ip
+        user = {}
+        ns = shell.user_ns
+        for key in P["protected"]:
+            if key in ns:
+                value = ns[key]
+                user[key] = _id(value)
+                if _type(value) is _dict:
                     for k, v in _dict(value).items():
-                        snap[(key, _repr(k))] = _id(v)
-        return snap
-    def guard(action, ns):
-        if action == "adopt":          # after a locked cell: its underscore names become protected
-            user.clear()
-            user.update(user_snapshot(ns))
-            return []
-        changed = []
-        for label, space, pristine, strict in watched:
-            for key, ident in pristine.items():
-                if _id(space.get(key, missing)) != ident:
-                    changed.append(f"{label}.{key}")
-            if strict and len(space) != len(pristine):
-                changed += [f"{label}.{key}" for key in _dict(space) if key not in pristine]
-        for name, ident in modules.items():
-            if _id(_sys.modules.get(name)) != ident:
-                changed.append(f"sys.modules[{name!r}]")
-        if action == "check":          # after a student cell; after a test cell its helpers may change
-            current = user_snapshot(ns)
-            for key, ident in user.items():
-                if current.get(key) != ident:
-                    changed.append(key if _isinstance(key, str) else f"{key[0]}[{key[1]}]")
-            for name in test_builtins:
-                if name in ns:
-                    changed.append(f"builtin {name} shadowed")
-        return _sorted(changed)
-    return guard
-__attnlab_guard__ = __attnlab_make_guard__(%r, %r)
-del __attnlab_make_guard__
-'''
+                        user[key + "[" + _repr(k) + "]"] = _id(v)
+        for name in P["test_builtins"]:
+            if name in shell.user_ns:
+                user["builtin " + name + " shadowed"] = 1
+        groups["user"] = user
+    if audit is not None:
+        events = _getattr(audit, "events", [])
+        taken = events[:]
+        del events[:_len(taken)]
+        if P["cell"] is not None:
+            audit.cell = _tuple(P["cell"])
+    else:
+        taken = []
+    want = P["detail"]
+    digest = {label: _hash(_tuple(_sorted(g.items()))) for label, g in groups.items()}
+    detail = {label: g for label, g in groups.items() if want is None or label in want}
+    return _repr({"nonce": P["nonce"], "digest": digest, "detail": detail, "events": taken, "errors": errors})
+R = _probe(P)
+"""
+
+
+def probe_expression(nonce: str, *, cell: tuple[str, str] | None = None, detail: list[str] | None = (),
+                     test_builtins=(), protected=(), modules: tuple[str, ...] = WATCHED_MODULES) -> str:
+    """A ``user_expressions`` entry whose value is the fingerprint of the kernel, as a ``repr`` string.
+
+    ``cell`` is ``(grade id, "student" or "grader")`` of the cell about to run; ``detail`` names the
+    groups to send in full (None: all), the others come as digests only."""
+    params = {"nonce": nonce, "cell": list(cell) if cell else None, "detail": None if detail is None else list(detail),
+              "test_builtins": sorted(test_builtins), "modules": list(modules), "audit": AUDIT_MODULE,
+              "protected": sorted(n for n in protected if not n.startswith("__attnlab"))}
+    return (f"(lambda d: __import__('builtins').exec({PROBE_SOURCE!r}, d) or d['R'])"
+            f"({{'__builtins__': __import__('builtins'), 'P': {params!r}}})")
+
+
+def read_probe(text, nonce: str) -> dict | None:
+    """The probe's answer from ``user_expressions`` text, or None when it is not a genuine answer."""
+    try:
+        value = ast.literal_eval(text)
+        if isinstance(value, str):
+            value = ast.literal_eval(value)
+    except (ValueError, SyntaxError, TypeError, MemoryError, RecursionError):
+        return None
+    if not isinstance(value, dict) or value.get("nonce") != nonce:
+        return None
+    if not all(isinstance(value.get(k), t) for k, t in (("digest", dict), ("detail", dict), ("events", list))):
+        return None
+    return value
+
+
+def compare(baseline: dict[str, dict], current: dict[str, dict]) -> list[tuple[str, str]]:
+    """``(group, key)`` of every entry that differs, appeared or disappeared (groups of ``current`` only)."""
+    changed = []
+    for group, now in current.items():
+        before = baseline.get(group, {})
+        new_keys_count = group.startswith(("class ", "hooks", "ipython", "sys.modules"))
+        for key in sorted(set(before) | set(now), key=str):
+            if key in before and key not in now:
+                changed.append((group, key))
+            elif key in now and key not in before:
+                if new_keys_count or (group == "user" and key.startswith("builtin ")):
+                    changed.append((group, key))
+            elif before[key] != now[key]:
+                changed.append((group, key))
+    return changed
+
+
+def reason(cell_id: str, group: str, key: str) -> str:
+    """Why a changed entry of the fingerprint flags cell ``cell_id``, in words."""
+    if group == "user" and key.startswith("builtin "):
+        return f"cell {cell_id}: shadows the {key.removesuffix(' shadowed')}, which the tests use"
+    return f"cell {cell_id}: {describe(group, key)} changed while the cell ran"
+
+
+def describe(group: str, key: str) -> str:
+    """What an entry of the fingerprint is, in words (``torch.allclose``, ``IPython's AST transformers``)."""
+    if group.startswith(("module ", "class ")):
+        return f"{group.split(' ', 1)[1]}.{key}"
+    if group == "sys.modules":
+        return f"sys.modules[{key!r}]"
+    return key
+
+
+AUDIT_WHY = {
+    "sys._getframe": "reads stack frames (sys._getframe), where the tests keep their expected values",
+    "sys._current_frames": "reads stack frames (sys._current_frames)",
+    "gc.get_objects": "searches the interpreter's objects (gc.get_objects)",
+    "gc.get_referrers": "searches the interpreter's objects (gc.get_referrers)",
+    "gc.get_referents": "searches the interpreter's objects (gc.get_referents)",
+    "sys.settrace": "sets a trace function (sys.settrace)",
+    "sys.setprofile": "sets a profile function (sys.setprofile)",
+    "code.__new__": "builds a code object",
+    "sys.addaudithook": "tries to add an audit hook (refused)",
+}
+
+
+def describe_event(event: str, what: str) -> str:
+    if event in AUDIT_WHY:
+        return AUDIT_WHY[event]
+    if event == "object.__getattr__":
+        if what in ("__code__", "gi_code"):
+            return f"reads a function's code ({what})"
+        return f"reads a frame from a traceback or generator ({what})"
+    if event == "object.__setattr__":
+        return f"replaces a function's code ({what})"
+    if event.startswith("ctypes."):
+        return f"uses ctypes ({event}), which reaches any memory of the grader's code"
+    return f"starts a program ({event})"

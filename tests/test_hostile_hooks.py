@@ -1,0 +1,654 @@
+"""Hooks into the grading kernel, reading the grader's files, and kernel crashes (issue 17, points 2-3; issue 22).
+
+Three layers, each tested on its own:
+
+* the static scan (:func:`attnlab.instructor.guard.static_findings`) on snippets, and on every honest
+  answer of all eight chapters (model answers and the mutant files' correct variants);
+* the run-time guard alone: small notebooks run by :class:`HardenedExecute` in a plain kernel with
+  no static findings, one hook (or introspection) per student cell, so each reason must come from
+  the guard that runs in the kernel and is compared by this process;
+* whole chapter-2 submissions through ``attnlab-course autograde``, graded once per module: the
+  issue's exact attacks, reading the kernel's folder, cells that crash the kernel, a cell that stops
+  slowly after the interrupt at its time limit. Expected points come from grading the model answer.
+"""
+
+from __future__ import annotations
+
+import ast
+import hashlib
+import importlib
+import json
+import os
+import subprocess
+import sys
+import zipfile
+from pathlib import Path
+
+import nbformat
+import pytest
+
+from attnlab.instructor import guard
+from attnlab.instructor.execute import CONTEXT, HardenedExecute, StudentContext, crash_message
+from grading import ROOT, load, solution_code, write_submission
+from instructor_course import CHAPTER, cli, copy_course, part_grades, summary_rows
+
+CHAPTERS = sorted(p.name for p in (ROOT / "solutions").iterdir() if (p / "exercises.ipynb").is_file())
+
+
+# --------------------------------------------------------------------------- the static scan
+
+def _grader_names(chapter: str) -> tuple[set[str], set[str]]:
+    """(protected helper names, builtins the tests use) of a chapter, as grading computes them."""
+    nb = load(ROOT / "solutions" / chapter / "exercises.ipynb")
+    code = [c for c in nb["cells"] if c["cell_type"] == "code" and not c["metadata"].get("nbgrader", {}).get("solution")]
+    tests = [c for c in code if c["metadata"].get("nbgrader", {}).get("grade")]
+    return (guard.defined_names(["".join(c["source"]) for c in code]),
+            guard.used_builtins(["".join(c["source"]) for c in tests]))
+
+
+STATIC_CASES = {
+    "input transformer": ("getattr(get_ipython(), 'input_transformers_' + 'post').append(lambda l: l)",
+                          "uses get_ipython, which reaches the notebook's namespace or IPython itself"),
+    "ast transformer": ("ip = get_ipython()\nip.ast_transformers.append(object())", "ast_transformers"),
+    "getframe": ("import sys\ndef f():\n    return sys._getframe(1).f_locals", "reads stack frames or tracebacks (_getframe)"),
+    "inspect": ("import inspect\nx = inspect.currentframe()", "imports inspect"),
+    "traceback frame": ("try:\n    1 / 0\nexcept Exception as e:\n    f = e.__traceback__.tb_frame", "tb_frame"),
+    "gc": ("import gc\nobjs = gc.get_objects()", "imports gc"),
+    "gc attribute": ("objs = __import__('gc').get_objects()", "searches the interpreter's objects (get_objects)"),
+    "ctypes": ("import ctypes\nctypes.string_at(0)", "imports ctypes"),
+    "globals": ("g = globals()", "uses globals"),
+    "vars": ("v = vars()", "uses vars"),
+    "setprofile": ("import sys\nsys.setprofile(None)", "installs or reads a hook into the interpreter, IPython or torch (setprofile)"),
+    "settrace": ("import threading\nthreading.settrace(None)", "(settrace)"),
+    "addaudithook": ("import sys\nsys.addaudithook(print)", "(addaudithook)"),
+    "dynamic import": ("m = __import__('tor' + 'ch')", "calls __import__ with code or a name built at run time"),
+    "import_module": ("import importlib\nm = importlib.import_module(name)", "calls import_module with code or a name"),
+    "exec": ("exec(''.join(['x', '=1']))", "calls exec with code or a name built at run time"),
+    "literal exec": ("exec('import gc')", "imports gc"),
+    "getattr built": ("import sys\nf = getattr(sys, '_get' + 'frame')", "calls getattr on sys with a name built at run time"),
+    "getattr literal": ("import sys\nf = getattr(sys, '_getframe')", "uses getattr(..., '_getframe')"),
+    "protected read": ("def raw_scores(q, k):\n    return _REF['einsum']('...d,...e->...de', q, k)", "reads _REF, a helper of the grader's tests"),
+    "function code": ("def f():\n    pass\nf.__code__ = (lambda: 1).__code__", "(__code__)"),
+    "closure": ("c = f.__closure__[0].cell_contents", "(__closure__)"),
+    "function mode": ("from torch.overrides import TorchFunctionMode", "TorchFunctionMode"),
+    "magic line": ("%load_ext something", "get_ipython"),
+    "shell line": ("!cat exercises.ipynb", "get_ipython"),
+    "subclasses": ("x = ().__class__.__base__.__subclasses__()", "(__subclasses__)"),
+}
+
+
+@pytest.mark.parametrize("case", list(STATIC_CASES))
+def test_static_scan_flags_introspection_with_a_reason(case):
+    source, expected = STATIC_CASES[case]
+    protected, test_builtins = _grader_names(CHAPTER)
+    assert "_REF" in protected  # the chapter's locked cell captures its references in _REF
+    found = guard.static_findings("part", source, protected, test_builtins)
+    assert any(expected in f and f.startswith("cell part, line ") for f in found), found
+
+
+def test_static_scan_keeps_ordinary_code_unflagged():
+    protected, test_builtins = _grader_names(CHAPTER)
+    ordinary = ("import math\nimport torch\nfrom collections import namedtuple\n"
+                "def f(x, _t=2):\n    _s = torch.stack([x, x]).trace()\n    return getattr(torch, 'exp')(_s) * _t\n"
+                "P = namedtuple('P', 'a b')\nname = 'exp'\ng = getattr(math, name)\nimport re\npat = re.compile('a+')\n")
+    assert guard.static_findings("part", ordinary, protected, test_builtins) == []
+
+
+@pytest.mark.parametrize("chapter", CHAPTERS)
+def test_static_scan_flags_no_honest_answer(chapter):
+    protected, test_builtins = _grader_names(chapter)
+    mutants = importlib.import_module("mutants_" + chapter.replace("-", "_"))
+    answers = {"model answer": solution_code(chapter), **mutants.CORRECT_VARIANTS}
+    flagged = {}
+    for name, cells in answers.items():
+        for gid, code in cells.items():
+            found = guard.static_findings(gid, code, protected, test_builtins)
+            if found:
+                flagged[f"{name}/{gid}"] = found
+    assert len(answers) >= 2 and not flagged, flagged
+
+
+# --------------------------------------------------------------------------- audit events Python raises
+
+AUDIT_TRIGGERS = {
+    "sys._getframe": "sys._getframe()",
+    "sys._current_frames": "sys._current_frames()",
+    "gc.get_objects": "gc.get_objects()",
+    "gc.get_referrers": "gc.get_referrers(sys)",
+    "gc.get_referents": "gc.get_referents(sys)",
+    "sys.settrace": "sys.settrace(None)",
+    "sys.setprofile": "sys.setprofile(None)",
+    "object.__getattr__": "g = (i for i in ()); g.gi_frame\ntry:\n    1 / 0\nexcept Exception as e:\n    e.__traceback__.tb_frame",
+    "object.__setattr__": "def f():\n    pass\nf.__code__ = (lambda: None).__code__",
+    "code.__new__": "(lambda: None).__code__.replace()",
+    "ctypes.string_at": "ctypes.string_at(id(1), 1)",
+    "ctypes.cdata": "ctypes.c_long.from_address(id(1))",
+    "ctypes.dlsym": "ctypes.pythonapi.Py_IncRef",
+    "os.system": "os.system('true')",
+    "subprocess.Popen": "subprocess.run(['true'])",
+    "os.posix_spawn": "os.waitpid(os.posix_spawn('/bin/true', ['true'], {}), 0)",
+    "sys.addaudithook": "sys.addaudithook(lambda *a: None)",
+    "compile": "compile('1', '/tmp/ipykernel_1/2.py', 'eval')",
+}
+
+
+def test_python_raises_every_audit_event_the_guard_relies_on():
+    """Each event the audit hook records is really raised by this Python for its trigger."""
+    assert set(AUDIT_TRIGGERS) - {"compile"} <= set(guard.AUDIT_EVENTS)
+    script = ("import sys, gc, os, ctypes, subprocess, json\nseen = set()\n"
+              "sys.addaudithook(lambda e, a: seen.add(e))\nresult = {}\n")
+    for event, code in AUDIT_TRIGGERS.items():
+        script += (f"seen.clear()\nexec({code!r})\n"
+                   f"result[{event!r}] = {event!r} in seen\n")
+    script += "print(json.dumps(result))\n"
+    proc = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=120)
+    assert proc.returncode == 0, proc.stderr
+    raised = json.loads(proc.stdout.strip().splitlines()[-1])
+    assert all(raised.values()), {e: r for e, r in raised.items() if not r}
+
+
+def test_the_audit_hook_refuses_new_hooks_and_records_only_student_code():
+    """In a fresh interpreter: the hook records a cell's own sys._getframe, not a library's (namedtuple)."""
+    script = guard.audit_source() + (
+        "import sys, collections\n"
+        "rec = sys.modules['__attnlab_audit__']\n"
+        "rec.cell = ('part', 'student')\n"
+        "code = compile('import sys\\ndef f():\\n    return sys._getframe()\\n', '/tmp/ipykernel_1/1.py', 'exec')\n"
+        "ns = {}\nexec(code, ns)\nns['f']()\n"
+        "collections.namedtuple('P', 'a b')\n"
+        "sys.addaudithook(lambda *a: None)\n"
+        "import json\nprint(json.dumps([list(e) for e in rec.events]))\nprint(rec.refused)\n")
+    proc = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=120)
+    assert proc.returncode == 0, proc.stderr
+    events, refused = proc.stdout.strip().splitlines()[-2:]
+    assert json.loads(events) == [["sys._getframe", "", "part", 3, "part"]] and refused == "1"
+
+
+def test_probe_names_what_changed(monkeypatch):
+    """The fingerprint, taken twice in this process (no kernel): ordinary use changes nothing."""
+    import numpy
+    import torch
+
+    def probe():
+        nonce = os.urandom(4).hex()
+        text = repr(eval(guard.probe_expression(nonce, detail=None), {}))
+        value = guard.read_probe(text, nonce)
+        assert value is not None and value["errors"] == []
+        return value
+
+    before = probe()
+    torch.nn.functional.softmax(torch.ones(3), dim=-1)
+    assert guard.compare(before["detail"], probe()["detail"]) == []
+    monkeypatch.setattr(torch, "allclose", lambda *a, **k: True)
+    monkeypatch.setattr(numpy, "allclose", lambda *a, **k: True)
+    monkeypatch.setattr(torch.Tensor, "all", lambda self, *a, **k: True, raising=False)
+    monkeypatch.setattr(torch.nn.Module, "zero_grad", lambda self, *a, **k: None)
+    monkeypatch.setattr(sys, "path_hooks", [*sys.path_hooks, lambda path: None])
+    after = probe()
+    changed = [guard.describe(g, k) for g, k in guard.compare(before["detail"], after["detail"])]
+    assert sorted(changed) == ["numpy.allclose", "the import system (sys.path_hooks)", "torch.Tensor.all", "torch.allclose",
+                               "torch.nn.Module.zero_grad"], changed
+    assert guard.read_probe(repr(eval(guard.probe_expression("abc"), {})), "another nonce") is None
+
+
+# --------------------------------------------------------------------------- the run-time guard alone
+
+def _cell(source: str, gid: str, kind: str):
+    meta = {"grade_id": gid, "solution": kind == "student", "grade": kind == "test", "locked": kind != "student"}
+    if kind == "test":
+        meta["points"] = 1
+    return nbformat.v4.new_code_cell(source, metadata={"nbgrader": meta})
+
+
+SETUP = "import torch, os, sys\n_REF = {'allclose': torch.allclose}\nx = 1"
+
+
+def run_notebook(tmp: Path, cells: list[tuple[str, str, str]], **options) -> tuple[StudentContext, dict]:
+    """Run ``[(source, grade id, kind)]`` with :class:`HardenedExecute` in a plain kernel, no static scan."""
+    submitted = tmp / "submitted"
+    submitted.mkdir(parents=True)
+    (submitted / "exercises.ipynb").write_text("{}", encoding="utf-8")
+    (tmp / "run").mkdir()
+    ctx = StudentContext(protected={"_REF"}, test_builtins={"isinstance", "len"}, submitted=str(submitted))
+    CONTEXT.clear()
+    CONTEXT["s"] = ctx
+    nb = nbformat.v4.new_notebook(cells=[_cell(*c) for c in cells])
+    try:
+        options.setdefault("timeout", 120)
+        out, _ = HardenedExecute(kernel_name="python3", **options).preprocess(
+            nb, {"nbgrader": {"student": "s"}, "metadata": {"path": str(tmp / "run")}})
+    finally:
+        CONTEXT.clear()
+    return ctx, {c.metadata.nbgrader["grade_id"]: c for c in out.cells}
+
+
+def _wrap(name: str, attack: str) -> str:
+    """A student function ``name`` that runs ``attack`` each time a test calls it."""
+    body = "\n".join("    " + line for line in attack.splitlines())
+    return f"def {name}():\n{body}\n    return 1\n"
+
+
+# attack -> (code of one student cell, text of the reason it must get). Batches share a kernel.
+RUNTIME_BATCHES = {
+    "ipython": {
+        "input_post": ("get_ipython().input_transformers_post.append(lambda l: ['pass\\n'] if 'assert' in ''.join(l) else l)",
+                       "IPython's input transformers (input_transformers_post) changed"),
+        "input_cleanup": ("get_ipython().input_transformers_cleanup.insert(0, lambda l: l)",
+                          "IPython's input transformers (input_transformers_cleanup) changed"),
+        "ast_wrap": ("import ast\nclass _W(ast.NodeTransformer):\n    def visit_Module(self, node):\n"
+                     "        h = ast.ExceptHandler(type=ast.Name('BaseException', ast.Load()), name=None, body=[ast.Pass()])\n"
+                     "        t = ast.Try(body=node.body or [ast.Pass()], handlers=[h], orelse=[], finalbody=[])\n"
+                     "        return ast.fix_missing_locations(ast.Module(body=[t], type_ignores=[]))\n"
+                     "get_ipython().ast_transformers.append(_W())", "IPython's AST transformers (ast_transformers) changed"),
+        "custom_exc": ("get_ipython().set_custom_exc((AssertionError,), lambda *a, **k: None)",
+                       "IPython's custom exception handler"),
+        "class_run_cell": ("import IPython.core.interactiveshell as _m\n_o = _m.InteractiveShell.run_cell\n"
+                           "_m.InteractiveShell.run_cell = lambda self, *a, **k: _o(self, *a, **k)",
+                           "IPython.core.interactiveshell.InteractiveShell.run_cell changed"),
+        "own_showtraceback": ("_ip = get_ipython()\n_ip.showtraceback = lambda *a, **k: None",
+                              "the shell's own showtraceback changed"),
+        "own_transform_cell": ("_ip = get_ipython()\n_t = _ip.transform_cell\n_ip.transform_cell = lambda c: _t(c)",
+                               "the shell's own transform_cell changed"),
+        "kernel_do_execute": ("_k = get_ipython().kernel\n_d = _k.do_execute\n_k.do_execute = lambda *a, **k: _d(*a, **k)",
+                              "the kernel's own do_execute changed"),
+        "event_callback": ("get_ipython().events.register('pre_run_cell', lambda *a: None)",
+                           "IPython's event callbacks (pre_run_cell) changed"),
+        "text_formatter": ("get_ipython().display_formatter.formatters['text/plain'].for_type(dict, lambda o, p, c: p.text('{}'))",
+                           "IPython's text formatter's printers changed"),
+        "transformer_manager": ("import IPython.core.inputtransformer2 as _t2\n"
+                                "get_ipython().input_transformer_manager = _t2.TransformerManager()",
+                                "IPython's input transformer manager changed"),
+    },
+    "interpreter": {
+        "settrace": ("sys.settrace(lambda *a: None)", "the trace function (sys.settrace) changed"),
+        "setprofile": ("def _p(frame, event, arg):\n    return None\nsys.setprofile(_p)",
+                       "the profile function (sys.setprofile) changed"),
+        "threading_trace": ("import threading\nthreading.settrace(lambda *a: None)", "threading's trace hook"),
+        "threading_profile": ("import threading\nthreading.setprofile(lambda *a: None)", "threading's profile hook"),
+        "meta_path": ("class _F:\n    def find_spec(self, *a, **k):\n        return None\nsys.meta_path.insert(0, _F())",
+                      "the import system (sys.meta_path) changed"),
+        "path_hooks": ("def _hook(path):\n    raise ImportError(path)\nsys.path_hooks.insert(0, _hook)",
+                       "the import system (sys.path_hooks) changed"),
+        "importer_cache": ("class _G:\n    def find_spec(self, *a, **k):\n        return None\n"
+                           "sys.path_importer_cache['/nowhere'] = _G()", "the import system (sys.path_importer_cache) changed"),
+        "import_hook": ("import builtins\n_real_import = builtins.__import__\n"
+                        "builtins.__import__ = lambda *a, **k: _real_import(*a, **k)",
+                        "builtins.__import__ changed"),
+        "addaudithook": ("sys.addaudithook(lambda *a: None)", "line 1: tries to add an audit hook (refused)"),
+        "getframe": ("def _f():\n    return sys._getframe(1).f_locals\n_f()", "line 2: reads stack frames (sys._getframe)"),
+        "inspect": ("import inspect\ndef _g():\n    return inspect.currentframe().f_back.f_locals\n_g()",
+                    "line 3: reads stack frames (sys._getframe)"),
+        "tb_frame": ("try:\n    1 / 0\nexcept Exception as _e:\n    _fr = _e.__traceback__.tb_frame",
+                     "line 4: reads a frame from a traceback or generator (tb_frame)"),
+        "gc_objects": ("import gc\n_found = [o for o in gc.get_objects() if type(o) is torch.Tensor]",
+                       "line 2: searches the interpreter's objects (gc.get_objects)"),
+        "gc_referrers": ("import gc\n_r = gc.get_referrers(_REF)", "searches the interpreter's objects (gc.get_referrers)"),
+        "ctypes": ("import ctypes\n_b = ctypes.string_at(id(x), 8)", "uses ctypes (ctypes.string_at)"),
+        "subprocess": ("import subprocess\nsubprocess.run(['true'])", "starts a program (subprocess.Popen)"),
+        "os_system": ("os.system('true')", "starts a program (os.system)"),
+        "code_swap": ("import torch.testing\ndef _none(*a, **k):\n    return None\n"
+                      "torch.testing.assert_close.__code__ = _none.__code__", "replaces a function's code (__code__)"),
+    },
+    "torch_and_names": {
+        "audit_module": ("del sys.modules['__attnlab_audit__']", "the grader's audit hook changed"),
+        "function_mode": ("from torch.overrides import TorchFunctionMode\nclass _M(TorchFunctionMode):\n"
+                          "    def __torch_function__(self, f, t, a=(), k=None):\n        return f(*a, **(k or {}))\n_M().__enter__()",
+                          "torch's function-mode stack (an active TorchFunctionMode) changed"),
+        "dispatch_mode": ("from torch.utils._python_dispatch import TorchDispatchMode\nclass _D(TorchDispatchMode):\n"
+                          "    def __torch_dispatch__(self, f, t, a=(), k=None):\n        return f(*a, **(k or {}))\n_D().__enter__()",
+                          "torch's dispatch-mode stack (an active TorchDispatchMode) changed"),
+        "tensor_method": ("torch.Tensor.allclose = lambda *a, **k: True", "torch.Tensor.allclose changed"),
+        "tensor_new_method": ("torch.Tensor.tolist = lambda self: [True]", "torch.Tensor.tolist changed"),
+        "module_method": ("torch.nn.Module.zero_grad = lambda *a, **k: None", "torch.nn.Module.zero_grad changed"),
+        "torch_C": ("torch._C._get_tracing_state = lambda: None", "torch._C._get_tracing_state changed"),
+        "torch_function": ("torch.isclose = lambda *a, **k: torch.ones(1, dtype=torch.bool)", "torch.isclose changed"),
+        "captured_reference": ("_REF['allclose'] = lambda *a, **k: True", "_REF['allclose'] changed"),
+        "shadowed_builtin": ("isinstance = lambda *a: True", "shadows the builtin isinstance, which the tests use"),
+    },
+    # student code that a test calls: each in a kernel of its own, so that its test cell runs
+    "profile_in_test": {"profile_during_test": (_wrap("answer", "sys.setprofile(lambda *a: None)"),
+                                                "line 2: sets a profile function (sys.setprofile) "
+                                                "(while cell after_profile_during_test ran)")},
+    "frame_in_test": {"frame_during_test": (_wrap("answer2", "_v = sys._getframe(1).f_globals.get('x')"),
+                                            "line 2: reads stack frames (sys._getframe), where the tests keep their "
+                                            "expected values (while cell after_frame_during_test ran)")},
+}
+CALLS = {"profile_during_test": "answer()", "frame_during_test": "answer2()"}
+
+
+@pytest.fixture(scope="module")
+def runtime_runs(tmp_path_factory):
+    runs = {}
+    for batch, attacks in RUNTIME_BATCHES.items():
+        cells = [(SETUP, "setup", "locked"), ("y = 2", "honest", "student"), ("assert x == 1", "after_honest", "test")]
+        for name, (code, _) in attacks.items():
+            cells += [(code, name, "student"), (f"assert x == 1\n{CALLS.get(name, '')}", f"after_{name}", "test")]
+        runs[batch] = run_notebook(tmp_path_factory.mktemp(batch), cells)
+    return runs
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("batch, attack", [(b, a) for b, attacks in RUNTIME_BATCHES.items() for a in attacks])
+def test_runtime_guard_flags_each_hook_with_its_cell(runtime_runs, batch, attack):
+    ctx, cells = runtime_runs[batch]
+    expected = RUNTIME_BATCHES[batch][attack][1]
+    owner = attack
+    assert any(r.startswith(f"cell {owner}") and expected in r for r in ctx.tampered), ctx.tampered
+    # the test cell after it is not graded automatically
+    assert f"after_{attack}" in ctx.skipped_tests
+    assert any(o.get("ename") == "NotGraded" for o in cells[f"after_{attack}"].outputs)
+
+
+@pytest.mark.slow
+def test_runtime_guard_leaves_honest_cells_alone(runtime_runs):
+    for batch, (ctx, cells) in runtime_runs.items():
+        assert not any(r.startswith("cell honest") or r.startswith("cell setup") for r in ctx.tampered), ctx.tampered
+        assert "after_honest" not in ctx.skipped_tests and not cells["after_honest"].outputs, batch
+        first_attack = next(iter(RUNTIME_BATCHES[batch]))
+        assert ctx.tampered[0].startswith(f"cell {first_attack}"), ctx.tampered
+
+
+@pytest.mark.slow
+def test_an_honest_notebook_with_libraries_is_not_flagged(tmp_path):
+    """Imports, namedtuples, dataclasses, matplotlib-free plotting helpers, warnings and errors are not hooks."""
+    honest = ("import collections, dataclasses, warnings, typing, functools, contextlib\n"
+              "P = collections.namedtuple('P', 'a b')\n@dataclasses.dataclass\nclass C:\n    a: int = 1\n"
+              "@contextlib.contextmanager\ndef ctx():\n    yield 1\nwith ctx():\n    pass\n"
+              "warnings.warn('careful')\nimport torch.distributions, json, fractions, statistics\n"
+              "f = functools.lru_cache()(lambda n: n)\n_z = torch.nn.Linear(2, 2)(torch.ones(1, 2)).sum().backward()\n")
+    ctx, cells = run_notebook(tmp_path, [(SETUP, "setup", "locked"), (honest, "a1", "student"),
+                                         ("assert x == 1", "t1", "test"), ("raise ValueError('a slip')", "a2", "student"),
+                                         ("assert x == 1", "t2", "test")])
+    assert ctx.tampered == [] and ctx.skipped_tests == [], ctx.tampered
+    assert not cells["t1"].outputs and not cells["t2"].outputs
+
+
+@pytest.mark.slow
+def test_kernel_runs_in_a_copy_of_the_submission_only(tmp_path):
+    ctx, cells = run_notebook(tmp_path, [(SETUP, "setup", "locked"), (
+        "print(sorted(n for n in os.listdir('.') if not n.startswith('.')), open('exercises.ipynb').read())",
+        "a1", "student")])
+    printed = "".join(o.get("text", "") for o in cells["a1"].outputs)
+    assert printed == "['exercises.ipynb'] {}\n", printed
+    assert sorted(p.name for p in (tmp_path / "run").iterdir()) == []  # nbgrader's folder is not the kernel's
+    assert not (tmp_path / "kernel" / "s").exists()  # the copy is removed after the run
+
+
+@pytest.mark.slow
+def test_a_crash_is_replaced_by_an_error_and_the_rest_is_graded(tmp_path):
+    ctx, cells = run_notebook(tmp_path, [
+        (SETUP, "setup", "locked"), ("a = 1", "a1", "student"), ("assert a == 1", "t1", "test"),
+        ("import signal\nos.kill(os.getpid(), signal.SIGSEGV)\nb = 2", "a2", "student"), ("assert b == 2", "t2", "test"),
+        ("c = 3", "a3", "student"), ("assert c == 3", "t3", "test"),
+        ("os._exit(4)", "a4", "student"), ("assert a + c == 4", "t4", "test")])
+    assert ctx.crashed == [
+        "cell a2 crashed the kernel (killed by signal 11); it was replaced by an error and the notebook was run again from the start",
+        "cell a4 crashed the kernel (exit status 4); it was replaced by an error and the notebook was run again from the start"]
+    assert ctx.runs == 3 and ctx.stopped is None and ctx.not_run == []
+    assert cells["a2"].outputs[-1]["evalue"] == crash_message("killed by signal 11")
+    assert cells["a4"].outputs[-1]["evalue"] == crash_message("exit status 4")
+    assert not cells["t1"].outputs and not cells["t3"].outputs and not cells["t4"].outputs
+    assert cells["t2"].outputs[-1]["ename"] == "NameError"  # b was never defined: only part 2 fails
+
+
+@pytest.mark.slow
+def test_crashes_beyond_the_restarts_stop_the_notebook(tmp_path):
+    ctx, cells = run_notebook(tmp_path, [(SETUP, "setup", "locked"), ("os._exit(1)", "a1", "student"),
+                                         ("os._exit(2)", "a2", "student"), ("assert x", "t1", "test")], crash_restarts=1)
+    assert ctx.runs == 2 and len(ctx.crashed) == 1
+    assert ctx.stopped == "the kernel died in cell a2 (exit status 2)" and ctx.not_run == ["t1"]
+
+
+@pytest.mark.slow
+def test_a_cell_slow_to_stop_after_its_interrupt_still_counts_as_timed_out(tmp_path):
+    """A loaded machine makes an interrupted kernel slow to stop: up to ``interrupt_grace`` seconds it
+    is "timed out" (graded), not "kept running" (kernel stopped, flagged). Simulated by a cell that
+    sleeps after the interrupt for longer than nbgrader's iopub timeout."""
+    slow_stop = "import time\ntry:\n    while True:\n        pass\nexcept KeyboardInterrupt:\n    time.sleep(6)\nz = 1"
+    ctx, cells = run_notebook(tmp_path, [("x = 1", "setup", "locked"), (slow_stop, "a1", "student"),
+                                         ("assert z == 1", "t1", "test")],
+                              timeout=3, iopub_timeout=2, interrupt_grace=30)
+    assert ctx.timed_out == ["a1"] and ctx.stopped is None, ctx
+    assert not cells["t1"].outputs  # the cell went on after the interrupt, as it does on an idle machine
+
+
+def test_the_first_reply_waits_for_a_loaded_machine():
+    """The kernel_info request after start waited only a cell's timeout; a slow reply then made
+    nbgrader fail the whole notebook ("failed" instead of its real outcome)."""
+    execute = HardenedExecute(timeout=10, startup_timeout=300)
+    assert execute._get_timeout(None) == 300
+
+
+# --------------------------------------------------------------------------- whole chapter-2 submissions
+
+def _order() -> list[tuple[str, str]]:
+    """(grade id, kind) of every graded or answer cell of the chapter, in notebook order."""
+    nb = load(ROOT / "chapters" / CHAPTER / "exercises.ipynb")
+    out = []
+    for cell in nb["cells"]:
+        meta = cell["metadata"].get("nbgrader", {})
+        if cell["cell_type"] == "code" and meta.get("grade_id"):
+            out.append((meta["grade_id"], "student" if meta.get("solution") else "test" if meta.get("grade") else "locked"))
+    return out
+
+
+def _function_cells() -> list[tuple[str, str]]:
+    """(answer cell, name of the first function it defines), for answer cells that define one."""
+    out = []
+    for gid, code in solution_code(CHAPTER).items():
+        tree = ast.parse(code)
+        names = [n.name for n in tree.body if isinstance(n, ast.FunctionDef)]
+        if names:
+            out.append((gid, names[0]))
+    return out
+
+
+def _defined(code: str) -> set[str]:
+    tree = ast.parse(code)
+    names = {n.name for n in tree.body if isinstance(n, (ast.FunctionDef, ast.ClassDef))}
+    names |= {t.id for n in tree.body if isinstance(n, ast.Assign) for t in n.targets if isinstance(t, ast.Name)}
+    return names
+
+
+def dependents(crashed: list[str]) -> set[str]:
+    """Test cells that could need the crashed answer cells: they (or answer cells they use) name what those define."""
+    nb = load(ROOT / "solutions" / CHAPTER / "exercises.ipynb")
+    sources = {c["metadata"]["nbgrader"]["grade_id"]: "".join(c["source"]) for c in nb["cells"]
+               if c["cell_type"] == "code" and c["metadata"].get("nbgrader", {}).get("grade_id")}
+    answers = solution_code(CHAPTER)
+    lost = set().union(*(_defined(answers[a]) for a in crashed))
+    changed = True
+    while changed:  # answer cells whose code names a lost name are lost too
+        changed = False
+        for gid, code in answers.items():
+            used = {n.id for n in ast.walk(ast.parse(code)) if isinstance(n, ast.Name)}
+            if used & lost and not _defined(code) <= lost:
+                lost |= _defined(code)
+                changed = True
+    tests = [gid for gid, kind in _order() if kind == "test"]
+    return {t for t in tests if {n.id for n in ast.walk(ast.parse(sources[t])) if isinstance(n, ast.Name)} & lost}
+
+
+def _after(cell: str) -> list[str]:
+    order = _order()
+    start = [g for g, _ in order].index(cell)
+    return [g for g, kind in order[start:] if kind == "test"]
+
+
+def _attacked(cell: str, code: str, base: str = "solution") -> dict[str, str]:
+    return {cell: code + "\n" + (solution_code(CHAPTER)[cell] if base == "solution" else "")}
+
+
+def _in_function(cell: str, name: str, attack: str) -> dict[str, str]:
+    """The model answer of ``cell`` whose function ``name`` runs ``attack`` each time a test calls it."""
+    body = "\n".join("    " + line for line in attack.splitlines())
+    return {cell: (solution_code(CHAPTER)[cell] + f"\n_orig_{name} = {name}\n"
+                   f"def {name}(*args, **kwargs):\n{body}\n    return _orig_{name}(*args, **kwargs)\n")}
+
+
+POST = "getattr(get_ipython(), \"input_transformers_\" + \"post\").append(lambda l: [\"pass\\n\"] if \"assert\" in \"\".join(l) else l)"
+AST_WRAP = ("import ast\nclass _Wrap(ast.NodeTransformer):\n    def visit_Module(self, node):\n"
+            "        handler = ast.ExceptHandler(type=ast.Name('BaseException', ast.Load()), name=None, body=[ast.Pass()])\n"
+            "        body = [ast.Try(body=node.body or [ast.Pass()], handlers=[handler], orelse=[], finalbody=[])]\n"
+            "        return ast.fix_missing_locations(ast.Module(body=body, type_ignores=[]))\n"
+            "get_ipython().ast_transformers.append(_Wrap())")
+# swaps the captured assert_close only while a test cell (a frame that reads _REF) runs
+SETPROFILE = ("import sys\n_real = {}\ndef _swap(frame, event, arg):\n"
+              "    g = frame.f_globals\n"
+              "    if event == 'call' and frame.f_code.co_name == '<module>' and '_REF' in g and 'assert_close' in g['_REF']:\n"
+              "        _real.setdefault('ac', g['_REF']['assert_close'])\n"
+              "        g['_REF']['assert_close'] = lambda *a, **k: None\n"
+              "sys.setprofile(_swap)")
+FRAME_READ = ("import inspect\n_caller = inspect.currentframe().f_back\n"
+              "_seen = [v for v in list(_caller.f_locals.values()) if type(v).__name__ == 'Tensor']")
+TRACEBACK_READ = ("try:\n    raise RuntimeError\nexcept RuntimeError as _e:\n"
+                  "    _seen = _e.__traceback__.tb_frame.f_back.f_locals")
+GC_SCAN = "import gc\n_seen = [o for o in gc.get_objects() if type(o).__name__ == 'Tensor'][:3]"
+READ_FOLDER = ("import json, os, hashlib\n_nb = json.load(open('exercises.ipynb'))\n"
+               "print('FILES', sorted(n for n in os.listdir('.') if not n.startswith('.')))\n"
+               "print('HIDDEN', sum(('BEGIN ' + 'HIDDEN TESTS') in ''.join(c['source']) for c in _nb['cells']))\n"
+               "print('SHA', hashlib.sha256(open('exercises.ipynb', 'rb').read()).hexdigest())\n")
+SEGV = "import os, signal\nos.kill(os.getpid(), signal.SIGSEGV)"
+
+
+def _submissions() -> dict[str, tuple[dict, str]]:
+    """{student: (answers, base)}."""
+    answer_cells = list(solution_code(CHAPTER))
+    first, second, last = answer_cells[0], answer_cells[1], answer_cells[-1]
+    functions = _function_cells()
+    (f1, n1), (f2, n2), (f3, n3) = functions[0], functions[1], functions[2]
+    return {
+        "model": ({}, "solution"),
+        "blankpost": (_attacked(first, POST, "student"), "student"),
+        "astwrap": (_attacked(second, AST_WRAP), "solution"),
+        "setprofile": (_attacked(second, SETPROFILE), "solution"),
+        "frameread": (_in_function(f1, n1, FRAME_READ), "solution"),
+        "tracebackread": (_in_function(f2, n2, TRACEBACK_READ), "solution"),
+        "gcscan": (_in_function(f3, n3, GC_SCAN), "solution"),
+        "readfolder": (_attacked(first, READ_FOLDER), "solution"),
+        "crashlast": (_attacked(last, SEGV), "solution"),
+        "crashfirst": (_attacked(first, "import os\nos._exit(3)"), "solution"),
+        "crashseveral": ({**_attacked(answer_cells[2], SEGV), **_attacked(answer_cells[4], "import os\nos._exit(5)")},
+                          "solution"),
+    }
+
+
+@pytest.fixture(scope="module")
+def graded(tmp_path_factory):
+    root = copy_course(tmp_path_factory.mktemp("hooks") / "course")
+    scratch = tmp_path_factory.mktemp("hooks-submissions")
+    mp = pytest.MonkeyPatch()
+    mp.setenv("ATTNLAB_COURSE_ROOT", str(root))
+    mp.delenv("ATTNLAB_GRADEBOOK_URL", raising=False)
+    try:
+        status, out, err = cli("release")
+        assert status == 0, out + err
+        download = scratch / "download.zip"
+        files = {}
+        with zipfile.ZipFile(download, "w") as zf:
+            for student, (answers, base) in _submissions().items():
+                path = write_submission(CHAPTER, scratch / f"{student}.ipynb", answers, base=base)
+                files[student] = path.read_bytes()
+                zf.writestr(f"{student}_exercises.ipynb", files[student])  # ids without "_": collect splits there
+        status, out, err = cli("collect", CHAPTER, str(download))
+        assert status == 0, out + err
+        run = cli("autograde", CHAPTER, "--workers", "2", "--notebook-timeout", "600")
+        yield {"root": root, "run": run, "rows": summary_rows(root), "files": files,
+               "parts": part_grades(f"sqlite:///{root / 'gradebook.db'}")}
+    finally:
+        mp.undo()
+
+
+def _outputs(graded, student: str, gid: str) -> str:
+    nb = json.loads((graded["root"] / "autograded" / student / CHAPTER / "exercises.ipynb").read_text(encoding="utf-8"))
+    cell = next(c for c in nb["cells"] if c["metadata"].get("nbgrader", {}).get("grade_id") == gid)
+    def text(value):
+        return "".join(value) if isinstance(value, list) else value or ""
+
+    return "".join(text(o.get("text")) + text(o.get("evalue")) for o in cell["outputs"])
+
+
+def _model(graded) -> dict[str, float]:
+    return {gid: score for gid, (score, _) in graded["parts"]["model"].items()}
+
+
+@pytest.mark.slow
+def test_the_model_answer_scores_full_marks_unflagged(graded):
+    row = graded["rows"]["model"]
+    assert graded["run"][0] == 0, graded["run"]
+    assert row["status"] == "graded" and row["reasons"] == "", row
+    assert float(row["score"]) == sum(_model(graded).values()) > 0
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("student, attack_cell, reason", [
+    ("blankpost", 0, "IPython's input transformers (input_transformers_post) changed while the cell ran"),
+    ("astwrap", 1, "IPython's AST transformers (ast_transformers) changed while the cell ran"),
+    ("setprofile", 1, "the profile function (sys.setprofile) changed while the cell ran"),
+])
+def test_a_hook_into_the_kernel_flags_the_notebook_and_awards_nothing_after_it(graded, student, attack_cell, reason):
+    cell = list(solution_code(CHAPTER))[attack_cell]
+    row = graded["rows"][student]
+    assert row["status"] == "flagged" and f"cell {cell}: {reason}" in row["reasons"], row
+    parts, model = graded["parts"][student], _model(graded)
+    after = _after(cell)
+    assert after and all(parts[g] == (0.0, True) for g in after), parts
+    assert all(parts[g] == (model[g], False) for g in parts if g not in after), parts
+    assert float(row["score"]) == sum(model[g] for g in parts if g not in after)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("student, function, reason", [
+    ("frameread", 0, "imports inspect, which looks into or hooks the grader's code"),
+    ("tracebackread", 1, "reads stack frames or tracebacks (tb_frame)"),
+    ("gcscan", 2, "imports gc, which looks into or hooks the grader's code"),
+])
+def test_reading_the_tests_values_is_flagged_and_awards_nothing_after_it(graded, student, function, reason):
+    """The static scan sees these before the tests run; the run-time guard's own catches of the same
+    reads (while a test runs) are tested above on their own."""
+    cell, _ = _function_cells()[function]
+    row = graded["rows"][student]
+    assert row["status"] == "flagged" and f"cell {cell}, line " in row["reasons"] and reason in row["reasons"], row
+    parts, model = graded["parts"][student], _model(graded)
+    after = _after(cell)
+    assert after and all(parts[g] == (0.0, True) for g in after), parts
+    assert all(parts[g] == (model[g], False) for g in parts if g not in after), parts
+
+
+@pytest.mark.slow
+def test_the_kernel_folder_holds_only_the_submission(graded):
+    printed = _outputs(graded, "readfolder", list(solution_code(CHAPTER))[0])
+    assert "FILES ['exercises.ipynb']" in printed and "HIDDEN 0" in printed, printed
+    assert f"SHA {hashlib.sha256(graded['files']['readfolder']).hexdigest()}" in printed, printed
+    row = graded["rows"]["readfolder"]
+    assert row["status"] == "graded" and float(row["score"]) == sum(_model(graded).values()), row
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("student, cells, how", [
+    ("crashlast", [-1], ["killed by signal 11"]),
+    ("crashfirst", [0], ["exit status 3"]),
+    ("crashseveral", [2, 4], ["killed by signal 11", "exit status 5"]),
+])
+def test_a_crashing_cell_costs_only_the_parts_that_need_it(graded, student, cells, how):
+    names = list(solution_code(CHAPTER))
+    crashed = [names[i] for i in cells]
+    row = graded["rows"][student]
+    assert row["status"] == "graded", row
+    for gid, why in zip(crashed, how):
+        assert f"cell {gid} crashed the kernel ({why}); it was replaced by an error" in row["notes"], row
+        assert crash_message(why) in _outputs(graded, student, gid)
+    parts, model = graded["parts"][student], _model(graded)
+    needing = dependents(crashed)
+    kept = [g for g in parts if g not in needing]
+    assert kept and all(parts[g] == (model[g], False) for g in kept), (needing, parts)
+    assert all(not manual for _, manual in parts.values()), parts
+    if cells == [-1]:  # the last answer cell: every part before it keeps its points
+        assert all(parts[g] == (model[g], False) for g in parts if g not in _after(crashed[0])), parts
+
+
+@pytest.mark.slow
+def test_every_submission_got_its_outcome_in_one_run(graded):
+    status, out, err = graded["run"]
+    assert status == 0, out + err
+    assert set(graded["rows"]) == set(_submissions())
