@@ -1,64 +1,84 @@
 """Chapter 8 exercise spec for tests/test_exercises.py: common wrong answers (mutants) that must
-lose points, and correct answers written differently."""
+lose points, and correct answers written differently.
+
+No part calls another part's function, so mutants of different parts can share a submission."""
 
 CHAPTER = "08-capstone"
-FULL_MARKS = 16.0
+FULL_MARKS = 17.0
 
 
-def batches(fill):
+def lr(body):
+    return "\ndef lr_at(step, peak, warmup, total, floor=0.0):\n" + body + "\n"
+
+
+_COSINE = "floor + (peak - floor) * 0.5 * (1 + math.cos(math.pi * (step - warmup) / (total - warmup)))"
+
+
+def loss(body):
+    return ("\ndef sentence_smoothed_loss(logits, targets, eps):\n"
+            "    logp = torch.log_softmax(logits, dim=-1)\n"
+            "    v = logits.shape[-1]\n"
+            "    nll = -logp.gather(-1, targets.unsqueeze(-1)).squeeze(-1)\n"
+            "    spread = -(logp.sum(dim=-1) - logp[..., PAD]) / (v - 1)\n"
+            "    real = targets != PAD\n" + body + "\n")
+
+
+_PER_SENTENCE = ("    counts = real.sum(dim=1)\n    keep = counts > 0\n"
+                 "    return ((per_token * real).sum(dim=1)[keep] / counts[keep]).mean()")
+
+
+def average(body, check="    if not states:\n        raise ValueError('empty')\n"
+                        "    for s in states[1:]:\n        if set(s) != set(states[0]) or any(s[k].shape != states[0][k].shape for k in s):\n"
+                        "            raise ValueError('different models')\n"):
+    return "\ndef average_checkpoints(states):\n" + check + "    out = {}\n    for k in states[0]:\n" + body + "\n    return out\n"
+
+
+def sample(step, prologue=""):
     return f"""
-def batches_by_tokens(src_lengths, tgt_lengths, max_tokens):
-{fill}
-"""
-
-
-_SORTED_GREEDY = """    order = sorted(range(len(src_lengths)), key=lambda i: (tgt_lengths[i], src_lengths[i]))
-    out, cur, width = [], [], 0
-    for i in order:
-        longest = max(src_lengths[i], tgt_lengths[i])
-        if longest > max_tokens:
-            raise ValueError("too long")
-        new = max(width, longest)
-        if cur and {cost} > max_tokens:
-            out.append(cur)
-            cur, new = [], longest
-        cur.append(i)
-        width = new
-{tail}"""
-
-
-def greedy(stop_rule):
-    return f"""
-def greedy_decode(next_logprobs, starts, max_len):
-    prefixes = [[s] for s in starts]
-    done = [False] * len(starts)
+def sample_decode(next_logprobs, starts, max_len, temperature, top_k, generator):
+{prologue}    outs = [[] for _ in starts]
+    live = list(range(len(starts)))
     for _ in range(max_len):
-        live = [i for i in range(len(starts)) if not done[i]]
         if not live:
             break
-        best = next_logprobs([prefixes[i] for i in live]).argmax(dim=-1).tolist()
-        for i, token in zip(live, best):
-            prefixes[i].append(token)
-            {stop_rule}
-    return [p[1:] for p in prefixes]
+{step}
+        for i, token in zip(live, drawn):
+            outs[i].append(int(token))
+        live = [i for i in live if outs[i][-1] != EOS]
+    return outs
 """
 
 
-def beam(finish, final_live="finished.append((score / length_penalty(len(tokens), alpha), tokens))"):
+def _topk_scores(scale="/ temperature", extra=0):
+    return (f"        scores = next_logprobs([[starts[i]] + outs[i] for i in live]) {scale}\n"
+            "        if top_k is not None and top_k < scores.shape[-1]:\n"
+            f"            kept = scores.topk(min(top_k + {extra}, scores.shape[-1]), dim=-1).indices\n"
+            "            scores = torch.full_like(scores, float('-inf')).scatter(-1, kept, scores.gather(-1, kept))\n")
+
+
+_DRAW = "        drawn = torch.multinomial(torch.softmax(scores, dim=-1), 1, generator=generator).flatten().tolist()"
+
+
+def beam(finish="finished.append((score / length_penalty(len(tokens), alpha), tokens))",
+         final_live="finished.append((score / length_penalty(len(tokens), alpha), tokens))", token="int(i) % vocab",
+         width="min(k, candidates.numel())", keep="new_live.append((tokens, score))"):
+    """The rule of Part 7; ``token`` is how the token id is read from the flat index ``i`` (a tensor)."""
     return f"""
 def beam_search(next_logprobs, start, k, max_len, alpha):
     live, finished = [([], 0.0)], []
     for _ in range(max_len):
         logprobs = next_logprobs([[start] + tokens for tokens, _ in live])
         scores = torch.tensor([s for _, s in live], dtype=logprobs.dtype)
-        new_scores, origin, token = beam_step(scores, logprobs, min(k, logprobs.numel()))
+        vocab = logprobs.shape[-1]
+        candidates = (scores[:, None] + logprobs).flatten()
+        best, index = candidates.topk({width})
         new_live = []
-        for score, o, t in zip(new_scores.tolist(), origin.tolist(), token.tolist()):
-            tokens = live[o][0] + [t]
-            if t == EOS:
+        for score, i in zip(best.tolist(), index):
+            tokens = live[int(i) // vocab][0] + [{token}]
+            if tokens[-1] == EOS:
                 {finish}
-            else:
-                new_live.append((tokens, score))
+            elif len(new_live) < k:
+                {keep}
         live = new_live
         if not live:
             break
@@ -68,8 +88,8 @@ def beam_search(next_logprobs, start, k, max_len, alpha):
 """
 
 
-def bleu(count_matches, brevity="1.0 if c >= r else math.exp(1 - r / c)", combine=None):
-    combine = combine or "math.exp(sum(math.log(m / t) for m, t in zip(matches, totals)) / 4)"
+def bleu(count_matches="sum(min(v, rr[g]) for g, v in h.items())", brevity="1.0 if c >= r else math.exp(1 - r / c)",
+         combine="math.exp(sum(math.log(m / t) for m, t in zip(matches, totals)) / 4)", zero="0.0"):
     return f"""
 def corpus_bleu(hypotheses, references):
     matches, totals, c, r = [0] * 4, [0] * 4, 0, 0
@@ -82,25 +102,13 @@ def corpus_bleu(hypotheses, references):
             matches[n - 1] += {count_matches}
             totals[n - 1] += max(len(hyp) - n + 1, 0)
     if min(matches) == 0:
-        return 0.0
+        return {zero}
     return 100 * ({brevity}) * {combine}
 """
 
 
-_CLIPPED = "sum(min(v, rr[g]) for g, v in h.items())"
-
 MUTANTS = {
-    # Part 1: the budget, the coverage, the sorting, the error
-    "batches_budget_ignores_padding": ("test_batches", {"batches": batches(_SORTED_GREEDY.format(
-        cost="sum(max(src_lengths[j], tgt_lengths[j]) for j in cur + [i])", tail="    return out + ([cur] if cur else [])"))}),
-    "batches_drop_last_batch": ("test_batches", {"batches": batches(_SORTED_GREEDY.format(
-        cost="new * (len(cur) + 1)", tail="    return out"))}),
-    "batches_unsorted": ("test_batches", {"batches": batches(_SORTED_GREEDY.format(
-        cost="new * (len(cur) + 1)", tail="    return out + ([cur] if cur else [])").replace(
-        "sorted(range(len(src_lengths)), key=lambda i: (tgt_lengths[i], src_lengths[i]))", "range(len(src_lengths))"))}),
-    "batches_only_source_lengths": ("test_batches", {"batches": batches(_SORTED_GREEDY.format(
-        cost="max(width, src_lengths[i]) * (len(cur) + 1)", tail="    return out + ([cur] if cur else [])"))}),
-    # Part 2
+    # ---- Part 1, teacher forcing
     "decoder_io_keeps_eos_in_input": ("test_decoder_io", {"decoder_io": """
 def decoder_io(targets):
     tgt_in = torch.full_like(targets, PAD)
@@ -108,136 +116,258 @@ def decoder_io(targets):
     tgt_in[:, 1:] = targets[:, :-1]
     return tgt_in, targets
 """}),
-    # Part 3
-    "loss_smoothing_over_other_tokens": ("test_smoothed_loss", {"smoothed_loss": """
-def smoothed_loss(logits, targets, eps):
-    logp = torch.log_softmax(logits, dim=-1)
+    # integer ids required: float zeros as the start
+    "decoder_io_float_ids": ("test_decoder_io", {"decoder_io": """
+def decoder_io(targets):
+    tgt_in = torch.zeros(targets.shape)
+    tgt_in[:, 0] = BOS
+    tgt_in[:, 1:] = targets[:, :-1]
+    return tgt_in.masked_fill(tgt_in == EOS, PAD), targets
+"""}),
+    # dtype kept: torch.full makes int64 whatever the input's dtype
+    "decoder_io_always_int64": ("test_decoder_io", {"decoder_io": """
+def decoder_io(targets):
+    tgt_in = torch.full(targets.shape, PAD)
+    tgt_in[:, 0] = BOS
+    tgt_in[:, 1:] = targets[:, :-1]
+    return tgt_in.masked_fill(tgt_in == EOS, PAD), targets
+"""}),
+    # in-place rule: shifts the caller's tensor and returns a copy as tgt_out
+    "decoder_io_shifts_targets_in_place": ("test_decoder_io", {"decoder_io": """
+def decoder_io(targets):
+    out = targets.clone()
+    targets[:, 1:] = out[:, :-1]
+    targets[:, 0] = BOS
+    targets.masked_fill_(targets == EOS, PAD)
+    return targets, out
+"""}),
+    # ---- Part 2, warm-up and cosine
+    # the cosine goes on after `total` (it rises again)
+    "lr_cosine_past_total": ("test_lr_at", {"lr_at": lr(
+        "    if step <= warmup:\n        return peak * step / warmup\n    return " + _COSINE)}),
+    # the floor argument ignored
+    "lr_ignores_floor": ("test_lr_at", {"lr_at": lr(
+        "    if step <= warmup:\n        return peak * step / warmup\n    if step >= total:\n        return 0.0\n"
+        "    return peak * 0.5 * (1 + math.cos(math.pi * (step - warmup) / (total - warmup)))")}),
+    # a Python float required: torch.cos gives a tensor
+    "lr_returns_tensor": ("test_lr_at", {"lr_at": lr(
+        "    if step <= warmup:\n        return peak * step / warmup\n    if step >= total:\n        return floor\n"
+        "    return floor + (peak - floor) * 0.5 * (1 + torch.cos(torch.tensor(math.pi * (step - warmup) / (total - warmup))))")}),
+    # the lesson's 0-based step convention carried over
+    "lr_zero_based_step": ("test_lr_at", {"lr_at": lr(
+        "    step = step + 1\n    if step <= warmup:\n        return peak * step / warmup\n    if step >= total:\n"
+        "        return floor\n    return " + _COSINE)}),
+    # warmup = 0 divides by zero
+    "lr_warmup_zero_divides": ("test_lr_at", {"lr_at": lr(
+        "    rising = peak * step / warmup\n    if step <= warmup:\n        return rising\n    if step >= total:\n"
+        "        return floor\n    return " + _COSINE)}),
+    # ---- Part 3, the smallest smoothed loss
+    "min_loss_zero": ("test_min_loss", {"min_loss": "min_smoothed_loss = 0.0"}),
+    # the right token's share eps / V forgotten
+    "min_loss_right_token_share_forgotten": ("test_min_loss", {"min_loss":
+        "min_smoothed_loss = -0.9 * math.log(0.9) - 0.1 * math.log(0.1 / 7999)"}),
+    # in bits
+    "min_loss_in_bits": ("test_min_loss", {"min_loss":
+        "_a, _b = 0.9 + 0.1 / 8000, 0.1 / 8000\nmin_smoothed_loss = -_a * math.log2(_a) - 7999 * _b * math.log2(_b)"}),
+    # a float subclass equal to everything
+    "min_loss_lying_float": ("test_min_loss", {"min_loss": """
+class _Anything(float):
+    def __eq__(self, other):
+        return True
+    def __sub__(self, other):
+        return 0.0
+    def __rsub__(self, other):
+        return 0.0
+    __hash__ = float.__hash__
+
+min_smoothed_loss = _Anything(0.0)
+"""}),
+    # ---- Part 4, sentence-level loss
+    # reduction order: the mean over tokens (long sentences weigh more)
+    "loss_mean_over_tokens": ("test_sentence_loss", {"sentence_loss": loss(
+        "    per_token = (1 - eps) * nll + eps * spread\n    return per_token[real].mean()")}),
+    # the lesson's smoothing: eps over all V tokens, PAD included
+    "loss_smooths_over_all_tokens": ("test_sentence_loss", {"sentence_loss": loss(
+        "    per_token = (1 - eps) * nll - eps * logp.mean(dim=-1)\n" + _PER_SENTENCE)}),
+    # a row of PADs counted as a sentence of loss 0
+    "loss_counts_empty_rows": ("test_sentence_loss", {"sentence_loss": loss(
+        "    per_token = (1 - eps) * nll + eps * spread\n"
+        "    return ((per_token * real).sum(dim=1) / real.sum(dim=1).clamp(min=1)).mean()")}),
+    # dtype kept: the lesson's .float() turns float64 into float32
+    "loss_in_float32": ("test_sentence_loss", {"sentence_loss": loss(
+        "    per_token = ((1 - eps) * nll + eps * spread).float()\n" + _PER_SENTENCE)}),
+    # in-place rule: logits stabilised in place
+    "loss_shifts_logits_in_place": ("test_sentence_loss", {"sentence_loss": """
+def sentence_smoothed_loss(logits, targets, eps):
+    logits -= logits.amax(dim=-1, keepdim=True)
+    logp = logits - logits.exp().sum(dim=-1, keepdim=True).log()
+    v = logits.shape[-1]
     nll = -logp.gather(-1, targets.unsqueeze(-1)).squeeze(-1)
-    others = -(logp.sum(-1) + nll) / (logits.shape[-1] - 1)
+    spread = -(logp.sum(dim=-1) - logp[..., PAD]) / (v - 1)
     real = targets != PAD
-    return ((1 - eps) * nll + eps * others)[real].mean()
+    per_token = (1 - eps) * nll + eps * spread
+    counts = real.sum(dim=1)
+    keep = counts > 0
+    return ((per_token * real).sum(dim=1)[keep] / counts[keep]).mean()
 """}),
-    "loss_averages_over_padding": ("test_smoothed_loss", {"smoothed_loss": """
-def smoothed_loss(logits, targets, eps):
-    logp = torch.log_softmax(logits, dim=-1)
-    nll = -logp.gather(-1, targets.unsqueeze(-1)).squeeze(-1)
-    return ((1 - eps) * nll - eps * logp.mean(-1)).mean()
-"""}),
-    "loss_without_one_minus_eps": ("test_smoothed_loss", {"smoothed_loss": """
-def smoothed_loss(logits, targets, eps):
-    logp = torch.log_softmax(logits, dim=-1)
-    nll = -logp.gather(-1, targets.unsqueeze(-1)).squeeze(-1)
-    real = targets != PAD
-    return (nll - eps * logp.mean(-1))[real].mean()
-"""}),
-    # Part 4
-    "lr_decays_as_one_over_step": ("test_lr_at", {"lr_at": """
-def lr_at(step, peak, warmup):
-    return peak * min(step / warmup, warmup / step)
-"""}),
-    # Part 5
-    "greedy_never_stops_at_eos": ("test_greedy", {"greedy": greedy("done[i] = False")}),
-    "greedy_drops_eos": ("test_greedy", {"greedy": greedy("done[i] = token == EOS").replace(
-        "    return [p[1:] for p in prefixes]", "    return [[t for t in p[1:] if t != EOS] for p in prefixes]")}),
-    # Part 6
-    "beam_step_ignores_history": ("test_beam_step", {"beam_step": """
-def beam_step(scores, logprobs, k):
-    vocab = logprobs.shape[-1]
-    _, index = logprobs.flatten().topk(k)
-    return (scores[:, None] + logprobs).flatten()[index], index // vocab, index % vocab
-"""}),
-    "beam_step_swaps_origin_and_token": ("test_beam_step", {"beam_step": """
-def beam_step(scores, logprobs, k):
-    vocab = logprobs.shape[-1]
-    new_scores, index = (scores[:, None] + logprobs).flatten().topk(k)
-    return new_scores, index % vocab, index // vocab
-"""}),
-    # Part 7
+    # ---- Part 5, checkpoint averaging
+    # integer counters averaged too (mean of the steps)
+    "average_integers_too": ("test_average", {"average": average(
+        "        out[k] = (sum(s[k].double() for s in states) / len(states)).to(states[0][k].dtype)")}),
+    # float16 summed in float16: overflows to inf
+    "average_half_sum_overflows": ("test_average", {"average": average(
+        "        if states[-1][k].is_floating_point():\n            out[k] = sum(s[k] for s in states) / len(states)\n"
+        "        else:\n            out[k] = states[-1][k].clone()")}),
+    # in-place rule: accumulates into the first state's tensors
+    "average_accumulates_in_place": ("test_average", {"average": average(
+        "        if states[-1][k].is_floating_point():\n            total = states[0][k]\n"
+        "            for s in states[1:]:\n                total += s[k]\n"
+        "            out[k] = (total.double() / len(states)).to(total.dtype)\n"
+        "        else:\n            out[k] = states[-1][k].clone()")}),
+    # counters from the first state instead of the last
+    "average_integers_from_first": ("test_average", {"average": average(
+        "        if states[-1][k].is_floating_point():\n"
+        "            out[k] = (sum(s[k].double() for s in states) / len(states)).to(states[0][k].dtype)\n"
+        "        else:\n            out[k] = states[0][k].clone()")}),
+    # only the empty list is refused
+    "average_no_key_check": ("test_average", {"average": average(
+        "        if states[-1][k].is_floating_point():\n"
+        "            out[k] = (sum(s[k].double() for s in states) / len(states)).to(states[0][k].dtype)\n"
+        "        else:\n            out[k] = states[-1][k].clone()",
+        check="    if not states:\n        raise ValueError('empty')\n")}),
+    # ---- Part 6, sampling
+    # the generator argument ignored: the global random numbers
+    "sample_ignores_generator": ("test_sample", {"sample": sample(_topk_scores() +
+        "        drawn = torch.multinomial(torch.softmax(scores, dim=-1), 1).flatten().tolist()")}),
+    # its own generator, seeded once: equal seeds agree, but the given seed is not used
+    "sample_own_seeded_generator": ("test_sample", {"sample": sample(_topk_scores() + _DRAW,
+        prologue="    generator = torch.Generator().manual_seed(0)\n")}),
+    # rare rule: draws for the finished sentences too, which shifts every later draw
+    "sample_draws_for_finished": ("test_sample", {"sample": sample(
+        "        scores = next_logprobs([[starts[i]] + outs[i] for i in range(len(starts))]) / temperature\n"
+        "        if top_k is not None and top_k < scores.shape[-1]:\n"
+        "            kept = scores.topk(top_k, dim=-1).indices\n"
+        "            scores = torch.full_like(scores, float('-inf')).scatter(-1, kept, scores.gather(-1, kept))\n"
+        "        everyone = torch.multinomial(torch.softmax(scores, dim=-1), 1, generator=generator).flatten().tolist()\n"
+        "        drawn = [everyone[i] for i in live]")}),
+    # the temperature multiplies
+    "sample_temperature_multiplies": ("test_sample", {"sample": sample(_topk_scores(scale="* temperature") + _DRAW)}),
+    # top-k keeps one token too many
+    "sample_top_k_off_by_one": ("test_sample", {"sample": sample(_topk_scores(extra=1) + _DRAW)}),
+    # ---- Part 7, beam search
+    # rare rule: the beam refilled to k live hypotheses from 2k candidates (the lesson's rule)
+    "beam_refilled_to_k": ("test_beam_search", {"beam_search": beam(width="min(2 * k, candidates.numel())").replace(
+        "            if tokens[-1] == EOS:\n", "            if tokens[-1] == EOS and rank < k:\n").replace(
+        "        for score, i in zip(best.tolist(), index):\n", "        for rank, (score, i) in enumerate(zip(best.tolist(), index)):\n").replace(
+        "            elif len(new_live) < k:\n", "            elif tokens[-1] != EOS and len(new_live) < k:\n")}),
     "beam_without_length_penalty": ("test_beam_search", {"beam_search": beam(
-        "finished.append((score, tokens))", "finished.append((score, tokens))")}),
+        finish="finished.append((score, tokens))", final_live="finished.append((score, tokens))")}),
     "beam_penalty_ignores_eos_in_length": ("test_beam_search", {"beam_search": beam(
-        "finished.append((score / length_penalty(len(tokens) - 1, alpha), tokens))")}),
-    "beam_forgets_unfinished_at_max_len": ("test_beam_search", {"beam_search": beam(
-        "finished.append((score / length_penalty(len(tokens), alpha), tokens))", "pass").replace(
+        finish="finished.append((score / length_penalty(len(tokens) - 1, alpha), tokens))")}),
+    "beam_forgets_unfinished_at_max_len": ("test_beam_search", {"beam_search": beam(final_live="pass").replace(
         "    return max(finished", "    finished = finished or [(0.0, [])]\n    return max(finished")}),
-    # Part 8
-    "bleu_unclipped_counts": ("test_bleu", {"bleu": bleu("sum(v for g, v in h.items() if g in rr)")}),
-    "bleu_no_brevity_penalty": ("test_bleu", {"bleu": bleu(_CLIPPED, brevity="1.0")}),
-    "bleu_arithmetic_mean": ("test_bleu", {"bleu": bleu(
-        _CLIPPED, combine="sum(m / t for m, t in zip(matches, totals)) / 4")}),
+    # Python ints required: tokens left as 0-dimensional tensors
+    "beam_tokens_are_tensors": ("test_beam_search", {"beam_search": beam(token="i % vocab")}),
+    # ---- Part 8, BLEU
+    "bleu_unclipped_counts": ("test_bleu", {"bleu": bleu(count_matches="sum(v for g, v in h.items() if g in rr)")}),
+    "bleu_no_brevity_penalty": ("test_bleu", {"bleu": bleu(brevity="1.0")}),
+    "bleu_arithmetic_mean": ("test_bleu", {"bleu": bleu(combine="sum(m / t for m, t in zip(matches, totals)) / 4")}),
+    # reduction order: the mean of sentence-level BLEUs
+    "bleu_sentence_average": ("test_bleu", {"bleu": bleu().replace("def corpus_bleu(", "def _one_bleu(") + """
+def corpus_bleu(hypotheses, references):
+    return sum(_one_bleu([h], [r]) for h, r in zip(hypotheses, references)) / len(hypotheses)
+"""}),
+    # a Python float required, also for 0
+    "bleu_returns_int_zero": ("test_bleu", {"bleu": bleu(zero="0")}),
 }
 
-# Mutants graded together in one submission (one notebook run each batch). Parts 1-5 and 8 use no
-# other part's function; Part 7 calls Part 6's beam_step, so no batch holds mutants of both.
-MUTANT_BATCHES = [
-    ["batches_budget_ignores_padding", "decoder_io_keeps_eos_in_input", "loss_smoothing_over_other_tokens",
-     "lr_decays_as_one_over_step", "greedy_never_stops_at_eos", "beam_step_ignores_history", "bleu_unclipped_counts"],
-    ["batches_drop_last_batch", "loss_averages_over_padding", "greedy_drops_eos", "beam_without_length_penalty",
-     "bleu_no_brevity_penalty"],
-    ["batches_unsorted", "loss_without_one_minus_eps", "beam_step_swaps_origin_and_token", "bleu_arithmetic_mean"],
-    ["batches_only_source_lengths", "beam_penalty_ignores_eos_in_length"],
-]
-
-CORRECT_VARIANTS = {
-    # batches built with a running maximum kept per side, and a different error message
-    "two_sided_widths": {
-        "batches": """
-def batches_by_tokens(src_lengths, tgt_lengths, max_tokens):
-    pairs = sorted(zip(tgt_lengths, src_lengths, range(len(src_lengths))))
-    result, batch, s_max, t_max = [], [], 0, 0
-    for t, s, i in pairs:
-        if max(s, t) > max_tokens:
-            raise ValueError("sentence too long for the batch budget")
-        s2, t2 = max(s_max, s), max(t_max, t)
-        if batch and (len(batch) + 1) * max(s2, t2) > max_tokens:
-            result.append(batch)
-            batch, s2, t2 = [], s, t
-        batch.append(i)
-        s_max, t_max = s2, t2
-    if batch:
-        result.append(batch)
-    return result
-""",
-        "decoder_io": """
+VECTORISED = {
+    "decoder_io": """
 def decoder_io(targets):
     body = torch.where(targets == EOS, torch.full_like(targets, PAD), targets)
     bos = torch.full_like(targets[:, :1], BOS)
     return torch.cat([bos, body[:, :-1]], dim=1), targets.clone()
 """,
-        "smoothed_loss": """
-import torch.nn.functional as F
-
-def smoothed_loss(logits, targets, eps):
-    return F.cross_entropy(logits.reshape(-1, logits.shape[-1]), targets.reshape(-1),
-                           ignore_index=PAD, label_smoothing=eps)
+    "lr_at": """
+def lr_at(step, peak, warmup, total, floor=0.0):
+    if warmup and step <= warmup:
+        return step / warmup * peak
+    t = min(max((step - warmup) / (total - warmup), 0.0), 1.0)
+    return float(floor + (peak - floor) * (math.cos(math.pi * t) + 1) / 2)
 """,
-        "lr_at": """
-def lr_at(step, peak, warmup):
-    if step < warmup:
-        return peak * step / warmup
-    return peak * (warmup / step) ** 0.5
+    "min_loss": """
+import torch
+_q = torch.full((8000,), 0.1 / 8000, dtype=torch.float64)
+_q[0] += 0.9
+min_smoothed_loss = float(-(_q * _q.log()).sum())   # the cross-entropy is smallest when p = q: the entropy of q
 """,
-        "greedy": """
-def greedy_decode(next_logprobs, starts, max_len):
+    "sentence_loss": """
+def sentence_smoothed_loss(logits, targets, eps):
+    v = logits.shape[-1]
+    q = torch.full_like(logits, eps / (v - 1))
+    q[..., PAD] = 0.0
+    q = q.scatter_add(-1, targets.unsqueeze(-1), torch.full_like(logits[..., :1], 1 - eps))
+    per_token = -(q * torch.log_softmax(logits, -1)).sum(-1)
+    real = (targets != PAD).to(logits.dtype)
+    rows = real.sum(1) > 0
+    return (per_token * real).sum(1)[rows].div(real.sum(1)[rows]).mean()
+""",
+    "average": """
+def average_checkpoints(states):
+    if len(states) == 0:
+        raise ValueError("give at least one state dict")
+    first = states[0]
+    for other in states:
+        if other.keys() != first.keys():
+            raise ValueError("the state dicts have different keys")
+        for name, t in other.items():
+            if t.shape != first[name].shape:
+                raise ValueError(f"{name} has different shapes")
+    result = {}
+    for name, t in states[-1].items():
+        if torch.is_floating_point(t):
+            stacked = torch.stack([s[name].float() if s[name].element_size() < 4 else s[name] for s in states])
+            result[name] = stacked.mean(0).to(t.dtype)
+        else:
+            result[name] = t.detach().clone()
+    return result
+""",
+    "sample": """
+def sample_decode(next_logprobs, starts, max_len, temperature, top_k, generator):
     outs = [[] for _ in starts]
-    active = list(range(len(starts)))
     for _ in range(max_len):
-        if not active:
+        live = [i for i, o in enumerate(outs) if not o or o[-1] != EOS]
+        if not live:
             break
-        lp = next_logprobs([[starts[i]] + outs[i] for i in active])
-        for row, i in enumerate(active):
-            outs[i].append(int(torch.argmax(lp[row])))
-        active = [i for i in active if outs[i][-1] != EOS]
+        scores = next_logprobs([[starts[i]] + outs[i] for i in live]) / temperature
+        if top_k is not None:
+            top_k_values = torch.topk(scores, min(top_k, scores.shape[-1]), dim=-1)
+            keep = torch.zeros_like(scores, dtype=torch.bool).scatter(-1, top_k_values.indices, True)
+            scores = scores.masked_fill(~keep, float("-inf"))
+        probs = scores.softmax(-1)
+        for row, i in enumerate(live):   # one draw per row, in order
+            outs[i].append(torch.multinomial(probs[row], 1, generator=generator).item())
     return outs
 """,
-        "beam_step": """
-def beam_step(scores, logprobs, k):
-    total = scores.unsqueeze(1) + logprobs
-    flat = total.reshape(-1)
-    order = torch.argsort(flat, descending=True)[:k]
-    return flat[order], torch.div(order, logprobs.shape[1], rounding_mode="floor"), order % logprobs.shape[1]
+    "beam_search": """
+def beam_search(next_logprobs, start, k, max_len, alpha):
+    live, done = [((), 0.0)], []
+    for _ in range(max_len):
+        lp = next_logprobs([[start, *toks] for toks, _ in live]).tolist()
+        cands = sorted(((s + row[v], toks + (v,)) for (toks, s), row in zip(live, lp) for v in range(len(row))),
+                       key=lambda c: -c[0])[:k]
+        live = []
+        for s, toks in cands:
+            if toks[-1] == EOS:
+                done.append((s / length_penalty(len(toks), alpha), toks))
+            else:
+                live.append((toks, s))
+        if not live:
+            break
+    done += [(s / length_penalty(len(toks), alpha), toks) for toks, s in live]
+    return list(max(done, key=lambda d: d[0])[1])
 """,
-        "bleu": """
+    "bleu": """
 import collections
 
 def corpus_bleu(hypotheses, references):
@@ -255,5 +385,101 @@ def corpus_bleu(hypotheses, references):
     bp = min(1.0, math.exp(1 - r / c))
     return 100 * bp * math.exp(sum(logs) / 4)
 """,
-    },
 }
+
+LOOPS = {
+    "decoder_io": """
+def decoder_io(targets):
+    tgt_in = targets.clone()
+    for b in range(targets.shape[0]):
+        prev = BOS
+        for t in range(targets.shape[1]):
+            tgt_in[b, t] = PAD if (targets[b, t] == PAD or prev == EOS) else prev
+            prev = int(targets[b, t])
+    return tgt_in, targets
+""",
+    "lr_at": """
+def lr_at(step, peak, warmup, total, floor=0.0):
+    if step >= total:
+        return floor
+    if step > warmup:
+        angle = math.pi * (step - warmup) / (total - warmup)
+        return floor + (peak - floor) * math.cos(angle / 2) ** 2
+    return peak * step / warmup
+""",
+    "min_loss": """
+_V, _eps = 8000, 0.1
+_others = _eps / _V
+_right = 1 - _eps + _others
+min_smoothed_loss = -(_right * math.log(_right) + (_V - 1) * _others * math.log(_others))
+""",
+    "sentence_loss": """
+def sentence_smoothed_loss(logits, targets, eps):
+    logp = torch.log_softmax(logits, dim=-1)
+    v = logits.shape[-1]
+    not_pad = torch.ones(v, dtype=torch.bool)
+    not_pad[PAD] = False
+    sentences = []
+    for b in range(targets.shape[0]):
+        rows = targets[b] != PAD
+        if rows.any():
+            lp = logp[b][rows]
+            y = targets[b][rows]
+            per = -(1 - eps) * lp[torch.arange(len(y)), y] - eps * lp[:, not_pad].sum(-1) / (v - 1)
+            sentences.append(per.mean())
+    return torch.stack(sentences).mean()
+""",
+    "average": """
+def average_checkpoints(states):
+    if not states:
+        raise ValueError("no states")
+    names = sorted(states[0])
+    for s in states:
+        if sorted(s) != names or [tuple(s[n].shape) for n in names] != [tuple(states[0][n].shape) for n in names]:
+            raise ValueError("mismatched checkpoints")
+    out = {}
+    for n in names:
+        last = states[-1][n]
+        if last.dtype.is_floating_point:
+            acc = torch.zeros(last.shape, dtype=torch.float64)
+            for s in states:
+                acc = acc + s[n]
+            out[n] = (acc / len(states)).to(last.dtype)
+        else:
+            out[n] = last.clone()
+    return out
+""",
+    "sample": """
+def sample_decode(next_logprobs, starts, max_len, temperature, top_k, generator):
+    prefixes = [[s] for s in starts]
+    finished = [False] * len(starts)
+    for _ in range(max_len):
+        idx = [i for i, f in enumerate(finished) if not f]
+        if not idx:
+            break
+        lp = next_logprobs([prefixes[i] for i in idx]) / temperature
+        if top_k is not None and top_k < lp.shape[1]:
+            threshold_idx = torch.topk(lp, top_k, dim=1).indices
+            masked = torch.full_like(lp, -math.inf)
+            for r in range(lp.shape[0]):
+                masked[r, threshold_idx[r]] = lp[r, threshold_idx[r]]
+            lp = masked
+        draws = torch.multinomial(torch.exp(lp - torch.logsumexp(lp, 1, keepdim=True)), 1, generator=generator)
+        for r, i in enumerate(idx):
+            prefixes[i].append(int(draws[r, 0]))
+            finished[i] = prefixes[i][-1] == EOS
+    return [p[1:] for p in prefixes]
+""",
+}
+
+CORRECT_VARIANTS = {"vectorised_and_sorted": VECTORISED, "loops": LOOPS}
+
+# Mutants of independent parts graded together, one submission per batch (found by
+# `python tests/mutant_batches.py 08-capstone`: no member breaks another member's graded test).
+MUTANT_BATCHES = [
+    ["decoder_io_keeps_eos_in_input", "lr_cosine_past_total", "min_loss_zero", "loss_mean_over_tokens", "average_integers_too", "sample_ignores_generator", "beam_refilled_to_k", "bleu_unclipped_counts"],
+    ["decoder_io_float_ids", "lr_ignores_floor", "min_loss_right_token_share_forgotten", "loss_smooths_over_all_tokens", "average_half_sum_overflows", "sample_own_seeded_generator", "beam_without_length_penalty", "bleu_no_brevity_penalty"],
+    ["decoder_io_always_int64", "lr_returns_tensor", "min_loss_in_bits", "loss_counts_empty_rows", "average_accumulates_in_place", "sample_draws_for_finished", "beam_penalty_ignores_eos_in_length", "bleu_arithmetic_mean"],
+    ["decoder_io_shifts_targets_in_place", "lr_zero_based_step", "min_loss_lying_float", "loss_in_float32", "average_integers_from_first", "sample_temperature_multiplies", "beam_forgets_unfinished_at_max_len", "bleu_sentence_average"],
+    ["lr_warmup_zero_divides", "loss_shifts_logits_in_place", "average_no_key_check", "sample_top_k_off_by_one", "beam_tokens_are_tensors", "bleu_returns_int_zero"],
+]
