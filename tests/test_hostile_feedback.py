@@ -351,3 +351,21 @@ def test_outputs_none_writes_pages_without_student_output(graded):
     assert status == 0 and "printer: feedback/printer/" in out, out + err
     page = graded["none_page"]
     assert fb.NO_OUTPUT_NOTICE in page and fb.LEAK_NOTICE not in page and _no_secret(page) == []
+
+
+def test_only_the_courses_own_locked_markdown_is_left_unsanitised():
+    prose = "Compute $a < b$ for <em>every</em> row."
+    script = "<script>alert(21)</script>"
+
+    def locked(source, gid):
+        return new_markdown_cell(source, metadata={"nbgrader": {"grade": False, "solution": False, "locked": True,
+                                                                "grade_id": gid}})
+    cells = [locked(prose, "p1"), locked(script, "fake"), locked(script, "p2"), locked(script, "p2")]
+    resources = {"nbgrader": {"student": "s"}}
+    nb, _ = fb.SafeOutputs(trusted_markdown=["p1", "p2"]).preprocess(new_notebook(cells=cells), resources)
+    assert nb.cells[0].source == prose  # the course's prose, as nbgrader restored it
+    assert [c.source for c in nb.cells[1:]] == ["", "", ""]  # a fake locked cell, and two cells claiming one id
+    released = json.loads((ROOT / "chapters" / CHAPTER / "exercises.ipynb").read_text(encoding="utf-8"))
+    prose_ids = {c["metadata"]["nbgrader"]["grade_id"] for c in released["cells"] if c["cell_type"] == "markdown"
+                 and c["metadata"].get("nbgrader", {}).get("locked")}
+    assert prose_ids and set(fb.locked_markdown_ids(ROOT, CHAPTER)) == prose_ids

@@ -159,6 +159,13 @@ def chapter_hidden_lines(root: Path, chapter: str) -> list[str]:
     return hidden_test_lines(source, visible)
 
 
+def locked_markdown_ids(root: Path, chapter: str) -> list[str]:
+    """The grade ids of the locked Markdown cells of ``solutions/<chapter>`` (the course's own prose)."""
+    source = json.loads((Path(root) / "solutions" / chapter / "exercises.ipynb").read_text(encoding="utf-8"))
+    return sorted(c["metadata"]["nbgrader"]["grade_id"] for c in source["cells"] if c["cell_type"] == "markdown"
+                  and c.get("metadata", {}).get("nbgrader", {}).get("locked") and c["metadata"]["nbgrader"].get("grade_id"))
+
+
 def leaks(text: str, lines: list[str]) -> list[str]:
     """The hidden-test ``lines`` found in ``text`` (raw, or as HTML with its tags removed)."""
     if not lines or not text:
@@ -207,6 +214,8 @@ class SafeOutputs(Preprocessor):
 
     enabled = Bool(True).tag(config=True)
     hidden_lines = List(Unicode(), help="squashed hidden-test lines of the chapter").tag(config=True)
+    trusted_markdown = List(Unicode(), help="grade ids of the released notebook's locked Markdown cells, shown "
+                            "unsanitised (nbgrader restored their text); every other Markdown cell is sanitised").tag(config=True)
     output_chars = Int(10_000, help="characters kept of one output").tag(config=True)
     cell_chars = Int(30_000, help="characters kept of all outputs of one cell").tag(config=True)
     image_chars = Int(2_000_000, help="base64 characters kept of one image").tag(config=True)
@@ -218,6 +227,12 @@ class SafeOutputs(Preprocessor):
         self._log = REMOVED.setdefault(student, [])
         own = own_lines(nb)
         self._lines = [line for line in self.hidden_lines if line not in own]
+        self._trusted, seen = set(), set()
+        for cell in nb.cells:  # a locked cell of the assignment, claimed by one cell only
+            gid = (cell.metadata.get("nbgrader") or {}).get("grade_id")
+            if cell.cell_type == "markdown" and (cell.metadata.get("nbgrader") or {}).get("locked") and gid in self.trusted_markdown:
+                (self._trusted.discard if gid in seen else self._trusted.add)(gid)
+                seen.add(gid)
         keep = {k: nb.metadata[k] for k in ("kernelspec", "language_info") if k in nb.metadata}
         nb.metadata = from_dict(json.loads(json.dumps(keep, default=str)))
         for index, cell in enumerate(nb.cells):
@@ -238,7 +253,7 @@ class SafeOutputs(Preprocessor):
         cell.pop("attachments", None)
         if cell.cell_type == "raw":
             cell.cell_type, cell.source = "markdown", "<pre>" + html.escape(cell.source) + "</pre>"
-        elif cell.cell_type == "markdown" and not (meta or {}).get("locked"):
+        elif cell.cell_type == "markdown" and (meta or {}).get("grade_id") not in self._trusted:
             cell.source = clean_html(cell.source)  # student-written Markdown may carry raw HTML
         if cell.cell_type != "code":
             return

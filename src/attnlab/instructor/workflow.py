@@ -520,6 +520,7 @@ def feedback(root: Path, chapter: str, db_url: str, students: list[str] | None =
     lines = fb.chapter_hidden_lines(root, chapter)
     config.SafeOutputs.hidden_lines = lines
     config.SafeOutputs.student_outputs = student_outputs
+    config.SafeOutputs.trusted_markdown = fb.locked_markdown_ids(root, chapter)
     staging = Path(tempfile.mkdtemp(prefix=".feedback-staging-", dir=root))
     config.CourseDirectory.feedback_directory = staging.name
     api = NbGraderAPI(config=config)
