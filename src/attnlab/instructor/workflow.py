@@ -502,11 +502,10 @@ def feedback(root: Path, chapter: str, db_url: str, students: list[str] | None =
     error message: the pages then show the code, the scores and the name of each test's error."""
     import tempfile
 
+    from nbgrader.api import Gradebook, MissingEntry
     from nbgrader.apps import NbGraderAPI
 
     from . import feedback as fb
-
-    from nbgrader.api import Gradebook, MissingEntry
 
     root = Path(root)
     with Gradebook(db_url, course_id(root)) as gb:
