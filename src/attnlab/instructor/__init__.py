@@ -6,6 +6,8 @@
   cap, the tamper guard, and survival of a dying kernel;
 * :mod:`~attnlab.instructor.guard` — static and run-time checks for patched grading machinery;
 * :mod:`~attnlab.instructor.sandbox` — the grading kernel's launcher (rlimits, Landlock).
+* :mod:`~attnlab.instructor.submission` — tampered nbgrader metadata, in plain words, and its repair;
+* :mod:`~attnlab.instructor.feedback` — feedback without hidden tests or live student HTML.
 
 The command line is ``attnlab-course`` (:func:`attnlab.course.main`).
 """
