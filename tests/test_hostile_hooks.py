@@ -392,6 +392,17 @@ def test_a_crash_is_replaced_by_an_error_and_the_rest_is_graded(tmp_path):
 
 
 @pytest.mark.slow
+def test_a_test_cell_that_crashes_in_student_code_fails_alone(tmp_path):
+    ctx, cells = run_notebook(tmp_path, [
+        (SETUP, "setup", "locked"), ("def boom():\n    os._exit(9)", "a1", "student"), ("boom()", "t1", "test"),
+        ("c = 3", "a2", "student"), ("assert c == 3", "t2", "test")])
+    assert ctx.crashed == ["cell t1 crashed the kernel (exit status 9); it was replaced by an error and the notebook "
+                           "was run again from the start"] and ctx.runs == 2
+    assert cells["t1"].outputs[-1]["evalue"] == crash_message("exit status 9")  # an error output: the test scores 0
+    assert not cells["t2"].outputs and ctx.not_run == [] and ctx.stopped is None
+
+
+@pytest.mark.slow
 def test_crashes_beyond_the_restarts_stop_the_notebook(tmp_path):
     ctx, cells = run_notebook(tmp_path, [(SETUP, "setup", "locked"), ("os._exit(1)", "a1", "student"),
                                          ("os._exit(2)", "a2", "student"), ("assert x", "t1", "test")], crash_restarts=1)

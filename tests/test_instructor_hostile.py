@@ -60,14 +60,14 @@ def _hostile(root: Path) -> dict[str, tuple[str, bytes]]:
     gradebook = root / "gradebook.db"
     alice = root / "submitted" / "alice" / CHAPTER / "exercises.ipynb"
     model = _notebook()
-    # the student's kernel runs in <scratch course>/autograded/<student>/<chapter>/
+    # the student's kernel runs in <scratch course>/kernel/<student>/ (execute.py), so ../../ is the scratch course
     write_attack = (
         solution_code(CHAPTER)["mc_answers"] + "\n"  # the model's answers, then the attack
         + "for _target in ({!r}, {!r}):\n"
         "    try:\n        open(_target, 'wb').write(b'')\n    except OSError as _e:\n        print('blocked', _e)\n")
     steal = (
         "import json\n"
-        "for _key in ('../../../source/{ch}/exercises.ipynb', {path!r}):\n"
+        "for _key in ('../../source/{ch}/exercises.ipynb', {path!r}):\n"
         "    try:\n"
         "        for _c in json.load(open(_key))['cells']:\n"
         "            if _c['metadata'].get('nbgrader', {{}}).get('solution'):\n"
@@ -99,9 +99,9 @@ def _hostile(root: Path) -> dict[str, tuple[str, bytes]]:
         "refpatch": ("refpatch_exercises.ipynb", _notebook(_answers_with(
             "causal_mask", "_REF['assert_close'] = lambda *args, **kwargs: None"))),
         "gradebook": ("gradebook_exercises.ipynb", _notebook({"mc_answers": write_attack.format(
-            str(gradebook), "../../../gradebook.db")})),
+            str(gradebook), "../../gradebook.db")})),
         "neighbour": ("neighbour_exercises.ipynb", _notebook({"mc_answers": write_attack.format(
-            str(alice), f"../../../source/{CHAPTER}/exercises.ipynb")})),
+            str(alice), f"../../source/{CHAPTER}/exercises.ipynb")})),
         "steal": ("steal_exercises.ipynb", _notebook({"mc_answers": steal}, base="student")),
         "flood": ("flood_exercises.ipynb", _notebook(_answers_with("mc_answers", "print('x' * 100_000_000)"))),
         "killer": ("killer_exercises.ipynb", _notebook(_answers_with(
