@@ -186,47 +186,94 @@ def dot_product_variance(d_k, n, scale=1.0, generator=None):
 
 predicted_variance_512 = 512 / 12
 """}),
-    # Part 7: fix the bugs
-    "fix_only_the_scaling": ("test_fixed_self_attention", {"fixed_self_attention": """
+    # Part 7: find and fix the bugs (each mutant fixes three of the seed's four bugs, or adds its own)
+    "fix_scales_by_the_model_width": ("test_fixed_self_attention", {"fixed_self_attention": """
 class FixedSelfAttention(SeedSelfAttention):
-    def forward(self, x, allowed=None):
+    def forward(self, x, lengths=None, causal=False):
+        t = x.shape[1]
         q, k, v = self.query(x), self.key(x), self.value(x)
-        w = torch.matmul(q, k.transpose(1, 2)) / math.sqrt(q.shape[-1])
-        if allowed is not None:
-            w = w.masked_fill(allowed == 0, -1e9)
-        return torch.matmul(nn.functional.softmax(w, dim=1), v)
+        scores = q @ k.transpose(-2, -1) * self.scale
+        allowed = torch.ones(t, t, dtype=torch.bool)
+        if causal:
+            allowed = allowed.tril()
+        if lengths is not None:
+            real = torch.arange(t)[None, :] < lengths[:, None]
+            allowed = allowed & real[:, None, :]
+        weights = torch.softmax(scores.masked_fill(~allowed, float("-inf")), dim=-1)
+        if lengths is not None:
+            weights = weights.masked_fill(~real[:, :, None], 0.0)
+        return weights.nan_to_num(nan=0.0) @ v
 """}),
-    # rule on another code path: the masked path still averages a fully masked row
-    "fix_keeps_minus_1e9": ("test_fixed_self_attention", {"fixed_self_attention": """
+    # inequality-boundary class: the seed's causal mask that hides the diagonal, kept
+    "fix_causal_hides_the_diagonal": ("test_fixed_self_attention", {"fixed_self_attention": """
 class FixedSelfAttention(SeedSelfAttention):
-    def forward(self, x, allowed=None):
+    def forward(self, x, lengths=None, causal=False):
+        t = x.shape[1]
         q, k, v = self.query(x), self.key(x), self.value(x)
-        w = torch.matmul(q, k.transpose(1, 2)) / math.sqrt(q.shape[-1])
-        if allowed is not None:
-            w = w.masked_fill(allowed == 0, -1e9)
-        return torch.matmul(nn.functional.softmax(w, dim=-1), v)
+        scores = q @ k.transpose(-2, -1) * q.shape[-1] ** -0.5
+        allowed = torch.ones(t, t, dtype=torch.bool)
+        if causal:
+            allowed = allowed.tril(-1)
+        if lengths is not None:
+            real = torch.arange(t)[None, :] < lengths[:, None]
+            allowed = allowed & real[:, None, :]
+        weights = torch.softmax(scores.masked_fill(~allowed, float("-inf")), dim=-1)
+        if lengths is not None:
+            weights = weights.masked_fill(~real[:, :, None], 0.0)
+        return weights.nan_to_num(nan=0.0) @ v
 """}),
-    "fix_gives_nan_rows": ("test_fixed_self_attention", {"fixed_self_attention": """
+    "fix_masks_padding_queries_not_keys": ("test_fixed_self_attention", {"fixed_self_attention": """
 class FixedSelfAttention(SeedSelfAttention):
-    def forward(self, x, allowed=None):
+    def forward(self, x, lengths=None, causal=False):
+        t = x.shape[1]
         q, k, v = self.query(x), self.key(x), self.value(x)
-        w = q @ k.transpose(1, 2) / math.sqrt(q.shape[-1])
-        if allowed is not None:
-            w = w.masked_fill(~allowed, float("-inf"))
-        return torch.softmax(w, dim=-1) @ v
+        scores = q @ k.transpose(-2, -1) * q.shape[-1] ** -0.5
+        allowed = torch.ones(t, t, dtype=torch.bool)
+        if causal:
+            allowed = allowed.tril()
+        if lengths is not None:
+            real = torch.arange(t)[None, :] < lengths[:, None]
+            allowed = allowed & real[:, :, None]
+        weights = torch.softmax(scores.masked_fill(~allowed, float("-inf")), dim=-1)
+        if lengths is not None:
+            weights = weights.masked_fill(~real[:, :, None], 0.0)
+        return weights.nan_to_num(nan=0.0) @ v
 """}),
-    "fix_unsqueezes_the_mask_in_place": ("test_fixed_self_attention", {"fixed_self_attention": """
+    # dtype class: the seed's float32 softmax, kept (float64 layers lose their precision)
+    "fix_softmax_in_float32": ("test_fixed_self_attention", {"fixed_self_attention": """
 class FixedSelfAttention(SeedSelfAttention):
-    def forward(self, x, allowed=None):
+    def forward(self, x, lengths=None, causal=False):
+        t = x.shape[1]
         q, k, v = self.query(x), self.key(x), self.value(x)
-        w = q @ k.transpose(1, 2) / math.sqrt(q.shape[-1])
-        if allowed is None:
-            return torch.softmax(w, dim=-1) @ v
-        if allowed.dim() == 2:
-            allowed.unsqueeze_(0)
-        has_key = allowed.any(dim=-1, keepdim=True)
-        w = w.masked_fill(~allowed, float("-inf")).masked_fill(~has_key, 0.0)
-        return torch.softmax(w, dim=-1).masked_fill(~has_key, 0.0) @ v
+        scores = q @ k.transpose(-2, -1) * q.shape[-1] ** -0.5
+        allowed = torch.ones(t, t, dtype=torch.bool)
+        if causal:
+            allowed = allowed.tril()
+        if lengths is not None:
+            real = torch.arange(t)[None, :] < lengths[:, None]
+            allowed = allowed & real[:, None, :]
+        weights = torch.softmax(scores.masked_fill(~allowed, float("-inf")).float(), dim=-1).type_as(scores)
+        if lengths is not None:
+            weights = weights.masked_fill(~real[:, :, None], 0.0)
+        return weights.nan_to_num(nan=0.0) @ v
+"""}),
+    # rule on another code path: padding keys masked, but padding queries still average the real tokens
+    "fix_padding_queries_not_zeroed": ("test_fixed_self_attention", {"fixed_self_attention": """
+class FixedSelfAttention(SeedSelfAttention):
+    def forward(self, x, lengths=None, causal=False):
+        t = x.shape[1]
+        q, k, v = self.query(x), self.key(x), self.value(x)
+        scores = q @ k.transpose(-2, -1) * q.shape[-1] ** -0.5
+        allowed = torch.ones(t, t, dtype=torch.bool)
+        if causal:
+            allowed = allowed.tril()
+        if lengths is not None:
+            real = torch.arange(t)[None, :] < lengths[:, None]
+            allowed = allowed & real[:, None, :]
+        weights = torch.softmax(scores.masked_fill(~allowed, float("-inf")), dim=-1)
+        if lengths is not None:
+            weights = weights
+        return weights.nan_to_num(nan=0.0) @ v
 """}),
     # Part 8: two questions
     "masking_answer_uniform": ("test_answer_masking", {"mc_answers": 'answer_masking = "c"\nanswer_doubling = "b"'}),
@@ -295,14 +342,22 @@ predicted_variance_512 = 170.666667
 """,
     "fixed_self_attention": """
 class FixedSelfAttention(SeedSelfAttention):
-    def forward(self, x, allowed=None):
-        q = self.query(x) / math.sqrt(x.shape[-1])
+    def forward(self, x, lengths=None, causal=False):
+        b, t, _ = x.shape
+        q = self.query(x) / math.sqrt(self.query.out_features)
         k, v = self.key(x), self.value(x)
-        w = torch.einsum("btd,bsd->bts", q, k)
-        if allowed is not None:
-            w = w.masked_fill(~allowed, float("-inf"))
-        w = torch.nan_to_num(torch.softmax(w, dim=-1), nan=0.0)
-        return torch.einsum("bts,bsd->btd", w, v)
+        z = torch.einsum("btd,bsd->bts", q, k)
+        rows = []
+        for i in range(b):
+            n = t if lengths is None else int(lengths[i])
+            keep = torch.zeros(t, t, dtype=torch.bool)
+            keep[:n, :n] = True
+            if causal:
+                keep &= torch.ones(t, t, dtype=torch.bool).tril()
+            w = torch.where(keep, z[i], torch.full_like(z[i], -math.inf))
+            w = torch.nan_to_num(torch.softmax(w, dim=-1), nan=0.0)
+            rows.append(torch.einsum("ts,sd->td", w, v[i]))
+        return torch.stack(rows)
 """,
     "mc_answers": 'answer_doubling = "b"\nanswer_masking = "d"',
 }
@@ -349,9 +404,15 @@ predicted_variance_512 = 512 * (1 / 3)
 import torch.nn.functional as F
 
 class FixedSelfAttention(SeedSelfAttention):
-    def forward(self, x, allowed=None):
+    def forward(self, x, lengths=None, causal=False):
+        t = x.shape[1]
         q, k, v = self.query(x), self.key(x), self.value(x)
-        return F.scaled_dot_product_attention(q, k, v, attn_mask=allowed)
+        mask = torch.ones(t, t, dtype=torch.bool).tril() if causal else torch.ones(t, t, dtype=torch.bool)
+        if lengths is None:
+            return F.scaled_dot_product_attention(q, k, v, attn_mask=mask)
+        pad = torch.arange(t).expand(x.shape[0], t) < lengths.unsqueeze(1)  # (B, T)
+        out = F.scaled_dot_product_attention(q, k, v, attn_mask=mask & pad.unsqueeze(1))
+        return torch.where(pad.unsqueeze(-1), out, torch.zeros_like(out))
 """,
     "mc_answers": 'answer_masking = "d"\nanswer_doubling = "b"',
 }
@@ -368,14 +429,15 @@ CORRECT_VARIANTS = {
 MUTANT_BATCHES = [
     ["raw_scores_keys_and_queries_swapped", "temperature_on_the_key_axis", "causal_mask_aligned_bottom_right",
      "positions_negative_at_the_padding", "lse_without_max_shift", "variance_ignores_the_generator",
-     "fix_only_the_scaling", "masking_answer_uniform"],
+     "fix_scales_by_the_model_width", "masking_answer_uniform"],
     ["raw_scores_in_float32", "softmax_by_hand_without_max_shift", "causal_mask_off_by_one",
      "positions_from_the_longest_sequence", "lse_over_every_key", "variance_scale_not_squared",
-     "fix_keeps_minus_1e9", "masking_answer_lying_str"],
+     "fix_causal_hides_the_diagonal", "masking_answer_lying_str"],
     ["raw_scores_transposes_in_place", "attention_weights_in_float32", "causal_mask_as_float",
      "positions_in_the_dtype_of_lengths", "lse_squeezed_too_far", "variance_normal_queries_like_the_lesson",
-     "fix_gives_nan_rows", "doubling_answer_variance_4_not_16"],
+     "fix_masks_padding_queries_not_keys", "doubling_answer_variance_4_not_16"],
     ["raw_scores_lying_tensor", "attention_weights_scales_q_in_place", "causal_mask_from_a_small_table",
      "padding_mask_changes_lengths_in_place", "masked_attention_scales_q_in_place", "variance_prediction_uses_var_of_q",
-     "fix_unsqueezes_the_mask_in_place", "doubling_answer_forgot_the_stale_divisor"],
+     "fix_softmax_in_float32", "doubling_answer_forgot_the_stale_divisor"],
+    ["fix_padding_queries_not_zeroed"],
 ]
