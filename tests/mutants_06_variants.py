@@ -97,48 +97,138 @@ def min_p_sample(logits, min_p, generator):
     keep = z >= min_p * z.amax(dim=-1, keepdim=True)
     return torch.multinomial(logits.softmax(dim=-1) * keep, 1, generator=generator).squeeze(-1)
 """}),
-    # Part 5 -- integer token ids: concatenating onto torch.tensor([]) gives float32 ids
-    "span_float_ids": ("test_span_corrupt", {"span_corrupt": """
-def span_corrupt(tokens, noise, sentinels):
-    inputs, targets, span = torch.tensor([]), torch.tensor([]), 0
-    for i in range(len(tokens)):
-        if noise[i] and (i == 0 or not noise[i - 1]):
-            inputs = torch.cat([inputs, sentinels[span:span + 1]])
-            targets = torch.cat([targets, sentinels[span:span + 1]])
-            span += 1
-        if noise[i]:
-            targets = torch.cat([targets, tokens[i:i + 1]])
-        else:
-            inputs = torch.cat([inputs, tokens[i:i + 1]])
-    return inputs, torch.cat([targets, sentinels[span:span + 1]])
+    # Part 5 -- realistic: T5's sentinels are the largest ids, so "a sentinel is any id >= the smallest"
+    "restore_sentinels_by_range": ("test_span_corrupt", {"span_corrupt": """
+def restore_spans(inputs, targets, sentinels, pad):
+    is_sentinel = (lambda token, low=int(sentinels.min()): token >= low)
+    rows = []
+    for row_in, row_tg in zip(inputs.tolist(), targets.tolist()):
+        hidden, order, current = {}, [], None
+        for token in row_tg:
+            if token == pad:
+                break
+            if is_sentinel(token):
+                current = hidden.setdefault(token, [])
+                order.append(token)
+            else:
+                current.append(token)
+        restored, seen = [], 0
+        for token in row_in:
+            if token == pad:
+                break
+            if is_sentinel(token):
+                restored += [(t, True) for t in hidden[token]]
+                seen += 1
+            else:
+                restored.append((token, False))
+        rows.append(restored)
+    t = max(len(row) for row in rows)
+    tokens = torch.full((len(rows), t), pad, dtype=torch.long)
+    noise = torch.zeros(len(rows), t, dtype=torch.bool)
+    for b, row in enumerate(rows):
+        tokens[b, :len(row)] = torch.tensor([token for token, _ in row], dtype=torch.long)
+        noise[b, :len(row)] = torch.tensor([flag for _, flag in row], dtype=torch.bool)
+    return tokens, noise
 """}),
-    # Part 5 -- realistic: assumes the sentinel ids are consecutive numbers
-    "span_sentinels_counted_up": ("test_span_corrupt", {"span_corrupt": """
-def span_corrupt(tokens, noise, sentinels):
-    inputs, targets, span = [], [], 0
-    first = int(sentinels[0])
-    for i, (token, hidden) in enumerate(zip(tokens.tolist(), noise.tolist())):
-        if hidden and (i == 0 or not noise[i - 1]):
-            inputs.append(first + span)
-            targets.append(first + span)
-            span += 1
-        (targets if hidden else inputs).append(token)
-    targets.append(first + span)
-    return torch.tensor(inputs), torch.tensor(targets)
+    # rare algorithm rule: the k-th sentinel of the input is taken to mean sentinels[k]'s segment,
+    # right only when a row uses the sentinels in the order given
+    "restore_segments_by_sentinel_index": ("test_span_corrupt", {"span_corrupt": """
+def restore_spans(inputs, targets, sentinels, pad):
+    is_sentinel = set(sentinels.tolist()).__contains__
+    rows = []
+    for row_in, row_tg in zip(inputs.tolist(), targets.tolist()):
+        hidden, order, current = {}, [], None
+        for token in row_tg:
+            if token == pad:
+                break
+            if is_sentinel(token):
+                current = hidden.setdefault(token, [])
+                order.append(token)
+            else:
+                current.append(token)
+        restored, seen = [], 0
+        for token in row_in:
+            if token == pad:
+                break
+            if is_sentinel(token):
+                restored += [(t, True) for t in hidden.get(int(sentinels[seen]), [])]
+                seen += 1
+            else:
+                restored.append((token, False))
+        rows.append(restored)
+    t = max(len(row) for row in rows)
+    tokens = torch.full((len(rows), t), pad, dtype=torch.long)
+    noise = torch.zeros(len(rows), t, dtype=torch.bool)
+    for b, row in enumerate(rows):
+        tokens[b, :len(row)] = torch.tensor([token for token, _ in row], dtype=torch.long)
+        noise[b, :len(row)] = torch.tensor([flag for _, flag in row], dtype=torch.bool)
+    return tokens, noise
 """}),
-    # Part 5 -- realistic: one sentinel per hidden token instead of one per span
-    "span_sentinel_per_token": ("test_span_corrupt", {"span_corrupt": """
-def span_corrupt(tokens, noise, sentinels):
-    inputs, targets, k = [], [], 0
-    for token, hidden in zip(tokens.tolist(), noise.tolist()):
-        if hidden:
-            inputs.append(int(sentinels[k]))
-            targets += [int(sentinels[k]), token]
-            k += 1
-        else:
-            inputs.append(token)
-    targets.append(int(sentinels[k]))
-    return torch.tensor(inputs), torch.tensor(targets)
+    # argument class: the padding of the result is 0 instead of `pad`
+    "restore_pads_with_zero": ("test_span_corrupt", {"span_corrupt": """
+def restore_spans(inputs, targets, sentinels, pad):
+    is_sentinel = set(sentinels.tolist()).__contains__
+    rows = []
+    for row_in, row_tg in zip(inputs.tolist(), targets.tolist()):
+        hidden, order, current = {}, [], None
+        for token in row_tg:
+            if token == pad:
+                break
+            if is_sentinel(token):
+                current = hidden.setdefault(token, [])
+                order.append(token)
+            else:
+                current.append(token)
+        restored, seen = [], 0
+        for token in row_in:
+            if token == pad:
+                break
+            if is_sentinel(token):
+                restored += [(t, True) for t in hidden[token]]
+                seen += 1
+            else:
+                restored.append((token, False))
+        rows.append(restored)
+    t = max(len(row) for row in rows)
+    tokens = torch.full((len(rows), t), 0, dtype=torch.long)
+    noise = torch.zeros(len(rows), t, dtype=torch.bool)
+    for b, row in enumerate(rows):
+        tokens[b, :len(row)] = torch.tensor([token for token, _ in row], dtype=torch.long)
+        noise[b, :len(row)] = torch.tensor([flag for _, flag in row], dtype=torch.bool)
+    return tokens, noise
+"""}),
+    # unstated-requirement class: the noise mask as 0/1 integers instead of bool
+    "restore_noise_as_int": ("test_span_corrupt", {"span_corrupt": """
+def restore_spans(inputs, targets, sentinels, pad):
+    is_sentinel = set(sentinels.tolist()).__contains__
+    rows = []
+    for row_in, row_tg in zip(inputs.tolist(), targets.tolist()):
+        hidden, order, current = {}, [], None
+        for token in row_tg:
+            if token == pad:
+                break
+            if is_sentinel(token):
+                current = hidden.setdefault(token, [])
+                order.append(token)
+            else:
+                current.append(token)
+        restored, seen = [], 0
+        for token in row_in:
+            if token == pad:
+                break
+            if is_sentinel(token):
+                restored += [(t, True) for t in hidden[token]]
+                seen += 1
+            else:
+                restored.append((token, False))
+        rows.append(restored)
+    t = max(len(row) for row in rows)
+    tokens = torch.full((len(rows), t), pad, dtype=torch.long)
+    noise = torch.zeros(len(rows), t, dtype=torch.bool)
+    for b, row in enumerate(rows):
+        tokens[b, :len(row)] = torch.tensor([token for token, _ in row], dtype=torch.long)
+        noise[b, :len(row)] = torch.tensor([flag for _, flag in row], dtype=torch.bool)
+    return tokens, noise.long()
 """}),
     # Part 6 -- realistic: softmax over the tokens instead of over the experts
     "expert_choice_softmax_over_tokens": ("test_expert_choice", {"expert_choice": """
@@ -246,18 +336,19 @@ def decayed_linear_attention(q, k, v, decay):
 # `python tests/mutant_batches.py 06-variants`.
 MUTANT_BATCHES = [
     ["window_pairs_returns_float", "tokens_per_pass_closed_form_at_one", "whole_word_carries_across_rows",
-     "min_p_ignores_generator", "span_float_ids", "expert_choice_softmax_over_tokens", "gqa_cached_tiles_heads",
+     "min_p_ignores_generator", "restore_sentinels_by_range", "expert_choice_softmax_over_tokens", "gqa_cached_tiles_heads",
      "decay_rescaled_cumsum"],
     ["window_pairs_ignores_short_sequences", "tokens_per_pass_ignores_stopping", "whole_word_float_mask",
-     "min_p_strict_threshold", "span_sentinels_counted_up", "expert_choice_ties_to_later_tokens",
+     "min_p_strict_threshold", "restore_segments_by_sentinel_index", "expert_choice_ties_to_later_tokens",
      "gqa_cached_mask_from_start", "decay_normaliser_not_decayed"],
     ["window_pairs_builds_mask_when_short", "tokens_per_pass_lying_float", "whole_word_changes_pick",
-     "min_p_on_logits", "span_sentinel_per_token", "expert_choice_float32_gate", "gqa_cached_mask_table_256",
+     "min_p_on_logits", "restore_pads_with_zero", "expert_choice_float32_gate", "gqa_cached_mask_table_256",
      "decay_returns_float64"],
+    ["restore_noise_as_int"],
 ]
 
 # Correct answers that differ from the model answers: closed forms written another way, Python
-# loops, inverse-CDF and Gumbel-max sampling, vectorised span building, O(N^2) ranking, per-head
+# loops, inverse-CDF and Gumbel-max sampling, span restoring by cutting tensors and by searching lists, O(N^2) ranking, per-head
 # loops, the masked quadratic form of the decayed attention.
 CORRECT_VARIANTS = {
     "loops_and_quadratic_forms": {
@@ -294,16 +385,25 @@ def min_p_sample(logits, min_p, generator):
     return (cdf <= u).sum(dim=-1)
 """,
         "span_corrupt": """
-def span_corrupt(tokens, noise, sentinels):
-    before = torch.cat([torch.zeros(1, dtype=torch.bool), noise[:-1]])
-    first = noise & ~before  # the first token of each span
-    span = first.cumsum(0) - 1
-    sentinel_here = sentinels[span.clamp(min=0)]
-    inputs = torch.where(first, sentinel_here, tokens)[~noise | first]
-    pairs = torch.stack([sentinel_here, tokens], dim=1).reshape(-1)  # (sentinel, token) per position
-    keep = torch.stack([first, noise], dim=1).reshape(-1)
-    targets = torch.cat([pairs[keep], sentinels[int(first.sum()):int(first.sum()) + 1]])
-    return inputs, targets
+def restore_spans(inputs, targets, sentinels, pad):
+    special = torch.isin(targets, sentinels)
+    rows_t, rows_n = [], []
+    for b in range(inputs.shape[0]):
+        # cut the target before each sentinel: {sentinel: tensor of the tokens it hid}
+        tg = targets[b][targets[b] != pad]
+        starts = torch.nonzero(special[b][: tg.shape[0]]).flatten().tolist() + [tg.shape[0]]
+        spans = {int(tg[i]): tg[i + 1:j] for i, j in zip(starts[:-1], starts[1:])}
+        pieces, flags = [], []
+        for token in inputs[b][inputs[b] != pad]:
+            piece = spans.get(int(token))
+            if piece is None:
+                pieces.append(token.view(1).long()), flags.append(torch.zeros(1, dtype=torch.bool))
+            else:
+                pieces.append(piece.long()), flags.append(torch.ones(len(piece), dtype=torch.bool))
+        rows_t.append(torch.cat(pieces)), rows_n.append(torch.cat(flags))
+    tokens = torch.nn.utils.rnn.pad_sequence(rows_t, batch_first=True, padding_value=pad)
+    noise = torch.nn.utils.rnn.pad_sequence(rows_n, batch_first=True, padding_value=False)
+    return tokens, noise
 """,
         "expert_choice": """
 def expert_choice(router_logits, capacity):
@@ -367,20 +467,29 @@ def min_p_sample(logits, min_p, generator):
     return scores.argmax(dim=-1)
 """,
         "span_corrupt": """
-def span_corrupt(tokens, noise, sentinels):
-    inputs, targets, span, inside = [], [], 0, False
-    for i in range(tokens.shape[0]):
-        if bool(noise[i]):
-            if not inside:
-                inputs.append(sentinels[span])
-                targets.append(sentinels[span])
-                span += 1
-            targets.append(tokens[i])
-        else:
-            inputs.append(tokens[i])
-        inside = bool(noise[i])
-    targets.append(sentinels[span])
-    return torch.stack(inputs), torch.stack(targets)
+def restore_spans(inputs, targets, sentinels, pad):
+    ids = sentinels.tolist()
+    out_t, out_n = [], []
+    for row_in, row_tg in zip(inputs.tolist(), targets.tolist()):
+        toks, flags, k = [], [], 0  # k: where the next span starts in the target
+        for token in row_in:
+            if token == pad:
+                break
+            if token not in ids:
+                toks.append(token)
+                flags.append(False)
+                continue
+            k = row_tg.index(token) + 1
+            while row_tg[k] not in ids:
+                toks.append(row_tg[k])
+                flags.append(True)
+                k += 1
+        out_t.append(toks)
+        out_n.append(flags)
+    width = max(len(r) for r in out_t)
+    tokens = torch.tensor([r + [pad] * (width - len(r)) for r in out_t], dtype=torch.int64)
+    noise = torch.tensor([r + [False] * (width - len(r)) for r in out_n], dtype=torch.bool)
+    return tokens, noise
 """,
         "expert_choice": """
 def expert_choice(router_logits, capacity):
