@@ -9,7 +9,7 @@ of processes when the grader does not run as root), and then starts the kernel i
   that it can create namespaces here. The kernel gets its own mount, PID, network, IPC, UTS (and,
   where the system allows, user and cgroup) namespaces, no capabilities, a new session, a fresh
   ``/proc`` of its own PID namespace (the grader's ``/proc/<pid>/environ`` and ``cmdline`` do not
-  exist there), a fresh ``/tmp``, an empty network namespace (no TCP, UDP or Unix socket reaches
+  exist there), a fresh, read-only ``/tmp``, an empty network namespace (no TCP, UDP or Unix socket reaches
   anything outside, abstract ones included), and only these folders: the system folders and the
   Python installation with its packages read-only, a few files of ``/etc``, and, writable, the
   kernel's own folder and the folder of its ZMQ ``ipc`` sockets. The course checkout (sources,
@@ -260,7 +260,9 @@ def bwrap_command(isolation: dict, work: str, runtime: str | None, env: dict[str
     for path in (runtime, work):
         if path:
             args += ["--bind", path, path]
-    args += ["--remount-ro", "/", "--chdir", work, "--", *command]
+    # read-only too: the root folder, and the private /tmp with the folders bubblewrap made in it for
+    # the binds (TMPDIR is the kernel's own folder); /dev/shm stays writable for shared memory
+    args += ["--remount-ro", "/", "--remount-ro", "/tmp", "--chdir", work, "--", *command]
     return args
 
 
