@@ -27,13 +27,21 @@ def jacobians(body):
             + body + "\n")
 
 
-def coverage(body, update="coverage = coverage + alpha"):
-    return ("\ndef coverage_attention(s, h, allowed, W_q, W_k, w_c, v):\n    b, t, _ = s.shape\n"
-            "    coverage = torch.zeros(b, h.shape[1], dtype=h.dtype)\n    contexts, weights = [], []\n"
+def decoder(query="state @ p['W_q'].T", concat="[x[:, i], context]", start="s0",
+            coverage_used="coverage", dtype_line="", update="coverage = coverage + alpha"):
+    return ("\ndef coverage_decoder(x, h, allowed, s0, p):\n" + dtype_line +
+            "    b, t, _ = x.shape\n"
+            "    coverage = torch.zeros(b, h.shape[1], dtype=x.dtype)\n"
+            f"    state, states, weights = {start}, [], []\n"
             "    for i in range(t):\n"
-            "        hidden = torch.tanh((s[:, i] @ W_q.T)[:, None, :] + h @ W_k.T + coverage[:, :, None] * w_c)\n"
-            + body + f"\n        contexts.append((alpha[:, :, None] * h).sum(dim=1))\n        weights.append(alpha)\n"
-            f"        {update}\n    return torch.stack(contexts, dim=1), torch.stack(weights, dim=1)\n")
+            f"        query = {query}\n"
+            "        hidden = torch.tanh(query[:, None, :] + h @ p['W_k'].T + "
+            f"{coverage_used}[:, :, None] * p['w_c'])\n"
+            "        alpha = torch.softmax((hidden @ p['v']).masked_fill(~allowed, float('-inf')), dim=-1)\n"
+            "        context = (alpha[:, :, None] * h).sum(dim=1)\n"
+            f"        state = torch.tanh(torch.cat({concat}, dim=-1) @ p['W_ih'].T + p['b_ih'] + state @ p['W_hh'].T + p['b_hh'])\n"
+            "        states.append(state)\n        weights.append(alpha)\n"
+            f"        {update}\n    return torch.stack(states, dim=1), torch.stack(weights, dim=1)\n")
 
 
 CANDIDATE = '    candidate = torch.tanh(x @ p["W_ih"].T + p["b_ih"] + h @ p["W_hh"].T + p["b_hh"])\n'
@@ -146,42 +154,35 @@ answer_parallel = _Any("a")
         "        product = product @ p['W_hh']\n"
         "        norms.append(torch.linalg.matrix_norm(product).mean())\n"
         "    return torch.stack(norms)")}),
-    # Part 6: coverage attention
-    # boundary class: c_t counts step t itself (an inclusive cumulative sum, t' <= t instead of t' < t)
-    "coverage_counts_the_current_step": ("test_additive", {"additive": """
-def coverage_attention(s, h, allowed, W_q, W_k, w_c, v):
-    b, t, _ = s.shape
-    coverage = torch.zeros(b, h.shape[1], dtype=h.dtype)
-    contexts, weights = [], []
+    # Part 6: an attentive decoder with coverage
+    # realistic: the query is the state after this step's update (computed with the previous context),
+    # as in Luong's decoder, not the previous state
+    "decoder_queries_with_the_new_state": ("test_additive", {"additive": """
+def coverage_decoder(x, h, allowed, s0, p):
+    b, t, _ = x.shape
+    coverage = torch.zeros(b, h.shape[1], dtype=x.dtype)
+    state, context, states, weights = s0, torch.zeros(b, h.shape[2], dtype=x.dtype), [], []
     for i in range(t):
-        for _ in range(2):  # the weights of this step, then again with this step counted in the coverage
-            hidden = torch.tanh((s[:, i] @ W_q.T)[:, None, :] + h @ W_k.T + coverage[:, :, None] * w_c)
-            alpha = torch.softmax((hidden @ v).masked_fill(~allowed, float('-inf')), dim=-1)
-            if _ == 0:
-                first = alpha
-                coverage = coverage + first
-        contexts.append((alpha[:, :, None] * h).sum(dim=1))
-        weights.append(alpha)
-    return torch.stack(contexts, dim=1), torch.stack(weights, dim=1)
-"""}),
-    "coverage_never_updated": ("test_additive", {"additive": coverage(MASKED_SOFTMAX, update="pass")}),
-    "coverage_padding_not_masked": ("test_additive", {"additive": coverage(
-        "        alpha = torch.softmax(hidden @ v, dim=-1)")}),
-    # dtype class: float32 inputs come back as float64
-    "coverage_in_float64": ("test_additive", {"additive": """
-def coverage_attention(s, h, allowed, W_q, W_k, w_c, v):
-    s, h, W_q, W_k, w_c, v = (t.double() for t in (s, h, W_q, W_k, w_c, v))
-    b, t, _ = s.shape
-    coverage = torch.zeros(b, h.shape[1], dtype=h.dtype)
-    contexts, weights = [], []
-    for i in range(t):
-        hidden = torch.tanh((s[:, i] @ W_q.T)[:, None, :] + h @ W_k.T + coverage[:, :, None] * w_c)
-        alpha = torch.softmax((hidden @ v).masked_fill(~allowed, float('-inf')), dim=-1)
-        contexts.append((alpha[:, :, None] * h).sum(dim=1))
+        state = torch.tanh(torch.cat([x[:, i], context], dim=-1) @ p['W_ih'].T + p['b_ih'] + state @ p['W_hh'].T + p['b_hh'])
+        hidden = torch.tanh((state @ p['W_q'].T)[:, None, :] + h @ p['W_k'].T + coverage[:, :, None] * p['w_c'])
+        alpha = torch.softmax((hidden @ p['v']).masked_fill(~allowed, float('-inf')), dim=-1)
+        context = (alpha[:, :, None] * h).sum(dim=1)
+        states.append(state)
         weights.append(alpha)
         coverage = coverage + alpha
-    return torch.stack(contexts, dim=1), torch.stack(weights, dim=1)
+    return torch.stack(states, dim=1), torch.stack(weights, dim=1)
 """}),
+    # boundary class: c_t counts step t itself (an inclusive cumulative sum, t' <= t instead of t' < t)
+    "coverage_counts_the_current_step": ("test_additive", {"additive": decoder(
+        coverage_used="(coverage + torch.softmax((torch.tanh(query[:, None, :] + h @ p['W_k'].T + coverage[:, :, None]"
+                      " * p['w_c']) @ p['v']).masked_fill(~allowed, float('-inf')), dim=-1))")}),
+    # argument class: the given initial state is ignored (the decoder starts from zeros)
+    "decoder_ignores_s0": ("test_additive", {"additive": decoder(start="torch.zeros_like(s0)")}),
+    # dtype class: float32 inputs come back as float64
+    "decoder_in_float64": ("test_additive", {"additive": decoder(
+        dtype_line="    x, h, s0 = x.double(), h.double(), s0.double()\n    p = {n: w.double() for n, w in p.items()}\n")}),
+    # D_in == D_k class: the context before x in the concatenation keeps every shape when D_in == D_k
+    "decoder_context_before_input": ("test_additive", {"additive": decoder(concat="[context, x[:, i]]")}),
 }
 
 # Correct answers written differently: addmm, a loop over each sequence's real tokens, autograd
@@ -230,26 +231,31 @@ def jacobian_norms(x, p):
     return out
 """,
     "additive": """
-def coverage_attention(s, h, allowed, W_q, W_k, w_c, v):
-    b, t, _ = s.shape
-    keys = torch.einsum("ak,bsk->bsa", W_k, h)
-    cov = torch.zeros_like(allowed, dtype=s.dtype)
-    weights = []
+def coverage_decoder(x, h, allowed, s0, p):
+    b, t, d_in = x.shape
+    keys = torch.einsum("ak,bsk->bsa", p["W_k"], h)
+    w_x, w_ctx = p["W_ih"][:, :d_in], p["W_ih"][:, d_in:]  # the two blocks of W_ih
+    cov = torch.zeros_like(allowed, dtype=x.dtype)
+    state, states, weights = s0, [], []
     for i in range(t):
-        e = torch.einsum("bsa,a->bs", torch.tanh(torch.einsum("aq,bq->ba", W_q, s[:, i])[:, None] + keys
-                                                    + cov[..., None] * w_c), v)
+        e = torch.einsum("bsa,a->bs", torch.tanh(torch.einsum("ah,bh->ba", p["W_q"], state)[:, None] + keys
+                                                    + cov[..., None] * p["w_c"]), p["v"])
         e = e - e.masked_fill(~allowed, -math.inf).amax(dim=-1, keepdim=True)
         ex = torch.where(allowed, e.exp(), torch.zeros_like(e))
         alpha = ex / ex.sum(dim=-1, keepdim=True)
+        context = torch.einsum("bs,bsk->bk", alpha, h)
+        pre = torch.einsum("bi,hi->bh", x[:, i], w_x) + torch.einsum("bk,hk->bh", context, w_ctx)
+        state = torch.tanh(pre + p["b_ih"] + torch.einsum("bj,hj->bh", state, p["W_hh"]) + p["b_hh"])
+        states.append(state)
         weights.append(alpha)
         cov = cov + alpha
-    weights = torch.stack(weights, dim=1)
-    return torch.einsum("bts,bsk->btk", weights, h), weights
+    return torch.stack(states, dim=1), torch.stack(weights, dim=1)
 """,
 }
 
 # torch.lerp, literal numbers, the flipped batch with its leading padding frozen, norms by
-# torch.linalg.norm, masking with -1e9 (every row has a real token).
+# torch.linalg.norm, masking with -1e9 (every row has a real token), the decoder
+# step by Part 1's rnn_step.
 LERP_FLIP = {
     "rnn_step": """
 def rnn_step(x, h, p, leak):
@@ -285,17 +291,20 @@ def jacobian_norms(x, p):
     return torch.stack([torch.linalg.norm(m, ord="fro", dim=(1, 2)).mean() for m in products])
 """,
     "additive": """
-def coverage_attention(s, h, allowed, W_q, W_k, w_c, v):
-    b, t, _ = s.shape
-    cov = s.new_zeros(b, h.shape[1])
-    contexts, weights = [], []
+def coverage_decoder(x, h, allowed, s0, p):
+    b, t, _ = x.shape
+    cov = x.new_zeros(b, h.shape[1])
+    state = s0.clone()
+    states, weights = x.new_zeros(b, t, s0.shape[1]), x.new_zeros(b, t, h.shape[1])
+    ones = torch.ones(s0.shape[1], dtype=x.dtype)
     for i in range(t):
-        e = torch.tanh(s[:, i, None, :] @ W_q.T + h @ W_k.T + cov.unsqueeze(-1) * w_c) @ v
+        e = torch.tanh((state @ p["W_q"].T)[:, None, :] + h @ p["W_k"].T + cov.unsqueeze(-1) * p["w_c"]) @ p["v"]
         alpha = torch.softmax(e.masked_fill(~allowed, -1e9), dim=-1)
-        contexts.append(torch.bmm(alpha.unsqueeze(1), h).squeeze(1))
-        weights.append(alpha)
+        context = torch.bmm(alpha.unsqueeze(1), h).squeeze(1)
+        state = rnn_step(torch.cat([x[:, i], context], dim=1), state, p, ones)  # Part 1, every rate 1
+        states[:, i], weights[:, i] = state, alpha
         cov += alpha
-    return torch.stack(contexts, 1), torch.stack(weights, 1)
+    return states, weights
 """,
 }
 
@@ -306,11 +315,12 @@ CORRECT_VARIANTS = {"addmm_loops_autograd": ADDMM_LOOPS_AUTOGRAD, "lerp_flip_ein
 # bind the reference of rnn_step); test_exercises.py checks that each batch loses exactly its members'.
 MUTANT_BATCHES = [
     ["leak_swapped", "cost_ratio_without_projections", "parallel_answer_both", "reverse_reads_the_padding_first",
-     "jacobian_norm_of_the_batch_mean", "coverage_counts_the_current_step"],
+     "jacobian_norm_of_the_batch_mean", "decoder_queries_with_the_new_state"],
     ["recurrent_weight_not_transposed", "cost_ratio_one_product_per_gate", "parallel_answer_neither",
-     "reverse_outputs_only_up_to_the_longest", "jacobian_product_in_the_wrong_order", "coverage_never_updated"],
+     "reverse_outputs_only_up_to_the_longest", "jacobian_product_in_the_wrong_order", "decoder_ignores_s0"],
     ["leak_on_the_batch_axis", "cost_ratio_lying_float", "parallel_answer_lying_str", "reverse_ignores_h0",
-     "jacobian_from_the_previous_state", "coverage_padding_not_masked"],
+     "jacobian_from_the_previous_state", "decoder_in_float64"],
     ["step_updates_h_in_place", "equal_cost_at_n_equals_d", "reverse_writes_into_h0",
-     "jacobian_without_the_tanh_derivative", "coverage_in_float64"],
+     "jacobian_without_the_tanh_derivative", "decoder_context_before_input"],
+    ["coverage_counts_the_current_step"],
 ]
