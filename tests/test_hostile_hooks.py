@@ -90,7 +90,8 @@ def test_static_scan_keeps_ordinary_code_unflagged():
     protected, test_builtins = _grader_names(CHAPTER)
     ordinary = ("import math\nimport torch\nfrom collections import namedtuple\n"
                 "def f(x, _t=2):\n    _s = torch.stack([x, x]).trace()\n    return getattr(torch, 'exp')(_s) * _t\n"
-                "P = namedtuple('P', 'a b')\nname = 'exp'\ng = getattr(math, name)\nimport re\npat = re.compile('a+')\n")
+                "P = namedtuple('P', 'a b')\nname = 'exp'\ng = getattr(math, name)\nimport re\npat = re.compile('a+')\n"
+                "from IPython.display import display, HTML\ndisplay(HTML('<b>table</b>'))\n")
     assert guard.static_findings("part", ordinary, protected, test_builtins) == []
 
 

@@ -231,6 +231,8 @@ def _introspection_findings(cell_id: str, tree: ast.Module, protected: set[str])
             names = [a.name for a in node.names] if isinstance(node, ast.Import) else [node.module or ""]
             for name in names:
                 top = name.split(".")[0]
+                if name == "IPython.display" or name.startswith("IPython.display."):
+                    continue  # showing a table or a plot is an ordinary thing for an answer to do
                 if top in INTROSPECTION_MODULES and INTROSPECTION_MODULES[top]:
                     add(node, f"imports {name}, which looks into or hooks the grader's code")
             if isinstance(node, ast.ImportFrom):
