@@ -5,7 +5,8 @@ Besides the slips of each part, mutants stand for the classes of issue #22 that 
 through: small-size-only code (a cached mask), a degenerate batch (one sentence's length used for
 all; every sentence shorter than S), an unstated dtype (a float32 buffer), a float 0/1 mask, the
 in-place rule (padding zeroed in `memory`, `w_o` left ablated), inequality boundaries (a range
-check, an off-by-one padding start, a mask one step too wide), a rule kept on one code path only
+check, an off-by-one padding start, a mask one step too wide, the new token's own key left out
+of a decoding step's count), an argument left at its default (bias), a rule kept on one code path only
 (the causal mask dropped once the cache is not empty), a rule that changes results rarely (an
 additive mask, wrong only for a sentence of length 0), and objects that lie (a Tensor subclass
 whose comparisons always succeed, an int subclass equal to everything).
@@ -64,16 +65,17 @@ SCRAMBLED = """    flat = position * num_heads * head_dim + column
     return head, rest // head_dim, rest % head_dim"""
 
 
-def cost(parameters, macs):
+def cost(weights="d_model * q + 2 * d_model * kv + q * d_model", biases="(q + 2 * kv + d_model if bias else 0)",
+         macs="weights + 2 * num_heads * (past + 1) * head_dim", cached="2 * kv * (past + 1)",
+         check="num_kv_heads < 1 or num_heads % num_kv_heads"):
     return f"""
-def layer_cost(t, s, d_model, num_heads, head_dim, bias=True):
-    inner = num_heads * head_dim
-    return {parameters}, {macs}
+def decode_step_cost(past, d_model, num_heads, num_kv_heads, head_dim, bias=True):
+    if {check}:
+        raise ValueError("num_heads must be a multiple of num_kv_heads")
+    q, kv = num_heads * head_dim, num_kv_heads * head_dim
+    weights = {weights}
+    return weights + {biases}, {macs}, {cached}
 """
-
-
-PARAMETERS = "4 * d_model * inner + (3 * inner + d_model if bias else 0)"
-MACS = "2 * (t + s) * d_model * inner + 2 * t * s * inner"
 
 
 def contributions(combine, before="", after=""):
@@ -154,12 +156,15 @@ rank_one_head = Anything(1)
 rank_all_heads = 100
 """}),
     "rank_all_heads_is_the_width": ("test_rank_all_heads", {"ranks": "rank_one_head = 64\nrank_all_heads = 512"}),
-    # Part 4: the cost of a layer with a free head width
-    "cost_assumes_inner_width_d": ("test_cost", {"cost": cost(
-        "4 * d_model * d_model + (4 * d_model if bias else 0)", "2 * (t + s) * d_model * d_model + 2 * t * s * d_model")}),
-    "cost_key_projections_over_queries": ("test_cost", {"cost": cost(PARAMETERS, "4 * t * d_model * inner + 2 * t * s * inner")}),
-    "cost_ignores_bias_flag": ("test_cost", {"cost": cost("4 * d_model * inner + 3 * inner + d_model", MACS)}),
-    "cost_returns_float": ("test_cost", {"cost": cost(PARAMETERS, "2 * (2 * (t + s) * d_model * inner + 2 * t * s * inner) / 2")}),
+    # Part 4: one decoding step with grouped-query attention
+    "cost_kv_projections_with_all_heads": ("test_cost", {"cost": cost(
+        weights="d_model * q + 2 * d_model * q + q * d_model", cached="2 * q * (past + 1)")}),
+    "cost_recomputes_the_prefix": ("test_cost", {"cost": cost(
+        macs="(past + 1) * weights + 2 * num_heads * (past + 1) * head_dim")}),
+    "cost_forgets_its_own_key": ("test_cost", {"cost": cost(
+        macs="weights + 2 * num_heads * past * head_dim", cached="2 * kv * past")}),
+    "cost_scores_per_key_value_head": ("test_cost", {"cost": cost(macs="weights + 2 * num_kv_heads * (past + 1) * head_dim")}),
+    "cost_ignores_bias_flag": ("test_cost", {"cost": cost(biases="(q + 2 * kv + d_model)")}),
     # Part 5: each head's share
     "contributions_rows_of_w_o": ("test_contributions", {"contributions": contributions(
         "heads[:, i] @ params['w_o'][i * dh:(i + 1) * dh, :]")}),
@@ -246,15 +251,21 @@ def scrambled_source(num_heads, length, head_dim, position, column):
 """,
     "ranks": "rank_one_head = min(100, 512 // 8)\nrank_all_heads = min(100, 100, 512)",
     "cost": """
-def layer_cost(t, s, d_model, num_heads, head_dim, bias=True):
+def decode_step_cost(past, d_model, num_heads, num_kv_heads, head_dim, bias=True):
+    if num_kv_heads <= 0 or num_heads % num_kv_heads != 0:
+        raise ValueError("every key/value head must serve the same number of query heads")
     params, macs = 0, 0
-    for n_in, n_out, rows in [(d_model, num_heads * head_dim, t), (d_model, num_heads * head_dim, s),
-                              (d_model, num_heads * head_dim, s), (num_heads * head_dim, d_model, t)]:
+    for n_in, n_out in [(d_model, num_heads * head_dim), (d_model, num_kv_heads * head_dim),
+                        (d_model, num_kv_heads * head_dim), (num_heads * head_dim, d_model)]:
         params += n_in * n_out + (n_out if bias else 0)
-        macs += rows * n_in * n_out
-    for _ in range(num_heads):
-        macs += 2 * t * s * head_dim
-    return params, macs
+        macs += n_in * n_out  # one token through the projection
+    for _ in range(num_heads):  # each query head: scores against past + 1 keys, then the weighted sum
+        for _ in range(past + 1):
+            macs += 2 * head_dim
+    cached = 0
+    for _ in range(past + 1):
+        cached += 2 * num_kv_heads * head_dim
+    return params, macs, cached
 """,
     "contributions": """
 def head_contributions(x, params, num_heads):
@@ -318,11 +329,15 @@ def scrambled_source(num_heads, length, head_dim, position, column):
 """,
     "ranks": "rank_one_head = int(64)\nrank_all_heads = int(1e2)",
     "cost": """
-def layer_cost(t, s, d_model, num_heads, head_dim, bias=True):
-    inner = num_heads * head_dim
-    weights = 3 * d_model * inner + inner * d_model
-    biases = 3 * inner + d_model
-    return weights + biases * int(bias), (t * d_model * inner) * 2 + (s * d_model * inner) * 2 + t * s * inner * 2
+def decode_step_cost(past, d_model, num_heads, num_kv_heads, head_dim, bias=True):
+    if not (num_kv_heads >= 1 and num_heads // num_kv_heads * num_kv_heads == num_heads):
+        raise ValueError(f"{num_heads} query heads cannot be split into {num_kv_heads} groups")
+    group = num_heads // num_kv_heads
+    kv = num_kv_heads * head_dim
+    per_token_weights = d_model * kv * (2 + 2 * group)  # W^Q and W^O are each `group` times as wide as W^K
+    biases = kv * (2 + group) + d_model
+    length = past + 1
+    return per_token_weights + int(bias) * biases, per_token_weights + 2 * length * kv * group, 2 * length * kv
 """,
     "contributions": """
 def head_contributions(x, params, num_heads):
@@ -360,17 +375,18 @@ def causal_attention_with_cache(x, past_k, past_v, params, num_heads):
 CORRECT_VARIANTS = {"loops_and_slices": LOOPS_AND_SLICES, "einsum_and_indices": EINSUM_AND_INDICES}
 
 # Mutants of different parts graded together, one submission per batch: each member changes its own
-# answer cell and, graded alone, loses only its own part (checked with tests/mutant_batches.py).
+# answer cell and, graded alone, loses only its own part (checked with tests/mutant_batches.py);
+# cost_ignores_bias_flag, a fifth mutant of Part 4, is graded alone.
 MUTANT_BATCHES = [
     ["interleaved_is_the_lessons_block_layout", "scrambled_assumes_the_transpose", "rank_one_head_is_the_length",
-     "cost_assumes_inner_width_d", "contributions_rows_of_w_o", "left_padded_mask_without_head_axis",
+     "cost_kv_projections_with_all_heads", "contributions_rows_of_w_o", "left_padded_mask_without_head_axis",
      "cache_mask_one_step_too_wide"],
     ["interleaved_merge_undoes_the_block_layout", "scrambled_divides_by_the_width", "rank_one_head_lies",
-     "cost_key_projections_over_queries", "contributions_bias_in_every_head",
+     "cost_recomputes_the_prefix", "contributions_bias_in_every_head",
      "left_padded_first_sentence_length_for_all", "cache_mask_only_for_an_empty_cache"],
     ["interleaved_without_divisibility_check", "scrambled_range_check_off_by_one", "rank_all_heads_is_the_width",
-     "cost_ignores_bias_flag", "contributions_float32_buffer", "left_padded_zeroes_padding_in_place",
+     "cost_forgets_its_own_key", "contributions_float32_buffer", "left_padded_zeroes_padding_in_place",
      "cache_float_mask"],
-    ["interleaved_lying_tensor", "scrambled_returns_tensors", "cost_returns_float", "contributions_ablate_w_o_in_place",
+    ["interleaved_lying_tensor", "scrambled_returns_tensors", "cost_scores_per_key_value_head", "contributions_ablate_w_o_in_place",
      "left_padded_additive_mask_length_zero", "cache_small_precomputed_mask"],
 ]
