@@ -2,30 +2,29 @@
 lose the points of exactly one part, and correct answers written differently that keep them all.
 
 Besides the slips of each part, mutants stand for the classes of issue #22 that used to slip
-through: small-size-only code (a cached distance table), unstated requirements (a float 0/1 mask, a
-float instead of an int, float32 whatever the input dtype, angles in float32 that lose digits for
-float64 and long positions), the in-place rule (RoPE written into x), every argument with a
-non-default value (base ignored, positions ignored, tol ignored), the exact meaning of a
-tolerance (relative instead of absolute, mean instead of max), an inequality's boundary (a gap
-equal to tol), the generator (the global random state used), rules that change results rarely (an
-angle from acos, right only below pi; truncation instead of rounding) and objects that lie (a
-float and a str subclass equal to everything).
+through: small-size-only code (a cached distance table), degenerate shapes (positions of any shape
+read as one row), unstated requirements (a float 0/1 mask, a float instead of an int, angles in
+float32 that lose digits for long positions), the in-place rule (RoPE written into x), every
+argument with a non-default value (base ignored, tol ignored), the exact meaning of a tolerance
+(relative instead of absolute, mean instead of max), an inequality's boundary (a gap equal to tol),
+the generator (the global random state used), rules that change results rarely (padding rows
+rotated by negative positions; an angle from acos, right only below pi; truncation instead of
+rounding) and objects that lie (a float and a str subclass equal to everything).
 """
 
 CHAPTER = "04-positional-encoding"
 FULL_MARKS = 16.0
 
 
-def table(combine="torch.cat([angle.sin(), angle.cos()], dim=-1)", base="base", work="torch.float64",
-          exponent="-torch.arange(0, d_model, 2, dtype=work) / d_model"):
+def table(combine="torch.cat([angle.sin(), angle.cos()], dim=-1)", stretched="base * scale ** (d_model / (d_model - 2))",
+          work="torch.float64", pos="positions.to(work)[..., None]", check="d_model % 2 or d_model < 4"):
     return f"""
-def sinusoidal_table_halves(length, d_model, base=10000.0, dtype=torch.float32):
-    if d_model % 2:
-        raise ValueError("d_model must be even")
+def sinusoidal_table_halves(positions, d_model, base=10000.0, scale=1.0, dtype=torch.float32):
+    if {check}:
+        raise ValueError("d_model must be even and at least 4")
     work = {work}
-    pos = torch.arange(length, dtype=work)[:, None]
-    freq = {base} ** ({exponent})
-    angle = pos * freq
+    freq = ({stretched}) ** (-torch.arange(0, d_model, 2, dtype=work) / d_model)
+    angle = {pos} * freq
     return {combine}.to(dtype)
 """
 
@@ -67,16 +66,22 @@ def position_from_encoding(row):
 ATAN2 = "    angle = math.atan2(float(row[-2]), float(row[-1])) % (2 * math.pi)\n"
 
 
-def rotate_half(positions="positions", work="torch.float64", ending="return torch.cat([a * cos - b * sin, a * sin + b * cos], dim=-1).to(x.dtype)",
-                base="base"):
+def partial_rope(pos="(torch.arange(t)[None, :] - (t - lengths)[:, None]).clamp(min=0)", exponent="rotary_dim",
+                 pairs="x[..., :half], x[..., half:rotary_dim]",
+                 ending="return torch.cat([torch.cat([a * cos - b * sin, a * sin + b * cos], dim=-1).to(x.dtype), x[..., rotary_dim:]], dim=-1)"):
     return f"""
-def rope_rotate_half(x, positions, base=10000.0):
-    dh = x.shape[-1]
-    half = dh // 2
-    theta = {base} ** (-torch.arange(0, dh, 2, dtype=torch.float64) / dh)
-    angle = {positions}.to({work})[:, None] * theta.to({work})
-    cos, sin = angle.cos(), angle.sin()
-    a, b = x[..., :half], x[..., half:]
+def rope_partial_left_padded(x, lengths, rotary_dim, base=10000.0):
+    t, dh = x.shape[-2:]
+    if rotary_dim % 2 or not 2 <= rotary_dim <= dh:
+        raise ValueError("rotary_dim must be even and between 2 and Dh")
+    half = rotary_dim // 2
+    pos = {pos}
+    theta = base ** (-torch.arange(0, rotary_dim, 2, dtype=torch.float64) / {exponent})
+    angle = pos.double()[:, None, :, None] * theta
+    work = torch.float64 if x.dtype == torch.float64 else torch.float32
+    cos, sin = angle.cos().to(work), angle.sin().to(work)
+    a, b = ({pairs})
+    a, b = a.to(work), b.to(work)
     {ending}
 """
 
@@ -111,13 +116,14 @@ def check_equivariance(layer, x, trials, generator, tol=1e-5):
 
 
 MUTANTS = {
-    # Part 1: the table, sines first
+    # Part 1: the table, sines first, stretched
     "table_interleaved_like_the_lesson": ("test_table_halves", {"table_halves": table(
         combine="torch.stack([angle.sin(), angle.cos()], dim=-1).flatten(-2)")}),
-    "table_base_ignored": ("test_table_halves", {"table_halves": table(base="10000.0")}),
+    "table_interpolates_positions": ("test_table_halves", {"table_halves": table(
+        stretched="base", pos="(positions.to(work) / scale)[..., None]")}),
+    "table_base_times_scale": ("test_table_halves", {"table_halves": table(stretched="base * scale")}),
     "table_angles_in_float32": ("test_table_halves", {"table_halves": table(work="torch.float32")}),
-    "table_frequency_exponent_i_over_d": ("test_table_halves", {"table_halves": table(
-        exponent="-torch.arange(d_model // 2, dtype=work) / d_model")}),
+    "table_positions_as_one_row": ("test_table_halves", {"table_halves": table(pos="positions.to(work).reshape(-1, 1)")}),
     # Part 2: ALiBi after a cache
     "alibi_block_distance_ignores_offset": ("test_alibi_block", {"alibi_block": alibi(distance="(torch.arange(t)[:, None] - k).abs()")}),
     "alibi_block_float_mask": ("test_alibi_block", {"alibi_block": alibi(mask="(k <= q).float()")}),
@@ -150,15 +156,19 @@ def position_from_encoding(row):
     "position_truncated": ("test_position", {"position": position(ATAN2 + "    return int(angle / slowest)")}),
     "position_returns_float": ("test_position", {"position": position(
         ATAN2 + "    return torch.round(torch.tensor(angle / slowest)).item()")}),
-    # Part 5: RoPE with rotate-half pairs
-    "rotate_half_positions_ignored": ("test_rotate_half", {"rotate_half": rotate_half(positions="torch.arange(x.shape[-2])")}),
-    "rotate_half_angles_in_float32": ("test_rotate_half", {"rotate_half": rotate_half(work="torch.float32")}),
-    "rotate_half_writes_into_x": ("test_rotate_half", {"rotate_half": rotate_half(ending="""a, b = a.clone(), b.clone()
+    # Part 5: partial RoPE on a left-padded batch
+    "partial_rope_adjacent_pairs_like_the_lesson": ("test_rotate_half", {"rotate_half": partial_rope(
+        pairs="x[..., 0:rotary_dim:2], x[..., 1:rotary_dim:2]",
+        ending="return torch.cat([torch.stack([a * cos - b * sin, a * sin + b * cos], dim=-1).flatten(-2).to(x.dtype), x[..., rotary_dim:]], dim=-1)")}),
+    "partial_rope_ignores_the_padding": ("test_rotate_half", {"rotate_half": partial_rope(
+        pos="torch.arange(t)[None, :].expand(len(lengths), t)")}),
+    "partial_rope_padding_at_negative_positions": ("test_rotate_half", {"rotate_half": partial_rope(
+        pos="torch.arange(t)[None, :] - (t - lengths)[:, None]")}),
+    "partial_rope_frequencies_over_head_width": ("test_rotate_half", {"rotate_half": partial_rope(exponent="dh")}),
+    "partial_rope_writes_into_x": ("test_rotate_half", {"rotate_half": partial_rope(ending="""a, b = a.clone(), b.clone()
     x[..., :half] = (a * cos - b * sin).to(x.dtype)
-    x[..., half:] = (a * sin + b * cos).to(x.dtype)
+    x[..., half:rotary_dim] = (a * sin + b * cos).to(x.dtype)
     return x""")}),
-    "rotate_half_returns_float32": ("test_rotate_half", {"rotate_half": rotate_half(
-        ending="return torch.cat([a * cos - b * sin, a * sin + b * cos], dim=-1).float()")}),
     # Part 6: the question
     "cache_question_offsets_do_not_matter": ("test_cache_question", {"mc": 'answer_cache = "a"'}),
     "cache_question_lying_str": ("test_cache_question", {"mc": """
@@ -193,15 +203,18 @@ def check_equivariance(layer, x, trials, generator, tol=1e-5):
 
 LOOPS_AND_COMPLEX = {
     "table_halves": """
-def sinusoidal_table_halves(length, d_model, base=10000.0, dtype=torch.float32):
-    if d_model % 2 == 1:
-        raise ValueError("the width must be even")
+def sinusoidal_table_halves(positions, d_model, base=10000.0, scale=1.0, dtype=torch.float32):
+    if d_model % 2 == 1 or d_model < 4:
+        raise ValueError("the width must be even and at least 4")
     half = d_model // 2
+    # slowest: new_base ** (-(D-2)/D) == base ** (-(D-2)/D) / scale
+    new_base = math.exp(math.log(base) + math.log(scale) * d_model / (d_model - 2))
     rows = []
-    for p in range(length):
-        angles = [p / base ** (2 * i / d_model) for i in range(half)]
+    for p in positions.reshape(-1).tolist():
+        angles = [p / new_base ** (2 * i / d_model) for i in range(half)]
         rows.append([math.sin(a) for a in angles] + [math.cos(a) for a in angles])
-    return torch.tensor(rows, dtype=torch.float64).reshape(length, d_model).to(dtype)
+    table = torch.tensor(rows, dtype=torch.float64).reshape(*positions.shape, d_model)
+    return table.to(dtype)
 """,
     "alibi_block": """
 def alibi_block(num_heads, t, offset):
@@ -225,13 +238,21 @@ def position_from_encoding(row):
     return int(torch.round(angle / omega))
 """,
     "rotate_half": """
-def rope_rotate_half(x, positions, base=10000.0):
-    dh = x.shape[-1]
-    half = dh // 2
-    theta = base ** (-torch.arange(0, dh, 2, dtype=torch.float64) / dh)
-    rot = torch.polar(torch.ones(len(positions), half, dtype=torch.float64), positions.double()[:, None] * theta)
-    z = torch.complex(x[..., :half].double(), x[..., half:].double()) * rot
-    return torch.cat([z.real, z.imag], dim=-1).to(x.dtype)
+def rope_partial_left_padded(x, lengths, rotary_dim, base=10000.0):
+    b, h, t, dh = x.shape
+    if rotary_dim < 2 or rotary_dim > dh or rotary_dim % 2 != 0:
+        raise ValueError("rotary_dim must be an even number from 2 to Dh")
+    half = rotary_dim // 2
+    out = x.clone()
+    theta = base ** (-torch.arange(0, rotary_dim, 2, dtype=torch.float64) / rotary_dim)
+    for i in range(b):
+        pad = t - int(lengths[i])
+        m = torch.arange(t - pad, dtype=torch.float64)  # the real rows, positions 0 ..
+        rot = torch.polar(torch.ones(t - pad, half, dtype=torch.float64), m[:, None] * theta)
+        z = torch.complex(x[i, :, pad:, :half].double(), x[i, :, pad:, half:rotary_dim].double()) * rot
+        out[i, :, pad:, :half] = z.real.to(x.dtype)
+        out[i, :, pad:, half:rotary_dim] = z.imag.to(x.dtype)
+    return out
 """,
     "mc": 'answer_cache = "b"  # the offset between new queries and cached keys is off by P',
     "shift": """
@@ -261,15 +282,17 @@ def check_equivariance(layer, x, trials, generator, tol=1e-5):
 
 BROADCAST_AND_ROTATE_HALF = {
     "table_halves": """
-def sinusoidal_table_halves(length, d_model, base=10000.0, dtype=torch.float32):
-    if d_model % 2:
-        raise ValueError(f"d_model={d_model} is odd")
+def sinusoidal_table_halves(positions, d_model, base=10000.0, scale=1.0, dtype=torch.float32):
+    if d_model % 2 or d_model < 4:
+        raise ValueError(f"d_model={d_model} must be even and >= 4")
     half = d_model // 2
-    angle = torch.outer(torch.arange(length, dtype=torch.float64),
-                        torch.exp(-math.log(base) * torch.arange(half, dtype=torch.float64) * 2 / d_model))
-    out = torch.empty(length, d_model, dtype=torch.float64)
-    out[:, :half] = torch.sin(angle)
-    out[:, half:] = torch.cos(angle)
+    i = torch.arange(half, dtype=torch.float64)
+    # keep omega_0 = 1, divide the last frequency by scale: log omega_i is linear in i
+    log_freq = -(2 * i / d_model) * math.log(base) - i / (half - 1) * math.log(scale)
+    angle = positions.double().unsqueeze(-1) * torch.exp(log_freq)
+    out = torch.empty(*positions.shape, d_model, dtype=torch.float64)
+    out[..., :half] = torch.sin(angle)
+    out[..., half:] = torch.cos(angle)
     return out.to(dtype)
 """,
     "alibi_block": """
@@ -292,13 +315,18 @@ def position_from_encoding(row):
     return int(round(phase * 10000.0 ** ((d - 2) / d)))
 """,
     "rotate_half": """
-def rope_rotate_half(x, positions, base=10000.0):
-    dh = x.shape[-1]
-    inv = 1.0 / base ** (torch.arange(0, dh, 2, dtype=torch.float64) / dh)
-    angle = torch.cat([positions.double()[:, None] * inv] * 2, dim=-1)  # (T, Dh)
-    x1, x2 = x.double().chunk(2, dim=-1)
-    rotated = torch.cat([-x2, x1], dim=-1)
-    return (x.double() * angle.cos() + rotated * angle.sin()).to(x.dtype)
+def rope_partial_left_padded(x, lengths, rotary_dim, base=10000.0):
+    t, dh = x.shape[-2:]
+    if rotary_dim % 2 or rotary_dim < 2 or rotary_dim > dh:
+        raise ValueError(f"bad rotary_dim {rotary_dim} for Dh={dh}")
+    rot, rest = x[..., :rotary_dim].double(), x[..., rotary_dim:]
+    inv = 1.0 / base ** (torch.arange(0, rotary_dim, 2, dtype=torch.float64) / rotary_dim)
+    real = torch.arange(t)[None, :] >= (t - lengths)[:, None]  # (B, T)
+    pos = (torch.cumsum(real.long(), dim=1) - 1).clamp(min=0)  # like position_ids from an attention mask
+    angle = torch.cat([pos.double()[..., None] * inv] * 2, dim=-1)[:, None]  # (B, 1, T, R)
+    x1, x2 = rot.chunk(2, dim=-1)
+    turned = torch.cat([-x2, x1], dim=-1)
+    return torch.cat([(rot * angle.cos() + turned * angle.sin()).to(x.dtype), rest], dim=-1)
 """,
     "mc": 'answer_cache = "B".lower()',
     "shift": """
@@ -320,16 +348,16 @@ def check_equivariance(layer, x, trials, generator, tol=1e-5):
 CORRECT_VARIANTS = {"loops_and_complex": LOOPS_AND_COMPLEX, "broadcast_and_rotate_half": BROADCAST_AND_ROTATE_HALF}
 
 # Mutants of different parts graded together, one submission per batch: each member changes its own
-# answer cell and, graded alone, loses only its own part (checked with tests/mutant_batches.py);
-# equivariance_global_random_state, a fifth mutant of Part 8, is graded alone.
+# answer cell and, graded alone, loses only its own part (checked with tests/mutant_batches.py).
 MUTANT_BATCHES = [
     ["table_interleaved_like_the_lesson", "alibi_block_distance_ignores_offset", "reach_with_log10",
-     "position_from_the_fastest_pair", "rotate_half_positions_ignored", "cache_question_offsets_do_not_matter",
-     "shift_interleaved_like_the_lesson", "equivariance_tol_ignored"],
-    ["table_base_ignored", "alibi_block_float_mask", "reach_of_the_steepest_head", "position_from_acos",
-     "rotate_half_angles_in_float32", "cache_question_lying_str", "shift_rotates_backwards", "equivariance_mean_gap"],
+     "position_from_the_fastest_pair", "partial_rope_adjacent_pairs_like_the_lesson",
+     "cache_question_offsets_do_not_matter", "shift_interleaved_like_the_lesson", "equivariance_tol_ignored"],
+    ["table_interpolates_positions", "alibi_block_float_mask", "reach_of_the_steepest_head", "position_from_acos",
+     "partial_rope_ignores_the_padding", "cache_question_lying_str", "shift_rotates_backwards", "equivariance_mean_gap"],
     ["table_angles_in_float32", "alibi_block_small_cached_table", "reach_lying_float", "position_truncated",
-     "rotate_half_writes_into_x", "shift_base_ignored", "equivariance_relative_tolerance"],
-    ["table_frequency_exponent_i_over_d", "alibi_block_lessons_slopes", "position_returns_float",
-     "rotate_half_returns_float32", "shift_float32", "equivariance_gap_equal_to_tol_fails"],
+     "partial_rope_padding_at_negative_positions", "shift_base_ignored", "equivariance_relative_tolerance"],
+    ["table_base_times_scale", "alibi_block_lessons_slopes", "position_returns_float",
+     "partial_rope_frequencies_over_head_width", "shift_float32", "equivariance_gap_equal_to_tol_fails"],
+    ["table_positions_as_one_row", "partial_rope_writes_into_x", "equivariance_global_random_state"],
 ]
