@@ -160,133 +160,149 @@ ASYM_NO_CLAMP = asym().replace("torch.clamp(torch.round(groups / scale[..., None
 ASYM_IN_PLACE = asym(prepare="groups = w.view(out_f, in_f // group_size, group_size)",
                      divide="torch.round(groups.div_(scale[..., None]))")
 
-# ---------------------------------------------------------------- Part 6: pack_bits
+# ---------------------------------------------------------------- Part 6: pack_bits (a bit stream)
 
 
-def packer(pack, unpack):
+def packer(n_bytes="(cols * bits + 7) // 8", order="torch.arange(8, dtype=torch.int32)", prepare="", unpack_return=".to(torch.uint8)"):
     return f"""
 def pack_bits(q, bits):
-    per = 8 // bits
-{pack}
+    rows, cols = q.shape
+{prepare}    n_bytes = {n_bytes}
+    stream = (q.to(torch.int32)[:, :, None] >> torch.arange(bits, dtype=torch.int32)) & 1
+    stream = stream.reshape(rows, cols * bits)[:, :n_bytes * 8]
+    pad = torch.zeros(rows, n_bytes * 8 - stream.shape[1], dtype=torch.int32)
+    stream = torch.cat([stream, pad], dim=1).reshape(rows, n_bytes, 8)
+    return (stream << {order}).sum(dim=-1).to(torch.uint8)
 
 
-def unpack_bits(packed, bits):
-    per = 8 // bits
-{unpack}
+def unpack_bits(packed, bits, cols):
+    rows = packed.shape[0]
+    stream = (packed.to(torch.int32)[:, :, None] >> {order}) & 1
+    stream = stream.reshape(rows, -1)[:, :cols * bits].reshape(rows, cols, bits)
+    return (stream << torch.arange(bits, dtype=torch.int32)).sum(dim=-1){unpack_return}
 """
 
 
-PACK_OK = """    rows, cols = q.shape
-    out = torch.zeros(rows, cols // per, dtype=torch.uint8)
-    for t in range(per):
-        out |= q[:, t::per] << (t * bits)
-    return out"""
-UNPACK_OK = """    out = torch.empty(packed.shape[0], packed.shape[1] * per, dtype=torch.uint8)
-    for t in range(per):
-        out[:, t::per] = (packed >> (t * bits)) & (2 ** bits - 1)
-    return out"""
-PACK_MSB_FIRST = packer("""    rows, cols = q.shape
-    out = torch.zeros(rows, cols // per, dtype=torch.uint8)
-    for t in range(per):
-        out |= q[:, t::per] << ((per - 1 - t) * bits)  # first code in the highest bits
-    return out""", """    out = torch.empty(packed.shape[0], packed.shape[1] * per, dtype=torch.uint8)
-    for t in range(per):
-        out[:, t::per] = (packed >> ((per - 1 - t) * bits)) & (2 ** bits - 1)
-    return out""")
-PACK_TWO_PER_BYTE = """
+PACK_MSB_FIRST = packer(order="(7 - torch.arange(8, dtype=torch.int32))")  # stream bit 0 in the top bit of a byte
+PACK_INT64 = packer(unpack_return=".long()")
+PACK_IN_PLACE = """
 def pack_bits(q, bits):
-    return q[:, 0::2] | (q[:, 1::2] << bits)  # two codes a byte, whatever the width
+    rows, cols = q.shape
+    n_bytes = (cols * bits + 7) // 8
+    out = torch.zeros(rows, n_bytes, dtype=torch.int64)
+    where = torch.arange(cols) * bits
+    for t in range(bits):
+        bit = (q & 1).to(torch.int64)
+        q >>= 1  # peels the caller's codes, one bit at a time
+        n = where + t
+        out.scatter_add_(1, (n // 8).expand(rows, cols), bit << (n % 8))
+    return out.to(torch.uint8)
 
 
-def unpack_bits(packed, bits):
-    out = torch.empty(packed.shape[0], 2 * packed.shape[1], dtype=torch.uint8)
-    out[:, 0::2] = packed & (2 ** bits - 1)
-    out[:, 1::2] = packed >> bits
+def unpack_bits(packed, bits, cols):
+    rows = packed.shape[0]
+    stream = (packed.to(torch.int32)[:, :, None] >> torch.arange(8, dtype=torch.int32)) & 1
+    stream = stream.reshape(rows, -1)[:, :cols * bits].reshape(rows, cols, bits)
+    return (stream << torch.arange(bits, dtype=torch.int32)).sum(dim=-1).to(torch.uint8)
+"""
+PACK_NO_STRADDLE = """
+def pack_bits(q, bits):
+    per = 8 // bits  # whole codes a byte, the rest of the byte left empty
+    rows, cols = q.shape
+    n_bytes = (cols + per - 1) // per
+    out = torch.zeros(rows, n_bytes, dtype=torch.int32)
+    for c in range(cols):
+        out[:, c // per] |= q[:, c].to(torch.int32) << ((c % per) * bits)
+    return out.to(torch.uint8)
+
+
+def unpack_bits(packed, bits, cols):
+    per = 8 // bits
+    out = torch.empty(packed.shape[0], cols, dtype=torch.uint8)
+    for c in range(cols):
+        out[:, c] = (packed[:, c // per].to(torch.int32) >> ((c % per) * bits)) & (2 ** bits - 1)
     return out
 """
-PACK_INT64 = packer(PACK_OK, """    shifts = torch.arange(per) * bits
-    codes = (packed.long()[..., None] >> shifts) & (2 ** bits - 1)
-    return codes.reshape(packed.shape[0], -1)  # int64 codes""")
-PACK_IN_PLACE = packer("""    rows, cols = q.shape
-    for t in range(1, per):
-        q[:, t::per] <<= t * bits  # shifts the caller's codes in place
-    return q.reshape(rows, cols // per, per).sum(dim=-1, dtype=torch.uint8)""", UNPACK_OK)
+PACK_ONE_INT64_A_ROW = """
+def pack_bits(q, bits):
+    rows, cols = q.shape
+    n_bytes = (cols * bits + 7) // 8
+    word = torch.zeros(rows, dtype=torch.int64)  # the whole row in one int64: fine up to 63 bits
+    for c in range(cols):
+        word |= q[:, c].to(torch.int64) << (c * bits)
+    return ((word[:, None] >> (8 * torch.arange(n_bytes))) & 255).to(torch.uint8)
 
-# ---------------------------------------------------------------- Part 7: chunk_attention
+
+def unpack_bits(packed, bits, cols):
+    word = (packed.to(torch.int64) << (8 * torch.arange(packed.shape[1]))).sum(dim=1)
+    return ((word[:, None] >> (bits * torch.arange(cols))) & (2 ** bits - 1)).to(torch.uint8)
+"""
+
+# ---------------------------------------------------------------- Part 7: chunk_attention_backward
 
 
-def chunk(first="0 if window is None else max(0, offset - window + 1)", full_path="", positions="torch.arange(offset, offset + T)[:, None]",
-          safe="torch.where(new == float('-inf'), torch.zeros_like(new), new)", mask_rule="seen = keys <= pos", setup=""):
+def backward(stop="offset + T if causal else k.shape[0]", positions="torch.arange(offset, offset + T)[:, None]",
+             hidden="torch.arange(j0, j1)[None, :] > pos", dsink="-(torch.exp(sink - lse) * delta).sum()", full_path="",
+             acc="", finish="dq, dk, dv, dsink", setup=""):
     return f"""{setup}
-def chunk_attention(q, k, v, offset, block, window=None, causal=True):
-    T = q.shape[0]
-{full_path}    if causal:
-        first, stop = {first}, offset + T
-    else:
-        first, stop = 0, k.shape[0]
-    scaled = q / math.sqrt(q.shape[1])
-    best = torch.full((T,), float("-inf"), dtype=q.dtype)
-    total = torch.zeros(T, dtype=q.dtype)
-    acc = torch.zeros(T, v.shape[1], dtype=q.dtype)
+def chunk_attention_backward(q, k, v, sink, out, lse, d_out, offset, block, causal=True):
+    T, Dh = q.shape
+    scale = 1.0 / math.sqrt(Dh)
+{full_path}    stop = {stop}
+    dq = torch.zeros_like(q{acc})
+    dk = torch.zeros_like(k{acc})
+    dv = torch.zeros_like(v{acc})
+    delta = (d_out * out).sum(dim=1)
     pos = {positions}
-    for j0 in range(first, stop, block):
+    for j0 in range(0, stop, block):
         j1 = min(j0 + block, stop)
-        s = scaled @ k[j0:j1].T
+        kj, vj = k[j0:j1], v[j0:j1]
+        p = torch.exp(q @ kj.T * scale - lse[:, None])
         if causal:
-            keys = torch.arange(j0, j1)[None, :]
-            {mask_rule}
-            if window is not None:
-                seen = seen & (keys > pos - window)
-            s = s.masked_fill(~seen, float("-inf"))
-        new = torch.maximum(best, s.amax(dim=1))
-        safe = {safe}
-        p = torch.exp(s - safe[:, None])
-        factor = torch.exp(best - safe)
-        total = total * factor + p.sum(dim=1)
-        acc = acc * factor[:, None] + p @ v[j0:j1]
-        best = new
-    return acc / total[:, None], best + torch.log(total)
+            p = p.masked_fill({hidden}, 0.0)
+        dv[j0:j1] = p.T @ d_out
+        ds = p * (d_out @ vj.T - delta[:, None])
+        dq += ds @ kj * scale
+        dk[j0:j1] = ds.T @ q * scale
+    dsink = {dsink}
+    return {finish}
 """
 
 
-CHUNK_FULL_WITHOUT_MASK = chunk(full_path="""    if not causal:  # nothing to mask: the whole score matrix at once
-        scores = q @ k.T / math.sqrt(q.shape[1])
-        return torch.softmax(scores, dim=-1) @ v, torch.logsumexp(scores, dim=-1)
+BACKWARD_SINK_SIGN = backward(dsink="(torch.exp(sink - lse) * delta).sum()")
+BACKWARD_NO_OFFSET = backward(positions="torch.arange(T)[:, None]")  # the page's mask, queries from position 0
+BACKWARD_FULL_WITHOUT_MASK = backward(full_path="""    if not causal:  # nothing to mask: the whole probability matrix at once
+        p = torch.exp(q @ k.T * scale - lse[:, None])
+        delta = (d_out * out).sum(dim=1)
+        ds = p * (d_out @ v.T - delta[:, None])
+        return ds @ k * scale, ds.T @ q * scale, p.T @ d_out, -(torch.exp(sink - lse) * delta).sum()
 """)
-CHUNK_READS_BEFORE_WINDOW = chunk(first="0")
-CHUNK_CACHED_MASK = chunk(setup="\n_ALLOWED = torch.ones(256, 256, dtype=torch.bool).tril()  # positions up to 256\n",
-                          mask_rule="seen = _ALLOWED[offset:offset + T, j0:j1]")
-CHUNK_HIDDEN_ROW_NAN = chunk(safe="new")
+BACKWARD_CACHED_MASK = backward(setup="\n_HIDDEN = torch.ones(256, 256, dtype=torch.bool).triu(1)  # positions up to 256\n",
+                                hidden="_HIDDEN[offset:offset + T, j0:j1]")
+BACKWARD_FLOAT64 = backward(finish="dq.double(), dk.double(), dv, dsink")  # float64 dq and dk for float32 inputs
 
-# ---------------------------------------------------------------- Part 8: split_kv_kernel
+# ---------------------------------------------------------------- Part 8: dequant_matvec_kernel
 
 
-def kernel(loop_start="split * SPLIT + start", loop="range(0, SPLIT, BLOCK_N)", score="tl.where(ok, tl.sum(k * q[None, :], axis=1), float('-inf'))",
-           acc_rule="acc * factor", lse="best + tl.log(total)"):
+def kernel(shift="(cols[None, :] % 2) * 4", group="cols[None, :] // GROUP", weight="(code.to(tl.float32) - zero) * scale",
+           store="tl.store(Y + rows, acc, mask=ok)"):
     return f"""
 @triton.jit
-def split_kv_kernel(Q, K, V, O_part, L_part, T, S, scale, D: tl.constexpr, SPLIT: tl.constexpr, BLOCK_N: tl.constexpr):
-    i = tl.program_id(0)
-    split = tl.program_id(1)
-    d = tl.arange(0, D)
-    q = tl.load(Q + i * D + d) * scale
-    best = tl.max(tl.full([BLOCK_N], float("-inf"), tl.float32), axis=0)
-    total = tl.sum(tl.zeros([BLOCK_N], tl.float32), axis=0)
-    acc = tl.zeros([D], tl.float32)
-    for start in {loop}:
-        keys = {loop_start} + tl.arange(0, BLOCK_N)
-        ok = keys < S
-        k = tl.load(K + keys[:, None] * D + d[None, :], mask=ok[:, None], other=0.0)
-        v = tl.load(V + keys[:, None] * D + d[None, :], mask=ok[:, None], other=0.0)
-        s = {score}
-        new = tl.maximum(best, tl.max(s, axis=0))
-        p = tl.exp(s - new)
-        factor = tl.exp(best - new)
-        total = total * factor + tl.sum(p, axis=0)
-        acc = {acc_rule} + tl.sum(p[:, None] * v, axis=0)
-        best = new
-    tl.store(O_part + (split * T + i) * D + d, acc / total)
-    tl.store(L_part + split * T + i, {lse})
+def dequant_matvec_kernel(X, W, Scale, Zero, Y, N, K, GROUP: tl.constexpr, BLOCK_N: tl.constexpr, BLOCK_K: tl.constexpr):
+    rows = tl.program_id(0) * BLOCK_N + tl.arange(0, BLOCK_N)
+    ok = rows < N
+    acc = tl.zeros([BLOCK_N], tl.float32)
+    for k0 in range(0, K, BLOCK_K):
+        cols = k0 + tl.arange(0, BLOCK_K)
+        x = tl.load(X + cols)
+        byte = tl.load(W + rows[:, None] * (K // 2) + cols[None, :] // 2, mask=ok[:, None], other=0)
+        code = (byte.to(tl.int32) >> ({shift})) & 15
+        where = rows[:, None] * (K // GROUP) + {group}
+        scale = tl.load(Scale + where, mask=ok[:, None], other=0.0)
+        zero = tl.load(Zero + where, mask=ok[:, None], other=0).to(tl.float32)
+        w = {weight}
+        acc += tl.sum(w * x[None, :], axis=1)
+    {store}
 """
 
 
@@ -316,25 +332,29 @@ MUTANTS = {
     "asym_zero_group_gets_scale_zero": ("test_quantize_asym", {"quantize_asym": ASYM_ZERO_GROUP}),
     "asym_forgets_the_clamp": ("test_quantize_asym", {"quantize_asym": ASYM_NO_CLAMP}),
     "asym_divides_w_in_place": ("test_quantize_asym", {"quantize_asym": ASYM_IN_PLACE}),
-    # Part 6: order within a byte, widths other than 4, dtype of the unpacked codes, the in-place rule
-    "pack_first_code_in_high_bits": ("test_pack_bits", {"pack_bits": PACK_MSB_FIRST}),
-    "pack_two_codes_per_byte_always": ("test_pack_bits", {"pack_bits": PACK_TWO_PER_BYTE}),
+    # Part 6: bit order within a byte, codes straddling bytes, a row longer than 63 bits (small-size
+    # only), dtype of the unpacked codes, the in-place rule
+    "pack_first_bit_in_the_top_of_a_byte": ("test_pack_bits", {"pack_bits": PACK_MSB_FIRST}),
+    "pack_whole_codes_per_byte": ("test_pack_bits", {"pack_bits": PACK_NO_STRADDLE}),
+    "pack_a_row_in_one_int64": ("test_pack_bits", {"pack_bits": PACK_ONE_INT64_A_ROW}),
     "unpack_returns_int64": ("test_pack_bits", {"pack_bits": PACK_INT64}),
     "pack_shifts_q_in_place": ("test_pack_bits", {"pack_bits": PACK_IN_PLACE}),
-    # Part 7: the memory rule on the causal=False path, the read rule with a window, a cached mask
-    # that stops at 256 positions, a tile that hides a whole row
-    "chunk_full_matrix_without_mask": ("test_chunk_attention", {"chunk_attention": CHUNK_FULL_WITHOUT_MASK}),
-    "chunk_reads_keys_before_the_window": ("test_chunk_attention", {"chunk_attention": CHUNK_READS_BEFORE_WINDOW}),
-    "chunk_mask_from_a_256_table": ("test_chunk_attention", {"chunk_attention": CHUNK_CACHED_MASK}),
-    "chunk_row_hidden_by_a_tile_gives_nan": ("test_chunk_attention", {"chunk_attention": CHUNK_HIDDEN_ROW_NAN}),
-    # Part 8: rescaling, padded keys, one split's keys only (the merged output alone would not tell), lse
-    "split_without_rescaling": ("test_split_kv_kernel", {"split_kv_kernel": kernel(acc_rule="acc")}),
-    "split_padded_keys_not_masked": ("test_split_kv_kernel", {"split_kv_kernel": kernel(score="tl.sum(k * q[None, :], axis=1)")}),
-    "split_reads_every_key": ("test_split_kv_kernel", {"split_kv_kernel": kernel(loop_start="start", loop="range(0, S, BLOCK_N)")}),
-    "split_stores_the_max_as_lse": ("test_split_kv_kernel", {"split_kv_kernel": kernel(lse="best")}),
+    # Part 7: the sink's derivation, the mask at an offset, the memory rule on the causal=False path,
+    # a cached mask that stops at 256 positions, dtype kept (float64 dq and dk for float32 inputs)
+    "backward_sink_gradient_sign": ("test_chunk_attention", {"chunk_attention": BACKWARD_SINK_SIGN}),
+    "backward_mask_ignores_offset": ("test_chunk_attention", {"chunk_attention": BACKWARD_NO_OFFSET}),
+    "backward_full_matrix_without_mask": ("test_chunk_attention", {"chunk_attention": BACKWARD_FULL_WITHOUT_MASK}),
+    "backward_mask_from_a_256_table": ("test_chunk_attention", {"chunk_attention": BACKWARD_CACHED_MASK}),
+    "backward_returns_float64": ("test_chunk_attention", {"chunk_attention": BACKWARD_FLOAT64}),
+    # Part 8: nibble order, the zero point, the group of each column (a block spanning groups: rare),
+    # the store mask (rows past N)
+    "dequant_high_nibble_first": ("test_split_kv_kernel", {"split_kv_kernel": kernel(shift="(1 - cols[None, :] % 2) * 4")}),
+    "dequant_zero_after_scaling": ("test_split_kv_kernel", {"split_kv_kernel": kernel(weight="code.to(tl.float32) * scale - zero")}),
+    "dequant_group_of_the_block": ("test_split_kv_kernel", {"split_kv_kernel": kernel(group="k0 // GROUP")}),
+    "dequant_store_without_mask": ("test_split_kv_kernel", {"split_kv_kernel": kernel(store="tl.store(Y + rows, acc)")}),
 }
 
-# Mutants of independent parts graded together, one per part in each notebook (4 notebooks): each changes
+# Mutants of independent parts graded together, one per part in each notebook (5 notebooks): each changes
 # only its own part's cell, and hidden tests use references for earlier parts, so each loses only its part.
 MUTANT_BATCHES = [
     [
@@ -343,9 +363,9 @@ MUTANT_BATCHES = [
         "bound_ridge_counts_as_memory",
         "rms_squares_in_float16",
         "asym_range_without_zero",
-        "pack_first_code_in_high_bits",
-        "chunk_full_matrix_without_mask",
-        "split_without_rescaling"
+        "pack_first_bit_in_the_top_of_a_byte",
+        "backward_sink_gradient_sign",
+        "dequant_high_nibble_first"
     ],
     [
         "max_batch_exact_fit_refused",
@@ -353,9 +373,9 @@ MUTANT_BATCHES = [
         "bound_float_quotient",
         "rms_computes_in_float64",
         "asym_zero_group_gets_scale_zero",
-        "pack_two_codes_per_byte_always",
-        "chunk_reads_keys_before_the_window",
-        "split_padded_keys_not_masked"
+        "pack_whole_codes_per_byte",
+        "backward_mask_ignores_offset",
+        "dequant_zero_after_scaling"
     ],
     [
         "max_batch_negative_when_weights_do_not_fit",
@@ -363,9 +383,9 @@ MUTANT_BATCHES = [
         "bound_searches_up_to_a_limit",
         "rms_eps_outside_the_root",
         "asym_forgets_the_clamp",
-        "unpack_returns_int64",
-        "chunk_mask_from_a_256_table",
-        "split_reads_every_key"
+        "pack_a_row_in_one_int64",
+        "backward_full_matrix_without_mask",
+        "dequant_group_of_the_block"
     ],
     [
         "max_batch_window_longer_than_sequence",
@@ -373,13 +393,149 @@ MUTANT_BATCHES = [
         "bound_forgets_the_output_write",
         "rms_one_statistic_for_all_rows",
         "asym_divides_w_in_place",
+        "unpack_returns_int64",
+        "backward_mask_from_a_256_table",
+        "dequant_store_without_mask"
+    ],
+    [
         "pack_shifts_q_in_place",
-        "chunk_row_hidden_by_a_tile_gives_nan",
-        "split_stores_the_max_as_lse"
+        "backward_returns_float64"
     ]
 ]
 
 # ---------------------------------------------------------------- correct answers written differently
+
+VARIANT_A_PACK = """
+def pack_bits(q, bits):
+    rows, cols = q.shape
+    out = torch.zeros(rows, (cols * bits + 7) // 8, dtype=torch.int32)
+    for c in range(cols):  # code c starts at bit `shift` of byte `byte` and may spill into the next
+        byte, shift = divmod(c * bits, 8)
+        code = q[:, c].to(torch.int32)
+        out[:, byte] |= (code << shift) & 255
+        if shift + bits > 8:
+            out[:, byte + 1] |= code >> (8 - shift)
+    return out.to(torch.uint8)
+
+
+def unpack_bits(packed, bits, cols):
+    wide = packed.to(torch.int32)
+    out = torch.empty(packed.shape[0], cols, dtype=torch.uint8)
+    for c in range(cols):
+        byte, shift = divmod(c * bits, 8)
+        code = wide[:, byte] >> shift
+        if shift + bits > 8:
+            code = code | (wide[:, byte + 1] << (8 - shift))
+        out[:, c] = code & (2 ** bits - 1)
+    return out
+"""
+VARIANT_A_BACKWARD = """
+def chunk_attention_backward(q, k, v, sink, out, lse, d_out, offset, block, causal=True):
+    # tiles of queries as well as keys; the sink's probability as 1 - (the keys' probabilities)
+    T, S = q.shape[0], k.shape[0]
+    scale = q.shape[1] ** -0.5
+    dq, dk, dv = torch.zeros_like(q), torch.zeros_like(k), torch.zeros_like(v)
+    key_share = torch.zeros(T, dtype=q.dtype)
+    delta = torch.einsum("td,td->t", d_out, out)
+    for i0 in range(0, T, block):
+        i1 = min(i0 + block, T)
+        last = offset + i1 if causal else S
+        for j0 in range(0, last, block):
+            j1 = min(j0 + block, last)
+            p = torch.exp(torch.einsum("td,sd->ts", q[i0:i1], k[j0:j1]) * scale - lse[i0:i1, None])
+            if causal:
+                ok = torch.arange(j0, j1)[None, :] <= torch.arange(offset + i0, offset + i1)[:, None]
+                p = torch.where(ok, p, torch.zeros((), dtype=p.dtype))
+            key_share[i0:i1] += p.sum(dim=1)
+            dv[j0:j1] += torch.einsum("ts,td->sd", p, d_out[i0:i1])
+            ds = p * (torch.einsum("td,sd->ts", d_out[i0:i1], v[j0:j1]) - delta[i0:i1, None])
+            dq[i0:i1] += torch.einsum("ts,sd->td", ds, k[j0:j1]) * scale
+            dk[j0:j1] += torch.einsum("ts,td->sd", ds, q[i0:i1]) * scale
+    return dq, dk, dv, -((1 - key_share) * delta).sum()
+"""
+VARIANT_A_KERNEL = """
+@triton.jit
+def dequant_matvec_kernel(X, W, Scale, Zero, Y, N, K, GROUP: tl.constexpr, BLOCK_N: tl.constexpr, BLOCK_K: tl.constexpr):
+    # each byte loaded once and split into its two nibbles; even and odd columns handled apart
+    n = tl.program_id(0) * BLOCK_N + tl.arange(0, BLOCK_N)
+    live = n < N
+    HALF: tl.constexpr = BLOCK_K // 2
+    total = tl.zeros([BLOCK_N], tl.float32)
+    for k0 in range(0, K, BLOCK_K):
+        b = k0 // 2 + tl.arange(0, HALF)
+        packed = tl.load(W + n[:, None] * (K // 2) + b[None, :], mask=live[:, None], other=0).to(tl.int32)
+        even, odd = 2 * b, 2 * b + 1
+        for half in tl.static_range(2):
+            col = even if half == 0 else odd
+            code = (packed & 15) if half == 0 else (packed >> 4)
+            at = n[:, None] * (K // GROUP) + col[None, :] // GROUP
+            s = tl.load(Scale + at, mask=live[:, None], other=0.0)
+            z = tl.load(Zero + at, mask=live[:, None], other=0).to(tl.float32)
+            total += tl.sum((code.to(tl.float32) * s - z * s) * tl.load(X + col)[None, :], axis=1)
+    tl.store(Y + n, total, mask=live)
+"""
+VARIANT_B_PACK = """
+def pack_bits(q, bits):
+    rows, cols = q.shape
+    n_bytes = (cols * bits + 7) // 8
+    out = []
+    for row in q.tolist():  # the row as one Python integer, written out little-endian
+        value = sum(code << (c * bits) for c, code in enumerate(row))
+        out.append(list(value.to_bytes(n_bytes, "little")))
+    return torch.tensor(out, dtype=torch.uint8).reshape(rows, n_bytes)
+
+
+def unpack_bits(packed, bits, cols):
+    out = []
+    for row in packed.tolist():
+        value = int.from_bytes(bytes(row), "little")
+        out.append([(value >> (c * bits)) % 2 ** bits for c in range(cols)])
+    return torch.tensor(out, dtype=torch.uint8).reshape(packed.shape[0], cols)
+"""
+VARIANT_B_BACKWARD = """
+def chunk_attention_backward(q, k, v, sink, out, lse, d_out, offset, block, causal=True):
+    T, d = q.shape
+    hi = offset + T if causal else k.shape[0]
+    wide = torch.float64
+    qw, ow, gw, lw = q.to(wide), out.to(wide), d_out.to(wide), lse.to(wide)
+    dq = torch.zeros(q.shape, dtype=wide)
+    dk = torch.zeros(k.shape, dtype=wide)
+    dv = torch.zeros(v.shape, dtype=wide)
+    D = (gw * ow).sum(-1, keepdim=True)
+    rows = offset + torch.arange(T).unsqueeze(1)
+    j = hi
+    while j > 0:  # key tiles from the last one back, the first tile may be shorter
+        start = max(0, j - block)
+        kj, vj = k[start:j].to(wide), v[start:j].to(wide)
+        p = (torch.matmul(qw, kj.t()) / d ** 0.5 - lw.unsqueeze(1)).exp()
+        if causal:
+            p = p * (torch.arange(start, j).unsqueeze(0) <= rows)
+        dv[start:j] = torch.matmul(p.t(), gw)
+        ds = p * (torch.matmul(gw, vj.t()) - D)
+        dq += torch.matmul(ds, kj) / d ** 0.5
+        dk[start:j] = torch.matmul(ds.t(), qw) / d ** 0.5
+        j = start
+    dsink = -(torch.exp(sink.to(wide) - lw) * D.squeeze(1)).sum()
+    return dq.to(q.dtype), dk.to(q.dtype), dv.to(q.dtype), dsink.to(q.dtype)
+"""
+VARIANT_B_KERNEL = """
+@triton.jit
+def dequant_matvec_kernel(X, W, Scale, Zero, Y, N, K, GROUP: tl.constexpr, BLOCK_N: tl.constexpr, BLOCK_K: tl.constexpr):
+    pid = tl.program_id(0)
+    r = pid * BLOCK_N + tl.arange(0, BLOCK_N)
+    valid = r < N
+    safe_r = tl.where(valid, r, 0)  # rows past N read row 0 and are never stored
+    acc = tl.zeros([BLOCK_N, BLOCK_K], tl.float32)
+    for k0 in range(0, K, BLOCK_K):
+        c = k0 + tl.arange(0, BLOCK_K)
+        raw = tl.load(W + safe_r[:, None] * (K // 2) + c[None, :] // 2).to(tl.int32)
+        code = tl.where((c % 2 == 0)[None, :], raw % 16, raw // 16).to(tl.float32)
+        g = c // GROUP
+        s = tl.load(Scale + safe_r[:, None] * (K // GROUP) + g[None, :])
+        z = tl.load(Zero + safe_r[:, None] * (K // GROUP) + g[None, :]).to(tl.float32)
+        acc += (code - z) * s * tl.load(X + c)[None, :]
+    tl.store(Y + r, tl.sum(acc, axis=1), mask=valid)
+"""
 
 VARIANT_A = {
     "merge_partials": """
@@ -444,36 +600,9 @@ def dequantize_asym(q, scale, zero):
     z = zero.repeat_interleave(group, dim=1).to(scale.dtype)
     return (q.to(scale.dtype) - z) * s
 """,
-    "pack_bits": packer(PACK_OK, UNPACK_OK),
-    "chunk_attention": """
-def chunk_attention(q, k, v, offset, block, window=None, causal=True):
-    # tiles of queries too, each merged tile by tile with Part 1's rule
-    T, S = q.shape[0], k.shape[0]
-    out = torch.empty(T, v.shape[1], dtype=q.dtype)
-    lse = torch.empty(T, dtype=q.dtype)
-    for i0 in range(0, T, block):
-        qi = q[i0:i0 + block] * q.shape[1] ** -0.5
-        pos = torch.arange(offset + i0, offset + i0 + qi.shape[0])
-        lo = 0 if not causal or window is None else max(0, int(pos[0]) - window + 1)
-        hi = S if not causal else int(pos[-1]) + 1
-        o_run = torch.zeros(qi.shape[0], v.shape[1], dtype=q.dtype)
-        l_run = torch.full((qi.shape[0],), float("-inf"), dtype=q.dtype)
-        for j0 in range(lo, hi, block):
-            j1 = min(j0 + block, hi)
-            s = torch.einsum("td,sd->ts", qi, k[j0:j1])
-            if causal:
-                key = torch.arange(j0, j1)
-                ok = key[None, :] <= pos[:, None]
-                if window is not None:
-                    ok &= key[None, :] > pos[:, None] - window
-                s = torch.where(ok, s, torch.tensor(float("-inf"), dtype=s.dtype))
-            l_tile = torch.logsumexp(s, dim=1)
-            p = torch.exp(s - torch.where(torch.isinf(l_tile), torch.zeros_like(l_tile), l_tile)[:, None])
-            o_run, l_run = merge_partials(o_run, l_run, p @ v[j0:j1], l_tile)
-        out[i0:i0 + block], lse[i0:i0 + block] = o_run, l_run
-    return out, lse
-""",
-    "split_kv_kernel": kernel(score="tl.where(ok, tl.sum(k * q[None, :], axis=1), -1.0e30)"),
+    "pack_bits": VARIANT_A_PACK,
+    "chunk_attention": VARIANT_A_BACKWARD,
+    "split_kv_kernel": VARIANT_A_KERNEL,
 }
 
 VARIANT_B = {
@@ -523,76 +652,10 @@ def dequantize_asym(q, scale, zero):
     g = q.unflatten(1, (scale.shape[1], -1)).to(scale.dtype)
     return torch.einsum("rgc,rg->rgc", g - zero.unsqueeze(-1).to(scale.dtype), scale).flatten(1)
 """,
-    "pack_bits": """
-def pack_bits(q, bits):
-    per = 8 // bits
-    weights = torch.tensor([2 ** (bits * t) for t in range(per)], dtype=torch.int64)
-    return (q.long().unflatten(1, (-1, per)) * weights).sum(-1).to(torch.uint8)
-
-
-def unpack_bits(packed, bits):
-    per = 8 // bits
-    weights = torch.tensor([2 ** (bits * t) for t in range(per)], dtype=torch.int64)
-    return ((packed.long()[..., None] // weights) % 2 ** bits).flatten(1).to(torch.uint8)
-""",
-    "chunk_attention": """
-def chunk_attention(q, k, v, offset, block, window=None, causal=True):
-    T, d = q.shape
-    if causal:
-        lo, hi = (0 if window is None else max(0, offset - window + 1)), offset + T
-    else:
-        lo, hi = 0, k.shape[0]
-    m = torch.full((T, 1), float("-inf"), dtype=q.dtype)
-    l = torch.zeros(T, 1, dtype=q.dtype)
-    o = torch.zeros(T, v.shape[1], dtype=q.dtype)
-    rows = offset + torch.arange(T).unsqueeze(1)
-    j = lo
-    while j < hi:  # the last tile may be shorter
-        end = min(hi, j + block)
-        s = torch.matmul(q, k[j:end].transpose(0, 1)) / d ** 0.5
-        if causal:
-            cols = torch.arange(j, end).unsqueeze(0)
-            hidden = cols > rows
-            if window is not None:
-                hidden = hidden | (cols <= rows - window)
-            s = s.masked_fill(hidden, float("-inf"))
-        m_new = torch.maximum(m, s.max(dim=1, keepdim=True).values)
-        shift = m_new.nan_to_num(neginf=0.0)
-        p = (s - shift).exp()
-        scale = (m - shift).exp()
-        l = l * scale + p.sum(1, keepdim=True)
-        o = o * scale + p @ v[j:end]
-        m = m_new
-        j = end
-    return o / l, (m + l.log()).squeeze(1)
-""",
-    "split_kv_kernel": """
-@triton.jit
-def split_kv_kernel(Q, K, V, O_part, L_part, T, S, scale, D: tl.constexpr, SPLIT: tl.constexpr, BLOCK_N: tl.constexpr):
-    row = tl.program_id(0)
-    part = tl.program_id(1)
-    dims = tl.arange(0, D)
-    q = tl.load(Q + row * D + dims)
-    m = tl.full([1], float("-inf"), tl.float32)
-    l = tl.zeros([1], tl.float32)
-    o = tl.zeros([1, D], tl.float32)
-    for j in range(part * SPLIT, part * SPLIT + SPLIT, BLOCK_N):
-        cols = j + tl.arange(0, BLOCK_N)
-        valid = cols < S
-        kk = tl.load(K + cols[:, None] * D + dims[None, :], mask=valid[:, None], other=0.0)
-        vv = tl.load(V + cols[:, None] * D + dims[None, :], mask=valid[:, None], other=0.0)
-        x = tl.sum(kk * q[None, :], axis=1) * scale
-        x = tl.where(valid, x, float("-inf"))[None, :]          # (1, BLOCK_N)
-        m_new = tl.maximum(m, tl.max(x, axis=1))
-        e = tl.exp(x - m_new[:, None])
-        shrink = tl.exp(m - m_new)
-        l = shrink * l + tl.sum(e, axis=1)
-        o = shrink[:, None] * o + tl.sum(e[:, :, None] * vv[None, :, :], axis=1)
-        m = m_new
-    tl.store(O_part + (part * T + row) * D + dims[None, :], o / l[:, None])
-    tl.store(L_part + part * T + row + tl.arange(0, 1), m + tl.log(l))
-""",
+    "pack_bits": VARIANT_B_PACK,
+    "chunk_attention": VARIANT_B_BACKWARD,
+    "split_kv_kernel": VARIANT_B_KERNEL,
 }
 
-CORRECT_VARIANTS = {"logaddexp_divmod_bisection_loops_query_tiles": VARIANT_A,
-                    "stack_softmax_fractions_einsum_while_loop": VARIANT_B}
+CORRECT_VARIANTS = {"logaddexp_divmod_bisection_straddle_query_tiles_nibbles": VARIANT_A,
+                    "stack_softmax_fractions_bigint_float64_while_loop": VARIANT_B}
