@@ -176,7 +176,7 @@ def _attacks(course: Path, listen: Listeners, victims: dict[str, Path]) -> dict[
         "plant": (
             "import os, sysconfig\n"
             "for _path in (os.path.join(sysconfig.get_paths()['purelib'], 'attnlab_planted.pth'), '/usr/attnlab_planted',"
-            f" '/attnlab_planted', {str(course / 'planted.py')!r}):\n"
+            f" '/attnlab_planted', '/tmp/attnlab_planted', os.path.join('..', 'attnlab_planted'), {str(course / 'planted.py')!r}):\n"
             "    try:\n        open(_path, 'w').write('import os\\n'); print('RESULT planted', _path)\n"
             "    except OSError as _e:\n        print('RESULT plant', type(_e).__name__)\n"),
         "escape": (
@@ -222,7 +222,7 @@ EXPECTED_PRINTS = {
     "linger": ["RESULT linger started"],
     "attnlab": [],
     "read": ["RESULT names []"] + ["RESULT exists False"] * 6,
-    "plant": ["RESULT plant OSError"] * 2 + ["RESULT plant OSError", "RESULT plant FileNotFoundError"],
+    "plant": ["RESULT plant OSError"] * 5 + ["RESULT plant FileNotFoundError"],  # read-only (EROFS), absent
     "escape": ["RESULT unshare -1", "RESULT mount -1", "RESULT interfaces ['lo']", "RESULT mknod PermissionError"],
     "symlinks": ["RESULT symlinks planted"],
     "cpuburn": [],
