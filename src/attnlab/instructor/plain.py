@@ -305,7 +305,7 @@ class _Taint(ast.NodeVisitor):
         elif isinstance(target, ast.Starred):
             self.bind(target.value, dirty)
         else:  # obj.attr = ..., obj[i] = ...
-            self.use(target.value, "changed") if not isinstance(target, ast.Name) else None
+            self.use(target.value, "changed")
             if isinstance(target, ast.Subscript):
                 self.use(target.slice, "used as an index")
 
@@ -332,7 +332,8 @@ class _Taint(ast.NodeVisitor):
                 self.bind(t, dirty)
         elif isinstance(s, (ast.AnnAssign, ast.AugAssign)):
             if isinstance(s, ast.AugAssign):
-                self.use(s.target, "changed") if isinstance(s.target, ast.Name) else None
+                if isinstance(s.target, ast.Name):
+                    self.use(s.target, "changed")
                 self.use(s.value, "used in an expression")
             elif s.value is not None:
                 self.bind(s.target, self.dirty(s.value))
