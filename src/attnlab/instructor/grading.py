@@ -476,6 +476,41 @@ def grade(root: Path, chapter: str, submissions: dict[str, Path], db_url: str, *
 
     isolation = probe_isolation(limits.isolation, limits.landlock)  # once per batch
     config_file = Path(config_file or Path(root) / "nbgrader_config.py")
+    results, to_grade, hashes = check_submissions(submissions, limits)
+    for r in results.values():
+        if progress:
+            progress(r)
+
+    # First all together; a student whose process died (taking the pool with it) is graded again
+    # alone, so that only the student who breaks a process twice is reported as failed.
+    batches = [(workers, dict(to_grade))]
+    retry: dict[str, tuple[Path, str]] = {}
+    while batches:
+        size, batch = batches.pop(0)
+        for student, result in _run_pool(root, chapter, db_url, limits, out_dir, config_file, size, batch, isolation):
+            if result is None and student not in retry:
+                retry[student] = batch[student]
+                batches.append((1, {student: batch[student]}))
+                continue
+            results[student] = result or Result(student, "failed", reasons=["the grading process died while grading it"])
+            if progress:
+                progress(results[student])
+
+    check_unchanged(results, hashes)
+    return [results[s] for s in submissions]
+
+
+def check_unchanged(results: dict[str, Result], hashes: dict[str, tuple[Path, str]]) -> None:
+    """Fail every student whose submitted file changed while it was graded."""
+    for student, (path, digest) in hashes.items():
+        if student in results and sha256(path) != digest:  # never expected: grading reads copies only
+            results[student].status = "failed"
+            results[student].reasons.append(f"{path} changed during grading")
+
+
+def check_submissions(submissions: dict[str, Path], limits: Limits):
+    """The checks before grading: ``(results of the students who cannot be graded, {student: (notebook,
+    note)} of those who can, {student: (notebook, sha256)})``."""
     results: dict[str, Result] = {}
     to_grade: dict[str, tuple[Path, str]] = {}
     hashes: dict[str, tuple[Path, str]] = {}
@@ -499,27 +534,4 @@ def grade(root: Path, chapter: str, submissions: dict[str, Path], db_url: str, *
             results[student] = Result(student, "invalid", reasons=[problem])
         else:
             to_grade[student] = (path, note)
-    for r in results.values():
-        if progress:
-            progress(r)
-
-    # First all together; a student whose process died (taking the pool with it) is graded again
-    # alone, so that only the student who breaks a process twice is reported as failed.
-    batches = [(workers, dict(to_grade))]
-    retry: dict[str, tuple[Path, str]] = {}
-    while batches:
-        size, batch = batches.pop(0)
-        for student, result in _run_pool(root, chapter, db_url, limits, out_dir, config_file, size, batch, isolation):
-            if result is None and student not in retry:
-                retry[student] = batch[student]
-                batches.append((1, {student: batch[student]}))
-                continue
-            results[student] = result or Result(student, "failed", reasons=["the grading process died while grading it"])
-            if progress:
-                progress(results[student])
-
-    for student, (path, digest) in hashes.items():
-        if sha256(path) != digest:  # never expected: grading reads copies only
-            results[student].status = "failed"
-            results[student].reasons.append(f"{path} changed during grading")
-    return [results[s] for s in submissions]
+    return results, to_grade, hashes
