@@ -268,6 +268,13 @@ def _parser() -> argparse.ArgumentParser:
     ag.add_argument("--notebook-timeout", type=int, default=600, help="seconds per notebook (default 600)")
     ag.add_argument("--memory-mb", type=int, default=4096, help="address-space cap of a kernel (default 4096)")
     ag.add_argument("--output-bytes", type=int, default=1_000_000, help="output kept per notebook (default 1000000)")
+    where = ag.add_mutually_exclusive_group()
+    where.add_argument("--scheduler", metavar="ADDRESS", help="grade on a Dask cluster: the scheduler's address "
+                       "(tcp://HOST:8786) or its --scheduler-file; only this process writes the gradebook")
+    where.add_argument("--cluster", metavar="local:N", help="grade on a Dask cluster of N worker processes started "
+                       "on this machine")
+    ag.add_argument("--regrade", action="store_true", help="with --scheduler/--cluster: grade again the students "
+                    "an earlier run already put into the gradebook (default: they are skipped)")
     db(ag)
     fb = sub.add_parser("feedback", help="write HTML feedback for each autograded student")
     fb.add_argument("chapter", help="chapter id")
