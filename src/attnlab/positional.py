@@ -60,28 +60,84 @@ def sinusoidal_shift_matrix(offset: int, d_model: int, base: float = 10000.0, dt
 
 
 # start-rope
-def rope(x: Tensor, positions: Tensor | None = None, base: float = 10000.0) -> Tensor:
-    """Rotary position embedding: rotate each pair ``(x[2i], x[2i+1])`` by ``pos * base^(-2i/Dh)``.
-
-    Applied to queries and keys (not values), it makes ``rope(q)_m · rope(k)_n`` a function of
-    ``q``, ``k`` and ``m - n`` only. ``positions`` defaults to ``0..T-1``. (Some libraries
-    rotate the pairs ``(x[i], x[i + Dh/2])`` instead; the two differ by a fixed permutation of
-    the features.)
+def rope_angles(positions: Tensor, head_dim: int, base: float = 10000.0) -> Tensor:
+    """The rotation angles ``pos * base^(-2i/Dh)`` of every position and pair, in float64.
 
     Shape:
-        x: ``(..., T, Dh)``, positions: ``(T,)`` -> ``(..., T, Dh)``
+        positions: ``(..., T)`` -> ``(..., T, Dh/2)``
+    """
+    freq = base ** (-torch.arange(0, head_dim, 2, device=positions.device, dtype=torch.float64) / head_dim)  # (Dh/2,)
+    return positions.to(torch.float64)[..., None] * freq  # (..., T, 1) * (Dh/2,) -> (..., T, Dh/2)
+
+
+def rope_positions(x: Tensor, positions: Tensor | None) -> Tensor:
+    """``positions`` checked against ``x``: ``(T,)``, or one axis per leading axis of ``x``, each of
+    size 1 or equal (``(B, 1, T)`` for ``x`` of shape ``(B, H, T, Dh)``). ``None`` gives ``0..T-1``."""
+    t = x.shape[-2]
+    if positions is None:
+        return torch.arange(t, device=x.device)
+    positions = torch.as_tensor(positions, device=x.device)
+    lead, want = tuple(positions.shape[:-1]), tuple(x.shape[:-2])
+    fits = positions.dim() >= 1 and positions.shape[-1] == t and (
+        not lead or (len(lead) == len(want) and all(p in (1, w) for p, w in zip(lead, want))))
+    if not fits:
+        hint = ""
+        if positions.dim() >= 2 and positions.shape[-1] == t and len(lead) < len(want):
+            hint = (f"; give it one axis per leading axis of x, e.g. positions[:, None, :] of shape "
+                    f"{tuple(positions.shape[:1]) + (1,) * (len(want) - len(lead)) + (t,)} for x of shape (B, H, T, Dh)")
+        raise ValueError(f"positions of shape {tuple(positions.shape)} do not fit x of shape {tuple(x.shape)}: "
+                         f"use (T,) = ({t},) or {want + (t,)} with 1 where all rows share the positions{hint}")
+    if positions.dtype.is_floating_point or positions.dtype == torch.bool:
+        raise TypeError(f"positions must be integers, got dtype {positions.dtype}")
+    return positions
+
+
+def rotate_half(x: Tensor) -> Tensor:
+    """``(x1, x2) -> (-x2, x1)`` on the two halves of the last axis (the half-split layout's 90° turn)."""
+    x1, x2 = x.chunk(2, dim=-1)
+    return torch.cat([-x2, x1], dim=-1)
+
+
+def rope(x: Tensor, positions: Tensor | None = None, base: float = 10000.0, pairing: str = "adjacent") -> Tensor:
+    """Rotary position embedding: rotate each pair of features by ``pos * base^(-2i/Dh)``.
+
+    Applied to queries and keys (not values), it makes ``rope(q)_m · rope(k)_n`` a function of
+    ``q``, ``k`` and ``m - n`` only. ``pairing="adjacent"`` rotates ``(x[2i], x[2i+1])`` (the
+    paper, Meta's Llama code); ``pairing="half"`` rotates ``(x[i], x[i + Dh/2])`` (GPT-NeoX, Hugging
+    Face's Llama). The two are the same rotation after a fixed permutation of the features
+    (:func:`rope_half_permutation`). ``positions`` defaults to ``0..T-1``.
+
+    Shape:
+        x: ``(..., T, Dh)``, positions: ``(T,)`` or ``(..., T)`` (see :func:`rope_positions`)
+        -> ``(..., T, Dh)``
     """
     t, dh = x.shape[-2:]
     if dh % 2:
         raise ValueError(f"RoPE rotates pairs of features, so the head width must be even, got {dh}")
-    if positions is None:
-        positions = torch.arange(t, device=x.device)
-    freq = base ** (-torch.arange(0, dh, 2, device=x.device, dtype=torch.float64) / dh)  # (Dh/2,)
-    angle = positions.to(torch.float64)[:, None] * freq  # (T, 1) * (Dh/2,) -> (T, Dh/2)
+    if pairing not in ("adjacent", "half"):
+        raise ValueError(f"pairing must be 'adjacent' or 'half', got {pairing!r}")
+    angle = rope_angles(rope_positions(x, positions), dh, base)  # (..., T, Dh/2)
     cos, sin = angle.cos().to(x.dtype), angle.sin().to(x.dtype)
+    if pairing == "half":
+        cos, sin = torch.cat([cos, cos], dim=-1), torch.cat([sin, sin], dim=-1)  # (..., T, Dh)
+        return x * cos + rotate_half(x) * sin
     even, odd = x[..., 0::2], x[..., 1::2]  # (..., T, Dh/2) each
     rotated = torch.stack([even * cos - odd * sin, even * sin + odd * cos], dim=-1)  # (..., T, Dh/2, 2)
     return rotated.flatten(-2)  # (..., T, Dh)
+
+
+def rope_half_permutation(head_dim: int) -> Tensor:
+    """The feature order that turns the adjacent layout into the half-split one: even features
+    first, then odd ones. For every ``x``: ``rope(x, pairing="adjacent")[..., perm]`` equals
+    ``rope(x[..., perm], pairing="half")`` (to rounding); converting a checkpoint from one layout to
+    the other permutes the rows of the query and key projections by it.
+
+    Shape:
+        -> ``(Dh,)``
+    """
+    if head_dim % 2:
+        raise ValueError(f"the head width must be even, got {head_dim}")
+    return torch.cat([torch.arange(0, head_dim, 2), torch.arange(1, head_dim, 2)])
 # end-rope
 
 

@@ -1,29 +1,27 @@
 """Training the translation model: label-smoothed loss, Adam with warm-up and inverse-square-root
 decay, gradient clipping, mixed precision on CUDA, checkpoints that resume exactly, DDP.
 
-Run it with ``attnlab-translate train`` (see :mod:`attnlab.translate.cli`); the chapter calls
-:func:`train` directly.
+The loop itself is :func:`attnlab.training.run_training`, shared with chapter 9's language model;
+this module gives it the translation task. Run it with ``attnlab-translate train`` (see
+:mod:`attnlab.translate.cli`); the chapter calls :func:`train` directly.
 """
 
 from __future__ import annotations
 
-import dataclasses
-import json
 import math
-import os
-import random
-import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
 import torch
-import torch.distributed as dist
 from torch import Tensor, nn
 
-from attnlab.device import get_device
+from attnlab.training import Task, reached_budget, read_checkpoint, run_training
 from attnlab.transformer import Seq2SeqTransformer
 from attnlab.translate.data import load_corpus
 from attnlab.translate.tokens import PAD, encode, load_bpe, make_batch, token_batches, train_bpe
+
+__all__ = ["CHECKPOINT_FORMAT", "RESUME_MAY_CHANGE", "TrainConfig", "average_weights", "build_model",
+           "inverse_sqrt_schedule", "label_smoothed_loss", "load_checkpoint", "load_model", "reached_budget", "train"]
 
 CHECKPOINT_FORMAT = "attnlab-translate/1"
 # what a resumed run may change: the budgets, where it runs and how often it logs and keeps snapshots
@@ -74,20 +72,12 @@ class TrainConfig:
             raise ValueError("warmup_steps must be at least 1")
 
 
-def reached_budget(config: TrainConfig, step: int, elapsed: float) -> str | None:
-    """The budget that a run at ``step`` after ``elapsed`` seconds of training has used up:
-    ``"max_steps"``, ``"minutes"`` or None."""
-    if config.max_steps is not None and step >= config.max_steps:
-        return "max_steps"
-    if config.minutes is not None and elapsed >= config.minutes * 60:
-        return "minutes"
-    return None
-
-
 def build_model(config: TrainConfig, vocab_size: int, device=None) -> Seq2SeqTransformer:
     return Seq2SeqTransformer(vocab_size, config.d_model, config.num_heads, config.encoder_layers,
                               config.decoder_layers, config.d_ff, config.dropout, norm_first=config.norm_first,
                               tie_embeddings=True, pad_id=PAD, device=device)
+
+
 
 
 # start-schedule
@@ -122,25 +112,9 @@ def label_smoothed_loss(logits: Tensor, targets: Tensor, smoothing: float = 0.1,
 # end-loss
 
 
-def _atomic_save(obj, path: Path) -> None:
-    path = Path(path)
-    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
-    torch.save(obj, tmp)
-    os.replace(tmp, path)
-
-
 def load_checkpoint(path: Path, map_location="cpu") -> dict:
     """A checkpoint written by :func:`train`, checked to be one."""
-    path = Path(path)
-    if not path.is_file():
-        raise FileNotFoundError(f"no checkpoint at {path}; train one with `attnlab-translate train --out DIR`")
-    try:
-        ckpt = torch.load(path, map_location=map_location, weights_only=False)
-    except Exception as exc:  # noqa: BLE001 - any unreadable file gets the same clear message
-        raise ValueError(f"{path} is not a readable checkpoint ({type(exc).__name__}: {exc})") from exc
-    if not isinstance(ckpt, dict) or ckpt.get("format") != CHECKPOINT_FORMAT:
-        raise ValueError(f"{path} is not an attnlab-translate checkpoint (format {CHECKPOINT_FORMAT})")
-    return ckpt
+    return read_checkpoint(path, CHECKPOINT_FORMAT, "train one with `attnlab-translate train --out DIR`", map_location)
 
 
 def load_model(path: Path, device="cpu", average: list[Path] | None = None):
@@ -166,40 +140,31 @@ def average_weights(states: list[dict]) -> dict:
     return {k: sum(s[k].double() for s in states).div(len(states)).to(states[0][k].dtype) for k in keys}
 
 
-class _Log:
-    def __init__(self, path: Path | None, echo):
-        self.path, self.echo = path, echo
+def translation_task(config: TrainConfig, state: dict | None, device) -> Task:
+    """The translation capstone for :func:`attnlab.training.run_training`: the corpus, a joint BPE
+    (the checkpoint's on resume), the model, batches by token count and the label-smoothed loss."""
+    corpus = load_corpus(config.corpus, config.direction)
+    if state is None:
+        tokenizer = train_bpe(corpus.source["train"] + corpus.target["train"], config.vocab_size)
+    else:
+        tokenizer = load_bpe(state["tokenizer"])
+    src_ids = encode(tokenizer, corpus.source["train"], config.max_sentence_tokens)
+    tgt_ids = encode(tokenizer, corpus.target["train"], config.max_sentence_tokens)
+    src_len, tgt_len = [len(s) for s in src_ids], [len(t) for t in tgt_ids]
+    model = build_model(config, tokenizer.get_vocab_size(), device)
 
-    def __call__(self, record: dict) -> None:
-        if self.path is not None:
-            with open(self.path, "a", encoding="utf-8") as fh:
-                fh.write(json.dumps(record) + "\n")
-        if self.echo is not None:
-            self.echo(record)
+    def batches(epoch: int) -> list[list[int]]:
+        return token_batches(src_len, tgt_len, config.max_tokens,
+                             generator=torch.Generator().manual_seed(config.seed * 1_000_003 + epoch))
 
+    def loss(net: nn.Module, rows: list[int]) -> tuple[Tensor, int]:
+        src, tgt_in, tgt_out = (t.to(device, non_blocking=True)
+                                for t in make_batch([src_ids[i] for i in rows], [tgt_ids[i] for i in rows]))
+        return label_smoothed_loss(net(src, tgt_in), tgt_out, config.label_smoothing)
 
-def _amp_dtype(config: TrainConfig, device: torch.device):
-    if device.type != "cuda" or config.amp == "off":
-        if config.amp in ("bf16", "fp16") and device.type != "cuda":
-            raise ValueError(f"amp={config.amp} needs CUDA; use amp=off or auto on {device.type}")
-        return None
-    if config.amp == "bf16" or (config.amp == "auto" and torch.cuda.is_bf16_supported()):
-        return torch.bfloat16
-    return torch.float16
-
-
-def _rng_state() -> dict:
-    state = {"torch": torch.get_rng_state(), "python": random.getstate()}
-    if torch.cuda.is_available():
-        state["cuda"] = torch.cuda.get_rng_state_all()
-    return state
-
-
-def _set_rng_state(state: dict) -> None:
-    torch.set_rng_state(state["torch"])
-    random.setstate(state["python"])
-    if "cuda" in state and torch.cuda.is_available():
-        torch.cuda.set_rng_state_all(state["cuda"])
+    return Task(model, batches, loss, corpus.label, inverse_sqrt_schedule(config.warmup_steps),
+                saved={"tokenizer": tokenizer.to_str(), "corpus": corpus.label, "corpus_name": corpus.name},
+                describe={"corpus": corpus.label, "train_pairs": len(src_ids), "vocab": tokenizer.get_vocab_size()})
 
 
 # start-train
@@ -218,168 +183,7 @@ def train(config: TrainConfig, out_dir: Path, resume: bool = False, progress: bo
 
     Returns a summary: steps, epochs, training seconds, target tokens per second, final loss.
     """
-    out_dir = Path(out_dir)
-    world, rank = int(os.environ.get("WORLD_SIZE", "1")), int(os.environ.get("RANK", "0"))
-    distributed = world > 1
-    if distributed and not dist.is_initialized():
-        dist.init_process_group("nccl" if torch.cuda.is_available() and config.device != "cpu" else "gloo")
-    device = get_device(config.device)
-    if distributed and device.type == "cuda":
-        device = torch.device("cuda", int(os.environ.get("LOCAL_RANK", "0")))
-        torch.cuda.set_device(device)
-    main_process = rank == 0
-    ckpt_path = out_dir / "checkpoint.pt"
-    if main_process:
-        out_dir.mkdir(parents=True, exist_ok=True)
-
-    state = None
-    if resume:
-        state = load_checkpoint(ckpt_path)
-        saved = TrainConfig(**state["config"])
-        # the budget may grow on resume; everything that shapes the weights must match the interrupted run
-        differing = [f"{f.name} (saved {getattr(saved, f.name)!r}, given {getattr(config, f.name)!r})"
-                     for f in dataclasses.fields(TrainConfig)
-                     if f.name not in RESUME_MAY_CHANGE and getattr(saved, f.name) != getattr(config, f.name)]
-        if differing:
-            raise ValueError(f"cannot resume with a different configuration: {', '.join(differing)} changed")
-        used_up = reached_budget(config, state["step"], state["elapsed"])
-        if used_up:  # budgets are totals over the whole run: nothing to do, and nothing is written
-            done = (f"step {state['step']}" if used_up == "max_steps"
-                    else f"{state['elapsed'] / 60:.3g} minutes of training")
-            raise ValueError(f"budget already reached: {done} of {used_up}={getattr(config, used_up)}; "
-                             "give a larger total")
-        tokenizer = load_bpe(state["tokenizer"])
-    torch.manual_seed(config.seed)
-    random.seed(config.seed)
-
-    corpus = load_corpus(config.corpus, config.direction)
-    if state is None:
-        tokenizer = train_bpe(corpus.source["train"] + corpus.target["train"], config.vocab_size)
-    src_ids = encode(tokenizer, corpus.source["train"], config.max_sentence_tokens)
-    tgt_ids = encode(tokenizer, corpus.target["train"], config.max_sentence_tokens)
-    src_len, tgt_len = [len(s) for s in src_ids], [len(t) for t in tgt_ids]
-
-    model = build_model(config, tokenizer.get_vocab_size(), device)
-    if config.optimizer == "adam":
-        optimizer = torch.optim.Adam(model.parameters(), lr=config.peak_lr, betas=config.betas, eps=config.adam_eps)
-    else:
-        optimizer = torch.optim.SGD(model.parameters(), lr=config.peak_lr)
-    scheduler = torch.optim.lr_scheduler.LambdaLR(optimizer, inverse_sqrt_schedule(config.warmup_steps))
-    amp_dtype = _amp_dtype(config, device)
-    scaler = torch.amp.GradScaler("cuda", enabled=amp_dtype == torch.float16)
-    step, epoch, batch_index, elapsed, tokens_seen = 0, 0, 0, 0.0, 0
-    if state is not None:
-        model.load_state_dict(state["model"])
-        optimizer.load_state_dict(state["optimizer"])
-        scheduler.load_state_dict(state["scheduler"])
-        scaler.load_state_dict(state["scaler"])
-        step, epoch, batch_index = state["step"], state["epoch"], state["batch_index"]
-        elapsed, tokens_seen = state["elapsed"], state["tokens_seen"]
-    net = nn.parallel.DistributedDataParallel(model) if distributed else model
-    corpus_label = corpus.label
-    log = _Log(out_dir / "train_log.jsonl" if main_process else None, echo if main_process else None)
-    if main_process and state is None:
-        (out_dir / "config.json").write_text(json.dumps({"config": dataclasses.asdict(config), "corpus": corpus_label,
-                                                         "world_size": world, "device": str(device)}, indent=1))
-        log({"event": "start", "seed": config.seed, "corpus": corpus_label, "train_pairs": len(src_ids),
-             "vocab": tokenizer.get_vocab_size(), "parameters": sum(p.numel() for p in model.parameters()),
-             "device": str(device), "world_size": world, "amp": str(amp_dtype)})
-
-    def checkpoint(path: Path, full: bool) -> None:
-        record = {"format": CHECKPOINT_FORMAT, "config": dataclasses.asdict(config), "tokenizer": tokenizer.to_str(),
-                  "corpus": corpus_label, "corpus_name": corpus.name, "model": model.state_dict(), "step": step, "epoch": epoch,
-                  "elapsed": elapsed, "tokens_seen": tokens_seen}
-        if full:
-            record.update(optimizer=optimizer.state_dict(), scheduler=scheduler.state_dict(),
-                          scaler=scaler.state_dict(), batch_index=batch_index, rng=_rng_state())
-        _atomic_save(record, path)
-
-    if state is not None:
-        _set_rng_state(state["rng"])
-    budget_s = math.inf if config.minutes is None else config.minutes * 60
-    max_steps = math.inf if config.max_steps is None else config.max_steps
-    next_snapshot = (math.floor(elapsed / 60 / config.snapshot_minutes) + 1) * config.snapshot_minutes \
-        if config.snapshot_minutes else math.inf
-    bar = None
-    if progress and main_process:
-        from tqdm.auto import tqdm
-        bar = tqdm(total=None if config.max_steps is None else config.max_steps, initial=step, unit="step")
-    interval_loss, interval_tokens, interval_start = 0.0, 0, time.perf_counter()
-    last_loss = math.nan
-    batches: list[list[int]] = []
-    model.train()
-    stop = elapsed >= budget_s or step >= max_steps
-    while not stop:
-        batches = token_batches(src_len, tgt_len, config.max_tokens,
-                                generator=torch.Generator().manual_seed(config.seed * 1_000_003 + epoch))
-        if distributed:  # every process needs at least one sentence
-            batches = [b for b in batches if len(b) >= world]
-        while batch_index < len(batches):
-            started = time.perf_counter()
-            rows = batches[batch_index][rank::world]
-            src, tgt_in, tgt_out = (t.to(device, non_blocking=True)
-                                    for t in make_batch([src_ids[i] for i in rows], [tgt_ids[i] for i in rows]))
-            with torch.autocast(device.type, dtype=amp_dtype or torch.float32, enabled=amp_dtype is not None):
-                loss_sum, n_tokens = label_smoothed_loss(net(src, tgt_in), tgt_out, config.label_smoothing)
-            total_tokens = n_tokens
-            if distributed:
-                count = torch.tensor([n_tokens], device=device)
-                dist.all_reduce(count)
-                total_tokens = int(count)
-            # DDP averages gradients over processes; multiply by world so the result is sum / all tokens
-            scaler.scale(loss_sum * world / total_tokens).backward()
-            scaler.unscale_(optimizer)
-            nn.utils.clip_grad_norm_(model.parameters(), config.clip_norm)
-            scaler.step(optimizer)
-            scaler.update()
-            optimizer.zero_grad(set_to_none=True)
-            scheduler.step()
-            step += 1
-            batch_index += 1
-            tokens_seen += total_tokens
-            interval_loss += loss_sum.item()
-            interval_tokens += n_tokens
-            if distributed:  # all processes agree on the clock so they stop at the same step
-                clock = torch.tensor([time.perf_counter() - started], dtype=torch.float64, device=device)
-                dist.all_reduce(clock, op=dist.ReduceOp.MAX)
-                elapsed += float(clock)
-            else:
-                elapsed += time.perf_counter() - started
-            if step % config.log_every == 0:
-                now = time.perf_counter()
-                last_loss = interval_loss / max(interval_tokens, 1)
-                rate = interval_tokens * world / (now - interval_start)
-                log({"step": step, "epoch": epoch, "loss": round(last_loss, 4), "lr": scheduler.get_last_lr()[0],
-                     "tokens_per_s": round(rate, 1), "elapsed_s": round(elapsed, 1)})
-                if bar is not None:
-                    bar.set_postfix(loss=f"{last_loss:.3f}", tok_s=f"{rate:.0f}")
-                interval_loss, interval_tokens, interval_start = 0.0, 0, now
-            if bar is not None:
-                bar.update(1)
-            if elapsed / 60 >= next_snapshot:
-                if main_process:
-                    checkpoint(out_dir / f"snapshot-step{step:07d}.pt", full=False)
-                    checkpoint(ckpt_path, full=True)
-                while elapsed / 60 >= next_snapshot:
-                    next_snapshot += config.snapshot_minutes
-            if elapsed >= budget_s or step >= max_steps:
-                stop = True
-                break
-        if not stop:
-            epoch += 1
-            batch_index = 0
-    if bar is not None:
-        bar.close()
-    if interval_tokens:
-        last_loss = interval_loss / interval_tokens
-    if main_process:
-        checkpoint(ckpt_path, full=True)
-    summary = {"event": "end", "steps": step, "epochs": round(epoch + batch_index / max(len(batches), 1), 2)
-               if step else 0, "train_seconds": round(elapsed, 1), "target_tokens": tokens_seen,
-               "tokens_per_s": round(tokens_seen / elapsed, 1) if elapsed else math.nan,
-               "last_loss": round(last_loss, 4) if not math.isnan(last_loss) else None, "corpus": corpus_label}
-    log(summary)
-    if distributed:
-        dist.barrier()
-    return summary
+    return run_training(config, out_dir, translation_task, checkpoint_format=CHECKPOINT_FORMAT,
+                        may_change=RESUME_MAY_CHANGE, advice="train one with `attnlab-translate train --out DIR`",
+                        resume=resume, progress=progress, echo=echo)
 # end-train
