@@ -45,12 +45,12 @@ BASE = dict(corpus="auto", vocab_size=4000, d_model=128, num_layers=4, num_heads
 RESULTS = Path(__file__).resolve().parent / "results" / "modern_lm.json"
 
 
-def run_row(name: str, seed: int, cpu_minutes: float, run_dir: str) -> dict:
+def run_row(name: str, seed: int, cpu_minutes: float, run_dir: str, overrides: dict) -> dict:
     """Train one row for ``cpu_minutes`` of this process's CPU time on one thread; evaluate it."""
     torch.set_num_threads(1)
     from attnlab.lm.train import LMTrainConfig, evaluate, load_model, train
 
-    config = LMTrainConfig(**BASE, **LADDER[name], seed=seed, minutes=cpu_minutes)
+    config = LMTrainConfig(**{**BASE, **overrides}, **LADDER[name], seed=seed, minutes=cpu_minutes)
     out = Path(run_dir) / f"{name}-seed{seed}"
     summary = train(config, out, progress=False)
     result = evaluate(out / "checkpoint.pt")
@@ -87,20 +87,25 @@ def main(argv=None) -> int:
     parser.add_argument("--run-dir", type=Path, default=None, help="keep the runs here (default: a temporary folder)")
     parser.add_argument("--gen-tokens", type=int, default=48, help="tokens generated for the speed measurement")
     parser.add_argument("--out", type=Path, default=RESULTS)
+    for name in ("corpus", "vocab_size", "d_model", "num_layers"):  # smaller or offline runs (tests)
+        parser.add_argument("--" + name.replace("_", "-"), type=type(BASE[name]), default=None,
+                            help=f"override the shared {name} (default: {BASE[name]})")
     args = parser.parse_args(argv)
     torch.set_num_threads(1)
     run_dir = args.run_dir or Path(tempfile.mkdtemp(prefix="modern_lm-"))
     start = time.perf_counter()
+    overrides = {n: getattr(args, n) for n in ("corpus", "vocab_size", "d_model", "num_layers")
+                 if getattr(args, n) is not None}
     jobs = [(name, seed) for seed in args.seeds for name in args.rows]
     with ProcessPoolExecutor(max_workers=args.jobs) as pool:
-        futures = [pool.submit(run_row, name, seed, args.cpu_minutes, str(run_dir)) for name, seed in jobs]
+        futures = [pool.submit(run_row, name, seed, args.cpu_minutes, str(run_dir), overrides) for name, seed in jobs]
         rows = []
         for future in futures:
             rows.append(future.result())
             print(json.dumps(rows[-1]), file=sys.stderr, flush=True)
     last = run_dir / f"{args.rows[-1]}-seed{args.seeds[0]}" / "checkpoint.pt"
     results = {"rows": rows, "budget": f"{args.cpu_minutes} process CPU minutes per row (time.process_time), "
-               "torch.set_num_threads(1)", "seeds": args.seeds, "base": BASE,
+               "torch.set_num_threads(1)", "seeds": args.seeds, "base": {**BASE, **overrides},
                "corpus": rows[0]["corpus"], "generation": {args.rows[-1]: generation_speed(last, args.gen_tokens, 16)},
                "note": f"{len(args.seeds)} seed(s) per row; differences smaller than the spread between seeds "
                        "are not evidence of an effect"}
