@@ -1,0 +1,697 @@
+"""Chapter 9 exercise spec for tests/test_exercises.py: common wrong answers (mutants) that must
+lose points, and correct answers written differently that must keep full marks.
+
+Five mutants per part, each named after the mistake; the comment above each names the class of
+issue #22 that the part's hidden tests close (sizes and rows that differ, a stated dtype or type,
+an argument with a non-default value, a boundary, a rule on another code path, a rule that rarely
+changes a result, the in-place rule). They are packed into five batches of one mutant per part,
+so the chapter costs ten graded notebooks."""
+
+CHAPTER = "09-modern-lm"
+FULL_MARKS = 16.0
+
+_RMS = """
+def head_rms_norm(x, n_heads, weight, eps=1e-6):
+    if x.shape[-1] % n_heads:
+        raise ValueError("the heads do not split the last axis")
+    work = torch.float64 if x.dtype == torch.float64 else torch.float32
+    heads = x.to(work).unflatten(-1, (n_heads, x.shape[-1] // n_heads))
+    {body}
+"""
+
+_LOSS = """
+def masked_lm_loss(logits, ids, target_mask, z_loss=0.0):
+    work = torch.float64 if logits.dtype == torch.float64 else torch.float32
+    scores = logits[:, :-1].to(work)
+    targets = ids[:, 1:].long()
+    chosen = target_mask[:, 1:]
+    log_z = torch.logsumexp(scores, dim=-1)
+    picked = scores.gather(-1, targets.unsqueeze(-1)).squeeze(-1)
+    per_token = (log_z - picked) + z_loss * log_z.square()
+    count = int(chosen.sum())
+    {body}
+"""
+
+_ROPE = """
+def rope_llama3(x, positions, base=500000.0, factor=8.0, low_freq_factor=1.0, high_freq_factor=4.0,
+                original_context=8192):
+    b, _, t, dh = x.shape
+    {check}
+    theta = base ** (-torch.arange(0, dh, 2, dtype=torch.float64) / dh)
+    wavelength = 2 * math.pi / theta
+    s = (original_context / wavelength - low_freq_factor) / (high_freq_factor - low_freq_factor)
+    mixed = (1 - s) * theta / factor + s * theta
+    {bands}
+    angle = {angle}
+    cos, sin = angle.cos(), angle.sin()
+    first, second = x.to(torch.float64).chunk(2, dim=-1)
+    return torch.cat([first * cos - second * sin, second * cos + first * sin], dim=-1).to(x.dtype)
+"""
+_ROPE_CHECK = """if dh % 2 or tuple(positions.shape) != (b, t):
+        raise ValueError("bad shapes")"""
+_ROPE_BANDS = """theta = torch.where(wavelength < original_context / high_freq_factor, theta,
+                        torch.where(wavelength > original_context / low_freq_factor, theta / factor, mixed))"""
+_ROPE_ANGLE = "positions.to(torch.float64)[:, None, :, None] * theta"
+
+_RAGGED = """
+def ragged_cached_attention(q, k_new, v_new, k_cache, v_cache, lengths):
+    b, h, t, dh = q.shape
+    g, s_max = k_cache.shape[1], k_cache.shape[2]
+    if h % g:
+        raise ValueError("heads do not group")
+    if int((lengths.long() + t).max()) {cmp} s_max:
+        raise ValueError("the cache is too small")
+    {caches}
+    slots = {offsets} + torch.arange(t)
+    index = slots[:, None, :, None].expand(b, g, t, dh)
+    k_cache.scatter_(2, index, k_new)
+    v_cache.scatter_(2, index, v_new)
+    written = torch.arange(s_max)[None, :] < (slots[:, -1] + 1)[:, None]
+    {values}
+    qg = q.reshape(b, g, h // g, t, dh)
+    scores = torch.einsum("bgrtd,bgsd->bgrts", qg, keys) / math.sqrt(dh)
+    allowed = torch.arange(s_max)[None, None, :] <= slots[:, :, None]
+    scores = scores.masked_fill(~allowed[:, None, None], float("-inf"))
+    out = torch.einsum("bgrts,bgsd->bgrtd", scores.softmax(dim=-1), values)
+    {ret}
+"""
+_RAGGED_VALUES = """keys = torch.where(written[:, None, :, None], k_cache, torch.zeros((), dtype=k_cache.dtype))
+    values = torch.where(written[:, None, :, None], v_cache, torch.zeros((), dtype=v_cache.dtype))"""
+_RAGGED_RET = "return out.reshape(b, h, t, dh).to(q.dtype), lengths + t"
+
+
+def _ragged(cmp=">", caches="", offsets="lengths.long()[:, None]", values=_RAGGED_VALUES, ret=_RAGGED_RET):
+    return _RAGGED.format(cmp=cmp, caches=caches, offsets=offsets, values=values, ret=ret)
+
+
+_GEN = """
+def generate_with_cache(step, prompt, max_new_tokens, eos_id, pad_id, temperature, penalty, generator):
+    logits, cache = step(prompt, None)
+    seen = prompt.clone()
+    finished = torch.zeros(prompt.shape[0], dtype=torch.bool)
+    chosen = []
+    for i in range(max_new_tokens):
+        scores = logits[:, -1].clone()
+        {penalty}
+        if temperature == 0:
+            token = scores.argmax(dim=-1)
+        else:
+            token = torch.multinomial(torch.softmax(scores / temperature, dim=-1), 1, {draw})[:, 0]
+        token = torch.where(finished, torch.full_like(token, pad_id), token)
+        chosen.append(token)
+        finished = finished | (token == eos_id)
+        seen = torch.cat([seen, token[:, None]], dim=1)
+        {stop}
+        {feed}
+    return torch.stack(chosen, dim=1)
+"""
+_GEN_PENALTY = """occurs = torch.zeros_like(scores, dtype=torch.bool).scatter_(1, seen, True)
+        scores = torch.where(occurs, torch.where(scores > 0, scores / penalty, scores * penalty), scores)"""
+_GEN_STOP = """if bool(finished.all()) or i + 1 == max_new_tokens:
+            break"""
+_GEN_FEED = "logits, cache = step(token[:, None], cache)"
+
+
+def _gen(penalty=_GEN_PENALTY, draw="generator=generator", stop=_GEN_STOP, feed=_GEN_FEED):
+    return _GEN.format(penalty=penalty, draw=draw, stop=stop, feed=feed)
+
+
+# Common wrong answers: name -> (the graded test that must lose points, {answer cell: code}).
+MUTANTS = {
+    # Part 1 -- realistic: one RMS over all heads together (the lesson's RMSNorm), weight tiled per head
+    "rms_over_all_heads": ("test_head_rms_norm", {"head_rms_norm": _RMS.format(body="""
+    inv_rms = torch.rsqrt(heads.square().mean(dim=(-2, -1), keepdim=True) + eps)
+    return (heads * inv_rms * weight.to(work)).flatten(-2).to(x.dtype)""")}),
+    # Part 1 -- stated dtype rule: computes in the input's dtype, so float16 squares overflow
+    "rms_in_input_dtype": ("test_head_rms_norm", {"head_rms_norm": """
+def head_rms_norm(x, n_heads, weight, eps=1e-6):
+    if x.shape[-1] % n_heads:
+        raise ValueError("the heads do not split the last axis")
+    heads = x.unflatten(-1, (n_heads, x.shape[-1] // n_heads))
+    return (heads * torch.rsqrt(heads.square().mean(dim=-1, keepdim=True) + eps) * weight).flatten(-2)
+"""}),
+    # Part 1 -- stated dtype rule: the float32 result is not cast back to float16 / bfloat16
+    "rms_returns_float32": ("test_head_rms_norm", {"head_rms_norm": _RMS.format(body="""
+    inv_rms = torch.rsqrt(heads.square().mean(dim=-1, keepdim=True) + eps)
+    return (heads * inv_rms * weight.to(work)).flatten(-2)""")}),
+    # Part 1 -- every argument: eps added after the square root (only visible with eps = 1e-3)
+    "rms_eps_outside_sqrt": ("test_head_rms_norm", {"head_rms_norm": _RMS.format(body="""
+    inv_rms = 1 / (heads.square().mean(dim=-1, keepdim=True).sqrt() + eps)
+    return (heads * inv_rms * weight.to(work)).flatten(-2).to(x.dtype)""")}),
+    # Part 1 -- stated error: no check, so view() raises a RuntimeError instead of a ValueError
+    "rms_no_value_error": ("test_head_rms_norm", {"head_rms_norm": """
+def head_rms_norm(x, n_heads, weight, eps=1e-6):
+    work = torch.float64 if x.dtype == torch.float64 else torch.float32
+    heads = x.to(work).view(*x.shape[:-1], n_heads, -1)
+    inv_rms = torch.rsqrt(heads.square().mean(dim=-1, keepdim=True) + eps)
+    return (heads * inv_rms * weight.to(work)).flatten(-2).to(x.dtype)
+"""}),
+    # Part 2 -- realistic: the two halves swapped (the up half goes through the Swish)
+    "swiglu_halves_swapped": ("test_fused_swiglu", {"fused_swiglu": """
+def fused_swiglu(x, w_gate_up, w_down, beta=1.0, limit=None):
+    up, gate = (x @ w_gate_up.T).chunk(2, dim=-1)
+    if limit is not None:
+        gate = gate.clamp(max=limit)
+        up = up.clamp(min=-limit, max=limit)
+    return (gate * torch.sigmoid(beta * gate) * up) @ w_down.T
+"""}),
+    # Part 2 -- every argument: the gate clamped from below too (only visible with a limit)
+    "swiglu_gate_clamped_both_sides": ("test_fused_swiglu", {"fused_swiglu": """
+def fused_swiglu(x, w_gate_up, w_down, beta=1.0, limit=None):
+    gate, up = (x @ w_gate_up.T).chunk(2, dim=-1)
+    if limit is not None:
+        gate = gate.clamp(min=-limit, max=limit)
+        up = up.clamp(min=-limit, max=limit)
+    return (gate * torch.sigmoid(beta * gate) * up) @ w_down.T
+"""}),
+    # Part 2 -- every argument: beta ignored (plain SiLU)
+    "swiglu_beta_ignored": ("test_fused_swiglu", {"fused_swiglu": """
+def fused_swiglu(x, w_gate_up, w_down, beta=1.0, limit=None):
+    gate, up = (x @ w_gate_up.T).chunk(2, dim=-1)
+    if limit is not None:
+        gate = gate.clamp(max=limit)
+        up = up.clamp(min=-limit, max=limit)
+    return (F.silu(gate) * up) @ w_down.T
+"""}),
+    # Part 2 -- realistic: gate and up rows read as interleaved (even rows gate, odd rows up)
+    "swiglu_interleaved_rows": ("test_fused_swiglu", {"fused_swiglu": """
+def fused_swiglu(x, w_gate_up, w_down, beta=1.0, limit=None):
+    h = x @ w_gate_up.T
+    gate, up = h[..., 0::2], h[..., 1::2]
+    if limit is not None:
+        gate = gate.clamp(max=limit)
+        up = up.clamp(min=-limit, max=limit)
+    return (gate * torch.sigmoid(beta * gate) * up) @ w_down.T
+"""}),
+    # Part 2 -- every argument: limit ignored
+    "swiglu_limit_ignored": ("test_fused_swiglu", {"fused_swiglu": """
+def fused_swiglu(x, w_gate_up, w_down, beta=1.0, limit=None):
+    gate, up = (x @ w_gate_up.T).chunk(2, dim=-1)
+    return (gate * torch.sigmoid(beta * gate) * up) @ w_down.T
+"""}),
+    # Part 3 -- every argument: tied ignored, two matrices always
+    "moe_tied_ignored": ("test_moe_params", {"moe_params": """
+def moe_params(vocab, dim, n_layers, n_heads, n_kv_heads, head_dim, ffn_hidden, n_experts, top_k, tied=False):
+    if n_heads % n_kv_heads or not 1 <= top_k <= n_experts:
+        raise ValueError("bad configuration")
+    shared = 2 * dim + 2 * dim * n_heads * head_dim + 2 * dim * n_kv_heads * head_dim + dim * n_experts
+    base = 2 * vocab * dim + dim
+    return base + n_layers * (shared + n_experts * 3 * dim * ffn_hidden), base + n_layers * (shared + top_k * 3 * dim * ffn_hidden)
+"""}),
+    # Part 3 -- realistic: key and value projections with every query head (no grouping)
+    "moe_kv_with_all_heads": ("test_moe_params", {"moe_params": """
+def moe_params(vocab, dim, n_layers, n_heads, n_kv_heads, head_dim, ffn_hidden, n_experts, top_k, tied=False):
+    if n_heads % n_kv_heads or not 1 <= top_k <= n_experts:
+        raise ValueError("bad configuration")
+    shared = 2 * dim + 4 * dim * n_heads * head_dim + dim * n_experts
+    base = vocab * dim * (1 if tied else 2) + dim
+    return base + n_layers * (shared + n_experts * 3 * dim * ffn_hidden), base + n_layers * (shared + top_k * 3 * dim * ffn_hidden)
+"""}),
+    # Part 3 -- sizes beyond the visible ones: query and output projections taken as dim x dim
+    "moe_head_dim_ignored": ("test_moe_params", {"moe_params": """
+def moe_params(vocab, dim, n_layers, n_heads, n_kv_heads, head_dim, ffn_hidden, n_experts, top_k, tied=False):
+    if n_heads % n_kv_heads or not 1 <= top_k <= n_experts:
+        raise ValueError("bad configuration")
+    shared = 2 * dim + 2 * dim * dim + 2 * dim * n_kv_heads * head_dim + dim * n_experts
+    base = vocab * dim * (1 if tied else 2) + dim
+    return base + n_layers * (shared + n_experts * 3 * dim * ffn_hidden), base + n_layers * (shared + top_k * 3 * dim * ffn_hidden)
+"""}),
+    # Part 3 -- Python int returns: counted in floats (exact here, but not a Python int)
+    "moe_returns_floats": ("test_moe_params", {"moe_params": """
+def moe_params(vocab, dim, n_layers, n_heads, n_kv_heads, head_dim, ffn_hidden, n_experts, top_k, tied=False):
+    if n_heads % n_kv_heads or not 1 <= top_k <= n_experts:
+        raise ValueError("bad configuration")
+    shared = 2 * dim + 2 * dim * n_heads * head_dim + 2 * dim * n_kv_heads * head_dim + dim * n_experts
+    base = vocab * dim * (1.0 if tied else 2.0) + dim
+    return base + n_layers * (shared + n_experts * 3 * dim * ffn_hidden), base + n_layers * (shared + top_k * 3 * dim * ffn_hidden)
+"""}),
+    # Part 3 -- boundary of a stated inequality: top_k = 0 and top_k > n_experts accepted
+    "moe_top_k_unchecked": ("test_moe_params", {"moe_params": """
+def moe_params(vocab, dim, n_layers, n_heads, n_kv_heads, head_dim, ffn_hidden, n_experts, top_k, tied=False):
+    if n_heads % n_kv_heads:
+        raise ValueError("bad configuration")
+    shared = 2 * dim + 2 * dim * n_heads * head_dim + 2 * dim * n_kv_heads * head_dim + dim * n_experts
+    base = vocab * dim * (1 if tied else 2) + dim
+    return base + n_layers * (shared + n_experts * 3 * dim * ffn_hidden), base + n_layers * (shared + top_k * 3 * dim * ffn_hidden)
+"""}),
+    # Part 4 -- rows that differ: the mean of the rows' means (a row of one token weighs as much as a full row)
+    "loss_mean_of_row_means": ("test_masked_lm_loss", {"masked_lm_loss": _LOSS.format(body="""
+    per_row = torch.where(chosen, per_token, torch.zeros((), dtype=work)).sum(-1)
+    counts = chosen.sum(-1)
+    used = counts > 0
+    if count == 0:
+        return torch.zeros((), dtype=work), 0
+    return (per_row[used] / counts[used]).mean(), count""")}),
+    # Part 4 -- realistic off-by-one: the mask read at the predicting position instead of the target's
+    "loss_mask_not_shifted": ("test_masked_lm_loss", {"masked_lm_loss": """
+def masked_lm_loss(logits, ids, target_mask, z_loss=0.0):
+    work = torch.float64 if logits.dtype == torch.float64 else torch.float32
+    scores = logits[:, :-1].to(work)
+    log_z = torch.logsumexp(scores, dim=-1)
+    picked = scores.gather(-1, ids[:, 1:].long().unsqueeze(-1)).squeeze(-1)
+    per_token = (log_z - picked) + z_loss * log_z.square()
+    chosen = target_mask[:, :-1]
+    count = int(chosen.sum())
+    return torch.where(chosen, per_token, torch.zeros((), dtype=work)).sum() / max(count, 1), count
+"""}),
+    # Part 4 -- stated dtype rule: bfloat16 / float16 logits used as they are
+    "loss_in_low_precision": ("test_masked_lm_loss", {"masked_lm_loss": """
+def masked_lm_loss(logits, ids, target_mask, z_loss=0.0):
+    scores = logits[:, :-1]
+    log_z = torch.logsumexp(scores, dim=-1)
+    picked = scores.gather(-1, ids[:, 1:].long().unsqueeze(-1)).squeeze(-1)
+    per_token = (log_z - picked) + z_loss * log_z.square()
+    chosen = target_mask[:, 1:]
+    count = int(chosen.sum())
+    total = torch.where(chosen, per_token, torch.zeros((), dtype=per_token.dtype)).sum()
+    return (total / max(count, 1)).to(torch.float64 if logits.dtype == torch.float64 else torch.float32), count
+"""}),
+    # Part 4 -- degenerate input: a batch with nothing to predict gives 0 / 0 = NaN
+    "loss_nan_when_empty": ("test_masked_lm_loss", {"masked_lm_loss": _LOSS.format(body="""
+    return torch.where(chosen, per_token, torch.zeros((), dtype=work)).sum() / count if count else torch.tensor(float("nan"), dtype=work), count""")}),
+    # Part 4 -- every argument: the z-loss term not squared
+    "loss_z_not_squared": ("test_masked_lm_loss", {"masked_lm_loss": _LOSS.format(body="""
+    per_token = per_token - z_loss * log_z.square() + z_loss * log_z
+    return torch.where(chosen, per_token, torch.zeros((), dtype=work)).sum() / max(count, 1), count""")}),
+    # Part 5 -- realistic: the parallel layout wired sequentially (the FFN reads the attention's output)
+    "block_parallel_sequential": ("test_block_variant", {"block_variant": """
+def block_variant(x, attn, ffn, norm_1, norm_2, layout):
+    if layout == "parallel":
+        n = norm_1(x)
+        h = x + attn(n)
+        return h + ffn(h)
+    if layout == "reordered":
+        h = x + norm_1(attn(x))
+        return h + norm_2(ffn(h))
+    raise ValueError(layout)
+"""}),
+    # Part 5 -- a rule on another code path: the parallel layout normalises x twice (same values)
+    "block_parallel_normalises_twice": ("test_block_variant", {"block_variant": """
+def block_variant(x, attn, ffn, norm_1, norm_2, layout):
+    if layout == "parallel":
+        return x + attn(norm_1(x)) + ffn(norm_1(x))
+    if layout == "reordered":
+        h = x + norm_1(attn(x))
+        return h + norm_2(ffn(h))
+    raise ValueError(layout)
+"""}),
+    # Part 5 -- realistic: "reordered" read as Post-LN (the norm applied to the sum)
+    "block_reordered_as_post_ln": ("test_block_variant", {"block_variant": """
+def block_variant(x, attn, ffn, norm_1, norm_2, layout):
+    if layout == "parallel":
+        n = norm_1(x)
+        return x + attn(n) + ffn(n)
+    if layout == "reordered":
+        h = norm_1(x + attn(x))
+        return norm_2(h + ffn(h))
+    raise ValueError(layout)
+"""}),
+    # Part 5 -- stated error: any other layout falls through to the lesson's pre-norm block
+    "block_other_layouts_accepted": ("test_block_variant", {"block_variant": """
+def block_variant(x, attn, ffn, norm_1, norm_2, layout):
+    if layout == "parallel":
+        n = norm_1(x)
+        return x + attn(n) + ffn(n)
+    if layout == "reordered":
+        h = x + norm_1(attn(x))
+        return h + norm_2(ffn(h))
+    h = x + attn(norm_1(x))
+    return h + ffn(norm_2(h))
+"""}),
+    # Part 5 -- realistic: the parallel layout gives the FFN its own norm
+    "block_parallel_two_norms": ("test_block_variant", {"block_variant": """
+def block_variant(x, attn, ffn, norm_1, norm_2, layout):
+    if layout == "parallel":
+        return x + attn(norm_1(x)) + ffn(norm_2(x))
+    if layout == "reordered":
+        h = x + norm_1(attn(x))
+        return h + norm_2(ffn(h))
+    raise ValueError(layout)
+"""}),
+    # Part 6 -- realistic: adjacent pairs (the paper's layout) instead of the half split
+    "rope_adjacent_pairs": ("test_rope_llama3", {"rope_llama3": """
+def rope_llama3(x, positions, base=500000.0, factor=8.0, low_freq_factor=1.0, high_freq_factor=4.0,
+                original_context=8192):
+    b, _, t, dh = x.shape
+    if dh % 2 or tuple(positions.shape) != (b, t):
+        raise ValueError("bad shapes")
+    theta = base ** (-torch.arange(0, dh, 2, dtype=torch.float64) / dh)
+    wavelength = 2 * math.pi / theta
+    s = (original_context / wavelength - low_freq_factor) / (high_freq_factor - low_freq_factor)
+    mixed = (1 - s) * theta / factor + s * theta
+    theta = torch.where(wavelength < original_context / high_freq_factor, theta,
+                        torch.where(wavelength > original_context / low_freq_factor, theta / factor, mixed))
+    angle = positions.to(torch.float64)[:, None, :, None] * theta
+    even, odd = x.to(torch.float64)[..., 0::2], x.to(torch.float64)[..., 1::2]
+    out = torch.stack([even * angle.cos() - odd * angle.sin(), odd * angle.cos() + even * angle.sin()], dim=-1)
+    return out.flatten(-2).to(x.dtype)
+"""}),
+    # Part 6 -- rows that differ: the first row's positions used for the whole batch
+    "rope_first_row_positions": ("test_rope_llama3", {"rope_llama3": _ROPE.format(
+        check=_ROPE_CHECK, bands=_ROPE_BANDS, angle="positions[0].to(torch.float64)[:, None] * theta")}),
+    # Part 6 -- boundary between bands: the smoothed band left unchanged
+    "rope_no_smoothing": ("test_rope_llama3", {"rope_llama3": _ROPE.format(
+        check=_ROPE_CHECK, angle=_ROPE_ANGLE,
+        bands="theta = torch.where(wavelength > original_context / low_freq_factor, theta / factor, theta)")}),
+    # Part 6 -- stated accuracy: angles computed in float32 (as many code bases do)
+    "rope_float32_angles": ("test_rope_llama3", {"rope_llama3": _ROPE.format(
+        check=_ROPE_CHECK, bands=_ROPE_BANDS,
+        angle="(positions.float()[:, None, :, None] * theta.float()).double()")}),
+    # Part 6 -- stated error: (T,) and (1, T) positions broadcast silently
+    "rope_broadcasts_positions": ("test_rope_llama3", {"rope_llama3": _ROPE.format(
+        check="""if dh % 2:
+        raise ValueError("odd head width")""", bands=_ROPE_BANDS,
+        angle="positions.to(torch.float64).reshape(-1, 1, t, 1) * theta")}),
+    # Part 7 -- rows that differ: every row written and masked at the longest row's offset
+    "ragged_uniform_offset": ("test_ragged_cached_attention", {"ragged_cached_attention": _ragged(
+        offsets="lengths.long().max().expand(b)[:, None]")}),
+    # Part 7 -- a rule that rarely matters: unwritten NaN slots masked in the scores only (0 * NaN = NaN)
+    "ragged_nan_leaks": ("test_ragged_cached_attention", {"ragged_cached_attention": _ragged(
+        values="keys, values = k_cache, v_cache")}),
+    # Part 7 -- the part's in-place rule: the caches copied first, so the originals are never written
+    "ragged_not_in_place": ("test_ragged_cached_attention", {"ragged_cached_attention": _ragged(
+        caches="k_cache, v_cache = k_cache.clone(), v_cache.clone()")}),
+    # Part 7 -- boundary of a stated inequality: a row that fills the cache exactly is refused
+    "ragged_refuses_full_cache": ("test_ragged_cached_attention", {"ragged_cached_attention": _ragged(cmp=">=")}),
+    # Part 7 -- the in-place rule: lengths advanced in place and returned
+    "ragged_changes_lengths": ("test_ragged_cached_attention", {"ragged_cached_attention": _ragged(
+        ret="lengths += t\n    return out.reshape(b, h, t, dh).to(q.dtype), lengths")}),
+    # Part 8 -- realistic: no cache, the whole sequence fed again at every step
+    "generate_without_cache": ("test_generate_with_cache", {"generate_with_cache": """
+def generate_with_cache(step, prompt, max_new_tokens, eos_id, pad_id, temperature, penalty, generator):
+    seen = prompt.clone()
+    finished = torch.zeros(prompt.shape[0], dtype=torch.bool)
+    chosen = []
+    for i in range(max_new_tokens):
+        logits, _ = step(seen, None)
+        scores = logits[:, -1].clone()
+        occurs = torch.zeros_like(scores, dtype=torch.bool).scatter_(1, seen, True)
+        scores = torch.where(occurs, torch.where(scores > 0, scores / penalty, scores * penalty), scores)
+        if temperature == 0:
+            token = scores.argmax(dim=-1)
+        else:
+            token = torch.multinomial(torch.softmax(scores / temperature, dim=-1), 1, generator=generator)[:, 0]
+        token = torch.where(finished, torch.full_like(token, pad_id), token)
+        chosen.append(token)
+        finished = finished | (token == eos_id)
+        seen = torch.cat([seen, token[:, None]], dim=1)
+        if bool(finished.all()):
+            break
+    return torch.stack(chosen, dim=1)
+"""}),
+    # Part 8 -- the generator argument: draws from the global generator
+    "generate_ignores_generator": ("test_generate_with_cache", {"generate_with_cache": _gen(draw="")}),
+    # Part 8 -- a rule that rarely matters: the penalty applied once per occurrence
+    "generate_penalty_per_occurrence": ("test_generate_with_cache", {"generate_with_cache": _gen(penalty="""counts = torch.zeros_like(scores).scatter_add_(1, seen, torch.ones_like(seen, dtype=scores.dtype))
+        scale = penalty ** counts
+        scores = torch.where(scores > 0, scores / scale, scores * scale)""")}),
+    # Part 8 -- realistic: only the generated tokens are penalised, not the prompt's
+    "generate_penalty_ignores_prompt": ("test_generate_with_cache", {"generate_with_cache": _gen(penalty="""occurs = torch.zeros_like(scores, dtype=torch.bool).scatter_(1, seen[:, prompt.shape[1]:], True)
+        scores = torch.where(occurs, torch.where(scores > 0, scores / penalty, scores * penalty), scores)""")}),
+    # Part 8 -- a rule on the last code path: step is called once more after the last token
+    "generate_extra_step": ("test_generate_with_cache", {"generate_with_cache": _gen(stop="""logits, cache = step(token[:, None], cache)
+        if bool(finished.all()):
+            break""", feed="")}),
+}
+
+MUTANT_BATCHES = [
+    ["rms_over_all_heads", "swiglu_halves_swapped", "moe_tied_ignored", "loss_mean_of_row_means",
+     "block_parallel_sequential", "rope_adjacent_pairs", "ragged_uniform_offset", "generate_without_cache"],
+    ["rms_in_input_dtype", "swiglu_gate_clamped_both_sides", "moe_kv_with_all_heads", "loss_mask_not_shifted",
+     "block_parallel_normalises_twice", "rope_first_row_positions", "ragged_nan_leaks", "generate_ignores_generator"],
+    ["rms_returns_float32", "swiglu_beta_ignored", "moe_head_dim_ignored", "loss_in_low_precision",
+     "block_reordered_as_post_ln", "rope_no_smoothing", "ragged_not_in_place", "generate_penalty_per_occurrence"],
+    ["rms_eps_outside_sqrt", "swiglu_interleaved_rows", "moe_returns_floats", "loss_nan_when_empty",
+     "block_other_layouts_accepted", "rope_float32_angles", "ragged_refuses_full_cache",
+     "generate_penalty_ignores_prompt"],
+    ["rms_no_value_error", "swiglu_limit_ignored", "moe_top_k_unchecked", "loss_z_not_squared",
+     "block_parallel_two_norms", "rope_broadcasts_positions", "ragged_changes_lengths", "generate_extra_step"],
+]
+
+CORRECT_VARIANTS = {
+    "loops_and_slices": {
+        "head_rms_norm": """
+def head_rms_norm(x, n_heads, weight, eps=1e-6):
+    width = x.shape[-1]
+    if width % n_heads != 0:
+        raise ValueError("n_heads must divide the last axis")
+    dh = width // n_heads
+    work = torch.float64 if x.dtype == torch.float64 else torch.float32
+    pieces = []
+    for head in range(n_heads):
+        part = x[..., head * dh:(head + 1) * dh].to(work)
+        rms = torch.sqrt((part * part).sum(-1, keepdim=True) / dh + eps)
+        pieces.append(part / rms * weight.to(work))
+    return torch.cat(pieces, dim=-1).to(x.dtype)
+""",
+        "fused_swiglu": """
+def fused_swiglu(x, w_gate_up, w_down, beta=1.0, limit=None):
+    f = w_gate_up.shape[0] // 2
+    gate = x @ w_gate_up[:f].T
+    up = x @ w_gate_up[f:].T
+    if limit is not None:
+        gate = torch.minimum(gate, torch.full_like(gate, limit))
+        up = torch.maximum(torch.minimum(up, torch.full_like(up, limit)), torch.full_like(up, -limit))
+    swish = gate / (1 + torch.exp(-beta * gate))
+    return torch.einsum("...f,df->...d", swish * up, w_down)
+""",
+        "moe_params": """
+def moe_params(vocab, dim, n_layers, n_heads, n_kv_heads, head_dim, ffn_hidden, n_experts, top_k, tied=False):
+    if n_heads % n_kv_heads != 0:
+        raise ValueError("grouped-query attention needs n_heads to be a multiple of n_kv_heads")
+    if top_k < 1 or top_k > n_experts:
+        raise ValueError("top_k must be in 1 .. n_experts")
+    parts = {"embed": vocab * dim, "lm_head": 0 if tied else vocab * dim, "final_norm": dim}
+    block = {"norms": 2 * dim, "wq": dim * n_heads * head_dim, "wk": dim * n_kv_heads * head_dim,
+             "wv": dim * n_kv_heads * head_dim, "wo": n_heads * head_dim * dim, "router": dim * n_experts}
+    one_expert = dim * ffn_hidden * 2 + ffn_hidden * dim
+    total = sum(parts.values())
+    active = total
+    for _ in range(n_layers):
+        total += sum(block.values()) + n_experts * one_expert
+        active += sum(block.values()) + top_k * one_expert
+    return total, active
+""",
+        "masked_lm_loss": """
+def masked_lm_loss(logits, ids, target_mask, z_loss=0.0):
+    work = torch.float64 if logits.dtype == torch.float64 else torch.float32
+    b, t, v = logits.shape
+    flat = logits[:, :-1].reshape(-1, v).to(work)
+    targets = ids[:, 1:].reshape(-1).to(torch.long)
+    keep = target_mask[:, 1:].reshape(-1)
+    count = int(keep.sum().item())
+    if count == 0:
+        return torch.zeros((), dtype=work), 0
+    ce = F.cross_entropy(flat[keep], targets[keep], reduction="sum")
+    z = torch.logsumexp(flat[keep], dim=-1).pow(2).sum()
+    return (ce + z_loss * z) / count, count
+""",
+        "block_variant": """
+def block_variant(x, attn, ffn, norm_1, norm_2, layout):
+    def parallel():
+        shared = norm_1(x)
+        return x + attn(shared) + ffn(shared)
+
+    def reordered():
+        after_attn = x + norm_1(attn(x))
+        return after_attn + norm_2(ffn(after_attn))
+
+    wirings = {"parallel": parallel, "reordered": reordered}
+    if layout not in wirings:
+        raise ValueError(f"unknown layout {layout}")
+    return wirings[layout]()
+""",
+        "rope_llama3": """
+def rope_llama3(x, positions, base=500000.0, factor=8.0, low_freq_factor=1.0, high_freq_factor=4.0,
+                original_context=8192):
+    if x.dim() != 4 or x.shape[-1] % 2 == 1:
+        raise ValueError("x must be (B, H, T, Dh) with Dh even")
+    if positions.dim() != 2 or positions.shape[0] != x.shape[0] or positions.shape[1] != x.shape[2]:
+        raise ValueError("positions must have shape (B, T)")
+    half = x.shape[-1] // 2
+    freqs = []
+    for i in range(half):
+        theta = base ** (-2 * i / x.shape[-1])
+        wave = 2 * math.pi / theta
+        if wave < original_context / high_freq_factor:
+            freqs.append(theta)
+        elif wave > original_context / low_freq_factor:
+            freqs.append(theta / factor)
+        else:
+            s = (original_context / wave - low_freq_factor) / (high_freq_factor - low_freq_factor)
+            freqs.append((1 - s) * theta / factor + s * theta)
+    freqs = torch.tensor(freqs, dtype=torch.float64)
+    angle = positions.double().unsqueeze(1).unsqueeze(-1) * freqs
+    cos = torch.cat([angle.cos(), angle.cos()], dim=-1)
+    sin = torch.cat([angle.sin(), angle.sin()], dim=-1)
+    xd = x.double()
+    rotated = torch.cat([-xd[..., half:], xd[..., :half]], dim=-1)
+    return (xd * cos + rotated * sin).to(x.dtype)
+""",
+        "ragged_cached_attention": """
+def ragged_cached_attention(q, k_new, v_new, k_cache, v_cache, lengths):
+    b, h, t, dh = q.shape
+    g = k_cache.shape[1]
+    if h % g != 0:
+        raise ValueError("H must be a multiple of G")
+    starts = [int(n) for n in lengths.tolist()]
+    if any(n + t > k_cache.shape[2] for n in starts):
+        raise ValueError("the new tokens do not fit in the cache")
+    out = torch.empty_like(q)
+    for row, n in enumerate(starts):
+        k_cache[row, :, n:n + t] = k_new[row]
+        v_cache[row, :, n:n + t] = v_new[row]
+        keys = k_cache[row, :, :n + t].repeat_interleave(h // g, dim=0)
+        values = v_cache[row, :, :n + t].repeat_interleave(h // g, dim=0)
+        allowed = torch.ones(t, n + t, dtype=torch.bool).tril(diagonal=n)
+        out[row] = F.scaled_dot_product_attention(q[row], keys, values, attn_mask=allowed)
+    return out, lengths.clone() + t
+""",
+        "generate_with_cache": """
+def generate_with_cache(step, prompt, max_new_tokens, eos_id, pad_id, temperature, penalty, generator):
+    b = prompt.shape[0]
+    history = [row[:] for row in prompt.tolist()]
+    done = [False] * b
+    columns = []
+    logits, cache = step(prompt, None)
+    while True:
+        scores = logits[:, -1].clone()
+        for row in range(b):
+            for tok in set(history[row]):
+                value = scores[row, tok]
+                scores[row, tok] = value / penalty if value > 0 else value * penalty
+        if temperature == 0:
+            picked = [int(i) for i in torch.argmax(scores, dim=-1)]
+        else:
+            probs = torch.softmax(scores / temperature, dim=-1)
+            picked = [int(torch.multinomial(probs[row], 1, generator=generator)) for row in range(b)]
+        picked = [pad_id if done[row] else picked[row] for row in range(b)]
+        columns.append(picked)
+        for row in range(b):
+            history[row].append(picked[row])
+            done[row] = done[row] or picked[row] == eos_id
+        if all(done) or len(columns) == max_new_tokens:
+            break
+        logits, cache = step(torch.tensor(picked, dtype=torch.long)[:, None], cache)
+    return torch.tensor(columns, dtype=torch.long).T.contiguous()
+""",
+    },
+    "vectorised_otherwise": {
+        "head_rms_norm": """
+def head_rms_norm(x, n_heads, weight, eps=1e-6):
+    *lead, width = x.shape
+    if width % n_heads:
+        raise ValueError(f"{width} features cannot be split into {n_heads} heads")
+    dh = width // n_heads
+    xf = x.double() if x.dtype == torch.float64 else x.float()
+    grouped = xf.reshape(*lead, n_heads, dh)
+    norm = torch.linalg.vector_norm(grouped, dim=-1, keepdim=True)
+    y = grouped * torch.rsqrt(norm ** 2 / dh + eps) * weight.to(xf.dtype)
+    return y.reshape(x.shape).type(x.dtype)
+""",
+        "fused_swiglu": """
+def fused_swiglu(x, w_gate_up, w_down, beta=1.0, limit=None):
+    f = w_down.shape[1]
+    gate, up = torch.split(F.linear(x, w_gate_up), [f, f], dim=-1)
+    if limit is not None:
+        gate = torch.where(gate > limit, torch.full_like(gate, limit), gate)
+        up = up.clamp(-limit, limit)
+    return F.linear(F.silu(beta * gate) / beta * up, w_down)
+""",
+        "moe_params": """
+import math as maths
+
+
+def moe_params(vocab, dim, n_layers, n_heads, n_kv_heads, head_dim, ffn_hidden, n_experts, top_k, tied=False):
+    if n_heads % n_kv_heads or top_k not in range(1, n_experts + 1):
+        raise ValueError("invalid n_kv_heads or top_k")
+    shapes = [(vocab, dim)] + ([] if tied else [(vocab, dim)]) + [(dim,)]
+    layer = [(dim,), (dim,), (dim, n_heads * head_dim), (dim, n_kv_heads * head_dim),
+             (dim, n_kv_heads * head_dim), (n_heads * head_dim, dim), (dim, n_experts)]
+    expert = [(dim, ffn_hidden), (dim, ffn_hidden), (ffn_hidden, dim)]
+    count = lambda group: sum(maths.prod(s) for s in group)
+    fixed = count(shapes) + n_layers * count(layer)
+    return fixed + n_layers * n_experts * count(expert), fixed + n_layers * top_k * count(expert)
+""",
+        "masked_lm_loss": """
+def masked_lm_loss(logits, ids, target_mask, z_loss=0.0):
+    dtype = torch.float64 if logits.dtype == torch.float64 else torch.float32
+    scores = logits.to(dtype)[:, :-1]
+    logp = torch.log_softmax(scores, dim=-1)
+    nll = -logp.gather(-1, ids[:, 1:, None].to(torch.int64))[..., 0]
+    lse = scores.logsumexp(-1)
+    weight = target_mask[:, 1:].to(dtype)
+    n = int(target_mask[:, 1:].count_nonzero())
+    total = ((nll + z_loss * lse * lse) * weight).sum()
+    return total / n if n else total * 0, n
+""",
+        "block_variant": """
+def block_variant(x, attn, ffn, norm_1, norm_2, layout):
+    if layout not in ("parallel", "reordered"):
+        raise ValueError("layout is 'parallel' or 'reordered'")
+    if layout == "reordered":
+        x = x + norm_1(attn(x))
+        return x + norm_2(ffn(x))
+    normed = norm_1(x)
+    return ffn(normed) + attn(normed) + x
+""",
+        "rope_llama3": """
+def rope_llama3(x, positions, base=500000.0, factor=8.0, low_freq_factor=1.0, high_freq_factor=4.0,
+                original_context=8192):
+    b, h, t, dh = x.shape
+    if dh % 2 != 0 or positions.shape != torch.Size([b, t]):
+        raise ValueError("need Dh even and positions (B, T)")
+    inv = 1.0 / base ** (torch.arange(dh // 2, dtype=torch.float64) * 2 / dh)
+    wavelen = 2 * torch.pi / inv
+    ratio = original_context / wavelen
+    s = ((ratio - low_freq_factor) / (high_freq_factor - low_freq_factor)).clamp(0, 1)
+    inv = inv / factor * (1 - s) + inv * s
+    phase = torch.polar(torch.ones((), dtype=torch.float64), positions.double()[:, None, :, None] * inv)
+    pairs = torch.complex(x[..., : dh // 2].double(), x[..., dh // 2:].double()) * phase
+    return torch.cat([pairs.real, pairs.imag], dim=-1).to(x.dtype)
+""",
+        "ragged_cached_attention": """
+def ragged_cached_attention(q, k_new, v_new, k_cache, v_cache, lengths):
+    B, H, T, Dh = q.shape
+    G, S = k_cache.shape[1], k_cache.shape[2]
+    if H % G or bool((lengths + T > S).any()):
+        raise ValueError("bad head grouping, or the cache is too small")
+    rows = torch.arange(B)[:, None]
+    pos = lengths.to(torch.long)[:, None] + torch.arange(T)[None, :]
+    k_cache.permute(0, 2, 1, 3)[rows, pos] = k_new.permute(0, 2, 1, 3)
+    v_cache.permute(0, 2, 1, 3)[rows, pos] = v_new.permute(0, 2, 1, 3)
+    keys = k_cache.repeat_interleave(H // G, dim=1)
+    vals = v_cache.repeat_interleave(H // G, dim=1)
+    key_pos = torch.arange(S)
+    allowed = key_pos[None, None, :] <= pos[:, :, None]
+    vals = torch.where((key_pos[None, :] < pos[:, -1:] + 1)[:, None, :, None], vals, torch.zeros_like(vals[:1, :1, :1]))
+    keys = torch.nan_to_num(keys)
+    att = (q @ keys.transpose(-1, -2)) * Dh ** -0.5
+    att = att.masked_fill(~allowed[:, None], -math.inf).softmax(-1)
+    return (att @ vals).to(q.dtype), (lengths + T).to(lengths.dtype)
+""",
+        "generate_with_cache": """
+def generate_with_cache(step, prompt, max_new_tokens, eos_id, pad_id, temperature, penalty, generator):
+    logits, state = step(prompt, None)
+    vocab = logits.shape[-1]
+    present = F.one_hot(prompt, vocab).any(dim=1)
+    alive = torch.ones(prompt.shape[0], dtype=torch.bool)
+    out = torch.empty(prompt.shape[0], 0, dtype=torch.long)
+    while True:
+        last = logits[:, -1]
+        factor = torch.where(last > 0, 1.0 / penalty, penalty)
+        last = torch.where(present, last * factor, last)
+        if temperature > 0:
+            nxt = torch.multinomial(F.softmax(last / temperature, dim=-1), num_samples=1, generator=generator)
+        else:
+            nxt = last.argmax(-1, keepdim=True)
+        nxt = nxt.masked_fill(~alive[:, None], pad_id)
+        out = torch.cat([out, nxt], dim=1)
+        alive = alive & (nxt[:, 0] != eos_id)
+        present = present | F.one_hot(nxt[:, 0], vocab).bool()
+        if out.shape[1] >= max_new_tokens or not alive.any():
+            return out
+        logits, state = step(nxt, state)
+""",
+    },
+}
