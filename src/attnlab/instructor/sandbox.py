@@ -439,13 +439,18 @@ def _run_and_relay(command: list[str]) -> None:
     kernel's parent: stopping it stops bubblewrap (``--die-with-parent``) and the whole sandbox."""
     import signal
 
+    parent = os.getppid()
     proc = subprocess.Popen(command, env={}, close_fds=True)
     while True:
         try:
-            status = proc.wait()
+            status = proc.wait(timeout=1)
             break
         except KeyboardInterrupt:  # interrupts go to the kernel as messages; never stop here
             continue
+        except subprocess.TimeoutExpired:
+            # the grading process died (a killed Dask worker, say): end the sandbox with it
+            if os.getppid() != parent:
+                proc.kill()
     if 128 < status < 128 + signal.NSIG:
         sig = status - 128
         if sig not in (signal.SIGKILL, signal.SIGSTOP):  # these two always act by default
