@@ -52,6 +52,8 @@ def run(args, root: Path, chapters: list[str]) -> int:
                   f"{plural(len(report.unmatched), 'file')} unmatched")
             return 0
         if args.command == "autograde":
+            if getattr(args, "scheduler", None) or getattr(args, "cluster", None):
+                return _autograde_on_cluster(args, root, db_url)
             limits = Limits(cell_timeout=args.cell_timeout, notebook_timeout=args.notebook_timeout,
                             memory_mb=args.memory_mb, output_bytes=args.output_bytes)
             for line in isolation_report(limits):
@@ -88,6 +90,49 @@ def run(args, root: Path, chapters: list[str]) -> int:
              "install it (for PostgreSQL: pip install 'psycopg[binary]')")
         return 1
     raise AssertionError(args.command)
+
+
+def _autograde_on_cluster(args, root: Path, db_url: str) -> int:
+    """``autograde --scheduler ADDRESS`` / ``--cluster local:N``: every notebook a task on a Dask cluster,
+    the gradebook written here only (:mod:`attnlab.instructor.distributed`)."""
+    from .distributed import SKIPPED, cluster_report, connect
+
+    if args.workers != 1:
+        _err("--workers sets the local process pool; with --scheduler or --cluster the cluster's workers grade "
+             "(for N local worker processes: --cluster local:N)")
+        return 2
+    limits = Limits(cell_timeout=args.cell_timeout, notebook_timeout=args.notebook_timeout,
+                    memory_mb=args.memory_mb, output_bytes=args.output_bytes)
+    students, bad = workflow.check_students(root, args.chapter, args.student)
+    for student, why in bad:
+        print(f"not graded: {student}: {why}")
+    if args.student and not students:
+        _err(f"none of the students given with --student can be graded (see above); "
+             f"the collected ones are in submitted/<student>/{args.chapter}/")
+        return 1
+    stats: dict = {}
+    with connect(args.scheduler or args.cluster) as client:
+        for line in cluster_report(client):
+            print(line)
+        print(f"gradebook: {workflow.redact(db_url)}, written by this process only (workers get no database URL)")
+        results = workflow.autograde(root, args.chapter, db_url, students, limits=limits, client=client,
+                                     regrade=args.regrade or bool(args.student), stats=stats,
+                                     progress=lambda r: print(f"graded {r.student}: {r.status}", flush=True))
+    print(summary([r for r in results if SKIPPED not in r.notes]))
+    if stats.get("skipped"):
+        print(f"{plural(stats['skipped'], 'student')} already in the gradebook from an earlier run, not graded again "
+              "(--regrade grades them again)")
+    if stats.get("isolation"):
+        names = {"bwrap": "bubblewrap", "landlock": "Landlock", "rlimits": "resource limits only"}
+        print("kernel isolation on the workers: " + ", ".join(
+            f"{names.get(tool, tool)} for {plural(n, 'notebook')}" for tool, n in stats["isolation"].items()))
+        if set(stats["isolation"]) - {"bwrap"}:
+            print("warning: some workers had no working bubblewrap (install it there: apt-get install bubblewrap); "
+                  "their kernels ran with a weaker isolation (attnlab-course doctor on that worker says why)")
+    if bad:
+        print(f"not graded: {', '.join(s for s, _ in bad)} (see above)")
+    print(f"summary written to reports/autograde-{args.chapter}.csv")
+    return 0
 
 
 def _feedback(args, root: Path, db_url: str) -> int:

@@ -431,10 +431,15 @@ def check_students(root: Path, chapter: str, students: list[str] | None) -> tupl
 
 
 def autograde(root: Path, chapter: str, db_url: str, students: list[str] | None = None, workers: int = 1,
-              limits: Limits | None = None, progress=None) -> list[Result]:
+              limits: Limits | None = None, progress=None, client=None, regrade: bool = False,
+              stats: dict | None = None) -> list[Result]:
     """Grade ``submitted/<student>/<chapter>/`` for all (or the given) students into the gradebook;
     autograded notebooks go to ``autograded/``. Writes ``reports/autograde-<chapter>.csv``. Given ids
-    that cannot be graded (:func:`check_students`) are left out; a ValueError if none is left."""
+    that cannot be graded (:func:`check_students`) are left out; a ValueError if none is left.
+
+    With ``client`` (a ``distributed.Client``) every notebook is a task on that Dask cluster
+    (:func:`attnlab.instructor.distributed.grade_on_cluster`): students already in the gradebook from an
+    earlier run (``reports/autograde-<chapter>.jsonl``) are skipped unless ``regrade``."""
     from nbgrader.api import Gradebook, MissingEntry
 
     with Gradebook(db_url, course_id(root)) as gb:
@@ -446,8 +451,16 @@ def autograde(root: Path, chapter: str, db_url: str, students: list[str] | None 
     if bad and not students:
         raise ValueError("; ".join(f"{s}: {why}" for s, why in bad))
     folders = {s: Path(root) / "submitted" / s / chapter for s in students}
-    results = grade(Path(root), chapter, folders, db_url, workers=workers, limits=limits,
-                    out_dir=Path(root) / "autograded", progress=progress)
+    if client is None:
+        results = grade(Path(root), chapter, folders, db_url, workers=workers, limits=limits,
+                        out_dir=Path(root) / "autograded", progress=progress)
+    else:
+        from .distributed import grade_on_cluster
+
+        results = grade_on_cluster(Path(root), chapter, folders, db_url, client, limits=limits,
+                                   out_dir=Path(root) / "autograded", progress=progress, regrade=regrade,
+                                   ledger=Path(root) / "reports" / f"autograde-{chapter}.jsonl",
+                                   course_id=course_id(root), stats=stats)
     write_report(Path(root) / "reports" / f"autograde-{chapter}.csv", results)
     return results
 

@@ -1,0 +1,379 @@
+"""Autograding on a Dask cluster (issue #20): a real ``dask scheduler`` and two ``dask worker``
+processes on 127.0.0.1 (separate processes, TCP, one thread each), driven by ``attnlab-course
+autograde --scheduler FILE``, with one worker killed mid-notebook and another notebook whose worker
+is killed every time it starts.
+
+The batch: the model answer, a blank notebook, objects that lie in comparisons
+(``tests/grading.py liar_answers``), a submission that patches ``torch.allclose`` (flagged), one that
+looks for the course's files and the gradebook from inside its kernel, and two byte-identical
+copies of the model answer: ``sleeper`` (its worker is killed once while it grades it) and
+``doomed`` (its worker is killed on every attempt). Every score must equal the one-machine result
+(:func:`attnlab.course.autograde_notebooks`), the gradebook must hold one submission per graded
+student and nothing for ``doomed`` (a failure after 1 + RETRIES attempts, never a 0), and a rerun
+grades only ``doomed``.
+
+The fast tests below the cluster ones check the failure accounting, the ledger and the gradebook
+writes without a cluster.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import signal
+import subprocess
+import sys
+import threading
+import time
+from pathlib import Path
+
+import pytest
+
+pytest.importorskip("distributed")
+
+from attnlab import course  # noqa: E402
+from attnlab.instructor import distributed as dist  # noqa: E402
+from attnlab.instructor import sandbox  # noqa: E402
+from attnlab.instructor.grading import Limits, SetupError  # noqa: E402
+from grading import ROOT, liar_answers, solution_code, write_submission  # noqa: E402
+from instructor_course import CHAPTER, cli, copy_course, part_grades, summary_rows  # noqa: E402
+
+MODEL_COPIES = ("sleeper", "doomed")  # byte-identical to "model"
+READER = (
+    "import os\n"
+    "print('RESULT', [os.path.exists(p) for p in ({course!r}, {gradebook!r}, {solutions!r})])\n"
+    "print('RESULT', sorted(k for k in os.environ if 'DASK' in k or 'ATTNLAB' in k))\n"
+)
+
+
+def _bwrap() -> None:
+    try:
+        sandbox.probe_isolation("bwrap")
+    except RuntimeError as err:
+        if os.environ.get("ATTNLAB_REQUIRE_BWRAP"):
+            pytest.fail(f"ATTNLAB_REQUIRE_BWRAP is set but {err}")
+        pytest.skip(str(err))
+
+
+class Killer(threading.Thread):
+    """Watches the workers; SIGKILLs the worker process that runs one of ``plan``'s students, up to
+    ``plan[student]`` times. ``starts[student]`` is every worker pid seen running it."""
+
+    def __init__(self, scheduler_file: Path, plan: dict[str, int]):
+        super().__init__(daemon=True)
+        from distributed import Client
+
+        self.client = Client(scheduler_file=str(scheduler_file), timeout=60)
+        self.plan = plan
+        self.starts: dict[str, list[int]] = {s: [] for s in plan}
+        self.kills: dict[str, int] = {s: 0 for s in plan}
+        self.stop = threading.Event()
+
+    def run(self):
+        def _executing(dask_worker):  # a local function: sent by value (the workers cannot import this file)
+            import os
+
+            return os.getpid(), [str(ts.key) for ts in dask_worker.state.executing]
+
+        while not self.stop.is_set():
+            try:
+                seen = self.client.run(_executing, on_error="return")
+            except Exception:  # a worker went away during the call
+                seen = {}
+            for value in seen.values():
+                if not isinstance(value, (tuple, list)):
+                    continue
+                pid, keys = value
+                for student in self.plan:
+                    if any(f"'{student}')" in k for k in keys) and pid not in self.starts[student]:
+                        self.starts[student].append(pid)
+                        if self.kills[student] < self.plan[student]:
+                            self.kills[student] += 1
+                            os.kill(pid, signal.SIGKILL)
+            time.sleep(0.2)
+        self.client.close()
+
+
+def _our_kernels(folder: Path) -> list[str]:
+    """Command lines of the grading launchers whose files lie in ``folder`` (the workers' directory)."""
+    found = []
+    for entry in os.scandir("/proc"):
+        if entry.name.isdigit():
+            try:
+                cmd = Path(entry.path, "cmdline").read_bytes().replace(b"\0", b" ").decode(errors="replace")
+            except OSError:
+                continue
+            if "sandbox.py" in cmd and str(folder) in cmd:
+                found.append(cmd)
+    return found
+
+
+@pytest.fixture(scope="module")
+def cluster(tmp_path_factory):
+    """A scheduler and two one-thread workers (each under its nanny), separate processes on 127.0.0.1."""
+    _bwrap()
+    folder = tmp_path_factory.mktemp("dask")
+    scheduler_file = folder / "scheduler.json"
+    env = dict(os.environ, **dist.WORKER_ENV)
+    dask = shutil.which("dask", path=os.path.dirname(sys.executable)) or "dask"
+    log = (folder / "cluster.log").open("w")
+    procs = [subprocess.Popen([dask, "scheduler", "--host", "127.0.0.1", "--port", "0", "--no-dashboard",
+                               "--scheduler-file", str(scheduler_file)], env=env, stdout=log, stderr=log)]
+    try:
+        for _ in range(600):
+            if scheduler_file.is_file() and scheduler_file.stat().st_size:
+                break
+            time.sleep(0.1)
+        for i in range(2):
+            procs.append(subprocess.Popen(
+                [dask, "worker", "--scheduler-file", str(scheduler_file), "--nthreads", "1", "--nworkers", "1",
+                 "--host", "127.0.0.1", "--no-dashboard", "--name", f"w{i}",
+                 "--local-directory", str(folder / f"w{i}")], env=env, stdout=log, stderr=log))
+        from distributed import Client
+
+        with Client(scheduler_file=str(scheduler_file), timeout=60) as client:
+            client.wait_for_workers(2, timeout=180)
+        yield {"file": scheduler_file, "folder": folder}
+    finally:
+        for proc in reversed(procs):
+            proc.terminate()
+        for proc in reversed(procs):
+            try:
+                proc.wait(timeout=30)
+            except subprocess.TimeoutExpired:
+                proc.kill()
+        log.close()
+
+
+@pytest.fixture(scope="module")
+def batch(cluster, tmp_path_factory):
+    tmp = tmp_path_factory.mktemp("distributed")
+    root = copy_course(tmp / "course")
+    first = next(iter(solution_code(CHAPTER)))
+    reader = READER.format(course=str(root), gradebook=str(root / "gradebook.db"),
+                           solutions=str(root / "solutions" / CHAPTER / "exercises.ipynb"))
+    download = tmp / "download"
+    subs = {
+        "model": write_submission(CHAPTER, download / "model_exercises.ipynb"),
+        "blank": write_submission(CHAPTER, download / "blank_exercises.ipynb", base="student"),
+        "liar": write_submission(CHAPTER, download / "liar_exercises.ipynb", liar_answers(CHAPTER)),
+        "tamper": write_submission(CHAPTER, download / "tamper_exercises.ipynb", {
+            "raw_scores": "torch.allclose = lambda *a, **k: True\ndef raw_scores(q, k):\n    return q @ k.mT"}),
+        "reader": write_submission(CHAPTER, download / "reader_exercises.ipynb",
+                                   {first: reader + solution_code(CHAPTER)[first]}),
+    }
+    for name in MODEL_COPIES:
+        shutil.copyfile(subs["model"], download / f"{name}_exercises.ipynb")
+
+    local = course.autograde_notebooks(CHAPTER, subs, ROOT, workers=2)
+
+    os.environ["ATTNLAB_COURSE_ROOT"] = str(root)
+    try:
+        status, out, err = cli("release", CHAPTER, "--out", str(tmp / "students.zip"))
+        assert status == 0, err
+        status, out, err = cli("collect", CHAPTER, str(download))
+        assert status == 0 and "7 students collected" in out, out + err
+
+        killer = Killer(cluster["file"], {"sleeper": 1, "doomed": dist.RETRIES + 1})
+        killer.start()
+        try:
+            first_run = cli("autograde", CHAPTER, "--scheduler", str(cluster["file"]))
+        finally:
+            killer.stop.set()
+            killer.join(30)
+        ledger = (root / "reports" / f"autograde-{CHAPTER}.jsonl").read_text().splitlines()
+        grades_after_first = part_grades(f"sqlite:///{root / 'gradebook.db'}")
+        rows_after_first = summary_rows(root)
+        rerun = cli("autograde", CHAPTER, "--scheduler", str(cluster["file"]))
+        ledger_after_rerun = (root / "reports" / f"autograde-{CHAPTER}.jsonl").read_text().splitlines()
+        from distributed import Client
+
+        with Client(scheduler_file=str(cluster["file"]), timeout=60) as client:
+            allowed = client.run_on_scheduler(lambda dask_scheduler: dask_scheduler.allowed_failures)
+    finally:
+        os.environ.pop("ATTNLAB_COURSE_ROOT", None)
+    return {"root": root, "local": local, "first": first_run, "rerun": rerun, "killer": killer,
+            "ledger": ledger, "ledger_rerun": ledger_after_rerun, "grades": grades_after_first,
+            "rows": rows_after_first, "allowed_failures": allowed, "folder": cluster["folder"]}
+
+
+def _local_score(batch, student: str) -> float:
+    parts = batch["local"]["model" if student in MODEL_COPIES else student]
+    return sum(p.score for p in parts.values())
+
+
+@pytest.mark.slow
+def test_every_score_equals_the_one_machine_result(batch):
+    status, out, err = batch["first"]
+    assert status == 0, out + err
+    rows = batch["rows"]
+    graded = {s: r for s, r in rows.items() if s != "doomed"}
+    assert {s: float(r["score"]) for s, r in graded.items()} == {s: _local_score(batch, s) for s in graded}
+    assert _local_score(batch, "model") == 16 and _local_score(batch, "blank") == 0 and _local_score(batch, "liar") == 0
+    assert rows["tamper"]["status"] == "flagged" and rows["sleeper"]["status"] == "graded"
+    # the gradebook holds the same points, part by part, as the one-machine grading
+    for student, parts in batch["grades"].items():
+        local = batch["local"]["model" if student in MODEL_COPIES else student]
+        assert {g: s for g, (s, _) in parts.items()} == {g: p.score for g, p in local.items()}, student
+    assert all(manual for _, manual in batch["grades"]["tamper"].values())
+
+
+@pytest.mark.slow
+def test_the_workers_grade_in_the_sandbox_without_the_gradebook(batch):
+    status, out, _ = batch["first"]
+    assert "kernel isolation on the workers: bubblewrap for 7 notebooks" in out, out
+    assert "written by this process only" in out
+    nb = json.loads((batch["root"] / "autograded" / "reader" / CHAPTER / "exercises.ipynb").read_text())
+    printed = "".join("".join(o.get("text", "")) for c in nb["cells"] for o in c.get("outputs", []))
+    assert "RESULT [False, False, False]" in printed and "RESULT []" in printed, printed
+
+
+@pytest.mark.slow
+def test_a_killed_worker_costs_a_retry_and_retries_are_bounded(batch):
+    killer, rows = batch["killer"], batch["rows"]
+    assert killer.kills == {"sleeper": 1, "doomed": dist.RETRIES + 1}
+    assert len(killer.starts["sleeper"]) == 2  # killed once, graded by the next worker
+    assert len(killer.starts["doomed"]) == dist.RETRIES + 1  # never a fourth attempt
+    assert rows["doomed"]["status"] == "failed" and rows["doomed"]["score"] == ""
+    assert f"died {dist.RETRIES + 1} times" in rows["doomed"]["reasons"]
+    assert batch["allowed_failures"] == 3  # the scheduler's own setting is given back after the run
+    assert not _our_kernels(batch["folder"]), "a killed worker's kernel outlived it"
+
+
+@pytest.mark.slow
+def test_nothing_is_lost_or_graded_twice(batch):
+    from nbgrader.api import Gradebook
+
+    with Gradebook(f"sqlite:///{batch['root'] / 'gradebook.db'}", "attnlab") as gb:
+        submissions = [s.student.id for s in gb.assignment_submissions(CHAPTER)]
+        cells = len(gb.find_notebook("exercises", CHAPTER).grade_cells)
+        rows = {sid: len(gb.find_submission_notebook("exercises", CHAPTER, sid).grades) for sid in submissions}
+    assert sorted(submissions) == sorted(set(batch["rows"]) - {"doomed"})
+    assert set(rows.values()) == {cells}
+    first = [json.loads(line)["student"] for line in batch["ledger"]]
+    assert sorted(first) == sorted(batch["rows"])  # each student finished exactly once
+
+
+@pytest.mark.slow
+def test_a_rerun_grades_only_what_is_not_in_the_gradebook(batch):
+    status, out, err = batch["rerun"]
+    assert status == 0, out + err
+    assert "6 students already in the gradebook from an earlier run, not graded again" in out
+    new = [json.loads(line) for line in batch["ledger_rerun"][len(batch["ledger"]):]]
+    assert [e["student"] for e in new] == ["doomed"]
+    assert new[0]["result"]["status"] == "graded" and new[0]["result"]["score"] == _local_score(batch, "model")
+    rows = summary_rows(batch["root"])
+    assert rows["doomed"]["status"] == "graded" and rows["model"]["status"] == "graded"
+
+
+# --------------------------------------------------------------------------- without a cluster
+
+class _Worker:
+    address = "tcp://10.0.0.7:40001"
+
+
+def test_a_worker_that_died_too_often_is_a_failure_never_a_zero():
+    from distributed import KilledWorker
+
+    err = KilledWorker(task=(dist.TASK, "run", "ann"), last_worker=_Worker(), allowed_failures=dist.RETRIES)
+    result = dist.failure("ann", err)
+    assert (result.status, result.score, result.max_score, result.parts) == ("failed", None, None, {})
+    assert f"died {dist.RETRIES + 1} times" in result.reasons[0] and _Worker.address in result.reasons[0]
+    other = dist.failure("ann", ValueError("disk full"))
+    assert other.status == "failed" and other.score is None and "ValueError: disk full" in other.reasons[0]
+
+
+def _tiny_gradebook(tmp_path):
+    from nbgrader.api import Gradebook
+
+    url = f"sqlite:///{tmp_path / 'gradebook.db'}"
+    with Gradebook(url, "attnlab") as gb:
+        gb.add_assignment("ch")
+        gb.add_notebook("exercises", "ch")
+        for name in ("p1", "p2"):
+            gb.add_grade_cell(name, "exercises", "ch", max_score=2, cell_type="code")
+            gb.add_solution_cell(name, "exercises", "ch")
+    return url
+
+
+def test_the_coordinator_writes_what_the_worker_graded(tmp_path):
+    from nbgrader.api import Gradebook
+    from nbgrader.preprocessors import AssignLatePenalties
+
+    url = _tiny_gradebook(tmp_path)
+    late = AssignLatePenalties()
+    late.init_plugin()
+    reply = {"grades": [{"name": "p1", "auto_score": 2.0, "needs_manual_grade": False},
+                        {"name": "p2", "auto_score": 0.0, "needs_manual_grade": True}],
+             "comments": [{"name": "p1", "auto_comment": None}, {"name": "p2", "auto_comment": "No response."}]}
+    with Gradebook(url, "attnlab") as gb:
+        assert dist.complete_in_gradebook(gb, "ch") == set()
+        gb.add_student("half")
+        gb.add_submission("ch", "half")  # what a stopped nbgrader run leaves: no scores yet
+        dist.record(gb, "ch", "ann", reply, None, late)
+        nb = gb.find_submission_notebook("exercises", "ch", "ann")
+        assert {g.name: (g.auto_score, g.needs_manual_grade) for g in nb.grades} == {"p1": (2.0, False),
+                                                                                    "p2": (0.0, True)}
+        assert {c.name: c.auto_comment for c in nb.comments} == {"p1": None, "p2": "No response."}
+        assert dist.complete_in_gradebook(gb, "ch") == {"ann"}
+        dist.record(gb, "ch", "ann", reply, None, late)  # graded again: the same rows, not new ones
+        assert len(gb.assignment_submissions("ch")) == 2 and len(gb.find_submission_notebook(
+            "exercises", "ch", "ann").grades) == 2
+
+
+def test_a_rerun_skips_only_complete_unchanged_scored_students(tmp_path):
+    ledger = tmp_path / "ledger.jsonl"
+    ok = {"student": "ann", "parts": {}, "status": "graded", "score": 3.0, "max_score": 4.0, "reasons": [],
+          "notes": [], "seconds": 1.0}
+    for entry in ({"student": "ann", "sha256": "a1", "course": "c", "result": ok},
+                  {"student": "bob", "sha256": "b1", "course": "c", "result": dict(ok, student="bob")},
+                  {"student": "cat", "sha256": "c1", "course": "c", "result": dict(ok, student="cat", status="failed")},
+                  {"student": "dan", "sha256": "d1", "course": "old", "result": dict(ok, student="dan")}):
+        dist.append_ledger(ledger, entry)
+    with ledger.open("a") as f:
+        f.write('{"student": "eve", "sha')  # a line cut short by a stopped coordinator
+    hashes = {s: (Path(f"{s}.ipynb"), f"{s[0]}1") for s in ("ann", "bob", "cat", "dan", "eve")}
+    hashes["bob"] = (Path("bob.ipynb"), "b2")  # resubmitted since
+    before = dist.graded_before(dist.read_ledger(ledger), {"ann", "bob", "cat", "dan", "eve"}, hashes, "c")
+    assert list(before) == ["ann"] and before["ann"].score == 3.0 and dist.SKIPPED in before["ann"].notes
+    assert dist.graded_before(dist.read_ledger(ledger), set(), hashes, "c") == {}  # not in the gradebook
+
+
+def test_the_payload_holds_the_chapter_and_nothing_of_the_gradebook(tmp_path):
+    root = copy_course(tmp_path / "course", chapters=(CHAPTER, "01-rnn-motivation"))
+    (root / "gradebook.db").write_bytes(b"secret")
+    payload = dist.course_payload(root, CHAPTER, root / "nbgrader_config.py", Limits())
+    assert sorted(payload["files"]) == sorted(["nbgrader_config.py", f"solutions/{CHAPTER}/exercises.ipynb",
+                                               f"chapters/{CHAPTER}/exercises.ipynb"])
+    assert "gradebook" not in json.dumps({k: v for k, v in payload.items() if k != "files"})
+    changed = copy_course(tmp_path / "changed")
+    nb = changed / "solutions" / CHAPTER / "exercises.ipynb"
+    nb.write_text(nb.read_text().replace("import torch", "import torch ", 1))
+    assert dist.course_payload(changed, CHAPTER, changed / "nbgrader_config.py", Limits())["digest"] != payload["digest"]
+
+
+def test_a_worker_with_other_grading_code_refuses(tmp_path):
+    root = copy_course(tmp_path / "course")
+    payload = dist.course_payload(root, CHAPTER, root / "nbgrader_config.py", Limits())
+    payload["grader"] = dict(payload["grader"], code="0" * 64, torch="0.0")
+    with pytest.raises(SetupError, match="different code.*torch"):
+        dist._prepare(payload)
+
+
+def test_cluster_arguments_are_checked(tmp_path, monkeypatch):
+    with pytest.raises(ValueError, match="local:N"):
+        with dist.connect("local:two"):
+            pass
+    with pytest.raises(RuntimeError, match="cannot reach the Dask scheduler"):
+        with dist.connect("tcp://127.0.0.1:9", timeout=2):
+            pass
+    with pytest.raises(RuntimeError, match="no scheduler file"):
+        with dist.connect(str(tmp_path / "missing.json")):
+            pass
+    root = copy_course(tmp_path / "course")
+    monkeypatch.setenv("ATTNLAB_COURSE_ROOT", str(root))
+    status, _, err = cli("autograde", CHAPTER, "--workers", "2", "--cluster", "local:2")
+    assert status == 2 and "--cluster local:N" in err
+    with pytest.raises(SystemExit):  # argparse: one of the two
+        cli("autograde", CHAPTER, "--cluster", "local:2", "--scheduler", "tcp://127.0.0.1:9")
