@@ -3,13 +3,15 @@ lose the points of exactly one part, and correct answers written differently tha
 
 Besides the slips of each part, mutants stand for the classes of issue #22 that used to slip
 through: small-size-only code (a cached mask), a degenerate batch (one sentence's length used for
-all; every sentence shorter than S), an unstated dtype (a float32 buffer), a float 0/1 mask, the
-in-place rule (padding zeroed in `memory`, `w_o` left ablated), inequality boundaries (a range
-check, an off-by-one padding start, a mask one step too wide, the new token's own key left out
-of a decoding step's count), an argument left at its default (bias), a rule kept on one code path only
-(the causal mask dropped once the cache is not empty), a rule that changes results rarely (an
-additive mask, wrong only for a sentence of length 0), and objects that lie (a Tensor subclass
-whose comparisons always succeed, an int subclass equal to everything).
+all; every sentence shorter than S), an unstated dtype (a float32 buffer; float64 returned for a
+float32 x), a float 0/1 mask, the in-place rule (padding zeroed in `memory`, `w_o` left ablated, a
+merge that transposes its input with `transpose_`, `w_qkv` transposed with `t_()`), inequality
+boundaries (a range check with no lower bound or off by one, an off-by-one padding start, a mask
+one step too wide, the new token's own key left out of a decoding step's count), an argument left
+at its default (bias), a rule kept on one code path only (the causal mask dropped once the cache
+is not empty), a rule that changes results rarely (an additive mask, wrong only for a sentence of
+length 0), and objects that lie (a Tensor subclass whose comparisons always succeed, an int
+subclass equal to everything).
 """
 
 CHAPTER = "03-multi-head"
@@ -131,6 +133,8 @@ MUTANTS = {
     "interleaved_lying_tensor": ("test_interleaved", {"interleaved": LIAR + interleaved(
         "x.reshape(b, t, num_heads, d // num_heads).transpose(1, 2).as_subclass(Liar)",
         "x.transpose(1, 2).reshape(b, t, h * dh).as_subclass(Liar)")}),
+    "interleaved_merge_transposes_its_input_in_place": ("test_interleaved", {"interleaved": interleaved(
+        SPLIT, "x.transpose_(1, 2).transpose_(2, 3).reshape(b, t, h * dh)")}),
     # Part 2: where a number lands
     "scrambled_assumes_the_transpose": ("test_scrambled", {"scrambled": scrambled(
         "    return column // head_dim, position, column % head_dim")}),
@@ -144,6 +148,9 @@ MUTANTS = {
     "scrambled_returns_tensors": ("test_scrambled", {"scrambled": scrambled("""    heads = torch.arange(num_heads * length * head_dim).reshape(num_heads, length, head_dim)
     value = heads.reshape(length, num_heads * head_dim)[position, column]
     return tuple((heads == value).nonzero()[0])""")}),
+    "scrambled_no_lower_bound_on_position": ("test_scrambled", {"scrambled": scrambled(SCRAMBLED, check=(
+        "    if position >= length or column >= num_heads * head_dim:\n"
+        "        raise ValueError('out of range')\n"))}),
     # Part 3: ranks
     "rank_one_head_is_the_length": ("test_rank_one_head", {"ranks": "rank_one_head = 100\nrank_all_heads = 100"}),
     "rank_one_head_lies": ("test_rank_one_head", {"ranks": """
@@ -156,6 +163,8 @@ rank_one_head = Anything(1)
 rank_all_heads = 100
 """}),
     "rank_all_heads_is_the_width": ("test_rank_all_heads", {"ranks": "rank_one_head = 64\nrank_all_heads = 512"}),
+    "rank_one_head_counts_the_bias": ("test_rank_one_head", {"ranks": "rank_one_head = 65\nrank_all_heads = 100"}),
+    "rank_all_heads_no_more_than_one_head": ("test_rank_all_heads", {"ranks": "rank_one_head = 64\nrank_all_heads = 64"}),
     # Part 4: one decoding step with grouped-query attention
     "cost_kv_projections_with_all_heads": ("test_cost", {"cost": cost(
         weights="d_model * q + 2 * d_model * q + q * d_model", cached="2 * q * (past + 1)")}),
@@ -170,6 +179,16 @@ rank_all_heads = 100
         "heads[:, i] @ params['w_o'][i * dh:(i + 1) * dh, :]")}),
     "contributions_bias_in_every_head": ("test_contributions", {"contributions": contributions(
         COLUMNS + " + params['b_o'] / num_heads")}),
+    "contributions_v_from_the_key_rows": ("test_contributions", {"contributions": """
+def head_contributions(x, params, num_heads):
+    b, t, d = x.shape
+    dh = d // num_heads
+    w, bias = params["w_qkv"], params["b_qkv"]
+    q, k, v = (split_heads(x @ w[rows].T + bias[rows], num_heads)
+               for rows in (slice(0, d), slice(d, 2 * d), slice(d, 2 * d)))
+    heads = attention(q, k, v)
+    return torch.einsum("bhtj,ehj->bhte", heads, params["w_o"].reshape(d, num_heads, dh))
+"""}),
     "contributions_float32_buffer": ("test_contributions", {"contributions": """
 def head_contributions(x, params, num_heads):
     b, t, d = x.shape
@@ -216,6 +235,18 @@ def cross_attention_left_padded(x, memory, memory_lengths, params, num_heads):
     scores = scores + torch.where(real, 0.0, -1e9)[:, None, None, :].to(scores.dtype)
     return merge_heads(torch.softmax(scores, dim=-1) @ v) @ params["w_o"].T + params["b_o"]
 """}),
+    "left_padded_returns_float64": ("test_left_padded", {"left_padded": """
+def cross_attention_left_padded(x, memory, memory_lengths, params, num_heads):
+    x, memory = x.double(), memory.double()  # accurate internally, but never cast back
+    params = {name: w.double() for name, w in params.items()}
+    d, s = x.shape[-1], memory.shape[1]
+    w, b = params["w_qkv"], params["b_qkv"]
+    q = split_heads(x @ w[:d].T + b[:d], num_heads)
+    k = split_heads(memory @ w[d:2 * d].T + b[d:2 * d], num_heads)
+    v = split_heads(memory @ w[2 * d:].T + b[2 * d:], num_heads)
+    real = torch.arange(s)[None, :] >= s - memory_lengths[:, None]
+    return merge_heads(attention(q, k, v, real[:, None, None, :])) @ params["w_o"].T + params["b_o"]
+"""}),
     # Part 7: the next block with a cache
     "cache_mask_one_step_too_wide": ("test_cache", {"cache": cache("torch.ones(t, p + t, dtype=torch.bool).tril(diagonal=p + 1)")}),
     "cache_mask_only_for_an_empty_cache": ("test_cache", {"cache": cache(
@@ -223,6 +254,15 @@ def cross_attention_left_padded(x, memory, memory_lengths, params, num_heads):
     "cache_float_mask": ("test_cache", {"cache": cache("torch.ones(t, p + t).tril(diagonal=p)")}),
     "cache_small_precomputed_mask": ("test_cache", {"cache": cache(
         "_CAUSAL[p:p + t, :p + t]", prelude="_CAUSAL = torch.ones(64, 64, dtype=torch.bool).tril()\n")}),
+    "cache_transposes_w_qkv_in_place": ("test_cache", {"cache": """
+def causal_attention_with_cache(x, past_k, past_v, params, num_heads):
+    p, t = past_k.shape[2], x.shape[1]
+    w_qkv = params["w_qkv"].t_()  # (D, 3D)
+    q, k_new, v_new = (split_heads(part, num_heads) for part in (x @ w_qkv + params["b_qkv"]).chunk(3, dim=-1))
+    k, v = torch.cat([past_k, k_new], dim=2), torch.cat([past_v, v_new], dim=2)
+    allowed = torch.ones(t, p + t, dtype=torch.bool).tril(diagonal=p)
+    return merge_heads(attention(q, k, v, allowed)) @ params["w_o"].T + params["b_o"], k, v
+"""}),
 }
 
 # Two correct answers written differently from the model answer (and from each other).
@@ -375,18 +415,21 @@ def causal_attention_with_cache(x, past_k, past_v, params, num_heads):
 CORRECT_VARIANTS = {"loops_and_slices": LOOPS_AND_SLICES, "einsum_and_indices": EINSUM_AND_INDICES}
 
 # Mutants of different parts graded together, one submission per batch: each member changes its own
-# answer cell and, graded alone, loses only its own part (checked with tests/mutant_batches.py);
-# cost_ignores_bias_flag, a fifth mutant of Part 4, is graded alone.
+# answer cell and, graded alone, loses only its own part (checked with tests/mutant_batches.py).
 MUTANT_BATCHES = [
-    ["interleaved_is_the_lessons_block_layout", "scrambled_assumes_the_transpose", "rank_one_head_is_the_length",
-     "cost_kv_projections_with_all_heads", "contributions_rows_of_w_o", "left_padded_mask_without_head_axis",
-     "cache_mask_one_step_too_wide"],
+    ["interleaved_is_the_lessons_block_layout", "scrambled_assumes_the_transpose",
+     "rank_one_head_is_the_length", "cost_kv_projections_with_all_heads", "contributions_rows_of_w_o",
+     "left_padded_mask_without_head_axis", "cache_mask_one_step_too_wide"],
     ["interleaved_merge_undoes_the_block_layout", "scrambled_divides_by_the_width", "rank_one_head_lies",
      "cost_recomputes_the_prefix", "contributions_bias_in_every_head",
      "left_padded_first_sentence_length_for_all", "cache_mask_only_for_an_empty_cache"],
-    ["interleaved_without_divisibility_check", "scrambled_range_check_off_by_one", "rank_all_heads_is_the_width",
-     "cost_forgets_its_own_key", "contributions_float32_buffer", "left_padded_zeroes_padding_in_place",
-     "cache_float_mask"],
-    ["interleaved_lying_tensor", "scrambled_returns_tensors", "cost_scores_per_key_value_head", "contributions_ablate_w_o_in_place",
-     "left_padded_additive_mask_length_zero", "cache_small_precomputed_mask"],
+    ["interleaved_without_divisibility_check", "scrambled_range_check_off_by_one",
+     "rank_all_heads_is_the_width", "cost_forgets_its_own_key", "contributions_v_from_the_key_rows",
+     "left_padded_zeroes_padding_in_place", "cache_float_mask"],
+    ["interleaved_lying_tensor", "scrambled_returns_tensors", "rank_one_head_counts_the_bias",
+     "cost_scores_per_key_value_head", "contributions_float32_buffer", "left_padded_additive_mask_length_zero",
+     "cache_small_precomputed_mask"],
+    ["interleaved_merge_transposes_its_input_in_place", "scrambled_no_lower_bound_on_position",
+     "rank_all_heads_no_more_than_one_head", "cost_ignores_bias_flag", "contributions_ablate_w_o_in_place",
+     "left_padded_returns_float64", "cache_transposes_w_qkv_in_place"],
 ]
