@@ -61,6 +61,10 @@ MUTANTS = {
     # in-place class: the caller's h is overwritten
     "step_updates_h_in_place": ("test_rnn_step", {"rnn_step": step(
         CANDIDATE + "    return h.mul_(1 - leak).add_(leak * candidate)")}),
+    # dtype class (bfloat16): a float32 torch.ones mixed in keeps float32/float64 inputs right but turns
+    # bfloat16 into float32 (red team, slipped the float32/float64-only tests)
+    "step_float32_ones_minus_leak": ("test_rnn_step", {"rnn_step": step(
+        CANDIDATE + "    keep = torch.ones(leak.shape[0]) - leak\n    return keep * h + leak * candidate")}),
     # Part 2: costs with projections and gates
     "cost_ratio_without_projections": ("test_cost_ratio", {"costs": "attention_over_lstm = 4096 / 512\nequal_cost_length = 1536"}),
     "cost_ratio_one_product_per_gate": ("test_cost_ratio", {"costs": (
@@ -79,9 +83,12 @@ attention_over_lstm = _Close(1.0)
 equal_cost_length = 1536
 '''}),
     "equal_cost_at_n_equals_d": ("test_equal_cost", {"costs": "attention_over_lstm = 2.5\nequal_cost_length = 768"}),
+    # the output projection left out: 3 n d^2 + 2 n^2 d = 8 n d^2 gives n = 2.5 d
+    "equal_cost_three_projections": ("test_equal_cost", {"costs": "attention_over_lstm = 2.5\nequal_cost_length = 2.5 * 768"}),
     # Part 3: which recurrence is parallel
     "parallel_answer_both": ("test_parallel_question", {"mc": 'answer_parallel = "c"'}),
     "parallel_answer_neither": ("test_parallel_question", {"mc": 'answer_parallel = "d"'}),
+    "parallel_answer_elman_only": ("test_parallel_question", {"mc": 'answer_parallel = "a"'}),
     "parallel_answer_lying_str": ("test_parallel_question", {"mc": '''
 class _Any(str):
     def __eq__(self, other):
@@ -126,6 +133,15 @@ answer_parallel = _Any("a")
         "        h[...] = torch.where(inside, cell(x[:, i], h), h)\n"
         "        outputs[i] = h * inside\n"
         "    return torch.stack(outputs, dim=1), h.clone()")}),
+    # dtype class (bfloat16): a float 0/1 mask blends exactly in float32/float64 but promotes bfloat16
+    "reverse_float32_mask": ("test_rnn_unroll", {"rnn_unroll": reverse(
+        "    h = torch.zeros(b, p['W_hh'].shape[0], dtype=x.dtype) if h0 is None else h0\n"
+        "    outputs = [None] * t\n"
+        "    for i in reversed(range(t)):\n"
+        "        inside = (i < lengths)[:, None].float()\n"
+        "        h = inside * cell(x[:, i], h) + (1 - inside) * h\n"
+        "        outputs[i] = h * inside\n"
+        "    return torch.stack(outputs, dim=1), h")}),
     # Part 5: Jacobian norms
     # reduction-order class: the norm of the batch-mean Jacobian, not the mean of the norms
     "jacobian_norm_of_the_batch_mean": ("test_gradient_norms", {"gradient_norms": jacobians(
@@ -152,6 +168,14 @@ answer_parallel = _Any("a")
         "    norms = [torch.linalg.matrix_norm(product).mean()]\n"
         "    for s in range(t - 1, 0, -1):\n"
         "        product = product @ p['W_hh']\n"
+        "        norms.append(torch.linalg.matrix_norm(product).mean())\n"
+        "    return torch.stack(norms)")}),
+    # dtype class (bfloat16): 1 - h^2 from a float32 torch.ones is exact enough for float64 inputs
+    "jacobian_float32_ones_minus_square": ("test_gradient_norms", {"gradient_norms": jacobians(
+        "    norms = [torch.linalg.matrix_norm(product).mean()]\n"
+        "    for s in range(t - 1, 0, -1):\n"
+        "        slope = torch.ones(d_h) - states[s] ** 2\n"
+        "        product = product @ (slope[:, :, None] * p['W_hh'])\n"
         "        norms.append(torch.linalg.matrix_norm(product).mean())\n"
         "    return torch.stack(norms)")}),
     # Part 6: an attentive decoder with coverage
@@ -317,10 +341,11 @@ MUTANT_BATCHES = [
     ["leak_swapped", "cost_ratio_without_projections", "parallel_answer_both", "reverse_reads_the_padding_first",
      "jacobian_norm_of_the_batch_mean", "decoder_queries_with_the_new_state"],
     ["recurrent_weight_not_transposed", "cost_ratio_one_product_per_gate", "parallel_answer_neither",
-     "reverse_outputs_only_up_to_the_longest", "jacobian_product_in_the_wrong_order", "decoder_ignores_s0"],
-    ["leak_on_the_batch_axis", "cost_ratio_lying_float", "parallel_answer_lying_str", "reverse_ignores_h0",
-     "jacobian_from_the_previous_state", "decoder_in_float64"],
-    ["step_updates_h_in_place", "equal_cost_at_n_equals_d", "reverse_writes_into_h0",
-     "jacobian_without_the_tanh_derivative", "decoder_context_before_input"],
-    ["coverage_counts_the_current_step"],
+     "reverse_outputs_only_up_to_the_longest", "jacobian_product_in_the_wrong_order", "coverage_counts_the_current_step"],
+    ["leak_on_the_batch_axis", "cost_ratio_lying_float", "parallel_answer_elman_only", "reverse_ignores_h0",
+     "jacobian_from_the_previous_state", "decoder_ignores_s0"],
+    ["step_updates_h_in_place", "equal_cost_at_n_equals_d", "parallel_answer_lying_str", "reverse_writes_into_h0",
+     "jacobian_without_the_tanh_derivative", "decoder_in_float64"],
+    ["step_float32_ones_minus_leak", "equal_cost_three_projections", "reverse_float32_mask",
+     "jacobian_float32_ones_minus_square", "decoder_context_before_input"],
 ]
