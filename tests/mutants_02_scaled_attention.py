@@ -289,6 +289,59 @@ answer_doubling = "b"
 '''}),
     "doubling_answer_variance_4_not_16": ("test_answer_doubling", {"mc_answers": 'answer_masking = "d"\nanswer_doubling = "d"'}),
     "doubling_answer_forgot_the_stale_divisor": ("test_answer_doubling", {"mc_answers": 'answer_masking = "d"\nanswer_doubling = "a"'}),
+    # From a blind red-team round (answers written from the lesson and the student notebook only); the
+    # ones marked "slipped" kept full marks before the hidden test named in their comment was added.
+    # dtype class: a loop that fills a float32 buffer
+    "raw_scores_float32_buffer": ("test_raw_scores", {"raw_scores": """
+def raw_scores(q, k):
+    out = torch.empty(q.shape[1], q.shape[0], k.shape[0])
+    for b in range(q.shape[1]):
+        out[b] = q[:, b] @ k[:, b].T
+    return out
+"""}),
+    # dtype class (bfloat16): the usual "upcast half precision for the softmax" idiom, never cast back;
+    # float32 and float64 come back right
+    "attention_weights_softmax_upcast": ("test_attention_weights", {"attention_weights": """
+def attention_weights(q, k, temperature):
+    scores = q @ k.transpose(-2, -1) / math.sqrt(q.shape[-1]) / temperature[..., None]
+    return torch.softmax(scores, dim=-1, dtype=torch.promote_types(scores.dtype, torch.float32))
+"""}),
+    # small-size-only class (slipped: the largest hidden s was 700): GPT-2's 1024-slot table
+    "causal_mask_from_a_1024_table": ("test_causal_mask", {"causal_mask": """
+FULL_MASK = torch.ones(1024, 1024, dtype=torch.bool).tril()
+
+def causal_mask(t, s, offset):
+    return FULL_MASK[offset:offset + t, :s].clone()
+"""}),
+    # boundary class: x[-0:] is the whole row, so a sequence of length 0 becomes all real
+    "padding_mask_negative_slice_for_length_0": ("test_padding_mask", {"padding_mask": """
+def padding_mask(lengths, s):
+    allowed = torch.zeros(lengths.shape[0], s, dtype=torch.bool)
+    for b in range(lengths.shape[0]):
+        allowed[b, -int(lengths[b]):] = True
+    return allowed, (allowed.long().cumsum(dim=-1) - 1).clamp(min=0)
+"""}),
+    # dtype class (bfloat16, slipped: no bfloat16 case): FlashAttention keeps lse in float32, the text asks
+    # for the dtype of q
+    "lse_float32_accumulator": ("test_masked_attention", {"masked_attention": """
+def masked_attention(q, k, v, allowed):
+    acc = torch.promote_types(q.dtype, torch.float32)
+    z = (q.to(acc) @ k.to(acc).transpose(-2, -1)) / math.sqrt(q.shape[-1])
+    lse = torch.logsumexp(z.masked_fill(~allowed, float("-inf")), dim=-1)
+    w = torch.exp(z.masked_fill(~allowed, float("-inf")) - lse[..., None]).nan_to_num(0.0)
+    return (w @ v.to(acc)).to(q.dtype), lse
+"""}),
+    # stated-requirement class (slipped: with n >= 2000 dividing by n is within any tolerance): the
+    # population variance; caught by the mean of 2000 calls with n = 2
+    "variance_divides_by_n": ("test_variance_experiment", {"variance_experiment": """
+def dot_product_variance(d_k, n, scale=1.0, generator=None):
+    q = torch.rand(n, d_k, generator=generator, dtype=torch.float64)
+    k = torch.randn(n, d_k, generator=generator, dtype=torch.float64)
+    return (scale * (q * k).sum(dim=-1)).var(unbiased=False).item()
+
+predicted_variance_512 = 512 / 3
+"""}),
+    "masking_answer_nan": ("test_answer_masking", {"mc_answers": 'answer_masking = "a"\nanswer_doubling = "b"'}),
 }
 
 # Correct answers that differ from the model answers: einsum, a hand-written stable softmax,
@@ -398,7 +451,7 @@ def dot_product_variance(d_k, n, scale=1.0, generator=None):
     dots = (q * k).sum(1) * scale
     return dots.var(correction=1).item()
 
-predicted_variance_512 = 512 * (1 / 3)
+predicted_variance_512 = 170.667  # six significant digits
 """,
     "fixed_self_attention": """
 import torch.nn.functional as F
@@ -439,5 +492,7 @@ MUTANT_BATCHES = [
     ["raw_scores_lying_tensor", "attention_weights_scales_q_in_place", "causal_mask_from_a_small_table",
      "padding_mask_changes_lengths_in_place", "masked_attention_scales_q_in_place", "variance_prediction_uses_var_of_q",
      "fix_softmax_in_float32", "doubling_answer_forgot_the_stale_divisor"],
-    ["fix_padding_queries_not_zeroed"],
+    ["fix_padding_queries_not_zeroed", "raw_scores_float32_buffer", "attention_weights_softmax_upcast",
+     "causal_mask_from_a_1024_table", "padding_mask_negative_slice_for_length_0", "lse_float32_accumulator",
+     "variance_divides_by_n", "masking_answer_nan"],
 ]
