@@ -215,6 +215,42 @@ def check_equivariance(layer, x, trials, generator, tol=1e-5):
     worst = max(gaps)
     return worst <= tol, float(worst)
 """}),
+    # from the red team of issue #22 (blind, caught)
+    # the exponent rounded by integer division: right whenever H divides 8(h + 1)
+    "alibi_block_integer_exponent": ("test_alibi_block", {"alibi_block": """
+def alibi_block(num_heads, t, offset):
+    slopes = torch.tensor([2.0 ** -(8 * (h + 1) // num_heads) for h in range(num_heads)])
+    rows = offset + torch.arange(t)[:, None]
+    cols = torch.arange(offset + t)[None, :]
+    bias = -(slopes[:, None, None] * (rows - cols).abs()).to(torch.float32)
+    return bias, cols <= rows
+"""}),
+    "reach_with_log2": ("test_reach", {"reach": 'alibi_reach = math.log2(1000) * 2 ** 8'}),
+    # a 0-d tensor, not a float
+    "reach_as_a_tensor": ("test_reach", {"reach": 'alibi_reach = torch.log(torch.tensor(1000.0)) * 256'}),
+    # the sine alone: right below pi/2 only
+    "position_from_asin": ("test_position", {"position": """
+def position_from_encoding(row):
+    d = row.shape[-1]
+    omega = 10000.0 ** (-(d - 2) / d)
+    return int(round(math.asin(float(row[-2])) / omega))
+"""}),
+    "cache_question_shape_error": ("test_cache_question", {"mc": 'answer_cache = "c"'}),
+    "cache_question_values_rotated": ("test_cache_question", {"mc": 'answer_cache = "d"'}),
+    # omega_i = b^(-i/D): D = 2 has one frequency either way
+    "shift_frequencies_without_the_two": ("test_shift", {"shift": """
+def shift_matrix_halves(offset, d_model, base=10000.0):
+    n = d_model // 2
+    freq = base ** (-torch.arange(d_model // 2, dtype=torch.float64) / d_model)
+    c, s = torch.cos(offset * freq), torch.sin(offset * freq)
+    m = torch.zeros(d_model, d_model, dtype=torch.float64)
+    i = torch.arange(n)
+    m[i, i] = c
+    m[i + n, i + n] = c
+    m[i + n, i] = s
+    m[i, i + n] = -s
+    return m
+"""}),
 }
 
 LOOPS_AND_COMPLEX = {
@@ -374,6 +410,9 @@ MUTANT_BATCHES = [
     ["table_angles_in_float32", "alibi_block_small_cached_table", "reach_lying_float", "position_truncated",
      "partial_rope_padding_at_negative_positions", "shift_base_ignored", "equivariance_relative_tolerance"],
     ["table_base_times_scale", "alibi_block_lessons_slopes", "position_returns_float",
-     "partial_rope_frequencies_over_head_width", "shift_float32", "equivariance_gap_equal_to_tol_fails"],
-    ["table_positions_as_one_row", "partial_rope_writes_into_x", "equivariance_redraws_the_identity"],
+     "partial_rope_frequencies_over_head_width", "shift_float32", "equivariance_gap_equal_to_tol_fails",
+     "reach_with_log2", "cache_question_shape_error"],
+    ["table_positions_as_one_row", "alibi_block_integer_exponent", "reach_as_a_tensor", "position_from_asin",
+     "partial_rope_writes_into_x", "cache_question_values_rotated", "shift_frequencies_without_the_two",
+     "equivariance_redraws_the_identity"],
 ]
