@@ -183,10 +183,13 @@ def fused_swiglu(x, w_gate_up, w_down, beta=1.0, limit=None):
         up = up.clamp(min=-limit, max=limit)
     return (gate * torch.sigmoid(beta * gate) * up) @ w_down.T
 """}),
-    # Part 2 -- every argument: limit ignored
-    "swiglu_limit_ignored": ("test_fused_swiglu", {"fused_swiglu": """
+    # Part 2 -- boundary: `if limit:` treats a limit of 0 as no limit
+    "swiglu_zero_limit_ignored": ("test_fused_swiglu", {"fused_swiglu": """
 def fused_swiglu(x, w_gate_up, w_down, beta=1.0, limit=None):
     gate, up = (x @ w_gate_up.T).chunk(2, dim=-1)
+    if limit:
+        gate = gate.clamp(max=limit)
+        up = up.clamp(min=-limit, max=limit)
     return (gate * torch.sigmoid(beta * gate) * up) @ w_down.T
 """}),
     # Part 3 -- every argument: tied ignored, two matrices always
@@ -424,7 +427,7 @@ MUTANT_BATCHES = [
     ["rms_eps_outside_sqrt", "swiglu_interleaved_rows", "moe_returns_floats", "loss_nan_when_empty",
      "block_other_layouts_accepted", "rope_float32_angles", "ragged_refuses_full_cache",
      "generate_penalty_ignores_prompt"],
-    ["rms_no_value_error", "swiglu_limit_ignored", "moe_top_k_unchecked", "loss_z_not_squared",
+    ["rms_no_value_error", "swiglu_zero_limit_ignored", "moe_top_k_unchecked", "loss_z_not_squared",
      "block_parallel_two_norms", "rope_broadcasts_positions", "ragged_changes_lengths", "generate_extra_step"],
 ]
 
