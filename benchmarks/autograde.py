@@ -151,7 +151,9 @@ def compare_dask(args, root: Path) -> None:
     print(f"Dask, {len(stats['workers'])} workers ({args.scheduler}): {dask_s / n:6.2f} s per notebook   "
           f"ratio to the local pool {dask_s / pool_s:.2f} (target <= 1.1)")
     print("isolation on the workers: " + ", ".join(f"{t} {c}" for t, c in stats["isolation"].items()))
-    print(f"coordinator: {1000 * stats['coordinator_s'] / n:.0f} ms per notebook (gradebook, ledger, autograded copy)")
+    print(f"coordinator: {1000 * stats['coordinator_s'] / n:.0f} ms per notebook (gradebook, ledger, autograded copy); "
+          "worker set-up (once per worker process, included above): "
+          + ", ".join(f"{t:.1f} s" for t in stats["setup_s"].values()))
     print("every score equal to the local pool's")
     if args.out:
         from attnlab.results import write_results
@@ -163,6 +165,7 @@ def compare_dask(args, root: Path) -> None:
                       {"pool_s_per_notebook": round(pool_s / n, 3), "dask_s_per_notebook": round(dask_s / n, 3),
                        "ratio": round(dask_s / pool_s, 3), "dask_workers": len(stats["workers"]),
                        "coordinator_ms_per_notebook": round(1000 * stats["coordinator_s"] / n, 1),
+                       "worker_setup_s": [round(t, 1) for t in stats["setup_s"].values()],
                        "isolation": stats["isolation"]})
         print(f"wrote {args.out}")
 

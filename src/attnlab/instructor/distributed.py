@@ -7,8 +7,9 @@ then :func:`~attnlab.instructor.grading._grade_one` per notebook (bubblewrap san
 guard, crash survival). The differences are where the data lives:
 
 * **Course files are shipped.** The chapter's source folder, its released notebook and
-  ``nbgrader_config.py`` travel once to every worker (``Client.scatter(broadcast=True)``); no shared
-  folder is needed, and a worker whose copy differs cannot exist. Each task carries one submission
+  ``nbgrader_config.py`` travel once to every worker (one task's result, which the scheduler can
+  compute again if every worker holding it dies); no shared folder is needed, and a worker whose
+  copy differs cannot exist. Each task carries one submission
   as bytes (and its ``timestamp.txt``).
 * **Workers never see the gradebook.** A worker grades into a scratch SQLite gradebook of its own,
   made from the shipped source (``nbgrader generate_assignment``), and returns plain values: the
@@ -199,6 +200,7 @@ def _prepare(payload: dict) -> dict:
     key = (payload["digest"], json.dumps(payload["limits"], sort_keys=True))
     if _STATE.get("key") == key:
         return _STATE
+    started = time.perf_counter()
     here = _worker_address()
     mine = grader_fingerprint()
     if mine != payload["grader"]:
@@ -245,8 +247,13 @@ def _prepare(payload: dict) -> dict:
         if isinstance(err, SetupError):
             raise SetupError(f"the worker {here} could not set up grading: {err}") from None
         raise SetupError(f"the worker {here} could not set up grading: {type(err).__name__}: {err}") from None
-    _STATE.update(key=key, chapter=chapter, isolation=isolation, fingerprint=fingerprint, threads=threads)
+    _STATE.update(key=key, chapter=chapter, isolation=isolation, fingerprint=fingerprint, threads=threads,
+                  setup_s=time.perf_counter() - started)
     return _STATE
+
+
+def _course_files(payload: dict) -> dict:
+    return payload
 
 
 def _cleanup() -> None:
@@ -269,7 +276,7 @@ def grade_task(payload: dict, student: str, notebook: bytes, timestamp: bytes | 
         for attempt in (1, 2):
             state = _prepare(payload)
             done = {"fingerprint": state["fingerprint"], "isolation": state["isolation"]["tool"],
-                    "worker": _worker_address(), "threads": state["threads"]}
+                    "worker": _worker_address(), "threads": state["threads"], "setup_s": state.pop("setup_s", 0.0)}
             inbox = state["base"] / "inbox"
             shutil.rmtree(inbox, ignore_errors=True)
             inbox.mkdir()
@@ -315,6 +322,9 @@ def failure(student: str, err: BaseException) -> Result:
         return Result(student, "failed", reasons=[
             f"grading failed: the worker grading it died {attempts} times (last {err.last_worker.address}); "
             "no score: grade the student again"])
+    if type(err).__name__ in ("CancelledError", "FutureCancelledError"):
+        return Result(student, "failed", reasons=[f"grading failed: the cluster lost the task ({err}); no score: "
+                                                  "grade the student again"])
     return Result(student, "failed", reasons=[f"grading raised {type(err).__name__}: {err}"])
 
 
@@ -434,21 +444,22 @@ def grade_on_cluster(root: Path, chapter: str, submissions: dict[str, Path], db_
     process writes to it. ``ledger`` (a JSON-lines file) records each finished student, so that a
     rerun skips those already graded (unless ``regrade``). ``stats``, when given, is filled with what
     ran: ``isolation`` (notebooks per isolation tool on the workers), ``workers`` (notebooks per worker)
-    ``skipped`` (students graded by an earlier run) and ``coordinator_s`` (seconds this process spent on
-    the finished tasks: gradebook, ledger, autograded copies)."""
+    ``skipped`` (students graded by an earlier run), ``coordinator_s`` (seconds this process spent on
+    the finished tasks: gradebook, ledger, autograded copies) and ``setup_s`` (seconds each worker
+    spent setting itself up)."""
     import warnings
 
     from distributed import as_completed
-    from sqlalchemy.exc import SAWarning
     from nbgrader.api import Gradebook
     from nbgrader.coursedir import CourseDirectory
     from nbgrader.preprocessors import AssignLatePenalties
+    from sqlalchemy.exc import SAWarning
 
     from .workflow import course_config
 
     warnings.filterwarnings("ignore", category=SAWarning)  # raised inside nbgrader's own gradebook code
     stats = stats if stats is not None else {}
-    stats.update(isolation={}, workers={}, skipped=0, coordinator_s=0.0)
+    stats.update(isolation={}, workers={}, skipped=0, coordinator_s=0.0, setup_s={})
     limits = limits or Limits()
     root = Path(root)
     config_file = Path(config_file or root / "nbgrader_config.py")
@@ -480,9 +491,7 @@ def grade_on_cluster(root: Path, chapter: str, submissions: dict[str, Path], db_
     for w in info:
         hosts[w["host"]] = hosts.get(w["host"], 0) + 1
     payload["workers_per_host"] = hosts
-    old_settings = _scheduler_settings(client, SCHEDULER_SETTINGS)
     run = uuid.uuid4().hex[:8]
-    [shipped] = client.scatter([payload], broadcast=True, hash=False)
     queue = list(to_grade.items())
     students: dict = {}
 
@@ -507,10 +516,15 @@ def grade_on_cluster(root: Path, chapter: str, submissions: dict[str, Path], db_
             pending.add(future)
 
     pending = as_completed()
-    target = window()
-    fill(target)
     finished = 0
+    old_settings = shipped = None
     try:
+        old_settings = _scheduler_settings(client, SCHEDULER_SETTINGS)
+        # the course files as a task of their own (not scattered data): a worker fetches them once from a
+        # peer, and if every worker that held them dies, the scheduler computes them again
+        shipped = client.submit(_course_files, payload, key=(TASK + "-course", run), pure=False)
+        target = window()
+        fill(target)
         with Gradebook(db_url, course_id) as gb:
             for future in pending:
                 live.pop(future.key, None)
@@ -544,6 +558,7 @@ def grade_on_cluster(root: Path, chapter: str, submissions: dict[str, Path], db_
                 if reply:
                     stats["isolation"][reply["isolation"]] = stats["isolation"].get(reply["isolation"], 0) + 1
                     stats["workers"][reply["worker"]] = stats["workers"].get(reply["worker"], 0) + 1
+                    stats["setup_s"][reply["worker"]] = stats["setup_s"].get(reply["worker"], 0.0) + reply.get("setup_s", 0.0)
                 if progress:
                     progress(result)
                 finished += 1
@@ -553,10 +568,13 @@ def grade_on_cluster(root: Path, chapter: str, submissions: dict[str, Path], db_
     finally:
         for future in live.values():
             future.cancel()
-        try:
-            _scheduler_settings(client, old_settings)
-        except Exception:  # the scheduler is gone: nothing to restore
-            pass
+        if shipped is not None:
+            shipped.release()
+        if old_settings is not None:
+            try:
+                _scheduler_settings(client, old_settings)
+            except Exception:  # the scheduler is gone: nothing to restore
+                pass
     check_unchanged(results, hashes)
     return [results[s] for s in submissions]
 
