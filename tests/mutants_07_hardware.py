@@ -269,7 +269,8 @@ def chunk_attention_backward(q, k, v, sink, out, lse, d_out, offset, block, caus
 """
 
 
-BACKWARD_SINK_SIGN = backward(dsink="(torch.exp(sink - lse) * delta).sum()")
+# red team (held-out style): the sink's probability as e^sink / e^L overflows to inf / inf = NaN for a large sink
+BACKWARD_SINK_OVERFLOWS = backward(dsink="-(torch.exp(sink) / torch.exp(lse) * delta).sum()")
 BACKWARD_NO_OFFSET = backward(positions="torch.arange(T)[:, None]")  # the page's mask, queries from position 0
 BACKWARD_FULL_WITHOUT_MASK = backward(full_path="""    if not causal:  # nothing to mask: the whole probability matrix at once
         p = torch.exp(q @ k.T * scale - lse[:, None])
@@ -280,6 +281,37 @@ BACKWARD_FULL_WITHOUT_MASK = backward(full_path="""    if not causal:  # nothing
 BACKWARD_CACHED_MASK = backward(setup="\n_HIDDEN = torch.ones(256, 256, dtype=torch.bool).triu(1)  # positions up to 256\n",
                                 hidden="_HIDDEN[offset:offset + T, j0:j1]")
 BACKWARD_FLOAT64 = backward(finish="dq.double(), dk.double(), dv, dsink")  # float64 dq and dk for float32 inputs
+
+
+# ---------------------------------------------------------------- red team, December 2026 (issue #22)
+# Written blind from the student notebook and the lesson pages; the first three kept full marks then.
+
+# Part 2: the two pieces' weights rounded to float16 (the outputs' dtype): lse is then only float16-accurate
+MERGE_WEIGHTS_FLOAT16 = merge("""    top = torch.maximum(lse_a, lse_b)
+    w_a = torch.exp(lse_a - top).to(o_a.dtype)
+    w_b = torch.exp(lse_b - top).to(o_a.dtype)
+    a = torch.where(torch.isneginf(lse_a)[:, None], torch.zeros_like(o_a), o_a)
+    b = torch.where(torch.isneginf(lse_b)[:, None], torch.zeros_like(o_b), o_b)
+    o = (w_a[:, None] * a + w_b[:, None] * b) / (w_a + w_b)[:, None]
+    return o.to(o_a.dtype), (top + torch.log(w_a.to(lse_a.dtype) + w_b.to(lse_a.dtype))).to(lse_a.dtype)""")
+# Part 5: "cleans" tiny weights to 0 in the caller's tensor before quantising
+ASYM_CLEANS_TINY_IN_PLACE = asym().replace("def quantize_asym(w, bits, group_size):\n",
+                                           "def quantize_asym(w, bits, group_size):\n    w[w.abs() < 1e-12] = 0\n", 1)
+# caught in the blind round, kept as representatives of their classes
+BATCH_RETURNS_FLOAT = batch("    return max(0, memory_bytes - weight_bytes) // per_sequence * 1.0  # 7.0 == 7 passes the visible test")
+BOUND_RIDGE_IN_FLOATS = """
+def compute_bound_batch(k, n, bytes_per_value, peak, bandwidth):
+    ridge = peak / bandwidth
+    slope = 2 * k * n - ridge * bytes_per_value * (k + n)
+    if slope <= 0:
+        return None
+    return max(1, math.ceil(ridge * bytes_per_value * k * n / slope))
+"""
+RMS_ALWAYS_FLOAT16 = """
+def rms_norm_half(x, eps=1e-6):
+    wide = x.float()
+    return (wide * torch.rsqrt((wide * wide).mean(dim=-1, keepdim=True) + eps)).half()  # bfloat16 comes back float16
+"""
 
 # ---------------------------------------------------------------- Part 8: dequant_matvec_kernel
 
@@ -341,7 +373,7 @@ MUTANTS = {
     "pack_shifts_q_in_place": ("test_pack_bits", {"pack_bits": PACK_IN_PLACE}),
     # Part 7: the sink's derivation, the mask at an offset, the memory rule on the causal=False path,
     # a cached mask that stops at 256 positions, dtype kept (float64 dq and dk for float32 inputs)
-    "backward_sink_gradient_sign": ("test_chunk_attention", {"chunk_attention": BACKWARD_SINK_SIGN}),
+    "backward_sink_probability_overflows": ("test_chunk_attention", {"chunk_attention": BACKWARD_SINK_OVERFLOWS}),
     "backward_mask_ignores_offset": ("test_chunk_attention", {"chunk_attention": BACKWARD_NO_OFFSET}),
     "backward_full_matrix_without_mask": ("test_chunk_attention", {"chunk_attention": BACKWARD_FULL_WITHOUT_MASK}),
     "backward_mask_from_a_256_table": ("test_chunk_attention", {"chunk_attention": BACKWARD_CACHED_MASK}),
@@ -352,6 +384,14 @@ MUTANTS = {
     "dequant_zero_after_scaling": ("test_split_kv_kernel", {"split_kv_kernel": kernel(weight="code.to(tl.float32) * scale - zero")}),
     "dequant_group_of_the_block": ("test_split_kv_kernel", {"split_kv_kernel": kernel(group="k0 // GROUP")}),
     "dequant_store_without_mask": ("test_split_kv_kernel", {"split_kv_kernel": kernel(store="tl.store(Y + rows, acc)")}),
+    # red team, December 2026: held-out style answers (the first three kept full marks before)
+    "merge_weights_rounded_to_float16": ("test_merge_partials", {"merge_partials": MERGE_WEIGHTS_FLOAT16}),
+    "asym_cleans_tiny_weights_in_place": ("test_quantize_asym", {"quantize_asym": ASYM_CLEANS_TINY_IN_PLACE}),
+    "max_batch_returns_a_float": ("test_max_batch", {"max_batch": BATCH_RETURNS_FLOAT}),
+    "bound_ridge_point_in_floating_point": ("test_compute_bound_batch", {"compute_bound_batch": BOUND_RIDGE_IN_FLOATS}),
+    "rms_returns_float16_for_bfloat16": ("test_rms_norm_half", {"rms_norm_half": RMS_ALWAYS_FLOAT16}),
+    "dequant_row_stride_of_k_bytes": ("test_split_kv_kernel", {"split_kv_kernel": kernel().replace(
+        "W + rows[:, None] * (K // 2)", "W + rows[:, None] * K")}),
 }
 
 # Mutants of independent parts graded together, one per part in each notebook (5 notebooks): each changes
@@ -364,7 +404,7 @@ MUTANT_BATCHES = [
         "rms_squares_in_float16",
         "asym_range_without_zero",
         "pack_first_bit_in_the_top_of_a_byte",
-        "backward_sink_gradient_sign",
+        "backward_sink_probability_overflows",
         "dequant_high_nibble_first"
     ],
     [
@@ -399,7 +439,13 @@ MUTANT_BATCHES = [
     ],
     [
         "pack_shifts_q_in_place",
-        "backward_returns_float64"
+        "backward_returns_float64",
+        "merge_weights_rounded_to_float16",
+        "asym_cleans_tiny_weights_in_place",
+        "max_batch_returns_a_float",
+        "bound_ridge_point_in_floating_point",
+        "rms_returns_float16_for_bfloat16",
+        "dequant_row_stride_of_k_bytes"
     ]
 ]
 
