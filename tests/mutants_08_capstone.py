@@ -153,9 +153,10 @@ def decoder_io(targets):
     "lr_returns_tensor": ("test_lr_at", {"lr_at": lr(
         "    if step <= warmup:\n        return peak * step / warmup\n    if step >= total:\n        return floor\n"
         "    return floor + (peak - floor) * 0.5 * (1 + torch.cos(torch.tensor(math.pi * (step - warmup) / (total - warmup))))")}),
-    # the lesson's 0-based step convention carried over
-    "lr_zero_based_step": ("test_lr_at", {"lr_at": lr(
-        "    step = step + 1\n    if step <= warmup:\n        return peak * step / warmup\n    if step >= total:\n"
+    # red team (held-out style, kept full marks): the floor only from one step after `total` on, so the cosine
+    # goes on one step too far and rises again
+    "lr_floor_one_step_late": ("test_lr_at", {"lr_at": lr(
+        "    if step <= warmup:\n        return peak * step / warmup\n    if step > total + 1:\n"
         "        return floor\n    return " + _COSINE)}),
     # warmup = 0 divides by zero
     "lr_warmup_zero_divides": ("test_lr_at", {"lr_at": lr(
@@ -236,9 +237,9 @@ def sentence_smoothed_loss(logits, targets, eps):
         "        else:\n            out[k] = states[-1][k].clone()",
         check="    if not states:\n        raise ValueError('empty')\n")}),
     # ---- Part 6, sampling
-    # the generator argument ignored: the global random numbers
-    "sample_ignores_generator": ("test_sample", {"sample": sample(_topk_scores() +
-        "        drawn = torch.multinomial(torch.softmax(scores, dim=-1), 1).flatten().tolist()")}),
+    # red team (kept full marks): float32 probabilities, which draw the same tokens almost always
+    "sample_probabilities_in_float32": ("test_sample", {"sample": sample(_topk_scores() +
+        "        drawn = torch.multinomial(torch.softmax(scores.float(), dim=-1), 1, generator=generator).flatten().tolist()")}),
     # its own generator, seeded once: equal seeds agree, but the given seed is not used
     "sample_own_seeded_generator": ("test_sample", {"sample": sample(_topk_scores() + _DRAW,
         prologue="    generator = torch.Generator().manual_seed(0)\n")}),
@@ -252,8 +253,26 @@ def sentence_smoothed_loss(logits, targets, eps):
         "        drawn = [everyone[i] for i in live]")}),
     # the temperature multiplies
     "sample_temperature_multiplies": ("test_sample", {"sample": sample(_topk_scores(scale="* temperature") + _DRAW)}),
-    # top-k keeps one token too many
-    "sample_top_k_off_by_one": ("test_sample", {"sample": sample(_topk_scores(extra=1) + _DRAW)}),
+    # red team (kept full marks): top-k by a threshold at the k-th value keeps every tied entry, not the k of topk
+    "sample_top_k_keeps_ties": ("test_sample", {"sample": sample(
+        "        scores = next_logprobs([[starts[i]] + outs[i] for i in live]) / temperature\n"
+        "        if top_k is not None:\n"
+        "            kth = torch.topk(scores, top_k, dim=-1).values[:, -1:]\n"
+        "            scores = scores.masked_fill(scores < kth, float('-inf'))\n" + _DRAW)}),
+    # caught in the blind round, kept for their classes: one row's padding used for every row; an answer rounded
+    "decoder_io_first_row_padding": ("test_decoder_io", {"decoder_io": """
+def decoder_io(targets):
+    tgt_in = torch.roll(targets, 1, dims=1)
+    tgt_in[:, 0] = BOS
+    n = int((targets[0] != PAD).sum())
+    tgt_in[:, n:] = PAD
+    return tgt_in, targets
+"""}),
+    "min_loss_rounded_to_four_places": ("test_min_loss", {"min_loss": """
+eps, V = 0.1, 8000
+right, other = 1 - eps + eps / V, eps / V
+min_smoothed_loss = round(-(right * math.log(right) + (V - 1) * other * math.log(other)), 4)
+"""}),
     # ---- Part 7, beam search
     # rare rule: the beam refilled to k live hypotheses from 2k candidates (the lesson's rule)
     "beam_refilled_to_k": ("test_beam_search", {"beam_search": beam(width="min(2 * k, candidates.numel())").replace(
@@ -477,9 +496,9 @@ CORRECT_VARIANTS = {"vectorised_and_sorted": VECTORISED, "loops": LOOPS}
 # Mutants of independent parts graded together, one submission per batch (found by
 # `python tests/mutant_batches.py 08-capstone`: no member breaks another member's graded test).
 MUTANT_BATCHES = [
-    ["decoder_io_keeps_eos_in_input", "lr_cosine_past_total", "min_loss_zero", "loss_mean_over_tokens", "average_integers_too", "sample_ignores_generator", "beam_refilled_to_k", "bleu_unclipped_counts"],
+    ["decoder_io_keeps_eos_in_input", "lr_cosine_past_total", "min_loss_zero", "loss_mean_over_tokens", "average_integers_too", "sample_probabilities_in_float32", "beam_refilled_to_k", "bleu_unclipped_counts"],
     ["decoder_io_float_ids", "lr_ignores_floor", "min_loss_right_token_share_forgotten", "loss_smooths_over_all_tokens", "average_half_sum_overflows", "sample_own_seeded_generator", "beam_without_length_penalty", "bleu_no_brevity_penalty"],
     ["decoder_io_always_int64", "lr_returns_tensor", "min_loss_in_bits", "loss_counts_empty_rows", "average_accumulates_in_place", "sample_draws_for_finished", "beam_penalty_ignores_eos_in_length", "bleu_arithmetic_mean"],
-    ["decoder_io_shifts_targets_in_place", "lr_zero_based_step", "min_loss_lying_float", "loss_in_float32", "average_integers_from_first", "sample_temperature_multiplies", "beam_forgets_unfinished_at_max_len", "bleu_sentence_average"],
-    ["lr_warmup_zero_divides", "loss_shifts_logits_in_place", "average_no_key_check", "sample_top_k_off_by_one", "beam_tokens_are_tensors", "bleu_returns_int_zero"],
+    ["decoder_io_shifts_targets_in_place", "lr_floor_one_step_late", "min_loss_lying_float", "loss_in_float32", "average_integers_from_first", "sample_temperature_multiplies", "beam_forgets_unfinished_at_max_len", "bleu_sentence_average"],
+    ["lr_warmup_zero_divides", "loss_shifts_logits_in_place", "average_no_key_check", "sample_top_k_keeps_ties", "decoder_io_first_row_padding", "min_loss_rounded_to_four_places", "beam_tokens_are_tensors", "bleu_returns_int_zero"],
 ]
