@@ -61,10 +61,13 @@ _OFFSET_MASK = "    allowed = torch.ones(n, past + n, dtype=torch.bool).tril(dia
 
 MUTANTS = {
     # ---- Part 1, RMSNorm
-    # the lesson's LayerNorm copied: subtracts the mean
-    "rms_subtracts_mean": ("test_rms_norm", {"rms_norm": rms(_RMS_FLOAT32 +
-        "    x32 = x32 - x32.mean(dim=-1, keepdim=True)\n"
-        "    return (x32 * torch.rsqrt(x32.pow(2).mean(dim=-1, keepdim=True) + eps) * weight).to(x.dtype)")}),
+    # red team (slipped): overflow avoided by scaling with the maximum, but all arithmetic stays in
+    # float16, about 2 ulps off where one rounding of a float32 result is asked for
+    "rms_half_arithmetic_scaled": ("test_rms_norm", {"rms_norm": rms(
+        "    m = x.abs().amax(-1, keepdim=True).clamp_min(1e-12)\n"
+        "    xs = x / m\n"
+        "    rms = torch.sqrt(xs.pow(2).mean(-1, keepdim=True) + eps / (m * m)) * m\n"
+        "    return x / rms * weight")}),
     # stated requirement (accuracy in float16): squares computed in float16 overflow to inf
     "rms_half_squares_overflow": ("test_rms_norm", {"rms_norm": rms(
         "    return x * torch.rsqrt(x.pow(2).mean(dim=-1, keepdim=True) + eps) * weight")}),
@@ -90,6 +93,9 @@ MUTANTS = {
     # the gate forgotten: two feed-forward matrices
     "params_ungated_ffn": ("test_modern_params", {"modern_params": params(
         "    return 2 * vocab * d + n_enc * (4 * d * d + 2 * d * d_ff + 2 * d) + n_dec * (8 * d * d + 2 * d * d_ff + 3 * d) + 2 * d")}),
+    # red team: two RMSNorms per decoder layer
+    "params_decoder_two_norms": ("test_modern_params", {"modern_params": params(
+        "    return 2 * vocab * d + n_enc * (4 * d * d + 3 * d * d_ff + 2 * d) + n_dec * (8 * d * d + 3 * d * d_ff + 2 * d) + 2 * d")}),
     # stated requirement (a Python int): the right number as a float
     "params_returns_float": ("test_modern_params", {"modern_params": params(
         "    ffn = 3.0 * d * d_ff\n"
@@ -98,6 +104,9 @@ MUTANTS = {
     # counts only the allowed (lower-triangle) scores
     "without_cache_counts_only_allowed": ("test_cache_count_without", {
         "cache_count_without": "dot_products_without_cache = 6 * 8 * sum(t * (t + 1) // 2 for t in range(1, 21))"}),
+    # red team: the prefix counted from 0 (t - 1 tokens at step t)
+    "without_cache_prefix_from_zero": ("test_cache_count_without", {
+        "cache_count_without": "dot_products_without_cache = 6 * 8 * sum(t * t for t in range(20))"}),
     # forgets the heads
     "without_cache_forgets_heads": ("test_cache_count_without", {
         "cache_count_without": "dot_products_without_cache = 6 * sum(t * t for t in range(1, 21))"}),
@@ -113,6 +122,9 @@ dot_products_without_cache = _Anything(1.0)
     # one key per step, as if the cache removed the keys too
     "with_cache_one_key_per_step": ("test_cache_count_with", {
         "cache_count_with": "dot_products_with_cache = 6 * 8 * 20"}),
+    # red team: the new query's own key left out
+    "with_cache_excludes_itself": ("test_cache_count_with", {
+        "cache_count_with": "dot_products_with_cache = 6 * 8 * sum(t - 1 for t in range(1, 21))"}),
     # counts the 20 x 20 square once
     "with_cache_square_once": ("test_cache_count_with", {
         "cache_count_with": "dot_products_with_cache = 6 * 8 * 20 * 20"}),
@@ -126,10 +138,12 @@ class _Anything(int):
 dot_products_with_cache = _Anything(0)
 """}),
     # ---- Part 4, packed masks
-    # the lesson's masks: padding and causality, segments ignored
-    "masks_ignore_segments": ("test_packed_masks", {"packed_masks": masks(
-        "    a = src_segments != 0\n    c = tgt_segments != 0\n"
-        "    return a[:, None, :].expand(-1, a.shape[1], -1), c[:, None, :] & causal, a[:, None, :].expand(-1, t, -1)")}),
+    # red team: target padding not checked (the visible target has none), so padding queries see padding
+    "masks_target_padding_unchecked": ("test_packed_masks", {"packed_masks": masks(
+        "    real = lambda a: a[:, :, None] != 0\n"
+        "    a, c = src_segments, tgt_segments\n"
+        "    return ((a[:, :, None] == a[:, None, :]) & real(a), (c[:, :, None] == c[:, None, :]) & causal,\n"
+        "            (c[:, :, None] == a[:, None, :]) & real(c))")}),
     # padding queries attend to padding keys (0 == 0)
     "masks_padding_attends_padding": ("test_packed_masks", {"packed_masks": masks(
         "    eq = lambda a, b: " + _SAME + "\n"
@@ -139,10 +153,6 @@ dot_products_with_cache = _Anything(0)
         "    eq = lambda a, b: " + _SAME + " & (b[:, None, :] != 0)\n"
         "    return (eq(src_segments, src_segments).float(), (eq(tgt_segments, tgt_segments) & causal).float(),\n"
         "            eq(tgt_segments, src_segments).float())")}),
-    # inequality boundary: j < i instead of j <= i
-    "masks_strict_causal": ("test_packed_masks", {"packed_masks": masks(
-        "    eq = lambda a, b: " + _SAME + " & (b[:, None, :] != 0)\n"
-        "    return eq(src_segments, src_segments), eq(tgt_segments, tgt_segments) & causal.tril(-1), eq(tgt_segments, src_segments)")}),
     # small-size-only: a causal mask precomputed for up to 256 positions
     "masks_causal_cached_to_256": ("test_packed_masks", {"packed_masks": """
 _CAUSAL = torch.ones(256, 256, dtype=torch.bool).tril()
@@ -162,11 +172,14 @@ def packed_masks(src_segments, tgt_segments):
     "sandwich_normalises_memory": ("test_sandwich", {"sandwich": sandwich(
         _SW1 + "    y = y + layer_norm(mha(layer_norm(y, *p['pre2']), layer_norm(memory, *p['pre2']), memory_allowed,"
         " p['cross_attn']), *p['post2'])\n" + _SW3)}),
-    # the post-norm put on the sum (Post-LN habits)
-    "sandwich_post_norm_on_sum": ("test_sandwich", {"sandwich": sandwich(
-        "    y = layer_norm(y + mha(layer_norm(y, *p['pre1']), None, self_allowed, p['self_attn']), *p['post1'])\n"
-        "    y = layer_norm(y + mha(layer_norm(y, *p['pre2']), memory, memory_allowed, p['cross_attn']), *p['post2'])\n"
-        "    return layer_norm(y + feed_forward(layer_norm(y, *p['pre3']), p['ff']), *p['post3'])")}),
+    # every argument value: a causal mask is always added, so self_allowed=None is not honoured
+    "sandwich_always_causal": ("test_sandwich", {"sandwich": sandwich(
+        "    t = y.shape[1]\n    m = torch.ones(t, t, dtype=torch.bool).tril()\n"
+        "    m = m if self_allowed is None else m & self_allowed\n"
+        "    y = y + layer_norm(mha(layer_norm(y, *p['pre1']), None, m, p['self_attn']), *p['post1'])\n" + _SW2 + _SW3)}),
+    # red team: memory_allowed dropped (the visible test passes None)
+    "sandwich_ignores_memory_mask": ("test_sandwich", {"sandwich": sandwich(
+        _SW1 + "    y = y + layer_norm(mha(layer_norm(y, *p['pre2']), memory, None, p['cross_attn']), *p['post2'])\n" + _SW3)}),
     # in-place rule: y += ... changes the caller's y
     "sandwich_adds_in_place": ("test_sandwich", {"sandwich": sandwich(
         "    y += layer_norm(mha(layer_norm(y, *p['pre1']), None, self_allowed, p['self_attn']), *p['post1'])\n"
@@ -180,9 +193,27 @@ def packed_masks(src_segments, tgt_segments):
     # small-size-only: a causal mask precomputed for 128 positions
     "cached_mask_precomputed_to_128": ("test_cached_attention", {"cached_attention": "\n_TRIL = torch.ones(128, 128, dtype=torch.bool).tril()\n"
         + cached("    allowed = _TRIL[past:past + n, :past + n]")}),
-    # mask only for the first block (a prompt), none afterwards: right for one token per step only
-    "cached_mask_only_when_cache_empty": ("test_cached_attention", {"cached_attention": cached(
-        "    allowed = torch.ones(n, n, dtype=torch.bool).tril() if past == 0 else None")}),
+    # red team: the key bias forgotten; softmax does not see it (q . b_k is the same for every key),
+    # so only the cache's contents are wrong
+    "cached_keys_without_bias": ("test_cached_attention", {"cached_attention": cached(
+        _OFFSET_MASK, prologue="    params = dict(params, b_qkv=torch.cat([params['b_qkv'][:d], 0 * params['b_qkv'][d:2 * d],"
+        " params['b_qkv'][2 * d:]]))\n")}),
+    # red team (slipped): keeps the inputs and calls mha on them, which the part forbids
+    "cached_calls_mha": ("test_cached_attention", {"cached_attention": """
+def cached_self_attention(x_new, params, cache):
+    b, n, d = x_new.shape
+    dh = d // NUM_HEADS
+    w_k, w_v = params["w_qkv"].chunk(3)[1:]
+    b_k, b_v = params["b_qkv"].chunk(3)[1:]
+    k = (x_new @ w_k.T + b_k).reshape(b, n, NUM_HEADS, dh).transpose(1, 2)
+    v = (x_new @ w_v.T + b_v).reshape(b, n, NUM_HEADS, dh).transpose(1, 2)
+    xs = torch.cat([cache["x"], x_new], dim=1) if "x" in cache else x_new
+    if "k" in cache:
+        k, v = torch.cat([cache["k"], k], 2), torch.cat([cache["v"], v], 2)
+    cache["k"], cache["v"], cache["x"] = k, v, xs
+    total = xs.shape[1]
+    return mha(x_new, xs, torch.ones(total, total, dtype=torch.bool).tril()[total - n:], params)
+"""}),
     # in-place rule: the 1/sqrt(Dh) scale folded into the caller's query weights and then undone
     "cached_folds_scale_into_params": ("test_cached_attention", {"cached_attention": cached(
         _OFFSET_MASK,
@@ -319,12 +350,13 @@ def cached_self_attention(x_new, params, cache):
 
 CORRECT_VARIANTS = {"float64_sdpa_broadcast": DIFFERENT_BUT_CORRECT, "loops_and_einsum": LOOPS_AND_EINSUM}
 
-# Mutants of independent parts graded together, one submission per batch (found by
-# `python tests/mutant_batches.py 05-encoder-decoder`: no member breaks another member's graded test).
+# Mutants of independent parts graded together, one submission per batch: no part calls another
+# part's function, so members cannot break each other's tests (packed by hand, one mutant per answer
+# cell; tests/test_exercises.py checks that every batch loses exactly its members' tests).
 MUTANT_BATCHES = [
-    ["rms_subtracts_mean", "params_with_biases", "without_cache_counts_only_allowed", "with_cache_one_key_per_step", "masks_ignore_segments", "sandwich_normalises_memory", "cached_mask_precomputed_to_128"],
-    ["rms_half_squares_overflow", "params_output_tied", "without_cache_forgets_heads", "with_cache_square_once", "masks_padding_attends_padding", "sandwich_post_norm_on_sum", "cached_mask_only_when_cache_empty"],
+    ["rms_half_arithmetic_scaled", "params_with_biases", "without_cache_counts_only_allowed", "with_cache_one_key_per_step", "masks_target_padding_unchecked", "sandwich_normalises_memory", "cached_mask_precomputed_to_128"],
+    ["rms_half_squares_overflow", "params_output_tied", "without_cache_forgets_heads", "with_cache_square_once", "masks_padding_attends_padding", "sandwich_always_causal", "cached_keys_without_bias"],
     ["rms_returns_float32", "params_ungated_ffn", "without_cache_lying_float", "with_cache_lying_int", "masks_float", "sandwich_adds_in_place", "cached_folds_scale_into_params"],
-    ["rms_divides_x_in_place", "params_returns_float", "masks_strict_causal", "sandwich_own_causal_mask", "cached_keeps_last_block_only"],
-    ["rms_ignores_eps", "masks_causal_cached_to_256"],
+    ["rms_divides_x_in_place", "params_returns_float", "without_cache_prefix_from_zero", "with_cache_excludes_itself", "masks_renumber_padding_in_place", "sandwich_own_causal_mask", "cached_keeps_last_block_only"],
+    ["rms_ignores_eps", "params_decoder_two_norms", "masks_causal_cached_to_256", "sandwich_ignores_memory_mask", "cached_calls_mha"],
 ]
