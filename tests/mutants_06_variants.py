@@ -329,11 +329,137 @@ def decayed_linear_attention(q, k, v, decay):
         outs.append((fq[..., i, :, None] * state).sum(-2) / (fq[..., i, :] * norm).sum(-1, keepdim=True))
     return torch.stack(outs, dim=-2)
 """}),
+    # ---- red team round (issue #22): answers that kept full marks, and representative ones caught
+    # Part 1 -- a rule on every code path (red team, slipped): the mask is built for small t only
+    "window_pairs_mask_for_small_t": ("test_window_pairs", {"window_pairs": """
+def window_pairs(t, window):
+    if t <= 2048:
+        i = torch.arange(t)[:, None]
+        j = torch.arange(t)[None, :]
+        return int(((j <= i) & (j > i - window)).sum())
+    m = min(t, window)
+    return m * (m + 1) // 2 + (t - m) * window
+"""}),
+    # Part 1 -- sizes: int64 tensor arithmetic overflows at t ~ 1e12 (and uses tensors)
+    "window_pairs_int64_tensors": ("test_window_pairs", {"window_pairs": """
+def window_pairs(t, window):
+    t_, w_ = torch.tensor(t), torch.tensor(window)
+    m = torch.minimum(t_, w_)
+    return int(m * (m + 1) // 2 + (t_ - m) * w_)
+"""}),
+    # Part 2 -- Python float returns: an int at alpha = 1
+    "tokens_per_pass_int_at_one": ("test_tokens_per_target_pass", {"tokens_per_target_pass": """
+def tokens_per_target_pass(alpha, gamma):
+    if alpha == 1:
+        return gamma + 1
+    return (1 - alpha ** (gamma + 1)) / (1 - alpha)
+"""}),
+    # Part 3 -- batch of one: the first row's words applied to every row
+    "whole_word_first_row_only": ("test_whole_word_chosen", {"whole_word_chosen": """
+def whole_word_chosen(starts, pick):
+    out = torch.zeros_like(starts)
+    current = False
+    for t in range(starts.shape[1]):
+        if starts[0, t]:
+            current = bool(pick[0, t])
+        out[:, t] = current
+    return out
+"""}),
+    # Part 4 -- rows that differ: the threshold uses the largest probability of the whole batch
+    "min_p_batch_max": ("test_min_p_sample", {"min_p_sample": """
+def min_p_sample(logits, min_p, generator):
+    probs = torch.softmax(logits, dim=-1)
+    kept = torch.where(probs >= min_p * probs.max(), probs, torch.zeros_like(probs))
+    return torch.multinomial(kept, 1, generator=generator).squeeze(-1)
+"""}),
+    # Part 5 -- rows that differ (red team, slipped): the width of the first row, longer rows cut
+    "restore_width_of_first_row": ("test_span_corrupt", {"span_corrupt": """
+def restore_spans(inputs, targets, sentinels, pad):
+    sent = set(sentinels.tolist())
+    rows = []
+    for inp, tgt in zip(inputs.tolist(), targets.tolist()):
+        spans, cur = {}, None
+        for x in tgt:
+            if x == pad:
+                break
+            if x in sent:
+                cur = spans.setdefault(x, [])
+            else:
+                cur.append(x)
+        toks, noise = [], []
+        for x in inp:
+            if x == pad:
+                break
+            if x in sent:
+                toks += spans[x]
+                noise += [True] * len(spans[x])
+            else:
+                toks.append(x)
+                noise.append(False)
+        rows.append((toks, noise))
+    width = len(rows[0][0])
+    tokens = torch.tensor([(t + [pad] * width)[:width] for t, _ in rows], dtype=torch.int64)
+    noise = torch.tensor([(n + [False] * width)[:width] for _, n in rows], dtype=torch.bool)
+    return tokens, noise
+"""}),
+    # Part 6 -- keep the dtype: float32 logits give a float64 gate
+    "expert_choice_float64_gate": ("test_expert_choice", {"expert_choice": """
+def expert_choice(router_logits, capacity):
+    probs = router_logits.double().softmax(dim=-1)  # accurate probabilities
+    order = probs.sort(dim=0, descending=True, stable=True).indices[:capacity]
+    chosen = torch.zeros(probs.shape, dtype=torch.bool).scatter(0, order, True)
+    return chosen, torch.where(chosen, probs, torch.zeros_like(probs))
+"""}),
+    # Part 7 -- long S: a causal table of 1024 positions (beyond the old 300-position case)
+    "gqa_cached_mask_table_1024": ("test_gqa_cached_attention", {"gqa_cached_attention": """
+_CAUSAL_1024 = torch.ones(1024, 1024, dtype=torch.bool).tril()
+
+
+def gqa_cached_attention(q, k, v):
+    t, s = q.shape[2], k.shape[2]
+    reps = q.shape[1] // k.shape[1]
+    k, v = k.repeat_interleave(reps, dim=1), v.repeat_interleave(reps, dim=1)
+    scores = q @ k.transpose(-2, -1) / math.sqrt(q.shape[-1])
+    return scores.masked_fill(~_CAUSAL_1024[s - t:s, :s], float("-inf")).softmax(dim=-1) @ v
+"""}),
+    # Part 7 -- keep the dtype: computes in float64, returns float64 for float32 inputs
+    "gqa_cached_returns_float64": ("test_gqa_cached_attention", {"gqa_cached_attention": """
+def gqa_cached_attention(q, k, v):
+    t, s = q.shape[2], k.shape[2]
+    reps = q.shape[1] // k.shape[1]
+    q, k, v = q.double(), k.double().repeat_interleave(reps, dim=1), v.double().repeat_interleave(reps, dim=1)
+    scores = q @ k.transpose(-2, -1) / math.sqrt(q.shape[-1])
+    allowed = torch.ones(t, s, dtype=torch.bool).tril(diagonal=s - t)
+    return scores.masked_fill(~allowed, float("-inf")).softmax(dim=-1) @ v
+"""}),
+    # Part 8 -- long sequences (red team, slipped): the gamma^-j rescaling done in float64
+    "decay_rescaled_in_float64": ("test_decayed_linear_attention", {"decayed_linear_attention": """
+def decayed_linear_attention(q, k, v, decay):
+    dt = q.dtype
+    q, k, v = q.double(), k.double(), v.double()
+    fq, fk = F.elu(q) + 1, F.elu(k) + 1
+    g = decay ** torch.arange(q.shape[-2], dtype=torch.float64)[:, None]
+    state = torch.cumsum((fk / g)[..., :, None] * v[..., None, :], dim=-3)
+    z = torch.cumsum(fk / g, dim=-2)
+    num = ((fq * g)[..., None, :] @ state).squeeze(-2)
+    den = ((fq * g) * z).sum(-1, keepdim=True)
+    return (num / den).to(dt)
+"""}),
+    # Part 8 -- a mask by multiplication: gamma^(i - j) overflows for j > i, and inf * 0 is nan
+    "decay_negative_exponents": ("test_decayed_linear_attention", {"decayed_linear_attention": """
+def decayed_linear_attention(q, k, v, decay):
+    fq, fk = F.elu(q) + 1, F.elu(k) + 1
+    i = torch.arange(q.shape[-2], dtype=q.dtype)[:, None]
+    j = torch.arange(q.shape[-2], dtype=q.dtype)[None, :]
+    scores = (fq @ fk.transpose(-2, -1)) * (decay ** (i - j) * (j <= i))
+    return (scores @ v) / scores.sum(-1, keepdim=True)
+"""}),
 }
 
 # Mutants graded together in one submission (one notebook run each batch). No part calls another
 # part's function, so mutants of different parts never interfere. Proposed and checked by
-# `python tests/mutant_batches.py 06-variants`.
+# `python tests/mutant_batches.py 06-variants`; the last two batches (red team round) packed by hand,
+# one mutant per answer cell, and checked by tests/test_exercises.py.
 MUTANT_BATCHES = [
     ["window_pairs_returns_float", "tokens_per_pass_closed_form_at_one", "whole_word_carries_across_rows",
      "min_p_ignores_generator", "restore_sentinels_by_range", "expert_choice_softmax_over_tokens", "gqa_cached_tiles_heads",
@@ -344,7 +470,9 @@ MUTANT_BATCHES = [
     ["window_pairs_builds_mask_when_short", "tokens_per_pass_lying_float", "whole_word_changes_pick",
      "min_p_on_logits", "restore_pads_with_zero", "expert_choice_float32_gate", "gqa_cached_mask_table_256",
      "decay_returns_float64"],
-    ["restore_noise_as_int"],
+    ["restore_noise_as_int", "window_pairs_mask_for_small_t", "tokens_per_pass_int_at_one", "whole_word_first_row_only",
+     "min_p_batch_max", "expert_choice_float64_gate", "gqa_cached_mask_table_1024", "decay_rescaled_in_float64"],
+    ["window_pairs_int64_tensors", "restore_width_of_first_row", "gqa_cached_returns_float64", "decay_negative_exponents"],
 ]
 
 # Correct answers that differ from the model answers: closed forms written another way, Python
