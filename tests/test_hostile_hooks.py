@@ -303,6 +303,9 @@ RUNTIME_BATCHES = {
         "module_method": ("torch.nn.Module.zero_grad = lambda *a, **k: None", "torch.nn.Module.zero_grad changed"),
         "torch_C": ("torch._C._get_tracing_state = lambda: None", "torch._C._get_tracing_state changed"),
         "torch_function": ("torch.isclose = lambda *a, **k: torch.ones(1, dtype=torch.bool)", "torch.isclose changed"),
+        # torch's own lazy wrapper (what importing torch._dynamo does to manual_seed), around another function
+        "dynamo_wrapper": ("def _no_seed(seed):\n    return None\ntorch.manual_seed = torch._disable_dynamo(_no_seed)",
+                           "torch.manual_seed changed"),
         "captured_reference": ("_REF['allclose'] = lambda *a, **k: True", "_REF['allclose'] changed"),
         "shadowed_builtin": ("isinstance = lambda *a: True", "shadows the builtin isinstance, which the tests use"),
     },
@@ -362,6 +365,24 @@ def test_an_honest_notebook_with_libraries_is_not_flagged(tmp_path):
                                          ("assert x == 1", "t2", "test")])
     assert ctx.tampered == [] and ctx.skipped_tests == [], ctx.tampered
     assert not cells["t1"].outputs and not cells["t2"].outputs
+
+
+@pytest.mark.slow
+def test_torch_compile_and_a_dispatch_mode_are_not_flagged(tmp_path):
+    """Importing torch._dynamo (torch.compile, the first call of a dispatch mode) wraps torch.manual_seed,
+    and compiling wraps nn.Module.__init__/__setstate__: torch's own wrappers of the same functions."""
+    honest = ("from torch.utils._python_dispatch import TorchDispatchMode\n"
+              "class Count(TorchDispatchMode):\n    calls = 0\n"
+              "    def __torch_dispatch__(self, f, t, a=(), k=None):\n        Count.calls += 1\n"
+              "        return f(*a, **(k or {}))\n"
+              "with Count():\n    torch.ones(2) + 1\n"
+              "double = torch.compile(lambda v: v * 2, backend='eager')\n"
+              "assert double(torch.ones(3)).tolist() == [2.0, 2.0, 2.0]\n"
+              "layer = torch.nn.Linear(2, 2)\n")
+    ctx, cells = run_notebook(tmp_path, [(SETUP, "setup", "locked"), (honest, "a1", "student"),
+                                         ("assert x == 1", "t1", "test")])
+    assert ctx.tampered == [] and ctx.skipped_tests == [], ctx.tampered
+    assert not cells["a1"].outputs and not cells["t1"].outputs, cells["a1"].outputs
 
 
 @pytest.mark.slow

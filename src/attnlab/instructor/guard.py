@@ -41,6 +41,8 @@ from __future__ import annotations
 
 import ast
 import builtins
+import functools
+import os
 
 WATCHED_MODULES = ("torch", "torch.testing", "torch.nn", "torch.nn.functional", "numpy", "numpy.testing", "math",
                    "builtins")
@@ -401,8 +403,33 @@ def _probe(P):
     groups = {}
     errors = []
 
+    # torch's own lazy wrappers: importing torch._dynamo (torch.compile, a dispatch mode's first call) wraps
+    # torch.manual_seed, and compiling wraps nn.Module.__init__/__setstate__. Such a wrapper counts as the
+    # function it wraps, found in its closure, only when its code is that torch function's own code.
+    wrappers = {}
+    for module_name, function_name, inner_names in (("torch._compile", "_disable_dynamo", ("inner",)),
+                                                    ("torch._dynamo.mutation_guard", "install_generation_tagging_init",
+                                                     ("patched_init", "patched_setstate"))):
+        outer = _getattr(sys.modules.get(module_name), function_name, None)
+        if _type(outer) is Function and outer.__code__.co_filename.startswith(P["torch_dir"]):
+            for const in outer.__code__.co_consts:
+                if _type(const) is types.CodeType and const.co_name in inner_names:
+                    wrappers[_id(const)] = const
+
+    def unwrap(value):
+        for _ in range(4):
+            code = value.__code__
+            if wrappers.get(_id(code)) is not code or not value.__closure__:
+                return value
+            inner = [c.cell_contents for c in value.__closure__ if _type(c.cell_contents) is Function]
+            if _len(inner) != 1:
+                return value
+            value = inner[0]
+        return value
+
     def fp(value):
         if _type(value) is Function:
+            value = unwrap(value)
             return (_id(value), _id(value.__code__), _id(value.__defaults__), _id(value.__kwdefaults__))
         return _id(value)
 
@@ -429,8 +456,8 @@ def _probe(P):
         namespace("module torch._C", _vars(torch._C))
         for label, cls in (("torch.Tensor", torch.Tensor), ("torch._C.TensorBase", _getattr(torch._C, "TensorBase", None)),
                            ("torch.nn.Module", torch.nn.Module), ("torch.nn.Parameter", torch.nn.Parameter)):
-            if cls is not None:
-                namespace("class " + label, _vars(cls))
+            if cls is not None:  # the flag compiling sets on nn.Module when it wraps __init__
+                namespace("class " + label, _vars(cls), ("___needs_generation_tag_patch",))
     hooks = {}
     hooks["the trace function (sys.settrace)"] = _id(sys.gettrace())
     hooks["the profile function (sys.setprofile)"] = _id(sys.getprofile())
@@ -531,6 +558,16 @@ R = _probe(P)
 """
 
 
+@functools.lru_cache(maxsize=1)
+def _torch_dir() -> str:
+    """The folder of the torch package with a trailing slash, found without importing torch (a string no
+    file name starts with when torch is absent)."""
+    import importlib.util
+
+    spec = importlib.util.find_spec("torch")
+    return os.path.dirname(spec.origin) + os.sep if spec and spec.origin else "\0"
+
+
 def probe_expression(nonce: str, *, cell: tuple[str, str] | None = None, detail: list[str] | None = (),
                      test_builtins=(), protected=(), modules: tuple[str, ...] = WATCHED_MODULES) -> str:
     """A ``user_expressions`` entry whose value is the fingerprint of the kernel, as a ``repr`` string.
@@ -539,6 +576,7 @@ def probe_expression(nonce: str, *, cell: tuple[str, str] | None = None, detail:
     groups to send in full (None: all), the others come as digests only."""
     params = {"nonce": nonce, "cell": list(cell) if cell else None, "detail": None if detail is None else list(detail),
               "test_builtins": sorted(test_builtins), "modules": list(modules), "audit": AUDIT_MODULE,
+              "torch_dir": _torch_dir(),
               "protected": sorted(n for n in protected if not n.startswith("__attnlab"))}
     return (f"(lambda d: __import__('builtins').exec({PROBE_SOURCE!r}, d) or d['R'])"
             f"({{'__builtins__': __import__('builtins'), 'P': {params!r}}})")
