@@ -12,7 +12,7 @@ class RMSNorm(nn.Module):
     """Divide each feature vector by its root mean square, then scale: ``x / sqrt(mean(x²) + eps) * g``.
 
     Unlike LayerNorm there is no mean subtracted and no bias (Zhang & Sennrich, 2019). The
-    arithmetic runs in float32 at least and the result is cast back, as Llama does in half precision.
+    arithmetic runs in float32 at least and the result has the dtype of ``x``, as in Llama.
 
     Shape:
         x: ``(..., D)`` -> ``(..., D)``
@@ -26,7 +26,7 @@ class RMSNorm(nn.Module):
     def forward(self, x: Tensor) -> Tensor:
         h = x.to(torch.promote_types(x.dtype, torch.float32))
         h = h * torch.rsqrt(h.pow(2).mean(dim=-1, keepdim=True) + self.eps)  # (..., D) * (..., 1)
-        return self.weight * h.to(x.dtype)
+        return (self.weight * h.to(x.dtype)).to(x.dtype)  # a float32 weight must not promote a bf16 x
 # end-rmsnorm
 
 

@@ -1,0 +1,5 @@
+import sys
+
+from attnlab.lm.cli import main
+
+sys.exit(main())
