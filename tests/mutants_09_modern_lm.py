@@ -11,13 +11,53 @@ CHAPTER = "09-modern-lm"
 FULL_MARKS = 16.0
 
 _RMS = """
-def head_rms_norm(x, n_heads, weight, eps=1e-6):
+def head_rms_norm(x, n_heads, weight, eps=1e-6, unit_offset=False):
     if x.shape[-1] % n_heads:
         raise ValueError("the heads do not split the last axis")
     work = torch.float64 if x.dtype == torch.float64 else torch.float32
     heads = x.to(work).unflatten(-1, (n_heads, x.shape[-1] // n_heads))
+    scale = weight.to(work) + 1 if unit_offset else weight.to(work)
     {body}
 """
+
+_MOE_RAW = """
+def moe_params(vocab, dim, n_layers, n_heads, n_kv_heads, head_dim, ffn_hidden, n_experts, top_k, tied=False,
+               n_shared=0, first_dense=0, dense_hidden=0):
+    if n_heads % n_kv_heads or {check_k} or n_shared < 0 or not 0 <= first_dense <= n_layers:
+        raise ValueError("bad configuration")
+    emb = {emb}
+    common = 2 * dim + 2 * dim * n_heads * head_dim + 2 * dim * n_kv_heads * head_dim
+    dense = first_dense * (common + 3 * dim * dense_hidden + {dense_extra})
+    sparse = (n_layers - first_dense) * (common + dim * n_experts)
+    expert = 3 * dim * ffn_hidden * (n_layers - first_dense)
+    return emb + dim + dense + sparse + (n_experts + n_shared) * expert, emb + dim + dense + sparse + ({active_experts}) * expert
+"""
+
+
+def _moe(check_k="not 1 <= top_k <= n_experts", emb="vocab * dim * (1 if tied else 2)", dense_extra="0",
+         active_experts="top_k + n_shared"):
+    return _MOE_RAW.format(check_k=check_k, emb=emb, dense_extra=dense_extra, active_experts=active_experts)
+
+_BLOCK = """
+def block_variant(x, attn, ffn, norm_1, norm_2, layout, post_norms=None):
+    if {m_parallel}:
+        {parallel}
+    if {m_reordered}:
+        {reordered}
+    if {m_sandwich}:
+        if post_norms is None:
+            raise ValueError("post_norms needed")
+        {sandwich}
+    raise ValueError(layout)
+"""
+
+
+def _block(parallel="n = norm_1(x)\n        return x + attn(n) + ffn(n)",
+           reordered="h = x + norm_1(attn(x))\n        return h + norm_2(ffn(h))",
+           sandwich="post_1, post_2 = post_norms\n        h = x + post_1(attn(norm_1(x)))\n        return h + post_2(ffn(norm_2(h)))",
+           match='layout == "{}"'):
+    return _BLOCK.format(parallel=parallel, reordered=reordered, sandwich=sandwich,
+                         **{f"m_{name}": match.format(name) for name in ("parallel", "reordered", "sandwich")})
 
 _LOSS = """
 def masked_lm_loss(logits, ids, target_mask, z_loss=0.0):
@@ -121,35 +161,40 @@ MUTANTS = {
     # Part 1 -- realistic: one RMS over all heads together (the lesson's RMSNorm), weight tiled per head
     "rms_over_all_heads": ("test_head_rms_norm", {"head_rms_norm": _RMS.format(body="""
     inv_rms = torch.rsqrt(heads.square().mean(dim=(-2, -1), keepdim=True) + eps)
-    return (heads * inv_rms * weight.to(work)).flatten(-2).to(x.dtype)""")}),
+    return (heads * inv_rms * scale).transpose(-3, -2).to(x.dtype)""")}),
     # Part 1 -- stated dtype rule: computes in the input's dtype, so float16 squares overflow
     "rms_in_input_dtype": ("test_head_rms_norm", {"head_rms_norm": """
-def head_rms_norm(x, n_heads, weight, eps=1e-6):
+def head_rms_norm(x, n_heads, weight, eps=1e-6, unit_offset=False):
     if x.shape[-1] % n_heads:
         raise ValueError("the heads do not split the last axis")
     heads = x.unflatten(-1, (n_heads, x.shape[-1] // n_heads))
-    return (heads * torch.rsqrt(heads.square().mean(dim=-1, keepdim=True) + eps) * weight).flatten(-2)
+    scale = weight + 1 if unit_offset else weight
+    return (heads * torch.rsqrt(heads.square().mean(dim=-1, keepdim=True) + eps) * scale).transpose(-3, -2)
 """}),
-    # Part 1 -- stated dtype rule: the float32 result is not cast back to float16 / bfloat16
-    "rms_returns_float32": ("test_head_rms_norm", {"head_rms_norm": _RMS.format(body="""
+    # Part 1 -- sizes beyond the visible ones: reshaped to (..., H, T, Dh) instead of transposed (same for T = 1)
+    "rms_reshape_not_transpose": ("test_head_rms_norm", {"head_rms_norm": _RMS.format(body="""
     inv_rms = torch.rsqrt(heads.square().mean(dim=-1, keepdim=True) + eps)
-    return (heads * inv_rms * weight.to(work)).flatten(-2)""")}),
+    y = heads * inv_rms * scale
+    return y.reshape(*x.shape[:-2], n_heads, x.shape[-2], x.shape[-1] // n_heads).to(x.dtype)""")}),
     # Part 1 -- every argument: eps added after the square root (only visible with eps = 1e-3)
     "rms_eps_outside_sqrt": ("test_head_rms_norm", {"head_rms_norm": _RMS.format(body="""
     inv_rms = 1 / (heads.square().mean(dim=-1, keepdim=True).sqrt() + eps)
-    return (heads * inv_rms * weight.to(work)).flatten(-2).to(x.dtype)""")}),
-    # Part 1 -- stated error: no check, so view() raises a RuntimeError instead of a ValueError
-    "rms_no_value_error": ("test_head_rms_norm", {"head_rms_norm": """
-def head_rms_norm(x, n_heads, weight, eps=1e-6):
+    return (heads * inv_rms * scale).transpose(-3, -2).to(x.dtype)""")}),
+    # Part 1 -- every argument: the unit offset applied in the input's dtype (1 + w rounded in float16 / bfloat16)
+    "rms_offset_in_input_dtype": ("test_head_rms_norm", {"head_rms_norm": """
+def head_rms_norm(x, n_heads, weight, eps=1e-6, unit_offset=False):
+    if x.shape[-1] % n_heads:
+        raise ValueError("the heads do not split the last axis")
     work = torch.float64 if x.dtype == torch.float64 else torch.float32
-    heads = x.to(work).view(*x.shape[:-1], n_heads, -1)
+    heads = x.to(work).unflatten(-1, (n_heads, x.shape[-1] // n_heads))
     inv_rms = torch.rsqrt(heads.square().mean(dim=-1, keepdim=True) + eps)
-    return (heads * inv_rms * weight.to(work)).flatten(-2).to(x.dtype)
+    y = (heads * inv_rms).to(x.dtype) * (weight + 1 if unit_offset else weight)
+    return y.transpose(-3, -2)
 """}),
-    # Part 2 -- realistic: the two halves swapped (the up half goes through the Swish)
-    "swiglu_halves_swapped": ("test_fused_swiglu", {"fused_swiglu": """
-def fused_swiglu(x, w_gate_up, w_down, beta=1.0, limit=None):
-    up, gate = (x @ w_gate_up.T).chunk(2, dim=-1)
+    # Part 2 -- every argument: interleaved ignored, the rows always read as two stacked halves
+    "swiglu_interleaved_ignored": ("test_fused_swiglu", {"fused_swiglu": """
+def fused_swiglu(x, w_gate_up, w_down, beta=1.0, limit=None, interleaved=False):
+    gate, up = (x @ w_gate_up.T).chunk(2, dim=-1)
     if limit is not None:
         gate = gate.clamp(max=limit)
         up = up.clamp(min=-limit, max=limit)
@@ -157,8 +202,9 @@ def fused_swiglu(x, w_gate_up, w_down, beta=1.0, limit=None):
 """}),
     # Part 2 -- every argument: the gate clamped from below too (only visible with a limit)
     "swiglu_gate_clamped_both_sides": ("test_fused_swiglu", {"fused_swiglu": """
-def fused_swiglu(x, w_gate_up, w_down, beta=1.0, limit=None):
-    gate, up = (x @ w_gate_up.T).chunk(2, dim=-1)
+def fused_swiglu(x, w_gate_up, w_down, beta=1.0, limit=None, interleaved=False):
+    both = x @ w_gate_up.T
+    gate, up = (both[..., 0::2], both[..., 1::2]) if interleaved else both.chunk(2, dim=-1)
     if limit is not None:
         gate = gate.clamp(min=-limit, max=limit)
         up = up.clamp(min=-limit, max=limit)
@@ -166,16 +212,17 @@ def fused_swiglu(x, w_gate_up, w_down, beta=1.0, limit=None):
 """}),
     # Part 2 -- every argument: beta ignored (plain SiLU)
     "swiglu_beta_ignored": ("test_fused_swiglu", {"fused_swiglu": """
-def fused_swiglu(x, w_gate_up, w_down, beta=1.0, limit=None):
-    gate, up = (x @ w_gate_up.T).chunk(2, dim=-1)
+def fused_swiglu(x, w_gate_up, w_down, beta=1.0, limit=None, interleaved=False):
+    both = x @ w_gate_up.T
+    gate, up = (both[..., 0::2], both[..., 1::2]) if interleaved else both.chunk(2, dim=-1)
     if limit is not None:
         gate = gate.clamp(max=limit)
         up = up.clamp(min=-limit, max=limit)
     return (F.silu(gate) * up) @ w_down.T
 """}),
-    # Part 2 -- realistic: gate and up rows read as interleaved (even rows gate, odd rows up)
+    # Part 2 -- realistic: gate and up rows always read as interleaved (even rows gate, odd rows up)
     "swiglu_interleaved_rows": ("test_fused_swiglu", {"fused_swiglu": """
-def fused_swiglu(x, w_gate_up, w_down, beta=1.0, limit=None):
+def fused_swiglu(x, w_gate_up, w_down, beta=1.0, limit=None, interleaved=False):
     h = x @ w_gate_up.T
     gate, up = h[..., 0::2], h[..., 1::2]
     if limit is not None:
@@ -185,58 +232,24 @@ def fused_swiglu(x, w_gate_up, w_down, beta=1.0, limit=None):
 """}),
     # Part 2 -- boundary: `if limit:` treats a limit of 0 as no limit
     "swiglu_zero_limit_ignored": ("test_fused_swiglu", {"fused_swiglu": """
-def fused_swiglu(x, w_gate_up, w_down, beta=1.0, limit=None):
-    gate, up = (x @ w_gate_up.T).chunk(2, dim=-1)
+def fused_swiglu(x, w_gate_up, w_down, beta=1.0, limit=None, interleaved=False):
+    both = x @ w_gate_up.T
+    gate, up = (both[..., 0::2], both[..., 1::2]) if interleaved else both.chunk(2, dim=-1)
     if limit:
         gate = gate.clamp(max=limit)
         up = up.clamp(min=-limit, max=limit)
     return (gate * torch.sigmoid(beta * gate) * up) @ w_down.T
 """}),
     # Part 3 -- every argument: tied ignored, two matrices always
-    "moe_tied_ignored": ("test_moe_params", {"moe_params": """
-def moe_params(vocab, dim, n_layers, n_heads, n_kv_heads, head_dim, ffn_hidden, n_experts, top_k, tied=False):
-    if n_heads % n_kv_heads or not 1 <= top_k <= n_experts:
-        raise ValueError("bad configuration")
-    shared = 2 * dim + 2 * dim * n_heads * head_dim + 2 * dim * n_kv_heads * head_dim + dim * n_experts
-    base = 2 * vocab * dim + dim
-    return base + n_layers * (shared + n_experts * 3 * dim * ffn_hidden), base + n_layers * (shared + top_k * 3 * dim * ffn_hidden)
-"""}),
-    # Part 3 -- realistic: key and value projections with every query head (no grouping)
-    "moe_kv_with_all_heads": ("test_moe_params", {"moe_params": """
-def moe_params(vocab, dim, n_layers, n_heads, n_kv_heads, head_dim, ffn_hidden, n_experts, top_k, tied=False):
-    if n_heads % n_kv_heads or not 1 <= top_k <= n_experts:
-        raise ValueError("bad configuration")
-    shared = 2 * dim + 4 * dim * n_heads * head_dim + dim * n_experts
-    base = vocab * dim * (1 if tied else 2) + dim
-    return base + n_layers * (shared + n_experts * 3 * dim * ffn_hidden), base + n_layers * (shared + top_k * 3 * dim * ffn_hidden)
-"""}),
-    # Part 3 -- sizes beyond the visible ones: query and output projections taken as dim x dim
-    "moe_head_dim_ignored": ("test_moe_params", {"moe_params": """
-def moe_params(vocab, dim, n_layers, n_heads, n_kv_heads, head_dim, ffn_hidden, n_experts, top_k, tied=False):
-    if n_heads % n_kv_heads or not 1 <= top_k <= n_experts:
-        raise ValueError("bad configuration")
-    shared = 2 * dim + 2 * dim * dim + 2 * dim * n_kv_heads * head_dim + dim * n_experts
-    base = vocab * dim * (1 if tied else 2) + dim
-    return base + n_layers * (shared + n_experts * 3 * dim * ffn_hidden), base + n_layers * (shared + top_k * 3 * dim * ffn_hidden)
-"""}),
+    "moe_tied_ignored": ("test_moe_params", {"moe_params": _moe(emb="2 * vocab * dim")}),
+    # Part 3 -- every argument: the shared experts counted in the total but not as active
+    "moe_shared_not_active": ("test_moe_params", {"moe_params": _moe(active_experts="top_k")}),
+    # Part 3 -- realistic: the dense blocks keep a router (and the routed experts' router width)
+    "moe_dense_blocks_keep_router": ("test_moe_params", {"moe_params": _moe(dense_extra="dim * n_experts")}),
     # Part 3 -- Python int returns: counted in floats (exact here, but not a Python int)
-    "moe_returns_floats": ("test_moe_params", {"moe_params": """
-def moe_params(vocab, dim, n_layers, n_heads, n_kv_heads, head_dim, ffn_hidden, n_experts, top_k, tied=False):
-    if n_heads % n_kv_heads or not 1 <= top_k <= n_experts:
-        raise ValueError("bad configuration")
-    shared = 2 * dim + 2 * dim * n_heads * head_dim + 2 * dim * n_kv_heads * head_dim + dim * n_experts
-    base = vocab * dim * (1.0 if tied else 2.0) + dim
-    return base + n_layers * (shared + n_experts * 3 * dim * ffn_hidden), base + n_layers * (shared + top_k * 3 * dim * ffn_hidden)
-"""}),
+    "moe_returns_floats": ("test_moe_params", {"moe_params": _moe(emb="vocab * dim * (1.0 if tied else 2.0)")}),
     # Part 3 -- boundary of a stated inequality: top_k = 0 and top_k > n_experts accepted
-    "moe_top_k_unchecked": ("test_moe_params", {"moe_params": """
-def moe_params(vocab, dim, n_layers, n_heads, n_kv_heads, head_dim, ffn_hidden, n_experts, top_k, tied=False):
-    if n_heads % n_kv_heads:
-        raise ValueError("bad configuration")
-    shared = 2 * dim + 2 * dim * n_heads * head_dim + 2 * dim * n_kv_heads * head_dim + dim * n_experts
-    base = vocab * dim * (1 if tied else 2) + dim
-    return base + n_layers * (shared + n_experts * 3 * dim * ffn_hidden), base + n_layers * (shared + top_k * 3 * dim * ffn_hidden)
-"""}),
+    "moe_top_k_unchecked": ("test_moe_params", {"moe_params": _moe(check_k="False")}),
     # Part 4 -- rows that differ: the mean of the rows' means (a row of one token weighs as much as a full row)
     "loss_mean_of_row_means": ("test_masked_lm_loss", {"masked_lm_loss": _LOSS.format(body="""
     per_row = torch.where(chosen, per_token, torch.zeros((), dtype=work)).sum(-1)
@@ -277,78 +290,26 @@ def masked_lm_loss(logits, ids, target_mask, z_loss=0.0):
     per_token = per_token - z_loss * log_z.square() + z_loss * log_z
     return torch.where(chosen, per_token, torch.zeros((), dtype=work)).sum() / max(count, 1), count""")}),
     # Part 5 -- realistic: the parallel layout wired sequentially (the FFN reads the attention's output)
-    "block_parallel_sequential": ("test_block_variant", {"block_variant": """
-def block_variant(x, attn, ffn, norm_1, norm_2, layout):
-    if layout == "parallel":
-        n = norm_1(x)
+    "block_parallel_sequential": ("test_block_variant", {"block_variant": _block(parallel="""n = norm_1(x)
         h = x + attn(n)
-        return h + ffn(h)
-    if layout == "reordered":
-        h = x + norm_1(attn(x))
-        return h + norm_2(ffn(h))
-    raise ValueError(layout)
-"""}),
+        return h + ffn(h)""")}),
     # Part 5 -- a rule on another code path: the parallel layout normalises x twice (same values)
-    "block_parallel_normalises_twice": ("test_block_variant", {"block_variant": """
-def block_variant(x, attn, ffn, norm_1, norm_2, layout):
-    if layout == "parallel":
-        return x + attn(norm_1(x)) + ffn(norm_1(x))
-    if layout == "reordered":
-        h = x + norm_1(attn(x))
-        return h + norm_2(ffn(h))
-    raise ValueError(layout)
-"""}),
+    "block_parallel_normalises_twice": ("test_block_variant", {"block_variant": _block(
+        parallel="return x + attn(norm_1(x)) + ffn(norm_1(x))")}),
     # Part 5 -- realistic: "reordered" read as Post-LN (the norm applied to the sum)
-    "block_reordered_as_post_ln": ("test_block_variant", {"block_variant": """
-def block_variant(x, attn, ffn, norm_1, norm_2, layout):
-    if layout == "parallel":
-        n = norm_1(x)
-        return x + attn(n) + ffn(n)
-    if layout == "reordered":
-        h = norm_1(x + attn(x))
-        return norm_2(h + ffn(h))
-    raise ValueError(layout)
-"""}),
-    # Part 5 -- stated error: any other layout falls through to the lesson's pre-norm block
-    "block_other_layouts_accepted": ("test_block_variant", {"block_variant": """
-def block_variant(x, attn, ffn, norm_1, norm_2, layout):
-    if layout == "parallel":
-        n = norm_1(x)
-        return x + attn(n) + ffn(n)
-    if layout == "reordered":
-        h = x + norm_1(attn(x))
-        return h + norm_2(ffn(h))
-    h = x + attn(norm_1(x))
-    return h + ffn(norm_2(h))
-"""}),
-    # Part 5 -- realistic: the parallel layout gives the FFN its own norm
-    "block_parallel_two_norms": ("test_block_variant", {"block_variant": """
-def block_variant(x, attn, ffn, norm_1, norm_2, layout):
-    if layout == "parallel":
-        return x + attn(norm_1(x)) + ffn(norm_2(x))
-    if layout == "reordered":
-        h = x + norm_1(attn(x))
-        return h + norm_2(ffn(h))
-    raise ValueError(layout)
-"""}),
-    # Part 6 -- realistic: adjacent pairs (the paper's layout) instead of the half split
-    "rope_adjacent_pairs": ("test_rope_llama3", {"rope_llama3": """
-def rope_llama3(x, positions, base=500000.0, factor=8.0, low_freq_factor=1.0, high_freq_factor=4.0,
-                original_context=8192):
-    b, _, t, dh = x.shape
-    if dh % 2 or tuple(positions.shape) != (b, t):
-        raise ValueError("bad shapes")
-    theta = base ** (-torch.arange(0, dh, 2, dtype=torch.float64) / dh)
-    wavelength = 2 * math.pi / theta
-    s = (original_context / wavelength - low_freq_factor) / (high_freq_factor - low_freq_factor)
-    mixed = (1 - s) * theta / factor + s * theta
-    theta = torch.where(wavelength < original_context / high_freq_factor, theta,
-                        torch.where(wavelength > original_context / low_freq_factor, theta / factor, mixed))
-    angle = positions.to(torch.float64)[:, None, :, None] * theta
-    even, odd = x.to(torch.float64)[..., 0::2], x.to(torch.float64)[..., 1::2]
-    out = torch.stack([even * angle.cos() - odd * angle.sin(), odd * angle.cos() + even * angle.sin()], dim=-1)
-    return out.flatten(-2).to(x.dtype)
-"""}),
+    "block_reordered_as_post_ln": ("test_block_variant", {"block_variant": _block(reordered="""h = norm_1(x + attn(x))
+        return norm_2(h + ffn(h))""")}),
+    # Part 5 -- stated error (red team): layout names matched by prefix, so "par" and "re" are accepted
+    "block_layout_prefixes": ("test_block_variant", {"block_variant": _block(
+        match='layout.startswith("{}"[:3])')}),
+    # Part 5 -- realistic: the sandwich's post-norms swapped between the sublayers
+    "block_sandwich_posts_swapped": ("test_block_variant", {"block_variant": _block(sandwich="""post_2, post_1 = post_norms
+        h = x + post_1(attn(norm_1(x)))
+        return h + post_2(ffn(norm_2(h)))""")}),
+    # Part 6 -- stated dtype (red team): float16 / bfloat16 inputs come back in float32
+    "rope_float32_for_half": ("test_rope_llama3", {"rope_llama3": _ROPE.format(
+        check=_ROPE_CHECK, bands=_ROPE_BANDS, angle=_ROPE_ANGLE).replace(
+        ".to(x.dtype)", ".to(x.dtype if x.dtype == torch.float64 else torch.float32)")}),
     # Part 6 -- rows that differ: the first row's positions used for the whole batch
     "rope_first_row_positions": ("test_rope_llama3", {"rope_llama3": _ROPE.format(
         check=_ROPE_CHECK, bands=_ROPE_BANDS, angle="positions[0].to(torch.float64)[:, None] * theta")}),
@@ -379,38 +340,21 @@ def rope_llama3(x, positions, base=500000.0, factor=8.0, low_freq_factor=1.0, hi
     # Part 7 -- the in-place rule: lengths advanced in place and returned
     "ragged_changes_lengths": ("test_ragged_cached_attention", {"ragged_cached_attention": _ragged(
         ret="lengths += t\n    return out.reshape(b, h, t, dh).to(q.dtype), lengths")}),
-    # Part 8 -- realistic: no cache, the whole sequence fed again at every step
-    "generate_without_cache": ("test_generate_with_cache", {"generate_with_cache": """
-def generate_with_cache(step, prompt, max_new_tokens, eos_id, pad_id, temperature, penalty, generator):
-    seen = prompt.clone()
-    finished = torch.zeros(prompt.shape[0], dtype=torch.bool)
-    chosen = []
-    for i in range(max_new_tokens):
-        logits, _ = step(seen, None)
-        scores = logits[:, -1].clone()
-        occurs = torch.zeros_like(scores, dtype=torch.bool).scatter_(1, seen, True)
-        scores = torch.where(occurs, torch.where(scores > 0, scores / penalty, scores * penalty), scores)
-        if temperature == 0:
-            token = scores.argmax(dim=-1)
-        else:
-            token = torch.multinomial(torch.softmax(scores / temperature, dim=-1), 1, generator=generator)[:, 0]
-        token = torch.where(finished, torch.full_like(token, pad_id), token)
-        chosen.append(token)
-        finished = finished | (token == eos_id)
-        seen = torch.cat([seen, token[:, None]], dim=1)
-        if bool(finished.all()):
-            break
-    return torch.stack(chosen, dim=1)
-"""}),
+    # Part 8 -- the cache protocol (red team): a finished row is fed what was drawn for it, not pad_id
+    "generate_feeds_drawn_tokens": ("test_generate_with_cache", {"generate_with_cache": _gen(
+        feed="logits, cache = step(drawn[:, None], cache)").replace(
+        "token = torch.where(finished,", "drawn = token\n        token = torch.where(finished,")}),
+    # Part 8 -- the in-place rule (red team): the penalty written into the logits that step returned
+    "generate_penalises_logits_in_place": ("test_generate_with_cache", {"generate_with_cache": _gen().replace(
+        "scores = logits[:, -1].clone()", "scores = logits[:, -1]").replace(
+        "scores = torch.where(occurs, torch.where(scores > 0, scores / penalty, scores * penalty), scores)",
+        "scores.copy_(torch.where(occurs, torch.where(scores > 0, scores / penalty, scores * penalty), scores))")}),
     # Part 8 -- the generator argument: draws from the global generator
     "generate_ignores_generator": ("test_generate_with_cache", {"generate_with_cache": _gen(draw="")}),
     # Part 8 -- a rule that rarely matters: the penalty applied once per occurrence
     "generate_penalty_per_occurrence": ("test_generate_with_cache", {"generate_with_cache": _gen(penalty="""counts = torch.zeros_like(scores).scatter_add_(1, seen, torch.ones_like(seen, dtype=scores.dtype))
         scale = penalty ** counts
         scores = torch.where(scores > 0, scores / scale, scores * scale)""")}),
-    # Part 8 -- realistic: only the generated tokens are penalised, not the prompt's
-    "generate_penalty_ignores_prompt": ("test_generate_with_cache", {"generate_with_cache": _gen(penalty="""occurs = torch.zeros_like(scores, dtype=torch.bool).scatter_(1, seen[:, prompt.shape[1]:], True)
-        scores = torch.where(occurs, torch.where(scores > 0, scores / penalty, scores * penalty), scores)""")}),
     # Part 8 -- a rule on the last code path: step is called once more after the last token
     "generate_extra_step": ("test_generate_with_cache", {"generate_with_cache": _gen(stop="""logits, cache = step(token[:, None], cache)
         if bool(finished.all()):
@@ -418,40 +362,47 @@ def generate_with_cache(step, prompt, max_new_tokens, eos_id, pad_id, temperatur
 }
 
 MUTANT_BATCHES = [
-    ["rms_over_all_heads", "swiglu_halves_swapped", "moe_tied_ignored", "loss_mean_of_row_means",
-     "block_parallel_sequential", "rope_adjacent_pairs", "ragged_uniform_offset", "generate_without_cache"],
-    ["rms_in_input_dtype", "swiglu_gate_clamped_both_sides", "moe_kv_with_all_heads", "loss_mask_not_shifted",
+    ["rms_over_all_heads", "swiglu_interleaved_ignored", "moe_tied_ignored", "loss_mean_of_row_means",
+     "block_parallel_sequential", "rope_float32_for_half", "ragged_uniform_offset", "generate_feeds_drawn_tokens"],
+    ["rms_in_input_dtype", "swiglu_gate_clamped_both_sides", "moe_shared_not_active", "loss_mask_not_shifted",
      "block_parallel_normalises_twice", "rope_first_row_positions", "ragged_nan_leaks", "generate_ignores_generator"],
-    ["rms_returns_float32", "swiglu_beta_ignored", "moe_head_dim_ignored", "loss_in_low_precision",
+    ["rms_reshape_not_transpose", "swiglu_beta_ignored", "moe_dense_blocks_keep_router", "loss_in_low_precision",
      "block_reordered_as_post_ln", "rope_no_smoothing", "ragged_not_in_place", "generate_penalty_per_occurrence"],
     ["rms_eps_outside_sqrt", "swiglu_interleaved_rows", "moe_returns_floats", "loss_nan_when_empty",
-     "block_other_layouts_accepted", "rope_float32_angles", "ragged_refuses_full_cache",
-     "generate_penalty_ignores_prompt"],
-    ["rms_no_value_error", "swiglu_zero_limit_ignored", "moe_top_k_unchecked", "loss_z_not_squared",
-     "block_parallel_two_norms", "rope_broadcasts_positions", "ragged_changes_lengths", "generate_extra_step"],
+     "block_layout_prefixes", "rope_float32_angles", "ragged_refuses_full_cache",
+     "generate_penalises_logits_in_place"],
+    ["rms_offset_in_input_dtype", "swiglu_zero_limit_ignored", "moe_top_k_unchecked", "loss_z_not_squared",
+     "block_sandwich_posts_swapped", "rope_broadcasts_positions", "ragged_changes_lengths", "generate_extra_step"],
 ]
 
 CORRECT_VARIANTS = {
     "loops_and_slices": {
         "head_rms_norm": """
-def head_rms_norm(x, n_heads, weight, eps=1e-6):
+def head_rms_norm(x, n_heads, weight, eps=1e-6, unit_offset=False):
     width = x.shape[-1]
     if width % n_heads != 0:
         raise ValueError("n_heads must divide the last axis")
     dh = width // n_heads
     work = torch.float64 if x.dtype == torch.float64 else torch.float32
+    w = weight.to(work)
+    if unit_offset:
+        w = 1.0 + w
     pieces = []
     for head in range(n_heads):
         part = x[..., head * dh:(head + 1) * dh].to(work)
         rms = torch.sqrt((part * part).sum(-1, keepdim=True) / dh + eps)
-        pieces.append(part / rms * weight.to(work))
-    return torch.cat(pieces, dim=-1).to(x.dtype)
+        pieces.append(part / rms * w)
+    return torch.stack(pieces, dim=-3).to(x.dtype)
 """,
         "fused_swiglu": """
-def fused_swiglu(x, w_gate_up, w_down, beta=1.0, limit=None):
+def fused_swiglu(x, w_gate_up, w_down, beta=1.0, limit=None, interleaved=False):
     f = w_gate_up.shape[0] // 2
-    gate = x @ w_gate_up[:f].T
-    up = x @ w_gate_up[f:].T
+    if interleaved:
+        gate_rows, up_rows = w_gate_up[0::2], w_gate_up[1::2]
+    else:
+        gate_rows, up_rows = w_gate_up[:f], w_gate_up[f:]
+    gate = x @ gate_rows.T
+    up = x @ up_rows.T
     if limit is not None:
         gate = torch.minimum(gate, torch.full_like(gate, limit))
         up = torch.maximum(torch.minimum(up, torch.full_like(up, limit)), torch.full_like(up, -limit))
@@ -459,20 +410,29 @@ def fused_swiglu(x, w_gate_up, w_down, beta=1.0, limit=None):
     return torch.einsum("...f,df->...d", swish * up, w_down)
 """,
         "moe_params": """
-def moe_params(vocab, dim, n_layers, n_heads, n_kv_heads, head_dim, ffn_hidden, n_experts, top_k, tied=False):
+def moe_params(vocab, dim, n_layers, n_heads, n_kv_heads, head_dim, ffn_hidden, n_experts, top_k, tied=False,
+               n_shared=0, first_dense=0, dense_hidden=0):
     if n_heads % n_kv_heads != 0:
         raise ValueError("grouped-query attention needs n_heads to be a multiple of n_kv_heads")
     if top_k < 1 or top_k > n_experts:
         raise ValueError("top_k must be in 1 .. n_experts")
+    if n_shared < 0 or first_dense < 0 or first_dense > n_layers:
+        raise ValueError("bad n_shared or first_dense")
     parts = {"embed": vocab * dim, "lm_head": 0 if tied else vocab * dim, "final_norm": dim}
     block = {"norms": 2 * dim, "wq": dim * n_heads * head_dim, "wk": dim * n_kv_heads * head_dim,
-             "wv": dim * n_kv_heads * head_dim, "wo": n_heads * head_dim * dim, "router": dim * n_experts}
+             "wv": dim * n_kv_heads * head_dim, "wo": n_heads * head_dim * dim}
     one_expert = dim * ffn_hidden * 2 + ffn_hidden * dim
     total = sum(parts.values())
     active = total
-    for _ in range(n_layers):
-        total += sum(block.values()) + n_experts * one_expert
-        active += sum(block.values()) + top_k * one_expert
+    for layer in range(n_layers):
+        total += sum(block.values())
+        active += sum(block.values())
+        if layer < first_dense:
+            total += 3 * dim * dense_hidden
+            active += 3 * dim * dense_hidden
+        else:
+            total += dim * n_experts + (n_experts + n_shared) * one_expert
+            active += dim * n_experts + (top_k + n_shared) * one_expert
     return total, active
 """,
         "masked_lm_loss": """
@@ -490,7 +450,7 @@ def masked_lm_loss(logits, ids, target_mask, z_loss=0.0):
     return (ce + z_loss * z) / count, count
 """,
         "block_variant": """
-def block_variant(x, attn, ffn, norm_1, norm_2, layout):
+def block_variant(x, attn, ffn, norm_1, norm_2, layout, post_norms=None):
     def parallel():
         shared = norm_1(x)
         return x + attn(shared) + ffn(shared)
@@ -499,7 +459,13 @@ def block_variant(x, attn, ffn, norm_1, norm_2, layout):
         after_attn = x + norm_1(attn(x))
         return after_attn + norm_2(ffn(after_attn))
 
-    wirings = {"parallel": parallel, "reordered": reordered}
+    def sandwich():
+        if post_norms is None:
+            raise ValueError("sandwich needs post_norms")
+        after_attn = x + post_norms[0](attn(norm_1(x)))
+        return after_attn + post_norms[1](ffn(norm_2(after_attn)))
+
+    wirings = {"parallel": parallel, "reordered": reordered, "sandwich": sandwich}
     if layout not in wirings:
         raise ValueError(f"unknown layout {layout}")
     return wirings[layout]()
@@ -581,21 +547,27 @@ def generate_with_cache(step, prompt, max_new_tokens, eos_id, pad_id, temperatur
     },
     "vectorised_otherwise": {
         "head_rms_norm": """
-def head_rms_norm(x, n_heads, weight, eps=1e-6):
-    *lead, width = x.shape
+def head_rms_norm(x, n_heads, weight, eps=1e-6, unit_offset=False):
+    *lead, t, width = x.shape
     if width % n_heads:
         raise ValueError(f"{width} features cannot be split into {n_heads} heads")
     dh = width // n_heads
     xf = x.double() if x.dtype == torch.float64 else x.float()
-    grouped = xf.reshape(*lead, n_heads, dh)
+    grouped = xf.reshape(*lead, t, n_heads, dh).movedim(-2, -3)
     norm = torch.linalg.vector_norm(grouped, dim=-1, keepdim=True)
-    y = grouped * torch.rsqrt(norm ** 2 / dh + eps) * weight.to(xf.dtype)
-    return y.reshape(x.shape).type(x.dtype)
+    scale = weight.to(xf.dtype) + (1 if unit_offset else 0)
+    y = grouped * torch.rsqrt(norm ** 2 / dh + eps) * scale
+    return y.type(x.dtype)
 """,
         "fused_swiglu": """
-def fused_swiglu(x, w_gate_up, w_down, beta=1.0, limit=None):
+def fused_swiglu(x, w_gate_up, w_down, beta=1.0, limit=None, interleaved=False):
     f = w_down.shape[1]
-    gate, up = torch.split(F.linear(x, w_gate_up), [f, f], dim=-1)
+    both = F.linear(x, w_gate_up)
+    if interleaved:
+        pairs = both.unflatten(-1, (f, 2))
+        gate, up = pairs[..., 0], pairs[..., 1]
+    else:
+        gate, up = torch.split(both, [f, f], dim=-1)
     if limit is not None:
         gate = torch.where(gate > limit, torch.full_like(gate, limit), gate)
         up = up.clamp(-limit, limit)
@@ -605,16 +577,19 @@ def fused_swiglu(x, w_gate_up, w_down, beta=1.0, limit=None):
 import math as maths
 
 
-def moe_params(vocab, dim, n_layers, n_heads, n_kv_heads, head_dim, ffn_hidden, n_experts, top_k, tied=False):
-    if n_heads % n_kv_heads or top_k not in range(1, n_experts + 1):
-        raise ValueError("invalid n_kv_heads or top_k")
+def moe_params(vocab, dim, n_layers, n_heads, n_kv_heads, head_dim, ffn_hidden, n_experts, top_k, tied=False,
+               n_shared=0, first_dense=0, dense_hidden=0):
+    if n_heads % n_kv_heads or top_k not in range(1, n_experts + 1) or n_shared < 0 or first_dense not in range(n_layers + 1):
+        raise ValueError("invalid n_kv_heads, top_k, n_shared or first_dense")
     shapes = [(vocab, dim)] + ([] if tied else [(vocab, dim)]) + [(dim,)]
     layer = [(dim,), (dim,), (dim, n_heads * head_dim), (dim, n_kv_heads * head_dim),
-             (dim, n_kv_heads * head_dim), (n_heads * head_dim, dim), (dim, n_experts)]
+             (dim, n_kv_heads * head_dim), (n_heads * head_dim, dim)]
     expert = [(dim, ffn_hidden), (dim, ffn_hidden), (ffn_hidden, dim)]
     count = lambda group: sum(maths.prod(s) for s in group)
-    fixed = count(shapes) + n_layers * count(layer)
-    return fixed + n_layers * n_experts * count(expert), fixed + n_layers * top_k * count(expert)
+    moe_layers = n_layers - first_dense
+    fixed = count(shapes) + n_layers * count(layer) + first_dense * 3 * dim * dense_hidden + moe_layers * dim * n_experts
+    return (fixed + moe_layers * (n_experts + n_shared) * count(expert),
+            fixed + moe_layers * (top_k + n_shared) * count(expert))
 """,
         "masked_lm_loss": """
 def masked_lm_loss(logits, ids, target_mask, z_loss=0.0):
@@ -629,12 +604,18 @@ def masked_lm_loss(logits, ids, target_mask, z_loss=0.0):
     return total / n if n else total * 0, n
 """,
         "block_variant": """
-def block_variant(x, attn, ffn, norm_1, norm_2, layout):
-    if layout not in ("parallel", "reordered"):
-        raise ValueError("layout is 'parallel' or 'reordered'")
+def block_variant(x, attn, ffn, norm_1, norm_2, layout, post_norms=None):
+    if layout not in ("parallel", "reordered", "sandwich"):
+        raise ValueError("layout is 'parallel', 'reordered' or 'sandwich'")
     if layout == "reordered":
         x = x + norm_1(attn(x))
         return x + norm_2(ffn(x))
+    if layout == "sandwich":
+        if not post_norms:
+            raise ValueError("give post_norms for the sandwich layout")
+        p1, p2 = post_norms
+        x = x + p1(attn(norm_1(x)))
+        return x + p2(ffn(norm_2(x)))
     normed = norm_1(x)
     return ffn(normed) + attn(normed) + x
 """,
