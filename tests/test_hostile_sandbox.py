@@ -241,7 +241,9 @@ STATUS = {case: "flagged" if case in FLAGGED else "graded" for case in EXPECTED_
 REASON = {"loop": "cell {first} crashed the kernel (killed by signal 24)",
           "cpuburn": "cell {first} crashed the kernel (killed by signal 24)"} | {
           case: "modifies the grading machinery" for case in FLAGGED}
-LOADED = ("model", "firststub", "env", "attnlab", "loop", "cpuburn", "kill")
+# graded again with every core busy: the honest notebooks, the two the CPU-time limit ends, and the signal
+# (environment and import cases do not depend on load; they are graded once)
+LOADED = ("model", "firststub", "loop", "cpuburn", "kill")
 
 # the grader: grades the spec's submissions with its pid written into them; SIGUSR1 is recorded
 # (only in the main process: the grading processes import this file too)
