@@ -27,6 +27,7 @@ from attnlab.translate.embedded import SPLIT_SIZES, embedded_corpus
 from attnlab.translate.evaluation import corpus_bleu, translate
 from attnlab.translate.tokens import (BOS, EOS, PAD, decode, encode, make_batch, padding_fraction,
                                       token_batches, train_bpe)
+from attnlab.training import lr_factor
 from attnlab.translate.train import (TrainConfig, average_weights, inverse_sqrt_schedule, label_smoothed_loss,
                                      load_checkpoint, load_model, train)
 
@@ -224,17 +225,29 @@ def _params(path: Path) -> dict:
     return load_checkpoint(path)["model"]
 
 
+def _log(run: Path) -> list[dict]:
+    return [json.loads(line) for line in (run / "train_log.jsonl").read_text().splitlines()]
+
+
 def test_resume_reproduces_the_uninterrupted_run(tmp_path):
+    """A run of 6 steps paused after 3 and resumed equals the run that never stopped, bit for bit, with
+    the default schedule laid out over the budget: the learning rate of every step is the same."""
+    assert TrainConfig(max_steps=1).schedule == "cosine"
     straight = train(TrainConfig(**TINY, max_steps=6), tmp_path / "straight", progress=False)
     assert straight["steps"] == 6
-    train(TrainConfig(**TINY, max_steps=3), tmp_path / "split", progress=False)
+    paused = train(TrainConfig(**TINY, max_steps=6), tmp_path / "split", progress=False, pause_at_step=3)
+    assert paused["steps"] == 3
     resumed = train(TrainConfig(**TINY, max_steps=6), tmp_path / "split", resume=True, progress=False)
     assert resumed["steps"] == 6
     a, b = _params(tmp_path / "straight" / "checkpoint.pt"), _params(tmp_path / "split" / "checkpoint.pt")
     assert a.keys() == b.keys()
     assert all(torch.equal(a[k], b[k]) for k in a)  # bit for bit, dropout included
-    log = [json.loads(line) for line in (tmp_path / "split" / "train_log.jsonl").read_text().splitlines()]
+    rates = {r["step"]: r["lr"] for r in _log(tmp_path / "straight") if "lr" in r}
+    assert rates and rates == {r["step"]: r["lr"] for r in _log(tmp_path / "split") if "lr" in r}
+    log = _log(tmp_path / "split")
     assert log[0]["event"] == "start" and log[0]["seed"] == 0
+    resume_event = next(r for r in log if r.get("event") == "resume")
+    assert resume_event["step"] == 3 and "schedule" not in resume_event  # same budget: nothing laid out again
     assert json.loads((tmp_path / "split" / "config.json").read_text())["config"]["label_smoothing"] == 0.1
     assert 0 < resumed["epochs"] < 1 and resumed["epochs"] == straight["epochs"]  # part of one epoch, both ways
     with pytest.raises(ValueError, match=r"different configuration: d_model \(saved 32, given 64\)"):
@@ -244,6 +257,31 @@ def test_resume_reproduces_the_uninterrupted_run(tmp_path):
     with pytest.raises(ValueError, match="budget already reached: step 6 of max_steps=6; give a larger total"):
         train(TrainConfig(**TINY, max_steps=6), tmp_path / "split", resume=True, progress=False)
     assert {p.name: p.read_bytes() for p in (tmp_path / "split").iterdir()} == before
+
+
+def test_inverse_sqrt_runs_can_grow_their_budget_on_resume(tmp_path):
+    """The paper's schedule depends on the step alone: 3 steps, then a resume to 6 in all, equals 6 straight."""
+    config = {**TINY, "schedule": "inverse_sqrt"}
+    train(TrainConfig(**config, max_steps=6), tmp_path / "straight", progress=False)
+    train(TrainConfig(**config, max_steps=3), tmp_path / "split", progress=False)
+    train(TrainConfig(**config, max_steps=6), tmp_path / "split", resume=True, progress=False)
+    a, b = _params(tmp_path / "straight" / "checkpoint.pt"), _params(tmp_path / "split" / "checkpoint.pt")
+    assert all(torch.equal(a[k], b[k]) for k in a)
+
+
+def test_a_budget_schedule_is_laid_out_again_when_the_budget_grows(tmp_path):
+    """Cosine over 4 steps, then a resume to 8: the log says the decay was laid out again, and the next
+    rate is the one of step 4 of 8, not 0 (where the 4-step schedule had ended)."""
+    config = TrainConfig(**{**TINY, "log_every": 1}, max_steps=4)
+    train(config, tmp_path, progress=False)
+    longer = TrainConfig(**{**TINY, "log_every": 1}, max_steps=8)
+    train(longer, tmp_path, resume=True, progress=False)
+    log = _log(tmp_path)
+    event = next(r for r in log if r.get("event") == "resume")
+    assert "laid out again" in event["schedule"] and "max_steps=8" in event["schedule"]
+    assert event["next_lr"] == pytest.approx(longer.peak_lr * lr_factor(longer, 4, 0.0))
+    assert event["next_lr"] > 0.5 * longer.peak_lr
+    assert [r["step"] for r in log if "lr" in r] == list(range(1, 9))
 
 
 def test_training_reduces_the_loss_and_checkpoints_load(tmp_path):
@@ -472,8 +510,7 @@ def test_cli_train_help_describes_every_option():
 
     from attnlab.translate import cli
 
-    sub = argparse.ArgumentParser().add_subparsers()
-    cli._train_parser(sub)
+    sub = next(a for a in cli.build_parser()._actions if isinstance(a, argparse._SubParsersAction))
     parser = sub.choices["train"]
     actions = {a.dest: a for a in parser._actions}
     for f in dataclasses.fields(TrainConfig):
@@ -487,6 +524,8 @@ def test_cli_train_help_describes_every_option():
     assert actions["amp"].choices == ("auto", "off", "bf16", "fp16")
     assert actions["optimizer"].choices == ("adam", "sgd")
     assert actions["direction"].choices == ("de-en", "en-de")
+    assert actions["schedule"].choices == ("cosine", "linear", "inverse_sqrt")
+    assert "share of the budget" in actions["warmup_fraction"].help
     assert "across resumes" in parser.description and "across resumes" in actions["max_steps"].help
     assert "--average-last 4" in cli.__doc__
 

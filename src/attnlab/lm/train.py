@@ -10,27 +10,27 @@ from __future__ import annotations
 
 import dataclasses
 import math
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 
 import torch
 from torch import Tensor, nn
 
 from attnlab.lm.model import DecoderLM, LMConfig
-from attnlab.training import Task, read_checkpoint, run_training
+from attnlab.training import LoopConfig, Task, read_checkpoint, run_training
 from attnlab.translate.data import load_corpus
 from attnlab.translate.tokens import PAD, encode, load_bpe, make_batch, token_batches, train_bpe
-from attnlab.translate.train import inverse_sqrt_schedule, label_smoothed_loss
+from attnlab.translate.train import label_smoothed_loss
 
 CHECKPOINT_FORMAT = "attnlab-lm/1"
-RESUME_MAY_CHANGE = ("minutes", "max_steps", "device", "log_every", "snapshot_minutes", "clock")
 ADVICE = "train one with `attnlab-lm train --out DIR`"
 ARCHITECTURE = [f.name for f in dataclasses.fields(LMConfig) if f.name not in ("vocab_size", "max_len")]
 
 
 @dataclass
-class LMTrainConfig:
-    """Everything that defines a language-model run; saved in every checkpoint and in ``config.json``."""
+class LMTrainConfig(LoopConfig):
+    """Everything that defines a language-model run; saved in every checkpoint and in ``config.json``.
+    The loop's fields (budgets, optimizer, schedule, device, ...) are :class:`attnlab.training.LoopConfig`'s."""
 
     corpus: str = "auto"  # "multi30k", "embedded" (generated, offline) or "auto" (Multi30k when available); English side
     vocab_size: int = 4000  # BPE vocabulary of the English sentences
@@ -52,39 +52,20 @@ class LMTrainConfig:
     dropout: float = 0.1  # dropout probability
     max_tokens: int = 4000  # tokens per batch (per process with DDP), padding included
     max_sentence_tokens: int = 64  # longer sentences are cut to this many BPE tokens
-    optimizer: str = "adam"  # "adam" or "sgd"
     peak_lr: float = 2e-3  # learning rate at the end of the warm-up
-    warmup_steps: int = 200  # optimizer steps of linear warm-up, then inverse-square-root decay
-    betas: tuple[float, float] = (0.9, 0.98)  # Adam's beta1 and beta2
-    adam_eps: float = 1e-9  # Adam's epsilon
-    clip_norm: float = 1.0  # clip the gradient to this global norm
-    seed: int = 0  # seed of initialisation, dropout and batch order
-    minutes: float | None = None  # training-time budget in minutes, counted over the whole run (across resumes)
-    max_steps: int | None = None  # step budget, counted over the whole run (across resumes)
-    clock: str = "wall"  # what --minutes counts: "wall" seconds or "process" CPU seconds (fair on a shared machine)
-    snapshot_minutes: float | None = 5.0  # keep the weights every N minutes of training; 0: never
-    log_every: int = 50  # write loss, learning rate and tokens/s every N steps
-    amp: str = "auto"  # "auto" (bf16 or fp16 on CUDA, off on CPU), "off", "bf16", "fp16"
-    device: str = "auto"  # "auto" (CUDA, then MPS, then CPU), "cpu", "cuda", "cuda:N" or "mps"
-    extra: dict = field(default_factory=dict)
+    schedule: str = "inverse_sqrt"  # "inverse_sqrt": the paper's; "cosine" or "linear": warm-up, then decay to 0 at the end of the budget
+    warmup_steps: int = 200  # inverse_sqrt: optimizer steps of linear warm-up (at least 1)
 
     def __post_init__(self):
-        self.betas = tuple(self.betas)
-        if self.minutes is None and self.max_steps is None:
-            raise ValueError("give a training budget: minutes, max_steps, or both")
-        if self.amp not in ("auto", "off", "bf16", "fp16"):
-            raise ValueError(f"amp must be auto, off, bf16 or fp16, got {self.amp!r}")
-        if self.optimizer not in ("adam", "sgd"):
-            raise ValueError(f"optimizer must be adam or sgd, got {self.optimizer!r}")
-        if self.clock not in ("wall", "process"):
-            raise ValueError(f"clock must be wall or process, got {self.clock!r}")
-        if self.warmup_steps < 1:
-            raise ValueError("warmup_steps must be at least 1")
+        super().__post_init__()
         self.model_config(8)  # architecture errors now, not after the corpus is read
 
     def model_config(self, vocab_size: int) -> LMConfig:
         """The :class:`LMConfig` of this run for a tokenizer of ``vocab_size`` ids."""
         return LMConfig(vocab_size, **{n: getattr(self, n) for n in ARCHITECTURE})
+
+
+RESUME_MAY_CHANGE = LMTrainConfig.RESUME_MAY_CHANGE
 
 
 # start-data
@@ -142,17 +123,19 @@ def lm_task(config: LMTrainConfig, state: dict | None, device) -> Task:
         inputs, targets = lm_batch([ids[i] for i in rows])
         return lm_loss(net, inputs.to(device, non_blocking=True), targets.to(device, non_blocking=True))
 
-    return Task(model, batches, loss, label, inverse_sqrt_schedule(config.warmup_steps),
+    return Task(model, batches, loss, label,
                 saved={"tokenizer": tokenizer.to_str(), "corpus": label, "corpus_name": name},
                 describe={"corpus": label, "train_sentences": len(ids), "vocab": tokenizer.get_vocab_size()})
 
 
 # start-train
-def train(config: LMTrainConfig, out_dir: Path, resume: bool = False, progress: bool = True, echo=None) -> dict:
+def train(config: LMTrainConfig, out_dir: Path, resume: bool = False, progress: bool = True, echo=None,
+          pause_at_step: int | None = None) -> dict:
     """Train the language model with the shared loop (budgets, checkpoints, resume, snapshots, AMP, DDP,
     progress, JSONL log); writes the same files into ``out_dir`` as ``attnlab-translate train``."""
     return run_training(config, out_dir, lm_task, checkpoint_format=CHECKPOINT_FORMAT, may_change=RESUME_MAY_CHANGE,
-                        advice=ADVICE, resume=resume, progress=progress, echo=echo)
+                        advice=ADVICE, resume=resume, progress=progress, echo=echo,
+                        pause_at_step=pause_at_step)
 # end-train
 
 
@@ -164,7 +147,7 @@ def load_checkpoint(path: Path, map_location="cpu") -> dict:
 def load_model(path: Path, device="cpu"):
     """``(model, tokenizer, checkpoint)`` of a checkpoint, in eval mode."""
     ckpt = load_checkpoint(path)
-    config = LMTrainConfig(**ckpt["config"])
+    config = LMTrainConfig.from_saved(ckpt["config"])
     tokenizer = load_bpe(ckpt["tokenizer"])
     model = DecoderLM(config.model_config(tokenizer.get_vocab_size()))
     model.load_state_dict(ckpt["model"])
@@ -174,7 +157,7 @@ def load_model(path: Path, device="cpu"):
 def evaluate(path: Path, splits=("val", "test_2016_flickr"), device="cpu", max_tokens: int = 4000) -> dict:
     """Perplexity of a checkpoint on splits of its corpus (English side)."""
     model, tokenizer, ckpt = load_model(path, device)
-    config = LMTrainConfig(**ckpt["config"])
+    config = LMTrainConfig.from_saved(ckpt["config"])
     sentences, label, _ = english_sentences(ckpt["corpus_name"])
     result = {"corpus": label, "train_steps": ckpt["step"], "train_seconds": round(ckpt["elapsed"], 1)}
     for split in splits:

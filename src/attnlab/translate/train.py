@@ -1,5 +1,6 @@
-"""Training the translation model: label-smoothed loss, Adam with warm-up and inverse-square-root
-decay, gradient clipping, mixed precision on CUDA, checkpoints that resume exactly, DDP.
+"""Training the translation model: label-smoothed loss, Adam with a warm-up and a decay laid out over
+the budget (or the paper's inverse square root), gradient clipping, mixed precision on CUDA,
+checkpoints that resume exactly, DDP.
 
 The loop itself is :func:`attnlab.training.run_training`, shared with chapter 9's language model;
 this module gives it the translation task. Run it with ``attnlab-translate train`` (see
@@ -8,14 +9,13 @@ this module gives it the translation task. Run it with ``attnlab-translate train
 
 from __future__ import annotations
 
-import math
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 
 import torch
 from torch import Tensor, nn
 
-from attnlab.training import Task, reached_budget, read_checkpoint, run_training
+from attnlab.training import LoopConfig, Task, inverse_sqrt_schedule, reached_budget, read_checkpoint, run_training
 from attnlab.transformer import Seq2SeqTransformer
 from attnlab.translate.data import load_corpus
 from attnlab.translate.tokens import PAD, encode, load_bpe, make_batch, token_batches, train_bpe
@@ -24,13 +24,12 @@ __all__ = ["CHECKPOINT_FORMAT", "RESUME_MAY_CHANGE", "TrainConfig", "average_wei
            "inverse_sqrt_schedule", "label_smoothed_loss", "load_checkpoint", "load_model", "reached_budget", "train"]
 
 CHECKPOINT_FORMAT = "attnlab-translate/1"
-# what a resumed run may change: the budgets, where it runs and how often it logs and keeps snapshots
-RESUME_MAY_CHANGE = ("minutes", "max_steps", "device", "log_every", "snapshot_minutes")
 
 
 @dataclass
-class TrainConfig:
-    """Everything that defines a run; saved in every checkpoint and in ``config.json``."""
+class TrainConfig(LoopConfig):
+    """Everything that defines a run; saved in every checkpoint and in ``config.json``. The loop's
+    fields (budgets, optimizer, schedule, device, ...) are :class:`attnlab.training.LoopConfig`'s."""
 
     corpus: str = "auto"  # "multi30k", "embedded" (generated, offline) or "auto" (Multi30k when available)
     direction: str = "de-en"  # "de-en" or "en-de"
@@ -45,31 +44,10 @@ class TrainConfig:
     label_smoothing: float = 0.1  # label-smoothing epsilon of the loss
     max_tokens: int = 4000  # tokens per batch (per process with DDP), padding included
     max_sentence_tokens: int = 128  # longer sentences are cut to this many BPE tokens
-    optimizer: str = "adam"  # "adam" (the paper's) or "sgd" (plain steps: updates are the gradients, scaled)
     peak_lr: float = 1.2e-3  # learning rate at the end of the warm-up
-    warmup_steps: int = 800  # optimizer steps of linear warm-up (at least 1)
-    betas: tuple[float, float] = (0.9, 0.98)  # Adam's beta1 and beta2
-    adam_eps: float = 1e-9  # Adam's epsilon
-    clip_norm: float = 1.0  # clip the gradient to this global norm
-    seed: int = 0  # seed of initialisation, dropout and batch order
-    minutes: float | None = None  # training-time budget in minutes, counted over the whole run (across resumes)
-    max_steps: int | None = None  # step budget, counted over the whole run (across resumes)
-    snapshot_minutes: float | None = 5.0  # keep the weights every N minutes of training (curves, averaging); 0: never
-    log_every: int = 50  # write loss, learning rate and tokens/s every N steps
-    amp: str = "auto"  # "auto" (bf16 or fp16 on CUDA, off on CPU), "off", "bf16", "fp16"
-    device: str = "auto"  # "auto" (CUDA, then MPS, then CPU), "cpu", "cuda", "cuda:N" or "mps"
-    extra: dict = field(default_factory=dict)
 
-    def __post_init__(self):
-        self.betas = tuple(self.betas)
-        if self.minutes is None and self.max_steps is None:
-            raise ValueError("give a training budget: minutes, max_steps, or both")
-        if self.amp not in ("auto", "off", "bf16", "fp16"):
-            raise ValueError(f"amp must be auto, off, bf16 or fp16, got {self.amp!r}")
-        if self.optimizer not in ("adam", "sgd"):
-            raise ValueError(f"optimizer must be adam or sgd, got {self.optimizer!r}")
-        if self.warmup_steps < 1:
-            raise ValueError("warmup_steps must be at least 1")
+
+RESUME_MAY_CHANGE = TrainConfig.RESUME_MAY_CHANGE
 
 
 def build_model(config: TrainConfig, vocab_size: int, device=None) -> Seq2SeqTransformer:
@@ -80,19 +58,6 @@ def build_model(config: TrainConfig, vocab_size: int, device=None) -> Seq2SeqTra
 
 
 
-# start-schedule
-def inverse_sqrt_schedule(warmup_steps: int):
-    """Multiplier of the peak learning rate at optimizer step ``step`` (0-based):
-    linear warm-up to 1 over ``warmup_steps`` steps, then ``sqrt(warmup_steps / step)``.
-
-    This is the paper's schedule, ``d_model**-0.5 * min(step**-0.5, step * warmup**-1.5)``, with
-    its peak value ``d_model**-0.5 * warmup**-0.5`` replaced by a chosen peak learning rate.
-    """
-    def factor(step: int) -> float:
-        step = step + 1
-        return min(step / warmup_steps, math.sqrt(warmup_steps / step))
-    return factor
-# end-schedule
 
 
 # start-loss
@@ -121,7 +86,7 @@ def load_model(path: Path, device="cpu", average: list[Path] | None = None):
     """``(model, tokenizer, checkpoint)`` ready for decoding (eval mode). With ``average``, the model's
     weights are the mean of those checkpoints' weights (all of the same run)."""
     ckpt = load_checkpoint(path)
-    config = TrainConfig(**ckpt["config"])
+    config = TrainConfig.from_saved(ckpt["config"])
     tokenizer = load_bpe(ckpt["tokenizer"])
     model = build_model(config, tokenizer.get_vocab_size())
     state = ckpt["model"] if not average else average_weights([load_checkpoint(p)["model"] for p in average])
@@ -162,14 +127,14 @@ def translation_task(config: TrainConfig, state: dict | None, device) -> Task:
                                 for t in make_batch([src_ids[i] for i in rows], [tgt_ids[i] for i in rows]))
         return label_smoothed_loss(net(src, tgt_in), tgt_out, config.label_smoothing)
 
-    return Task(model, batches, loss, corpus.label, inverse_sqrt_schedule(config.warmup_steps),
+    return Task(model, batches, loss, corpus.label,
                 saved={"tokenizer": tokenizer.to_str(), "corpus": corpus.label, "corpus_name": corpus.name},
                 describe={"corpus": corpus.label, "train_pairs": len(src_ids), "vocab": tokenizer.get_vocab_size()})
 
 
 # start-train
 def train(config: TrainConfig, out_dir: Path, resume: bool = False, progress: bool = True,
-          echo=None) -> dict:
+          echo=None, pause_at_step: int | None = None) -> dict:
     """Train until ``config.minutes`` of training time or ``config.max_steps`` steps, whichever first.
 
     Writes into ``out_dir``: ``config.json``; ``train_log.jsonl`` (loss, learning rate, tokens/s);
@@ -185,5 +150,6 @@ def train(config: TrainConfig, out_dir: Path, resume: bool = False, progress: bo
     """
     return run_training(config, out_dir, translation_task, checkpoint_format=CHECKPOINT_FORMAT,
                         may_change=RESUME_MAY_CHANGE, advice="train one with `attnlab-translate train --out DIR`",
-                        resume=resume, progress=progress, echo=echo)
+                        resume=resume, progress=progress, echo=echo,
+                        pause_at_step=pause_at_step)
 # end-train
