@@ -37,6 +37,18 @@ def pytest_configure(config):
         import torch
 
         torch.set_num_threads(share)
+    _alembic_head_once()
+
+
+def _alembic_head_once():
+    """nbgrader runs ``alembic heads`` in a subprocess for every new gradebook (2-5 s each; the suite
+    makes dozens). The answer depends only on the installed nbgrader, so this process asks once."""
+    import functools
+
+    import nbgrader.api
+
+    if not hasattr(nbgrader.api.get_alembic_version, "cache_info"):
+        nbgrader.api.get_alembic_version = functools.cache(nbgrader.api.get_alembic_version)
 
 
 @pytest.hookimpl(tryfirst=True)  # before pytest-xdist reads the groups
