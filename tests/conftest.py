@@ -37,6 +37,8 @@ def pytest_configure(config):
         import torch
 
         torch.set_num_threads(share)
+    if hasattr(config.option, "loadscopereorder"):
+        config.option.loadscopereorder = False  # keep the order of pytest_collection_modifyitems below
     _alembic_head_once()
 
 
@@ -59,6 +61,7 @@ def pytest_collection_modifyitems(config, items):
     built book is in group ``book``; the mutant tests of one chapter share that chapter's graded
     submissions; any other test stays with its module (module-scoped fixtures).
     """
+    groups = {}
     for item in items:
         params = item.callspec.params if hasattr(item, "callspec") else {}
         if "built_site" in item.fixturenames:
@@ -68,3 +71,26 @@ def pytest_collection_modifyitems(config, items):
         else:
             group = item.module.__name__
         item.add_marker(pytest.mark.xdist_group(group))
+        groups[id(item)] = group
+    # the longest groups first, so that the two processes finish together (see SLOWEST_GROUPS)
+    size = {}
+    for group in groups.values():
+        size[group] = size.get(group, 0) + 1
+
+    def rank(item):
+        group = groups[id(item)]
+        heavy = next((i for i, name in enumerate(SLOWEST_GROUPS) if group == name or
+                      (name.endswith("-") and group.startswith(name))), len(SLOWEST_GROUPS))
+        return heavy, -size[group], group
+
+    items[:] = sorted(items, key=rank)
+
+
+# Groups whose module fixture takes minutes, slowest first (setup times of the CI run's --durations list:
+# book build 216 s, sandbox batches 202 s, instructor release/grading 137 s, Dask cluster 115 s, hooks
+# 82 s, each chapter's graded submissions 50-80 s). pytest-xdist hands out groups in collection order
+# (the conftest switches off its reordering by test count, which put the Dask cluster and the
+# PostgreSQL workflow, groups of few tests, at the end), so a long group never starts last.
+SLOWEST_GROUPS = ("book", "test_hostile_sandbox", "test_instructor_hostile", "test_distributed",
+                  "test_hostile_hooks", "exercises-", "test_translate", "test_lm", "test_instructor_experience",
+                  "test_hostile_feedback", "test_instructor_postgres", "test_course_cli", "test_feedback")

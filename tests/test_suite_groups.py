@@ -50,3 +50,25 @@ def test_each_process_takes_its_share_of_the_cores():
 
     share = max(1, len(os.sched_getaffinity(0)) // int(os.environ["PYTEST_XDIST_WORKER_COUNT"]))
     assert torch.get_num_threads() == share and os.environ["OMP_NUM_THREADS"] == str(share)
+
+
+def test_the_slowest_groups_are_handed_out_first(request):
+    """pytest-xdist gives out groups in collection order: the book and the Dask cluster (few tests,
+    minutes of set-up) must come before groups of many quick tests, or one process runs them alone
+    at the end while the other waits."""
+    import types
+
+    from conftest import pytest_collection_modifyitems
+
+    class Item:
+        def __init__(self, module, fixtures=()):
+            self.module, self.fixturenames, self.marks = types.SimpleNamespace(__name__=module), list(fixtures), []
+
+        def add_marker(self, mark):
+            self.marks.append(mark)
+
+    items = [Item("test_rnn"), Item("test_rnn"), Item("test_distributed"), Item("test_rnn"),
+             Item("test_book", ["built_site"])]
+    pytest_collection_modifyitems(request.config, items)
+    assert [item.marks[0].args[0] for item in items] == ["book", "test_distributed"] + ["test_rnn"] * 3
+    assert request.config.option.loadscopereorder is False or "PYTEST_XDIST_WORKER" not in os.environ
