@@ -62,6 +62,28 @@ class TorchSeq2Seq(nn.Module):
                                tgt_key_padding_mask=tgt_pad, memory_key_padding_mask=src_pad, tgt_is_causal=True)
         return self.generator(out)
 
+    @torch.no_grad()
+    def greedy_decode(self, src, bos_id: int, eos_id: int, max_len: int = 100):
+        """Greedy decoding as a user of ``nn.Transformer`` writes it (no cache: the decoder reruns over
+        the whole prefix at every step); ``(B, 1 + steps)`` ids starting with ``<bos>``."""
+        def emb(x):
+            return self.embed(x) * math.sqrt(self.d_model) + self.positions[:x.shape[1]]
+        src_pad = src == PAD
+        memory = self.transformer.encoder(emb(src), src_key_padding_mask=src_pad)
+        tokens = torch.full((src.shape[0], 1), bos_id, dtype=torch.long, device=src.device)
+        done = torch.zeros(src.shape[0], dtype=torch.bool, device=src.device)
+        for _ in range(max_len):
+            causal = nn.Transformer.generate_square_subsequent_mask(tokens.shape[1], device=src.device)
+            h = self.transformer.decoder(emb(tokens), memory, tgt_mask=causal, memory_key_padding_mask=src_pad,
+                                         tgt_is_causal=True)
+            nxt = self.generator(h[:, -1]).argmax(-1)
+            nxt = torch.where(done, torch.full_like(nxt, eos_id), nxt)
+            tokens = torch.cat([tokens, nxt[:, None]], dim=1)
+            done |= nxt == eos_id
+            if bool(done.all()):
+                break
+        return tokens
+
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])

@@ -79,7 +79,7 @@ def main() -> None:
         if (i + 1) % args.curve_every and path != snapshots[-1]:
             continue
         snap = load_checkpoint(path)
-        net = build_model(TrainConfig(**snap["config"]), tokenizer.get_vocab_size()).to(device).eval()
+        net = build_model(TrainConfig.from_saved(snap["config"]), tokenizer.get_vocab_size()).to(device).eval()
         net.load_state_dict(snap["model"])
         result, _ = score(net, 1)
         curve.append({"minutes": round(snap["elapsed"] / 60, 2), "step": snap["step"], **result})

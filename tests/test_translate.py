@@ -576,3 +576,35 @@ def test_long_run_script_smoke(tmp_path):
     assert len(res["averaged_beam"]["snapshots"]) == 2 and res["final_beam"]["beam"] == 2
     assert res["curve"] and all(c["beam"] == 1 for c in res["curve"])
     assert "embedded" in res["corpus"]
+
+
+def test_budget_search_and_race_scripts_smoke(tmp_path):
+    """experiments/budget_search.py (a row, then the table) and benchmarks/capstone_race.py (both models,
+    scored at every snapshot) end to end on the embedded corpus, tiny."""
+    root = RESULTS.parents[2]
+    tiny = "vocab_size=600,d_model=32,num_heads=2,encoder_layers=1,decoder_layers=1,d_ff=64,max_tokens=600"
+    rows = tmp_path / "rows"
+    proc = subprocess.run([sys.executable, str(root / "experiments" / "budget_search.py"), "--row", f"a:{tiny}",
+                           "--row", f"b:{tiny},schedule=inverse_sqrt,warmup_steps=4", "--minutes", "0.02", "--limit", "10",
+                           "--corpus", "embedded", "--runs", str(tmp_path / "runs"), "--out-dir", str(rows)],
+                          capture_output=True, text=True, timeout=300)
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    table = tmp_path / "table.json"
+    proc = subprocess.run([sys.executable, str(root / "experiments" / "budget_search.py"), "--table", "--out-dir",
+                           str(rows), "--out", str(table)], capture_output=True, text=True, timeout=60)
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    found = json.loads(table.read_text())["results"]["rows"]
+    assert {r["setting"] for r in found} == {"a", "b"} and all(r["split"] == "val" for r in found)
+    assert next(r for r in found if r["setting"] == "b")["overrides"]["schedule"] == "inverse_sqrt"
+    assert all(r["steps"] > 0 and 0 <= r["greedy_bleu"] <= 100 and r["sentences"] == 10 for r in found)
+    out = tmp_path / "race.json"
+    proc = subprocess.run([sys.executable, str(root / "benchmarks" / "capstone_race.py"), "--minutes", "0.02",
+                           "--every", "0.01", "--corpus", "embedded", "--limit", "10", "--runs", str(tmp_path / "race"),
+                           "--out", str(out), "--set", tiny], capture_output=True, text=True, timeout=300)
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    race = json.loads(out.read_text())
+    curves = race["results"]["curves"]
+    assert set(curves) == {"attnlab", "torch"} and all(len(c) >= 2 for c in curves.values())
+    assert race["config"]["configs"]["attnlab"]["schedule"] == "cosine"
+    assert race["config"]["configs"]["torch"]["schedule"] == "inverse_sqrt"
+    assert "lead" in proc.stdout and race["results"]["test_sentences"] == 10

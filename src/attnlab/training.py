@@ -53,11 +53,12 @@ class LoopConfig:
     log_every: int = 50  # write loss, learning rate and tokens/s every N steps
     amp: str = "auto"  # "auto" (bf16 or fp16 on CUDA, off on CPU), "off", "bf16", "fp16"
     device: str = "auto"  # "auto" (CUDA, then MPS, then CPU), "cpu", "cuda", "cuda:N" or "mps"
+    compile: bool = False  # train through torch.compile (its compile time counts as training time)
     extra: dict = field(default_factory=dict)
 
     # what a resumed run may change: the budgets, the clock, where it runs, how often it logs and keeps snapshots
     RESUME_MAY_CHANGE: ClassVar[tuple[str, ...]] = ("minutes", "max_steps", "clock", "device", "log_every",
-                                                    "snapshot_minutes")
+                                                    "snapshot_minutes", "compile")
 
     def __post_init__(self):
         self.betas = tuple(self.betas)
@@ -309,6 +310,8 @@ def run_training(config, out_dir: Path, setup: Callable[[object, dict | None, to
         step, epoch, batch_index = state["step"], state["epoch"], state["batch_index"]
         elapsed, tokens_seen = state["elapsed"], state["tokens_seen"]
     net = nn.parallel.DistributedDataParallel(model) if distributed else model
+    if getattr(config, "compile", False):
+        net = torch.compile(net, dynamic=True)  # batches vary in shape: one graph for all of them
     log = JsonlLog(out_dir / "train_log.jsonl" if main_process else None, echo if main_process else None)
     if main_process and state is None:
         (out_dir / "config.json").write_text(json.dumps({"config": dataclasses.asdict(config), "corpus": task.corpus_label,

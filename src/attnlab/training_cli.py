@@ -88,6 +88,28 @@ def add_train_parser(sub, config_cls, description: str, choices: dict[str, tuple
     return p
 
 
+def parse_overrides(text: str, config_cls) -> dict:
+    """``key=value,key=value`` -> configuration fields, each value typed as the field's default
+    (for scripts that run several settings: ``d_model=128,schedule=linear``)."""
+    defaults = config_cls(max_steps=1)
+    names = {f.name for f in dataclasses.fields(config_cls)}
+    overrides = {}
+    for item in filter(None, text.split(",")):
+        key, sep, value = item.partition("=")
+        if key not in names or not sep:
+            raise CliError(f"{item!r}: expected field=value with one of the fields of {config_cls.__name__}")
+        current = getattr(defaults, key)
+        if isinstance(current, bool):
+            overrides[key] = value.lower() in ("1", "true", "yes")
+        elif isinstance(current, int):
+            overrides[key] = int(float(value))
+        elif isinstance(current, float):
+            overrides[key] = float(value)
+        else:
+            overrides[key] = value
+    return overrides
+
+
 def device(name: str):
     """``get_device(name)``, with the advice given as command-line options."""
     try:
