@@ -64,6 +64,10 @@ def add_train_parser(sub, config_cls, description: str, choices: dict[str, tuple
     p.add_argument("--resume", action="store_true",
                    help="continue from OUT/checkpoint.pt; options left out keep their saved values")
     p.add_argument("--no-progress", action="store_true", help="no progress bar")
+    p.add_argument("--processes", type=int, default=1,
+                   help="train with DistributedDataParallel in N processes on this machine, each with its share of "
+                        "the cores (launches torchrun; on a CPU, 2 processes of 1 thread often train faster than 1 "
+                        "of 2 threads)")
     comments, defaults = field_help(config_cls), config_cls(max_steps=1)
     types = {f.name: str(f.type) for f in dataclasses.fields(config_cls)}
     choices = {**LOOP_CHOICES, **choices}
@@ -172,10 +176,40 @@ def config_from(args, config_cls, load_checkpoint):
     return config
 
 
-def run_train(args, config_cls, load_checkpoint, train) -> int:
+def _launch(module: str, argv: list[str], processes: int) -> int:
+    """Run ``python -m module argv`` under ``torchrun --standalone`` in ``processes`` processes, each
+    with an equal share of this machine's cores as its threads; the exit status of the launch."""
+    import subprocess
+
+    cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1)
+    threads = str(max(1, cores // processes))
+    env = {**os.environ, "OMP_NUM_THREADS": threads, "MKL_NUM_THREADS": threads}
+    rest, skip = [], False
+    for item in argv:  # everything but --processes, which the launched processes must not see
+        if skip:
+            skip = False
+        elif item == "--processes":
+            skip = True
+        elif not item.startswith("--processes="):
+            rest.append(item)
+    command = [sys.executable, "-m", "torch.distributed.run", "--standalone", f"--nproc_per_node={processes}",
+               "-m", module, *rest]
+    return subprocess.run(command, env=env).returncode
+
+
+def run_train(args, config_cls, load_checkpoint, train, module: str | None = None, argv: list[str] | None = None) -> int:
     """``train`` with the configuration of ``args``: the start event goes to stderr as it happens, the
-    closing summary is printed once, on stdout (by the main process under ``torchrun``)."""
+    closing summary is printed once, on stdout (by the main process under ``torchrun``). With
+    ``--processes N`` (N > 1, not already under torchrun) the configuration is checked here, then
+    ``module`` is launched again under torchrun with the same ``argv``."""
+    processes = getattr(args, "processes", 1)
+    if processes < 1:
+        raise CliError(f"--processes must be at least 1, got {processes}")
     config = config_from(args, config_cls, load_checkpoint)
+    if processes > 1 and "WORLD_SIZE" not in os.environ:
+        if module is None or argv is None:
+            raise CliError("--processes needs the module and the command line to launch again")
+        return _launch(module, argv, processes)
     summary = train(config, args.out, resume=args.resume, progress=not args.no_progress,
                     echo=lambda r: print(json.dumps(r), file=sys.stderr) if r.get("event") == "start" else None)
     import torch.distributed as dist

@@ -39,7 +39,7 @@ _CHOICES = {"corpus": ("auto", "multi30k", "embedded"), "norm": ("rmsnorm", "lay
 def _cmd_train(args) -> int:
     from attnlab.lm.train import LMTrainConfig, load_checkpoint, train
 
-    return run_train(args, LMTrainConfig, load_checkpoint, train)
+    return run_train(args, LMTrainConfig, load_checkpoint, train, "attnlab.lm", args.argv)
 
 
 def _cmd_evaluate(args) -> int:
@@ -114,5 +114,6 @@ def build_parser() -> argparse.ArgumentParser:
 
 def main(argv: list[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
+    args.argv = list(sys.argv[1:] if argv is None else map(str, argv))
     return dispatch("attnlab-lm", args.command, {"train": _cmd_train, "evaluate": _cmd_evaluate,
                                                  "generate": _cmd_generate}, args)

@@ -44,7 +44,7 @@ def _snapshots(run: Path) -> list[Path]:
 def _cmd_train(args) -> int:
     from attnlab.translate.train import TrainConfig, load_checkpoint, train
 
-    return run_train(args, TrainConfig, load_checkpoint, train)
+    return run_train(args, TrainConfig, load_checkpoint, train, "attnlab.translate", args.argv)
 
 
 def _cmd_evaluate(args) -> int:
@@ -132,6 +132,7 @@ def build_parser() -> argparse.ArgumentParser:
 def main(argv: list[str] | None = None) -> int:
     parser = build_parser()
     args, extra = parser.parse_known_args(argv)
+    args.argv = list(sys.argv[1:] if argv is None else map(str, argv))
     if extra and args.command == "translate" and not any(e.startswith("-") for e in extra):
         args.text = list(args.text) + extra  # sentences given after an option
     elif extra:
