@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import argparse
 import dataclasses
+import json
 import sys
 import time
 from pathlib import Path
@@ -38,6 +39,7 @@ def main() -> None:
     parser.add_argument("--run", type=Path, default=Path("runs/capstone"), help="run folder (checkpoints)")
     parser.add_argument("--out", type=Path, default=DEFAULT_OUT, help="results JSON")
     parser.add_argument("--skip-train", action="store_true", help="only evaluate an existing run folder")
+    parser.add_argument("--train-command", default="", help="with --skip-train: the command that trained the run, for the record")
     parser.add_argument("--beam", type=int, default=5)
     parser.add_argument("--alpha", type=float, default=0.6)
     parser.add_argument("--average-last", type=int, default=4)
@@ -46,7 +48,10 @@ def main() -> None:
     defaults = TrainConfig(minutes=45, snapshot_minutes=2.5)
     for f in dataclasses.fields(TrainConfig):
         value = getattr(defaults, f.name)
-        if f.name in ("extra", "betas", "norm_first"):
+        if f.name in ("extra", "betas"):
+            continue
+        if isinstance(value, bool):
+            parser.add_argument("--" + f.name.replace("_", "-"), action=argparse.BooleanOptionalAction, default=value)
             continue
         kind = float if f.name in ("minutes", "snapshot_minutes") else (int if f.name == "max_steps" else type(value))
         parser.add_argument("--" + f.name.replace("_", "-"), type=kind, default=value)
@@ -57,10 +62,16 @@ def main() -> None:
     wall = time.perf_counter()
     if not args.skip_train:
         summary = train(config, args.run, progress=sys.stderr.isatty())
-    else:
+    else:  # a run trained elsewhere (e.g. `attnlab-translate train --processes 2`): its own configuration
         end = load_checkpoint(args.run / "checkpoint.pt")
+        config = TrainConfig.from_saved(end["config"])
         summary = {"steps": end["step"], "train_seconds": round(end["elapsed"], 1),
                    "tokens_per_s": round(end["tokens_seen"] / end["elapsed"], 1)}
+        log = [json.loads(line) for line in (args.run / "train_log.jsonl").read_text().splitlines()]
+        summary.update(next((r for r in reversed(log) if r.get("event") == "end"), {}))
+        summary["world_size"] = json.loads((args.run / "config.json").read_text())["world_size"]
+        if args.train_command:
+            summary["command"] = args.train_command
     model, tokenizer, ckpt = load_model(args.run / "checkpoint.pt", device)
     corpus = load_corpus(ckpt["corpus_name"], config.direction)
     sources, references = corpus.source["test_2016_flickr"][:args.limit], corpus.target["test_2016_flickr"][:args.limit]

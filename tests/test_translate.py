@@ -503,6 +503,10 @@ def test_cli_errors_name_options(tmp_path, capsys):
     assert status == 2 and "--amp bf16 needs CUDA; use --amp auto or --amp off" in err
     status, _, err = _main(capsys, "train", "--out", tmp_path / "x", "--max-steps=1", "--warmup-steps=0")
     assert status == 2 and "--warmup-steps must be at least 1" in err
+    status, _, err = _main(capsys, "train", "--out", tmp_path / "x", "--max-steps=1", "--warmup-fraction=1")
+    assert status == 2 and "--warmup-fraction must be in [0, 1)" in err
+    status, _, err = _main(capsys, "train", "--out", tmp_path / "x", "--max-steps=1", "--processes=0")
+    assert status == 2 and "--processes must be at least 1" in err
     assert not (tmp_path / "x").exists()
 
 
