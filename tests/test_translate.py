@@ -613,3 +613,52 @@ def test_budget_search_and_race_scripts_smoke(tmp_path):
     assert race["config"]["configs"]["attnlab"]["schedule"] == "cosine"
     assert race["config"]["configs"]["torch"]["schedule"] == "inverse_sqrt"
     assert "lead" in proc.stdout and race["results"]["test_sentences"] == 10
+
+
+# ---------------------------------------------------------------- issue 21: the budget's schedule, measured
+
+RESULTS_DIR = RESULTS.parent
+# what a run may set without being a different training recipe: where it runs, what it keeps, its budget
+_NOT_RECIPE = {"corpus", "minutes", "max_steps", "clock", "device", "log_every", "snapshot_minutes", "seed", "extra"}
+
+
+def _recipe(config: dict) -> dict:
+    return {k: (list(v) if isinstance(v, tuple) else v) for k, v in config.items() if k not in _NOT_RECIPE}
+
+
+def test_the_defaults_are_the_best_setting_the_search_found():
+    """Every row is a change to the defaults of its time; the defaults now are the best 15-minute row's."""
+    record = json.loads((RESULTS_DIR / "budget_search.json").read_text())
+    rows = record["results"]["rows"]
+    assert record["command"].startswith("python experiments/budget_search.py") and record["hardware"]
+    assert all(r["split"] == "val" and r["signature"].startswith("nrefs:1|case:mixed") for r in rows)
+    longest = max(r["minutes"] for r in rows)
+    best = max((r for r in rows if r["minutes"] == longest), key=lambda r: r["greedy_bleu"])
+    defaults = dataclasses.asdict(TrainConfig(max_steps=1))
+    for key, value in best["overrides"].items():
+        assert defaults[key] == value, f"the best row sets {key}={value!r}; the default is {defaults[key]!r}"
+
+
+def test_the_lab_run_used_the_defaults_and_records_its_bleu():
+    record = json.loads((RESULTS_DIR / "capstone_cpu_15min.json").read_text())
+    res = record["results"]
+    assert _recipe(record["config"]) == _recipe(dataclasses.asdict(TrainConfig(max_steps=1)))
+    assert record["config"]["minutes"] == 15 and "multi30k" in res["corpus"].lower()
+    assert res["train"]["command"].startswith("attnlab-translate train") and "--minutes 15" in res["train"]["command"]
+    assert 14.5 <= res["train"]["train_seconds"] / 60 <= 15.5 and res["test_sentences"] == 1000
+    for key in ("final_greedy", "final_beam", "averaged_beam"):
+        assert res[key]["signature"].startswith("nrefs:1|case:mixed|eff:no|tok:13a|smooth:exp|version:")
+
+
+def test_the_race_trained_both_recipes_on_one_budget():
+    record = json.loads((RESULTS_DIR / "bench_capstone_race.json").read_text())
+    configs, curves = record["config"]["configs"], record["results"]["curves"]
+    assert _recipe(configs["attnlab"]) == _recipe(dataclasses.asdict(TrainConfig(max_steps=1)))
+    assert configs["torch"]["schedule"] == "inverse_sqrt"
+    assert configs["attnlab"]["minutes"] == configs["torch"]["minutes"] == 15
+    assert configs["attnlab"]["clock"] == configs["torch"]["clock"]
+    for name in ("attnlab", "torch"):
+        assert [round(c["minutes"]) for c in curves[name]] == [5, 10, 15]
+        assert all(c["signature"].startswith("nrefs:1|case:mixed") for c in curves[name])
+    assert record["results"]["test_sentences"] == 1000
+    assert record["results"]["lead_at_end"] == pytest.approx(curves["attnlab"][-1]["bleu"] - curves["torch"][-1]["bleu"])

@@ -40,7 +40,7 @@ class LoopConfig:
     optimizer: str = "adam"  # "adam" (the paper's) or "sgd" (plain steps: updates are the gradients, scaled)
     peak_lr: float = 1e-3  # learning rate at the end of the warm-up
     schedule: str = "cosine"  # "cosine" or "linear": warm-up, then decay to 0 at the end of the budget; "inverse_sqrt": the paper's
-    warmup_fraction: float = 0.05  # cosine/linear: share of the budget (minutes or steps) spent warming up
+    warmup_fraction: float = 0.25  # cosine/linear: share of the budget (minutes or steps) spent warming up
     warmup_steps: int = 800  # inverse_sqrt: optimizer steps of linear warm-up (at least 1)
     betas: tuple[float, float] = (0.9, 0.98)  # Adam's beta1 and beta2
     adam_eps: float = 1e-9  # Adam's epsilon
