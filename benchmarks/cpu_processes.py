@@ -23,6 +23,7 @@ import time
 from pathlib import Path
 
 from attnlab.results import hardware_description, write_results
+from attnlab.translate.train import TrainConfig
 
 
 def run(layout: int, steps: int, corpus: str, out: Path) -> float:
@@ -65,7 +66,8 @@ def main() -> None:
     print(f"ratio {args.processes} processes / one process = {ratio:.2f}")
     if args.out:
         write_results(args.out, "benchmarks/cpu_processes.py", None, vars(args) | {"out": str(args.out)},
-                      {"tokens_per_s": rates, "median": median, "ratio": ratio}, time.perf_counter() - wall)
+                      {"tokens_per_s": rates, "median": median, "ratio": ratio,
+                       "max_tokens": TrainConfig(max_steps=1).max_tokens}, time.perf_counter() - wall)
 
 
 if __name__ == "__main__":

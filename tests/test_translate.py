@@ -605,13 +605,14 @@ def test_budget_search_and_race_scripts_smoke(tmp_path):
     out = tmp_path / "race.json"
     proc = subprocess.run([sys.executable, str(root / "benchmarks" / "capstone_race.py"), "--minutes", "0.02",
                            "--every", "0.01", "--corpus", "embedded", "--limit", "10", "--runs", str(tmp_path / "race"),
-                           "--out", str(out), "--set", tiny], capture_output=True, text=True, timeout=300)
+                           "--out", str(out), "--set", tiny, "--torch-max-tokens", "500"], capture_output=True, text=True, timeout=300)
     assert proc.returncode == 0, proc.stderr[-3000:]
     race = json.loads(out.read_text())
     curves = race["results"]["curves"]
     assert set(curves) == {"attnlab", "torch"} and all(len(c) >= 2 for c in curves.values())
     assert race["config"]["configs"]["attnlab"]["schedule"] == "cosine"
     assert race["config"]["configs"]["torch"]["schedule"] == "inverse_sqrt"
+    assert race["config"]["configs"]["torch"]["max_tokens"] == 500 and race["config"]["configs"]["attnlab"]["max_tokens"] == 600
     assert "lead" in proc.stdout and race["results"]["test_sentences"] == 10
 
 

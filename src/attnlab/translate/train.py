@@ -42,7 +42,7 @@ class TrainConfig(LoopConfig):
     dropout: float = 0.1  # dropout probability
     norm_first: bool = False  # Pre-LN blocks instead of the paper's Post-LN
     label_smoothing: float = 0.1  # label-smoothing epsilon of the loss
-    max_tokens: int = 4000  # tokens per batch (per process with DDP), padding included
+    max_tokens: int = 1500  # tokens per batch (split across processes with DDP), padding included
     max_sentence_tokens: int = 128  # longer sentences are cut to this many BPE tokens
     peak_lr: float = 1.2e-3  # learning rate at the end of the warm-up
 
