@@ -29,8 +29,11 @@ resumes; training stops at whichever comes first. To continue a run that stopped
 give --resume and a larger total.
 
 With --resume, an option you leave out keeps the value saved in OUT/checkpoint.pt (the defaults
-below are for a new run). Only the budgets, --clock, --device, --log-every and --snapshot-minutes may
-change on resume; the others must match the saved run."""
+below are for a new run). Only the budgets, --clock, --device, --log-every, --snapshot-minutes and
+--compile may change on resume; the others must match the saved run.
+
+Schedule: inverse_sqrt (the default here, the paper's: --warmup-steps, then 1/sqrt(step)); cosine or
+linear warm up over --warmup-fraction of the budget, then decay to 0 at its end."""
 
 _CHOICES = {"corpus": ("auto", "multi30k", "embedded"), "norm": ("rmsnorm", "layernorm"), "ffn": ("swiglu", "relu"),
             "position": ("rope", "sinusoidal"), "rope_pairing": ("half", "adjacent")}

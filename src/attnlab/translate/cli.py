@@ -5,7 +5,7 @@
     attnlab-translate evaluate runs/base/checkpoint.pt --beam 5 --average-last 4 --results r.json
     echo "Ein Hund läuft im Park." | attnlab-translate translate runs/base/checkpoint.pt
 
-Several processes (or GPUs): ``torchrun --nproc_per_node 2 -m attnlab.translate train ...``.
+Several processes (or GPUs): ``attnlab-translate train --processes 2 ...`` or ``torchrun --nproc_per_node 2 -m attnlab.translate train ...``.
 """
 
 from __future__ import annotations
@@ -27,8 +27,8 @@ stops at whichever comes first. To continue a run that stopped at its budget, gi
 larger total: `--max-steps 2000 --resume` after 1000 steps trains 1000 more.
 
 With --resume, an option you leave out keeps the value saved in OUT/checkpoint.pt (the defaults
-below are for a new run). Only the budgets, --clock, --device, --log-every and --snapshot-minutes may
-change on resume; the others must match the saved run.
+below are for a new run). Only the budgets, --clock, --device, --log-every, --snapshot-minutes and
+--compile may change on resume; the others must match the saved run.
 
 Schedule: cosine (the default) and linear warm up over --warmup-fraction of the budget, then decay to 0
 at its end (in minutes when --minutes ends the run first, in steps when --max-steps does); inverse_sqrt
