@@ -61,6 +61,16 @@ def train_arm(name: str, config: TrainConfig, run: Path, threads: int | None) ->
                         advice="run benchmarks/capstone_race.py", progress=False)
 
 
+def _die_with_parent() -> None:
+    """Pool initializer: on Linux, ask the kernel to end this worker when the race's main process
+    dies, so that killing the race does not leave two trainings running."""
+    if sys.platform.startswith("linux"):
+        import ctypes
+        import signal
+
+        ctypes.CDLL(None).prctl(1, int(signal.SIGTERM))  # PR_SET_PDEATHSIG
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--minutes", type=float, default=15.0)
@@ -91,7 +101,7 @@ def main() -> None:
     if args.parallel:  # both at once, one process each with --threads threads: the same load hits both
         import multiprocessing
 
-        with multiprocessing.get_context("spawn").Pool(2) as pool:
+        with multiprocessing.get_context("spawn").Pool(2, initializer=_die_with_parent) as pool:
             jobs = {name: pool.apply_async(train_arm, (name, config, args.runs / name, args.threads))
                     for name, config in configs.items()}
             summaries = {name: job.get() for name, job in jobs.items()}
