@@ -310,7 +310,7 @@ def run_training(config, out_dir: Path, setup: Callable[[object, dict | None, to
         step, epoch, batch_index = state["step"], state["epoch"], state["batch_index"]
         elapsed, tokens_seen = state["elapsed"], state["tokens_seen"]
     net = nn.parallel.DistributedDataParallel(model) if distributed else model
-    if getattr(config, "compile", False):
+    if config.compile:
         net = torch.compile(net, dynamic=True)  # batches vary in shape: one graph for all of them
     log = JsonlLog(out_dir / "train_log.jsonl" if main_process else None, echo if main_process else None)
     if main_process and state is None:

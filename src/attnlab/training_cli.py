@@ -66,8 +66,8 @@ def add_train_parser(sub, config_cls, description: str, choices: dict[str, tuple
     p.add_argument("--no-progress", action="store_true", help="no progress bar")
     p.add_argument("--processes", type=int, default=1,
                    help="train with DistributedDataParallel in N processes on this machine, each with its share of "
-                        "the cores (launches torchrun; on a CPU, 2 processes of 1 thread often train faster than 1 "
-                        "of 2 threads)")
+                        "the cores as threads (launches torchrun; benchmarks/cpu_processes.py measures whether it is "
+                        "faster here)")
     comments, defaults = field_help(config_cls), config_cls(max_steps=1)
     types = {f.name: str(f.type) for f in dataclasses.fields(config_cls)}
     choices = {**LOOP_CHOICES, **choices}

@@ -50,7 +50,7 @@ class LMTrainConfig(LoopConfig):
     rope_pairing: str = "half"  # "half" (rotate_half) or "adjacent" pairs
     norm_eps: float = 1e-6  # epsilon of the norms
     dropout: float = 0.1  # dropout probability
-    max_tokens: int = 4000  # tokens per batch (per process with DDP), padding included
+    max_tokens: int = 4000  # tokens per batch (split across processes with DDP), padding included
     max_sentence_tokens: int = 64  # longer sentences are cut to this many BPE tokens
     peak_lr: float = 2e-3  # learning rate at the end of the warm-up
     schedule: str = "inverse_sqrt"  # "inverse_sqrt": the paper's; "cosine" or "linear": warm-up, then decay to 0 at the end of the budget
