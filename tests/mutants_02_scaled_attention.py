@@ -313,6 +313,18 @@ FULL_MASK = torch.ones(1024, 1024, dtype=torch.bool).tril()
 def causal_mask(t, s, offset):
     return FULL_MASK[offset:offset + t, :s].clone()
 """}),
+    # small-size-only class: a table of positions, not of masks, large enough for every cache up to 16384
+    "causal_mask_from_a_position_table": ("test_causal_mask", {"causal_mask": """
+_POSITIONS = torch.arange(16384)
+
+def causal_mask(t, s, offset):
+    return _POSITIONS[:s][None, :] <= offset + _POSITIONS[:t][:, None]
+"""}),
+    # memory rule: the (s, s) square, then the block's rows (right values, memory that grows with s * s)
+    "causal_mask_cut_from_the_square": ("test_causal_mask", {"causal_mask": """
+def causal_mask(t, s, offset):
+    return torch.ones(s, s, dtype=torch.bool).tril()[offset:offset + t]
+"""}),
     # boundary class: x[-0:] is the whole row, so a sequence of length 0 becomes all real
     "padding_mask_negative_slice_for_length_0": ("test_padding_mask", {"padding_mask": """
 def padding_mask(lengths, s):
@@ -495,4 +507,6 @@ MUTANT_BATCHES = [
     ["fix_padding_queries_not_zeroed", "raw_scores_float32_buffer", "attention_weights_softmax_upcast",
      "causal_mask_from_a_1024_table", "padding_mask_negative_slice_for_length_0", "lse_float32_accumulator",
      "variance_divides_by_n", "masking_answer_nan"],
+    ["causal_mask_from_a_position_table"],
+    ["causal_mask_cut_from_the_square"],
 ]

@@ -432,6 +432,17 @@ def gqa_cached_attention(q, k, v):
     allowed = torch.ones(t, s, dtype=torch.bool).tril(diagonal=s - t)
     return scores.masked_fill(~allowed, float("-inf")).softmax(dim=-1) @ v
 """}),
+    # Part 7 -- stated accuracy: float64 inputs computed in float32 and cast back (about 2e-7 off)
+    "gqa_cached_float64_via_float32": ("test_gqa_cached_attention", {"gqa_cached_attention": """
+def gqa_cached_attention(q, k, v):
+    t, s = q.shape[2], k.shape[2]
+    reps = q.shape[1] // k.shape[1]
+    qf, kf = q.float(), k.float().repeat_interleave(reps, dim=1)
+    vf = v.float().repeat_interleave(reps, dim=1)
+    scores = qf @ kf.transpose(-2, -1) / math.sqrt(q.shape[-1])
+    allowed = torch.ones(t, s, dtype=torch.bool).tril(diagonal=s - t)
+    return (scores.masked_fill(~allowed, float("-inf")).softmax(dim=-1) @ vf).to(q.dtype)
+"""}),
     # Part 8 -- long sequences (red team, slipped): the gamma^-j rescaling done in float64
     "decay_rescaled_in_float64": ("test_decayed_linear_attention", {"decayed_linear_attention": """
 def decayed_linear_attention(q, k, v, decay):
@@ -473,6 +484,7 @@ MUTANT_BATCHES = [
     ["restore_noise_as_int", "window_pairs_mask_for_small_t", "tokens_per_pass_int_at_one", "whole_word_first_row_only",
      "min_p_batch_max", "expert_choice_float64_gate", "gqa_cached_mask_table_1024", "decay_rescaled_in_float64"],
     ["window_pairs_int64_tensors", "restore_width_of_first_row", "gqa_cached_returns_float64", "decay_negative_exponents"],
+    ["gqa_cached_float64_via_float32"],
 ]
 
 # Correct answers that differ from the model answers: closed forms written another way, Python
