@@ -7,7 +7,8 @@ sacreBLEU on test_2016_flickr for:
   * the final weights, greedy and with beam search;
   * the average of the last --average-last snapshots, with beam search.
 Everything goes into one results file (command, hardware, date, wall times, BLEU with signature)
-that the chapter 8 page reads.
+that the chapter 8 page reads: by default experiments/results/capstone_<cpu|gpu>_<budget>.json, so
+that a run never overwrites one of another budget.
 
     ATTNLAB_DATA=../shared/data python experiments/capstone.py --minutes 45 --corpus multi30k
     python experiments/capstone.py --minutes 0.5 --corpus embedded --run /tmp/run --out /tmp/c.json  # smoke test
@@ -31,13 +32,20 @@ from attnlab.translate.data import load_corpus
 from attnlab.translate.evaluation import corpus_bleu, translate
 from attnlab.translate.train import TrainConfig, build_model, load_checkpoint, load_model, train
 
-DEFAULT_OUT = Path(__file__).with_name("results") / "capstone_cpu.json"
+RESULTS = Path(__file__).with_name("results")
+
+
+def default_out(config: TrainConfig, device: torch.device) -> Path:
+    """``capstone_cpu_45min.json`` and the like: a new budget or device never overwrites an older run."""
+    budget = f"{config.minutes:g}min" if config.minutes else f"{config.max_steps}steps"
+    return RESULTS / f"capstone_{'gpu' if device.type == 'cuda' else 'cpu'}_{budget}.json"
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--run", type=Path, default=Path("runs/capstone"), help="run folder (checkpoints)")
-    parser.add_argument("--out", type=Path, default=DEFAULT_OUT, help="results JSON")
+    parser.add_argument("--out", type=Path, default=None,
+                        help="results JSON (default: experiments/results/capstone_<cpu|gpu>_<budget>.json)")
     parser.add_argument("--skip-train", action="store_true", help="only evaluate an existing run folder")
     parser.add_argument("--train-command", default="", help="with --skip-train: the command that trained the run, for the record")
     parser.add_argument("--beam", type=int, default=5)
@@ -72,6 +80,7 @@ def main() -> None:
         summary["world_size"] = json.loads((args.run / "config.json").read_text())["world_size"]
         if args.train_command:
             summary["command"] = args.train_command
+    out = args.out or default_out(config, device)
     model, tokenizer, ckpt = load_model(args.run / "checkpoint.pt", device)
     corpus = load_corpus(ckpt["corpus_name"], config.direction)
     sources, references = corpus.source["test_2016_flickr"][:args.limit], corpus.target["test_2016_flickr"][:args.limit]
@@ -111,7 +120,7 @@ def main() -> None:
                "test_sentences": len(sources),
                "train": summary, "curve": curve, "final_greedy": final_greedy, "final_beam": final_beam,
                "averaged_beam": averaged, "examples": examples}
-    record = write_results(args.out, "experiments/capstone.py", None, dataclasses.asdict(config), results,
+    record = write_results(out, "experiments/capstone.py", None, dataclasses.asdict(config), results,
                            time.perf_counter() - wall)
     print(record["results"]["final_beam"], record["results"]["averaged_beam"])
 

@@ -583,6 +583,20 @@ def test_long_run_script_smoke(tmp_path):
     assert "embedded" in res["corpus"]
 
 
+def test_long_run_script_never_overwrites_a_run_of_another_budget():
+    """Without --out, experiments/capstone.py names its file by device and budget."""
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location("capstone_script", RESULTS.parents[1] / "capstone.py")
+    script = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(script)
+    cpu, gpu = torch.device("cpu"), torch.device("cuda")
+    assert script.default_out(TrainConfig(minutes=45), cpu) == RESULTS.parent / "capstone_cpu_45min.json"
+    assert script.default_out(TrainConfig(minutes=2.5), gpu).name == "capstone_gpu_2.5min.json"
+    assert script.default_out(TrainConfig(max_steps=900), cpu).name == "capstone_cpu_900steps.json"
+    assert RESULTS not in {script.default_out(TrainConfig(minutes=m), cpu) for m in (15, 45, 60)}
+
+
 def test_budget_search_and_race_scripts_smoke(tmp_path):
     """experiments/budget_search.py (a row, then the table) and benchmarks/capstone_race.py (both models,
     scored at every snapshot) end to end on the embedded corpus, tiny."""
