@@ -1,9 +1,9 @@
 """Training throughput of the capstone model against the same model built on torch.nn.Transformer.
 
-Both models get the configuration of `attnlab-translate train` (d_model 256, 3+3 layers, d_ff 1024,
-4 heads, dropout 0.1, tied embeddings scaled by sqrt(d), sinusoidal positions, Post-LN, label
-smoothing 0.1, Adam, clipping) and train on the same real batches (Multi30k if its files are on
-disk, else the embedded corpus; BPE, <= 4000 tokens per batch). Steps of the two models alternate
+Both models get the configuration of `attnlab-translate train` (its defaults: d_model 256, 3+3
+layers, d_ff 1024, 4 heads, tied embeddings scaled by sqrt(d), sinusoidal positions, Post-LN, label
+smoothing 0.1, Adam, clipping, and its dropout and tokens per batch; the results file records them)
+and train on the same real batches (Multi30k if its files are on disk, else the embedded corpus; BPE). Steps of the two models alternate
 within one run, so load on a shared machine hits both alike. Prints target tokens per second of
 each and the ratio attnlab / torch (target >= 1.0).
 
@@ -14,6 +14,7 @@ each and the ratio attnlab / torch (target >= 1.0).
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import math
 import statistics
 import time
@@ -146,7 +147,8 @@ def main() -> None:
         write_results(args.out, "benchmarks/capstone.py", None, vars(args) | {"device": str(device), "out": str(args.out)},
                       {"corpus": corpus.label, "vocab": vocab, "amp": "off (float32)",
                        "tokens_per_s": rate, "median_step_seconds": {n: statistics.median(s) for n, s in seconds.items()},
-                       "ratio": rate["attnlab"] / rate["torch"]}, time.perf_counter() - wall)
+                       "ratio": rate["attnlab"] / rate["torch"], "train_config": dataclasses.asdict(config)},
+                      time.perf_counter() - wall)
 
 
 if __name__ == "__main__":

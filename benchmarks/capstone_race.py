@@ -4,9 +4,9 @@
 * attnlab: the defaults of `attnlab-translate train` (Seq2SeqTransformer, the schedule laid out over
   the budget: warm-up, then cosine decay to 0 at the end of --minutes).
 * torch: `benchmarks/capstone.py`'s TorchSeq2Seq (nn.Transformer with the same embeddings, width,
-  depth, dropout, label smoothing, Adam and clipping) with the paper's recipe as tutorials write it,
-  as this course also trained before issue #21: linear warm-up over --torch-warmup-steps, then
-  1/sqrt(step), peak --torch-peak-lr, batches of --torch-max-tokens tokens.
+  depth, label smoothing, Adam and clipping) with the paper's recipe as tutorials write it, as this
+  course also trained before issue #21: linear warm-up over --torch-warmup-steps, then 1/sqrt(step),
+  peak --torch-peak-lr, batches of --torch-max-tokens tokens, dropout --torch-dropout.
 
 Both train for --minutes of training time (the shared loop's clock), one after the other, or with
 --parallel at the same time in two processes (then give each one thread and count --clock process,
@@ -80,6 +80,7 @@ def main() -> None:
     parser.add_argument("--torch-peak-lr", type=float, default=1.2e-3)
     parser.add_argument("--torch-warmup-steps", type=int, default=800)
     parser.add_argument("--torch-max-tokens", type=int, default=4000, help="tokens per batch of the torch recipe")
+    parser.add_argument("--torch-dropout", type=float, default=0.1, help="dropout of the torch recipe (the paper's)")
     parser.add_argument("--limit", type=int, default=None, help="score only the first N test sentences")
     parser.add_argument("--parallel", action="store_true",
                         help="train both at once, one process each (use --threads 1 and --clock process on 2 cores)")
@@ -96,8 +97,9 @@ def main() -> None:
     common = dict(**parse_overrides(args.set, TrainConfig), corpus=args.corpus, minutes=args.minutes, snapshot_minutes=args.every, clock=args.clock,
                   device="cpu" if not torch.cuda.is_available() else "auto")
     configs = {"attnlab": TrainConfig(**common),
-               "torch": TrainConfig(**{**common, "max_tokens": args.torch_max_tokens}, schedule="inverse_sqrt",
-                                    peak_lr=args.torch_peak_lr, warmup_steps=args.torch_warmup_steps)}
+               "torch": TrainConfig(**{**common, "max_tokens": args.torch_max_tokens, "dropout": args.torch_dropout},
+                                    schedule="inverse_sqrt", peak_lr=args.torch_peak_lr,
+                                    warmup_steps=args.torch_warmup_steps)}
     if args.parallel:  # both at once, one process each with --threads threads: the same load hits both
         import multiprocessing
 

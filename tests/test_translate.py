@@ -36,7 +36,8 @@ SHARED_DATA = next((p for p in (Path(os.environ.get("ATTNLAB_SHARED_DATA", "/non
                                 Path(__file__).resolve().parents[2] / "shared" / "data", Path("/work/shared/data"))
                     if (p / "multi30k").is_dir()), Path("/nonexistent"))
 TINY = dict(corpus="embedded", vocab_size=600, d_model=32, num_heads=2, encoder_layers=1, decoder_layers=1,
-            d_ff=64, max_tokens=600, warmup_steps=4, log_every=2, snapshot_minutes=None)
+            d_ff=64, max_tokens=600, warmup_steps=4, log_every=2, snapshot_minutes=None,
+            dropout=0.1)  # dropout on, so that resume and DDP tests cover its random numbers
 
 
 # ---------------------------------------------------------------- data
@@ -670,6 +671,8 @@ def test_the_race_trained_both_recipes_on_one_budget():
     configs, curves = record["config"]["configs"], record["results"]["curves"]
     assert _recipe(configs["attnlab"]) == _recipe(dataclasses.asdict(TrainConfig(max_steps=1)))
     assert configs["torch"]["schedule"] == "inverse_sqrt"
+    # the course's recipe before the search: the paper's schedule, 800 warm-up steps, 4,000-token batches, dropout 0.1
+    assert (configs["torch"]["warmup_steps"], configs["torch"]["max_tokens"], configs["torch"]["dropout"]) == (800, 4000, 0.1)
     assert configs["attnlab"]["minutes"] == configs["torch"]["minutes"] == 15
     assert configs["attnlab"]["clock"] == configs["torch"]["clock"]
     for name in ("attnlab", "torch"):
