@@ -283,6 +283,17 @@ class _Worker:
     address = "tcp://10.0.0.7:40001"
 
 
+@pytest.mark.parametrize("parent_alive", [False, True])
+def test_a_grading_process_ends_with_its_worker_even_one_that_died_during_its_start(parent_alive):
+    """A worker killed while its grading process still starts leaves the process a child of init; it
+    must exit instead of waiting for work forever (this left idle processes behind after CI)."""
+    code = ("import os, sys, time; from attnlab.instructor.distributed import _watch_parent; "
+            "_watch_parent(int(sys.argv[1])); time.sleep(float(sys.argv[2])); sys.exit(0)")
+    worker = os.getpid() if parent_alive else 2 ** 22 + 7  # a pid above any live one here: a worker gone
+    proc = subprocess.run([sys.executable, "-c", code, str(worker), "3"], capture_output=True, text=True, timeout=60)
+    assert proc.returncode == (0 if parent_alive else 1), proc.stderr  # 1: it ended itself instead of working
+
+
 def test_a_run_allows_retries_as_documented():
     """The cluster run above bounds the attempts by SCHEDULER_SETTINGS; by default that is RETRIES,
     2 (instructor-guide.md: "the worker grading it died 3 times")."""

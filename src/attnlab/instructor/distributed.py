@@ -121,10 +121,13 @@ def _worker_address() -> str:
         return f"process {os.getpid()}"
 
 
-def _watch_parent() -> None:
-    """In the grading process: exit when the worker that started it dies (its kernel's launcher then
-    ends the sandbox, see :func:`attnlab.instructor.sandbox._run_and_relay`)."""
-    parent = os.getppid()
+def _watch_parent(parent: int) -> None:
+    """In the grading process: exit when the worker that started it (pid ``parent``) dies, also when
+    it died while this process was still starting (its kernel's launcher then ends the sandbox, see
+    :func:`attnlab.instructor.sandbox._run_and_relay`). The pid comes from the worker: read here, it
+    would be that of init once the worker is gone, and the process would wait for work forever."""
+    if os.getppid() != parent:
+        os._exit(1)
 
     def watch():
         while os.getppid() == parent:
@@ -134,8 +137,8 @@ def _watch_parent() -> None:
     threading.Thread(target=watch, daemon=True).start()
 
 
-def _pool_init(*args) -> None:
-    _watch_parent()
+def _pool_init(parent: int, *args) -> None:
+    _watch_parent(parent)
     from . import grading
 
     grading._worker_init(*args)
@@ -238,7 +241,7 @@ def _prepare(payload: dict) -> dict:
     try:
         isolation = probe_isolation(limits.isolation, limits.landlock)
         pool = ProcessPoolExecutor(1, mp_context=multiprocessing.get_context("spawn"), initializer=_pool_init,
-                                   initargs=(str(course), chapter, db_url, limits, str(private / "out"),
+                                   initargs=(os.getpid(), str(course), chapter, db_url, limits, str(private / "out"),
                                              str(course / "nbgrader_config.py"), str(base), threads, isolation, ipc))
         _STATE["pool"] = pool
         fingerprint = pool.submit(_generate, chapter).result()
