@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import argparse
 import dataclasses
+import os
 import sys
 import time
 from pathlib import Path
@@ -61,14 +62,17 @@ def train_arm(name: str, config: TrainConfig, run: Path, threads: int | None) ->
                         advice="run benchmarks/capstone_race.py", progress=False)
 
 
-def _die_with_parent() -> None:
+def _die_with_parent(parent: int) -> None:
     """Pool initializer: on Linux, ask the kernel to end this worker when the race's main process
-    dies, so that killing the race does not leave two trainings running."""
+    (pid ``parent``) dies, so that killing the race does not leave two trainings running; and end
+    at once if it died while this worker was starting, before the request could be made."""
     if sys.platform.startswith("linux"):
         import ctypes
         import signal
 
         ctypes.CDLL(None).prctl(1, int(signal.SIGTERM))  # PR_SET_PDEATHSIG
+    if os.getppid() != parent:
+        os._exit(1)
 
 
 def main() -> None:
@@ -103,7 +107,7 @@ def main() -> None:
     if args.parallel:  # both at once, one process each with --threads threads: the same load hits both
         import multiprocessing
 
-        with multiprocessing.get_context("spawn").Pool(2, initializer=_die_with_parent) as pool:
+        with multiprocessing.get_context("spawn").Pool(2, initializer=_die_with_parent, initargs=(os.getpid(),)) as pool:
             jobs = {name: pool.apply_async(train_arm, (name, config, args.runs / name, args.threads))
                     for name, config in configs.items()}
             summaries = {name: job.get() for name, job in jobs.items()}
