@@ -18,9 +18,14 @@ guard, crash survival). The differences are where the data lives:
   process (the coordinator) writes the course's gradebook (SQLite or PostgreSQL), so no worker needs
   database credentials. The scratch gradebook is checked against the course's (same cells, same
   checksums, same points) before anything is written.
-* **A worker that dies** mid-notebook has that notebook run again on another worker by the Dask
-  scheduler, at most :data:`RETRIES` times; after that the student is reported as a grading failure
-  (status ``failed``, no score), never as 0.
+* **A worker that dies** mid-notebook has that notebook sent again, at most :data:`RETRIES` times;
+  after that the student is reported as a grading failure (status ``failed``, no score), never as
+  0. The deaths are counted here, not by the scheduler: a task tells the scheduler when it starts
+  (an event on the run's topic, acknowledged before the notebook runs), and a death counts against
+  a student only if their notebook had started on that worker. A task that was only waiting on
+  the worker (the scheduler places several on the worker that holds the course files) is sent
+  again without a count, up to :data:`LOST_BEFORE_START` times; so one hostile notebook that kills
+  every worker it runs on fails alone, and the notebooks queued beside it are graded.
 * **Resuming.** Each finished student is appended to a ledger (``reports/autograde-<chapter>.jsonl``)
   after its grades are committed. A rerun skips every student whose grades are complete in the
   gradebook and whose ledger line has the same submission (SHA-256) and the same course files;
@@ -46,9 +51,14 @@ from pathlib import Path
 
 from .grading import NOTEBOOK, Limits, Part, Result, SetupError, check_submissions, check_unchanged
 
-# a notebook whose worker dies is run again at most this often; then it is a grading failure
+# a notebook whose worker dies while grading it is sent again at most this often; then it is a grading failure
 RETRIES = 2
+# a notebook whose worker dies before it started there (it was waiting behind another) is sent again at
+# most this often; it is a sign of a cluster that keeps losing workers, not of the notebook
+LOST_BEFORE_START = 10
 TASK = "attnlab-grade"
+# the topic (with the run's id) on which a grading task says that it started
+STARTED = "attnlab-grade-started"
 # the note of a student that an earlier run graded (the ledger and the gradebook agree)
 SKIPPED = "not graded again: already in the gradebook from an earlier run (--regrade grades it again)"
 # what the grading depends on: a worker whose copy of these differs refuses to grade
@@ -268,14 +278,29 @@ def _cleanup() -> None:
     _STATE.clear()
 
 
-def grade_task(payload: dict, student: str, notebook: bytes, timestamp: bytes | None, note: str) -> dict:
+def _announce(topic: str, student: str, attempt: int) -> None:
+    """Tell the scheduler, and wait until it has heard, that this worker starts ``student``'s attempt:
+    from now on a death of this worker counts against the student (see :class:`Deaths`)."""
+    from distributed import get_worker
+    from distributed.utils import sync
+
+    worker = get_worker()
+    msg = {"student": student, "attempt": attempt, "pid": os.getpid(), "worker": worker.address}
+    sync(worker.loop, worker.scheduler.log_event, topic=topic, msg=msg, callback_timeout=60)
+
+
+def grade_task(payload: dict, student: str, notebook: bytes, timestamp: bytes | None, note: str,
+               started: str | None = None, attempt: int = 1) -> dict:
     """One student's grading on a worker: the local pool's ``_grade_one`` on a copy of the bytes, in
     the worker's grading process, into its scratch gradebook; returns plain values (see the module's
-    docstring). A grading process that dies is replaced and the notebook graded once more, alone, as
-    the local pool does; a second death is a failure."""
+    docstring). ``started``, the run's topic, is told when the task begins (:func:`_announce`). A
+    grading process that dies is replaced and the notebook graded once more, alone, as the local pool
+    does; a second death is a failure."""
     from concurrent.futures.process import BrokenProcessPool
 
     with _LOCK:
+        if started is not None:
+            _announce(started, student, attempt)
         for attempt in (1, 2):
             state = _prepare(payload)
             done = {"fingerprint": state["fingerprint"], "isolation": state["isolation"]["tool"],
@@ -316,15 +341,51 @@ def result_from_dict(data: dict) -> Result:
     return Result(**data, parts=parts)
 
 
-def failure(student: str, err: BaseException) -> Result:
-    """The result of a task that ended without a result: a grading failure, never a score."""
-    from distributed import KilledWorker
+class Deaths:
+    """The coordinator's count of worker deaths, per student. The scheduler runs with
+    ``allowed_failures`` 0, so every death of a worker reaches this process as a ``KilledWorker`` for
+    each task that the worker held; :meth:`verdict` says what to do with it. A death counts against a
+    student only if the attempt had started on that worker (its :func:`_announce` event was seen):
+    after :data:`RETRIES` + 1 such deaths the student is a grading failure. A task that died before it
+    started is sent again without a count, at most :data:`LOST_BEFORE_START` times."""
 
-    if isinstance(err, KilledWorker):
-        attempts = err.allowed_failures + 1
-        return Result(student, "failed", reasons=[
-            f"grading failed: the worker grading it died {attempts} times (last {err.last_worker.address}); "
-            "no score: grade the student again"])
+    def __init__(self, retries: int, lost_limit: int):
+        self.retries, self.lost_limit = retries, lost_limit
+        self.attempt: dict[str, int] = {}
+        self.deaths: dict[str, int] = {}
+        self.lost: dict[str, int] = {}
+        self.started: dict[tuple[str, int], str] = {}  # (student, attempt) -> the worker it started on
+
+    def next_attempt(self, student: str) -> int:
+        self.attempt[student] = self.attempt.get(student, 0) + 1
+        return self.attempt[student]
+
+    def heard(self, msg: dict) -> None:
+        """An :func:`_announce` message."""
+        self.started[(msg["student"], int(msg["attempt"]))] = msg["worker"]
+
+    def verdict(self, student: str, last_worker: str) -> Result | None:
+        """After the worker holding ``student``'s current attempt died: ``None`` to send it again, or the
+        failure to report."""
+        worker = self.started.get((student, self.attempt[student]))
+        if worker is not None:
+            self.deaths[student] = self.deaths.get(student, 0) + 1
+            if self.deaths[student] > self.retries:
+                return Result(student, "failed", reasons=[
+                    f"grading failed: the worker grading it died {self.deaths[student]} times (last {worker}); "
+                    "no score: grade the student again"])
+            return None
+        self.lost[student] = self.lost.get(student, 0) + 1
+        if self.lost[student] > self.lost_limit:
+            return Result(student, "failed", reasons=[
+                f"grading failed: {self.lost[student]} workers that held it died before it started (last "
+                f"{last_worker}); the cluster keeps losing workers; no score: grade the student again"])
+        return None
+
+
+def failure(student: str, err: BaseException) -> Result:
+    """The result of a task that ended without a result (other than a worker's death, see
+    :class:`Deaths`): a grading failure, never a score."""
     if type(err).__name__ in ("CancelledError", "FutureCancelledError"):
         return Result(student, "failed", reasons=[f"grading failed: the cluster lost the task ({err}); no score: "
                                                   "grade the student again"])
@@ -431,9 +492,9 @@ def _scheduler_settings(client, settings: dict) -> dict:
     return client.run_on_scheduler(swap, settings=settings)
 
 
-# one task at a time on a one-thread worker, so that a worker's death strikes only the notebook it was
-# grading (a second task waiting there would count the death against itself too)
-SCHEDULER_SETTINGS = {"allowed_failures": RETRIES, "WORKER_SATURATION": 1.0}
+# every death of a worker reaches the coordinator, which counts it only against the notebook that was being
+# graded (Deaths); and no more tasks on a one-thread worker than it runs, where the scheduler can hold them
+SCHEDULER_SETTINGS = {"allowed_failures": 0, "WORKER_SATURATION": 1.0}
 
 
 def grade_on_cluster(root: Path, chapter: str, submissions: dict[str, Path], db_url: str, client, *,
@@ -452,7 +513,7 @@ def grade_on_cluster(root: Path, chapter: str, submissions: dict[str, Path], db_
     spent setting itself up)."""
     import warnings
 
-    from distributed import as_completed
+    from distributed import KilledWorker, as_completed
     from nbgrader.api import Gradebook
     from nbgrader.coursedir import CourseDirectory
     from nbgrader.preprocessors import AssignLatePenalties
@@ -498,14 +559,29 @@ def grade_on_cluster(root: Path, chapter: str, submissions: dict[str, Path], db_
     queue = list(to_grade.items())
     students: dict = {}
 
-    def submit():
-        student, (path, note) = queue.pop(0)
+    topic = f"{STARTED}-{run}"
+    deaths = Deaths(RETRIES, LOST_BEFORE_START)
+
+    def submit(student: str):
+        path, note = to_grade[student]
         stamp = Path(path).parent / "timestamp.txt"
-        key = (TASK, run, student)
+        attempt = deaths.next_attempt(student)
+        key = (TASK, run, student, attempt)
         future = client.submit(grade_task, shipped, student, Path(path).read_bytes(),
-                               stamp.read_bytes() if stamp.is_file() else None, note, key=key, pure=False)
+                               stamp.read_bytes() if stamp.is_file() else None, note, topic, attempt,
+                               key=key, pure=False)
         students[future.key] = student
-        return future
+        live[future.key] = future
+        pending.add(future)
+
+    def ship():
+        # the course files as a task of their own (not scattered data): a worker fetches them once from a
+        # peer, and if every worker that held them dies, the scheduler computes them again
+        return client.submit(_course_files, payload, key=(TASK + "-course", run, uuid.uuid4().hex[:6]), pure=False)
+
+    def hear():  # the start events the subscription has not delivered yet (it is asynchronous)
+        for _, msg in client.get_events(topic):
+            deaths.heard(msg)
 
     def window() -> int:
         return max(2, 2 * sum(client.nthreads().values()))
@@ -514,18 +590,17 @@ def grade_on_cluster(root: Path, chapter: str, submissions: dict[str, Path], db_
 
     def fill(target: int) -> None:
         while queue and len(live) < target:
-            future = submit()
-            live[future.key] = future
-            pending.add(future)
+            submit(queue.pop(0)[0])
 
     pending = as_completed()
     finished = 0
     old_settings = shipped = None
+    subscribed = False
     try:
         old_settings = _scheduler_settings(client, SCHEDULER_SETTINGS)
-        # the course files as a task of their own (not scattered data): a worker fetches them once from a
-        # peer, and if every worker that held them dies, the scheduler computes them again
-        shipped = client.submit(_course_files, payload, key=(TASK + "-course", run), pure=False)
+        client.subscribe_topic(topic, lambda event: deaths.heard(event[1]))
+        subscribed = True
+        shipped = ship()
         target = window()
         fill(target)
         with Gradebook(db_url, course_id) as gb:
@@ -538,7 +613,17 @@ def grade_on_cluster(root: Path, chapter: str, submissions: dict[str, Path], db_
                     reply = future.result()
                 except SetupError:
                     raise
-                except Exception as err:  # the task erred, or its worker died more than RETRIES times
+                except KilledWorker as err:  # the worker holding it (or the course files it waited for) died
+                    future.release()
+                    hear()
+                    result = deaths.verdict(student, err.last_worker.address)
+                    if result is None:  # sent again; the course files too, if they were lost with it
+                        if shipped.status == "error":
+                            shipped.release()
+                            shipped = ship()
+                        submit(student)
+                        continue
+                except Exception as err:  # the task erred
                     result = failure(student, err)
                 else:
                     result = result_from_dict(reply["result"])
@@ -571,6 +656,11 @@ def grade_on_cluster(root: Path, chapter: str, submissions: dict[str, Path], db_
     finally:
         for future in live.values():
             future.cancel()
+        if subscribed:
+            try:
+                client.unsubscribe_topic(topic)
+            except Exception:  # the scheduler is gone
+                pass
         if shipped is not None:
             shipped.release()
         if old_settings is not None:
@@ -605,7 +695,7 @@ def connect(spec: str, *, timeout: float = 30):
         with dask.config.set({"distributed.worker.daemon": False, "distributed.worker.profile.enabled": False,
                               "distributed.scheduler.worker-saturation": 1.0}):
             cluster = LocalCluster(n_workers=int(count), threads_per_worker=1, processes=True, dashboard_address=":0",
-                                   silence_logs=logging.ERROR, scheduler_kwargs={"allowed_failures": RETRIES})
+                                   silence_logs=logging.ERROR)
         client = Client(cluster)
     else:
         try:
