@@ -308,6 +308,35 @@ def test_a_grading_process_ends_with_its_worker_even_one_that_died_during_its_st
     assert proc.returncode == (0 if parent_alive else 1), proc.stderr  # 1: it ended itself instead of working
 
 
+@pytest.mark.parametrize("grader_alive", [False, True])
+def test_a_kernel_launcher_ends_when_its_grading_process_is_gone_even_before_it_started(grader_alive, tmp_path):
+    """The sandbox launcher gets the grading process's pid from the policy: when its parent is already
+    another process, it starts no sandbox (the kernel would outlive the killed worker)."""
+    marker = tmp_path / "ran"
+    code = ("import sys; from attnlab.instructor.sandbox import _run_and_relay; "
+            "_run_and_relay(['touch', sys.argv[2]], int(sys.argv[1]))")
+    grader = os.getpid() if grader_alive else 2 ** 22 + 7  # the pid of a process gone
+    proc = subprocess.run([sys.executable, "-c", code, str(grader), str(marker)], capture_output=True, text=True,
+                          timeout=60)
+    assert (proc.returncode, marker.exists()) == ((0, True) if grader_alive else (1, False)), proc.stderr
+
+
+def test_the_policy_names_the_grading_process(tmp_path, monkeypatch):
+    from attnlab.instructor import grading
+
+    root = copy_course(tmp_path / "course")
+    for name in ("JUPYTER_PATH", "JUPYTER_RUNTIME_DIR"):  # set by the set-up: given back afterwards
+        monkeypatch.setenv(name, os.environ.get(name, ""))
+    monkeypatch.setattr(grading, "_WORKER", {})
+    for folder in ("base", "ipc"):
+        (tmp_path / folder).mkdir()
+    grading._setup_worker(str(root), CHAPTER, f"sqlite:///{tmp_path / 'gb.db'}", Limits(), None,
+                          str(root / "nbgrader_config.py"), str(tmp_path / "base"), 1, {"tool": "rlimits"},
+                          str(tmp_path / "ipc"))
+    policy = json.loads((grading._WORKER["scratch"] / "policy.json").read_text())
+    assert policy["grader_pid"] == os.getpid()
+
+
 def test_a_run_allows_retries_as_documented():
     """The cluster run above bounds the attempts by RETRIES, 2 by default (instructor-guide.md: "the
     worker grading it died 3 times"); the scheduler itself gives up on no task (the count is ours)."""

@@ -232,6 +232,7 @@ def _setup_worker(root: str, chapter: str, db_url: str, limits: Limits, out_dir:
     if db_url.startswith("sqlite:///"):
         hidden.append(str(Path(db_url[len("sqlite:///"):]).resolve().parent))
     policy = kernel_policy(limits, threads, isolation, hidden, str(runtime))
+    policy["grader_pid"] = os.getpid()  # the launcher's parent: it ends its sandbox when this process is gone
     (scratch / "policy.json").write_text(json.dumps(policy), encoding="utf-8")
     spec = scratch / "jupyter" / "kernels" / KERNEL_NAME
     spec.mkdir(parents=True)

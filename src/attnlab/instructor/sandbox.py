@@ -433,13 +433,19 @@ def isolation_report(limits=None, isolation: dict | None = None) -> list[str]:
 
 # --------------------------------------------------------------------------- the launcher
 
-def _run_and_relay(command: list[str]) -> None:
+def _run_and_relay(command: list[str], parent: int | None = None) -> None:
     """Run bubblewrap and end as its sandboxed kernel ended, so that the grader can tell a kernel
     killed by a signal (bwrap reports 128 + the signal) from one that exited. This process stays the
-    kernel's parent: stopping it stops bubblewrap (``--die-with-parent``) and the whole sandbox."""
+    kernel's parent: stopping it stops bubblewrap (``--die-with-parent``) and the whole sandbox.
+
+    ``parent`` is the grading process's pid (from the policy): when this process's parent is another
+    one, the grader is gone (a killed Dask worker took it) and the sandbox ends, also when it died
+    while this launcher was still starting, before it could have read the pid itself."""
     import signal
 
-    parent = os.getppid()
+    parent = os.getppid() if parent is None else parent
+    if os.getppid() != parent:
+        os._exit(1)
     proc = subprocess.Popen(command, env={}, close_fds=True)
     while True:
         try:
@@ -485,7 +491,7 @@ def main(argv: list[str]) -> None:
         (home / "sandbox.json").write_text(json.dumps({"isolation": "bwrap", "namespaces": isolation.get("namespaces")}),
                                            encoding="utf-8")
         apply_limits(policy)
-        _run_and_relay(bwrap_command(isolation, str(work), runtime, env, hidden, kernel))
+        _run_and_relay(bwrap_command(isolation, str(work), runtime, env, hidden, kernel), policy.get("grader_pid"))
     abi = 0
     if isolation["tool"] == "landlock":
         # the system, the Python installation and its packages, this kernel's connection file; not the
