@@ -685,3 +685,14 @@ def test_every_submission_got_its_outcome_in_one_run(graded):
     status, out, err = graded["run"]
     assert status == 0, out + err
     assert set(graded["rows"]) == set(_submissions())
+
+
+def test_a_students_exit_hooks_never_run_after_grading(tmp_path):
+    """The grader kills the kernel once the last cell ran (``shutdown_kernel = "immediate"``): code a
+    student registers to run at exit gets no time after the grading, and no second of the grader's."""
+    mark = tmp_path / "ran"
+    nb = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell(
+        f"import atexit\natexit.register(lambda: open({str(mark)!r}, 'w').write('ran'))\nprint('registered')")])
+    out, _ = HardenedExecute(kernel_name="python3").preprocess(nb, {})
+    assert out.cells[0].outputs[0]["text"] == "registered\n"
+    assert not mark.exists()

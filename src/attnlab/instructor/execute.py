@@ -38,7 +38,7 @@ from nbclient import NotebookClient
 from nbclient.exceptions import CellTimeoutError, DeadKernelError
 from nbclient.util import ensure_async, run_sync
 from nbformat.notebooknode import NotebookNode
-from traitlets import Integer
+from traitlets import Enum, Integer
 
 from nbgrader.preprocessors import Execute
 
@@ -111,6 +111,10 @@ class HardenedExecute(Execute):
     crash_restarts = Integer(3, help="how many times a notebook is run again after its kernel crashed").tag(config=True)
     interrupt_grace = Integer(30, help="seconds a cell interrupted at its time limit has to stop").tag(config=True)
     startup_timeout = Integer(300, help=NotebookClient.startup_timeout.help).tag(config=True)
+    # the outputs are in once the last cell ran: the kernel (and its sandbox) is killed, not asked to end.
+    # Graceful, it would run the student's atexit hooks after grading, and take about a second longer
+    shutdown_kernel = Enum(["graceful", "immediate"], default_value="immediate",
+                           help=NotebookClient.shutdown_kernel.help).tag(config=True)
 
     # ------------------------------------------------------------------ one notebook, run until no crash
 
