@@ -288,9 +288,12 @@ def _grade(root: Path, folder: Path, submissions: dict[str, Path], listen: Liste
     (folder / "grader.py").write_text(GRADER)
     env = dict(os.environ, GRADER_TOKEN=TOKEN, SSH_AUTH_SOCK=listen.unix_path, ATTNLAB_COURSE_ROOT=str(root))
     hogs = []
-    if busy:  # bounded busy loops on every core, stopped below in any case
+    if busy:  # bounded busy loops, stopped below in any case: one on each core of this test process's share
+        # (under pytest-xdist the other test processes keep the other cores busy), so every core has more
+        # runnable processes than it can run while the notebooks are graded
+        share = max(1, len(os.sched_getaffinity(0)) // int(os.environ.get("PYTEST_XDIST_WORKER_COUNT", "1")))
         loop = "import time\nend = time.time() + 900\nwhile time.time() < end:\n    pass\n"
-        hogs = [subprocess.Popen([sys.executable, "-c", loop]) for _ in range(len(os.sched_getaffinity(0)))]
+        hogs = [subprocess.Popen([sys.executable, "-c", loop]) for _ in range(share)]
     try:
         proc = subprocess.run([sys.executable, str(folder / "grader.py"), str(folder / "spec.json"),
                                "--db", f"postgresql://grader:{PASSWORD}@db.invalid/attnlab"],
