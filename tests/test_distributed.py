@@ -7,8 +7,10 @@ The batch: a blank notebook, objects that lie in comparisons (``tests/grading.py
 submission that patches ``torch.allclose`` (flagged), one that looks for the course's files and the
 gradebook from inside its kernel, and two byte-identical copies of the model answer: ``sleeper``
 (its worker is killed once while it grades it) and ``doomed`` (its worker is killed on every
-attempt). Every score must equal the one-machine result
-(:func:`attnlab.course.autograde_notebooks`), the gradebook must hold one submission per graded
+attempt). Every part's score must be what the one-machine grading gives these notebooks (the
+model answer and ``reader`` every point, ``blank`` and ``liar`` none, ``tamper`` none and every
+part held for review; ``tests/test_exercises.py`` grades the same model, blank and liar notebooks of
+this chapter on one machine), the gradebook must hold one submission per graded
 student and nothing for ``doomed`` (a failure after 1 + retries attempts, never a 0), and a rerun
 grades only ``doomed``. The cluster run allows one retry (:data:`CLUSTER_RETRIES`) instead of the
 default :data:`~attnlab.instructor.distributed.RETRIES`, so that ``doomed`` costs two worker
@@ -34,7 +36,6 @@ import pytest
 
 pytest.importorskip("distributed")
 
-from attnlab import course  # noqa: E402
 from attnlab.instructor import distributed as dist  # noqa: E402
 from attnlab.instructor import sandbox  # noqa: E402
 from attnlab.instructor.grading import Limits, SetupError  # noqa: E402
@@ -177,7 +178,6 @@ def batch(cluster, tmp_path_factory):
         "reader": write_submission(CHAPTER, download / "reader_exercises.ipynb",
                                    {first: reader + solution_code(CHAPTER)[first]}),
     }
-    local = course.autograde_notebooks(CHAPTER, subs, ROOT, workers=2)
     # the cluster grades two copies of the model answer instead of the model answer itself
     for name in MODEL_COPIES:
         shutil.copyfile(subs["model"], download / f"{name}_exercises.ipynb")
@@ -203,6 +203,10 @@ def batch(cluster, tmp_path_factory):
         finally:
             killer.stop.set()
             killer.join(30)
+        from nbgrader.api import Gradebook
+
+        with Gradebook(f"sqlite:///{root / 'gradebook.db'}", "attnlab") as gb:
+            maxima = {c.name: float(c.max_score) for c in gb.find_notebook("exercises", CHAPTER).grade_cells}
         ledger = (root / "reports" / f"autograde-{CHAPTER}.jsonl").read_text().splitlines()
         grades_after_first = part_grades(f"sqlite:///{root / 'gradebook.db'}")
         rows_after_first = summary_rows(root)
@@ -214,14 +218,22 @@ def batch(cluster, tmp_path_factory):
             allowed = client.run_on_scheduler(lambda dask_scheduler: dask_scheduler.allowed_failures)
     finally:
         os.environ.pop("ATTNLAB_COURSE_ROOT", None)
-    return {"root": root, "local": local, "first": first_run, "rerun": rerun, "killer": killer,
+    return {"root": root, "maxima": maxima, "first": first_run, "rerun": rerun, "killer": killer,
             "ledger": ledger, "ledger_rerun": ledger_after_rerun, "grades": grades_after_first,
             "rows": rows_after_first, "allowed_failures": allowed, "folder": cluster["folder"]}
 
 
-def _local_score(batch, student: str) -> float:
-    parts = batch["local"]["model" if student in MODEL_COPIES else student]
-    return sum(p.score for p in parts.values())
+# what each notebook earns, part by part: every point (the model answer, its copies, reader, which runs the
+# model answer after its look around), or none (tamper's parts are all held for review, with 0 until then)
+FULL = ("sleeper", "doomed", "reader")
+
+
+def _expected(batch, student: str) -> dict[str, float]:
+    return {g: (top if student in FULL else 0.0) for g, top in batch["maxima"].items()}
+
+
+def _expected_score(batch, student: str) -> float:
+    return sum(_expected(batch, student).values())
 
 
 @pytest.mark.slow
@@ -230,14 +242,14 @@ def test_every_score_equals_the_one_machine_result(batch):
     assert status == 0, out + err
     rows = batch["rows"]
     graded = {s: r for s, r in rows.items() if s != "doomed"}
-    assert {s: float(r["score"]) for s, r in graded.items()} == {s: _local_score(batch, s) for s in graded}
-    assert _local_score(batch, "sleeper") == 16 and _local_score(batch, "blank") == 0 and _local_score(batch, "liar") == 0
+    assert _expected_score(batch, "sleeper") == 16 and len(batch["maxima"]) >= 6
+    assert {s: float(r["score"]) for s, r in graded.items()} == {s: _expected_score(batch, s) for s in graded}
     assert rows["tamper"]["status"] == "flagged" and rows["sleeper"]["status"] == "graded"
-    # the gradebook holds the same points, part by part, as the one-machine grading
+    # the gradebook holds the same points, part by part
     for student, parts in batch["grades"].items():
-        local = batch["local"]["model" if student in MODEL_COPIES else student]
-        assert {g: s for g, (s, _) in parts.items()} == {g: p.score for g, p in local.items()}, student
+        assert {g: s for g, (s, _) in parts.items()} == _expected(batch, student), student
     assert all(manual for _, manual in batch["grades"]["tamper"].values())
+    assert not any(manual for s in ("sleeper", "reader") for _, manual in batch["grades"][s].values())
 
 
 @pytest.mark.slow
@@ -292,7 +304,7 @@ def test_a_rerun_grades_only_what_is_not_in_the_gradebook(batch):
     assert "5 students already in the gradebook from an earlier run, not graded again" in out
     new = [json.loads(line) for line in batch["ledger_rerun"][len(batch["ledger"]):]]
     assert [e["student"] for e in new] == ["doomed"]
-    assert new[0]["result"]["status"] == "graded" and new[0]["result"]["score"] == _local_score(batch, "model")
+    assert new[0]["result"]["status"] == "graded" and new[0]["result"]["score"] == _expected_score(batch, "doomed")
     rows = summary_rows(batch["root"])
     assert rows["doomed"]["status"] == "graded" and rows["sleeper"]["status"] == "graded"
 
