@@ -672,6 +672,22 @@ def test_the_timed_runs_used_the_defaults_and_record_their_bleu(minutes):
     assert curve == sorted(curve) and curve[-1] >= minutes - 0.5 and len(curve) >= 3
 
 
+def test_the_45_minute_dropout_run_differs_from_the_defaults_only_in_dropout():
+    """Chapter 8's answer to the 45-minute run's over-fitting: the same command with ``--dropout 0.1``."""
+    record = json.loads((RESULTS_DIR / "capstone_cpu_45min_dropout.json").read_text())
+    res = record["results"]
+    defaults = _recipe(dataclasses.asdict(TrainConfig(max_steps=1)))
+    assert defaults["dropout"] == 0.0 and _recipe(record["config"]) == {**defaults, "dropout": 0.1}
+    command = res["train"]["command"]
+    assert command.startswith("attnlab-translate train") and "--minutes 45" in command and "--dropout 0.1" in command
+    assert 44.5 <= res["train"]["train_seconds"] / 60 <= 45.5 and res["test_sentences"] == 1000
+    assert "multi30k" in res["corpus"].lower() and res["train"]["world_size"] == 1 and "2 cores" in record["hardware"]
+    for key in ("final_greedy", "final_beam", "averaged_beam"):
+        assert res[key]["signature"].startswith("nrefs:1|case:mixed|eff:no|tok:13a|smooth:exp|version:")
+    curve = [c["minutes"] for c in res["curve"]]
+    assert curve == sorted(curve) and curve[-1] >= 44.5 and len(curve) >= 3
+
+
 def test_the_race_trained_both_recipes_on_one_budget():
     record = json.loads((RESULTS_DIR / "bench_capstone_race.json").read_text())
     configs, curves = record["config"]["configs"], record["results"]["curves"]

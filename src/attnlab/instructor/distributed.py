@@ -301,7 +301,7 @@ def grade_task(payload: dict, student: str, notebook: bytes, timestamp: bytes | 
     with _LOCK:
         if started is not None:
             _announce(started, student, attempt)
-        for attempt in (1, 2):
+        for process_try in (1, 2):
             state = _prepare(payload)
             done = {"fingerprint": state["fingerprint"], "isolation": state["isolation"]["tool"],
                     "worker": _worker_address(), "threads": state["threads"], "setup_s": state.pop("setup_s", 0.0)}
@@ -316,7 +316,7 @@ def grade_task(payload: dict, student: str, notebook: bytes, timestamp: bytes | 
                 break
             except BrokenProcessPool:
                 _cleanup()
-                if attempt == 2:
+                if process_try == 2:
                     reply = {"result": asdict(Result(student, "failed", reasons=[
                         "the grading process died while grading it"])), "grades": [], "comments": [], "graded": {}}
             finally:
