@@ -686,6 +686,11 @@ def test_the_45_minute_dropout_run_differs_from_the_defaults_only_in_dropout():
         assert res[key]["signature"].startswith("nrefs:1|case:mixed|eff:no|tok:13a|smooth:exp|version:")
     curve = [c["minutes"] for c in res["curve"]]
     assert curve == sorted(curve) and curve[-1] >= 44.5 and len(curve) >= 3
+    # the README says that this run reached the course's target and that the run without dropout did not
+    best = max(res[key]["bleu"] for key in ("final_greedy", "final_beam", "averaged_beam"))
+    without = json.loads((RESULTS_DIR / "capstone_cpu_45min.json").read_text())["results"]
+    assert best >= 40 > max(without[key]["bleu"] for key in ("final_greedy", "final_beam", "averaged_beam"))
+    assert "For 45 minutes add `--dropout 0.1`" in (RESULTS_DIR.parents[1] / "README.md").read_text()
 
 
 def test_the_race_trained_both_recipes_on_one_budget():
