@@ -10,7 +10,7 @@ import sys
 import pytest
 
 from attnlab.instructor.sandbox import THREAD_ENV
-from grading import ROOT
+from grading import ROOT, core_share
 
 
 @pytest.fixture(scope="session")
@@ -30,9 +30,8 @@ def pytest_configure(config):
     """Under pytest-xdist each process, and every process it starts (book kernels, training runs),
     gets its share of the cores: torch's default of one thread per core in every process makes the
     threads wait for each other, and small models then run many times slower."""
-    processes = int(os.environ.get("PYTEST_XDIST_WORKER_COUNT", "1"))
-    if processes > 1:
-        share = max(1, len(os.sched_getaffinity(0)) // processes)
+    if int(os.environ.get("PYTEST_XDIST_WORKER_COUNT", "1")) > 1:
+        share = core_share()
         os.environ.update({name: str(share) for name in THREAD_ENV})
         import torch
 

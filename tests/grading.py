@@ -3,10 +3,18 @@
 from __future__ import annotations
 
 import json
+import os
 import re
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
+
+
+def core_share() -> int:
+    """This test process's share of the cores: all of them, or under pytest-xdist its part of them."""
+    processes = int(os.environ.get("PYTEST_XDIST_WORKER_COUNT", "1"))
+    return max(1, len(os.sched_getaffinity(0)) // processes)
+
 SOLUTION_LINES = ("### BEGIN SOLUTION", "### END SOLUTION")
 
 

@@ -31,7 +31,7 @@ import pytest
 
 from attnlab.instructor import sandbox
 from attnlab.instructor.grading import Limits, check_notebook, extra_notebooks
-from grading import ROOT, load, solution_code, write_submission
+from grading import ROOT, core_share, load, solution_code, write_submission
 from instructor_course import CHAPTER, cli, copy_course
 
 RUN = uuid.uuid4().hex[:10]
@@ -291,9 +291,8 @@ def _grade(root: Path, folder: Path, submissions: dict[str, Path], listen: Liste
     if busy:  # bounded busy loops, stopped below in any case: one on each core of this test process's share
         # (under pytest-xdist the other test processes keep the other cores busy), so every core has more
         # runnable processes than it can run while the notebooks are graded
-        share = max(1, len(os.sched_getaffinity(0)) // int(os.environ.get("PYTEST_XDIST_WORKER_COUNT", "1")))
         loop = "import time\nend = time.time() + 900\nwhile time.time() < end:\n    pass\n"
-        hogs = [subprocess.Popen([sys.executable, "-c", loop]) for _ in range(share)]
+        hogs = [subprocess.Popen([sys.executable, "-c", loop]) for _ in range(core_share())]
     try:
         proc = subprocess.run([sys.executable, str(folder / "grader.py"), str(folder / "spec.json"),
                                "--db", f"postgresql://grader:{PASSWORD}@db.invalid/attnlab"],
