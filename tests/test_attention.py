@@ -169,3 +169,17 @@ def test_combine_masks_ands_padding_and_causal():
 def test_bad_input_gets_a_clear_error(call, message):
     with pytest.raises((ValueError, TypeError), match=message):
         call()
+
+
+def test_the_package_level_names_are_the_submodules_functions():
+    import attnlab
+    import attnlab.attention
+    import attnlab.device
+
+    for name in attnlab.__all__:
+        source = attnlab.device if name in ("get_device", "set_seed") else attnlab.attention
+        assert getattr(attnlab, name) is getattr(source, name), name
+        assert name in dir(attnlab)
+    with pytest.raises(AttributeError, match="no attribute 'flash'"):
+        attnlab.flash  # noqa: B018
+

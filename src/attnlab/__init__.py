@@ -16,22 +16,33 @@ Masks are boolean and ``True`` means "may attend" (the convention of
 :func:`torch.nn.functional.scaled_dot_product_attention`).
 """
 
-from attnlab.attention import (
-    attention_scores,
-    causal_mask,
-    combine_masks,
-    padding_mask,
-    scaled_dot_product_attention,
-)
-from attnlab.device import get_device, set_seed
+# The names below are loaded on first use (PEP 562), not at ``import attnlab``: the instructor
+# tools (``attnlab-course``, the grading processes, nbgrader's configuration) import the package
+# but never touch torch, and importing torch costs about two seconds of CPU in every such process.
+_LAZY = {
+    "attention_scores": "attnlab.attention",
+    "causal_mask": "attnlab.attention",
+    "combine_masks": "attnlab.attention",
+    "padding_mask": "attnlab.attention",
+    "scaled_dot_product_attention": "attnlab.attention",
+    "get_device": "attnlab.device",
+    "set_seed": "attnlab.device",
+}
+__all__ = sorted(_LAZY)
 
-__all__ = [
-    "attention_scores",
-    "causal_mask",
-    "combine_masks",
-    "get_device",
-    "padding_mask",
-    "scaled_dot_product_attention",
-    "set_seed",
-]
+
+def __getattr__(name):
+    if name in _LAZY:
+        import importlib
+
+        value = getattr(importlib.import_module(_LAZY[name]), name)
+        globals()[name] = value  # later lookups skip this function
+        return value
+    raise AttributeError(f"module 'attnlab' has no attribute {name!r}")
+
+
+def __dir__():
+    return sorted(set(globals()) | set(_LAZY))
+
+
 __version__ = "0.1.0"
