@@ -642,17 +642,37 @@ def _recipe(config: dict) -> dict:
     return {k: (list(v) if isinstance(v, tuple) else v) for k, v in config.items() if k not in _NOT_RECIPE}
 
 
+# the defaults the search changed (from a 5 % warm-up, 4,000-token batches, a peak of 1.2e-3, dropout 0.1)
+SEARCH_CHANGED = {"warmup_fraction", "max_tokens", "peak_lr", "dropout"}
+
+
 def test_the_defaults_are_the_best_setting_the_search_found():
-    """Every row is a change to the defaults of its time; the defaults now are the best 15-minute row's."""
+    """Every row is a change to the defaults of its time. The defaults now are the best 15-minute row's,
+    unless that row beats the best run of the defaults by less than the spread between the defaults'
+    own seeds (chapter 8: such a gap is noise, and the defaults stay until more seeds settle it)."""
     record = json.loads((RESULTS_DIR / "budget_search.json").read_text())
     rows = record["results"]["rows"]
     assert record["command"].startswith("python experiments/budget_search.py") and record["hardware"]
     assert all(r["split"] == "val" and r["signature"].startswith("nrefs:1|case:mixed") for r in rows)
     longest = max(r["minutes"] for r in rows)
-    best = max((r for r in rows if r["minutes"] == longest), key=lambda r: r["greedy_bleu"])
+    rows = [r for r in rows if r["minutes"] == longest]
     defaults = dataclasses.asdict(TrainConfig(max_steps=1))
-    for key, value in best["overrides"].items():
-        assert defaults[key] == value, f"the best row sets {key}={value!r}; the default is {defaults[key]!r}"
+
+    def is_defaults(row):
+        if "config" in row:  # rows since the label-smoothing, vocabulary and shape rows keep their whole config
+            return _recipe(row["config"]) == _recipe(defaults)
+        # an older row records only its changes to the defaults of its time; it ran today's defaults
+        # if it set, to today's values, every field the search has changed since it began
+        return (SEARCH_CHANGED <= set(row["overrides"])
+                and all(defaults[key] == value for key, value in row["overrides"].items()))
+
+    runs_of_defaults = [r for r in rows if is_defaults(r)]
+    assert len({r["seed"] for r in runs_of_defaults}) >= 2, "the spread needs the defaults on two seeds at least"
+    scores = [r["greedy_bleu"] for r in runs_of_defaults]
+    best = max(rows, key=lambda r: r["greedy_bleu"])
+    if not is_defaults(best):
+        assert best["greedy_bleu"] - max(scores) < max(scores) - min(scores), (
+            f"{best['setting']} beats the defaults by more than their seeds differ: make its settings the defaults")
 
 
 @pytest.mark.parametrize("minutes", [15, 45])
