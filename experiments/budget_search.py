@@ -53,7 +53,8 @@ def run_row(name: str, overrides: dict, args) -> dict:
     with torch.inference_mode():
         hyps = translate(model, tokenizer, sources, 1)
     bleu, signature = corpus_bleu(hyps, references)
-    return {"setting": name, "overrides": overrides, "config": dataclasses.asdict(config), "minutes": args.minutes, "clock": args.clock,
+    return {"setting": name, "overrides": overrides, "config": dataclasses.asdict(config),
+            "minutes": args.minutes, "clock": args.clock,
             "threads": torch.get_num_threads(), "seed": args.seed, "split": "val", "sentences": len(sources), "greedy_bleu": round(bleu, 2),
             "signature": signature, "steps": summary["steps"], "epochs": summary["epochs"],
             "tokens_per_s": summary["tokens_per_s"], "last_loss": summary["last_loss"],

@@ -182,4 +182,3 @@ def test_the_package_level_names_are_the_submodules_functions():
         assert name in dir(attnlab)
     with pytest.raises(AttributeError, match="no attribute 'no_such_name'"):
         attnlab.no_such_name  # noqa: B018
-

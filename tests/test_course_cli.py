@@ -111,7 +111,7 @@ def test_bundle_writes_at_the_course_root_by_default(tmp_path, monkeypatch, caps
 def test_the_instructor_tools_start_without_importing_torch_or_a_grammar():
     """Every grading process, ``attnlab-course`` call and nbgrader run imports these modules. Neither
     torch nor rfc3987-syntax's grammar is used there, and each costs about two seconds of CPU to import
-    (``attnlab/__init__`` loads its torch-based names on first use; jsonschema is kept below 4.24).""" 
+    (``attnlab/__init__`` loads its torch-based names on first use; jsonschema is kept below 4.24)."""
     import subprocess
     import sys
 
