@@ -15,6 +15,7 @@ def core_share() -> int:
     processes = int(os.environ.get("PYTEST_XDIST_WORKER_COUNT", "1"))
     return max(1, len(os.sched_getaffinity(0)) // processes)
 
+
 SOLUTION_LINES = ("### BEGIN SOLUTION", "### END SOLUTION")
 
 
