@@ -35,7 +35,6 @@ import json
 import os
 import shutil
 import sys
-import tempfile
 import zipfile
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -106,7 +105,9 @@ def scratch_course(chapter: str, root: Path | None = None):
     """
     root = root or repo_root()
     source = _check_chapter(chapter, root)
-    with tempfile.TemporaryDirectory(prefix="attnlab-course-") as tmp:
+    from attnlab.instructor import tempdirs
+
+    with tempdirs.folder("attnlab-course-") as tmp:  # removed by a later run if this one is killed
         course = Path(tmp)
         (course / "source" / chapter).mkdir(parents=True)
         shutil.copy2(source, course / "source" / chapter / NOTEBOOK)

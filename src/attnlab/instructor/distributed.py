@@ -41,7 +41,6 @@ import hashlib
 import json
 import os
 import shutil
-import tempfile
 import threading
 import time
 import uuid
@@ -49,6 +48,7 @@ from contextlib import contextmanager
 from dataclasses import asdict
 from pathlib import Path
 
+from . import tempdirs
 from .grading import NOTEBOOK, Limits, Part, Result, SetupError, check_submissions, check_unchanged
 
 # a notebook whose worker dies while grading it is sent again at most this often; then it is a grading failure
@@ -232,8 +232,11 @@ def _prepare(payload: dict) -> dict:
         local = get_worker().local_directory
     except (ImportError, ValueError):
         local = None
-    base = Path(tempfile.mkdtemp(prefix="attnlab-grade-", dir=local))
-    ipc = tempfile.mkdtemp(prefix="attnlab-ipc-", dir=grading._short_temp_dir())
+    # named after this process: a later setup removes them if this worker is killed (tempdirs.sweep)
+    for prefix, where in (("attnlab-grade-", local), ("attnlab-ipc-", grading._short_temp_dir())):
+        tempdirs.sweep(prefix, where)
+    base = Path(tempdirs.make("attnlab-grade-", local))
+    ipc = tempdirs.make("attnlab-ipc-", grading._short_temp_dir())
     _STATE.update(base=base, ipc=ipc)
     course = base / "course"
     for name, data in payload["files"].items():

@@ -35,6 +35,8 @@ from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from . import tempdirs
+
 NOTEBOOK = "exercises.ipynb"
 KERNEL_NAME = "attnlab-sandbox"
 # environment variables a grading kernel must not see (database URLs and passwords)
@@ -443,8 +445,8 @@ def _run_pool(root, chapter, db_url, limits, out_dir, config_file, workers, batc
     workers = min(workers, len(batch))
     # the kernels share the cores: each gets its part, so parallel kernels do not oversubscribe them
     threads = max(1, len(os.sched_getaffinity(0)) // workers)
-    with tempfile.TemporaryDirectory(prefix="attnlab-grade-", ignore_cleanup_errors=True) as base, \
-            tempfile.TemporaryDirectory(prefix="attnlab-ipc-", dir=_short_temp_dir(), ignore_cleanup_errors=True) as ipc, \
+    # named after this process, so the next batch removes them if this one is killed (tempdirs.sweep)
+    with tempdirs.folder("attnlab-grade-") as base, tempdirs.folder("attnlab-ipc-", _short_temp_dir()) as ipc, \
             ProcessPoolExecutor(workers, mp_context=context, initializer=_worker_init,
                                 initargs=(str(root), chapter, db_url, limits, str(out_dir) if out_dir else None,
                                           str(config_file), base, threads, isolation, ipc)) as pool:

@@ -41,7 +41,6 @@ import resource
 import shutil
 import subprocess
 import sys
-import tempfile
 from pathlib import Path
 
 # Landlock constants from <linux/landlock.h>
@@ -338,8 +337,10 @@ def _bwrap_version(path: str) -> str:
 
 def _try_bwrap(path: str, strict: bool) -> tuple[list[str] | None, str]:
     """Run a trivial Python in the sandbox; the namespaces it got of its own, or why it failed."""
+    from . import tempdirs  # here, not at the top: this file also runs as the kernel's launcher script
+
     mine = {n: os.readlink(f"/proc/self/ns/{n}") for n in NAMESPACES if os.path.exists(f"/proc/self/ns/{n}")}
-    with tempfile.TemporaryDirectory(prefix="attnlab-probe-") as work:
+    with tempdirs.folder("attnlab-probe-") as work:
         env = kernel_env({}, Path(work))
         cmd = bwrap_command({"path": path, "strict": strict}, work, None, env, [],
                             [sys.executable, "-I", "-c", _PROBE % (NAMESPACES,)])

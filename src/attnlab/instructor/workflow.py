@@ -15,6 +15,7 @@ import shutil
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from . import tempdirs
 from .grading import NOTEBOOK, Limits, Result, grade, nbgrader_error
 
 # A file name "<student id>_<anything>.ipynb": the id is everything before the first underscore.
@@ -334,7 +335,8 @@ def collect(root: Path, chapter: str, download: Path, pattern: str = DEFAULT_PAT
     report = CollectReport()
     matcher = re.compile(pattern)
     extracted = root / "downloaded" / chapter / "extracted"  # only matched against, never written
-    staging = Path(tempfile.mkdtemp(prefix="attnlab-collect-"))
+    tempdirs.sweep("attnlab-collect-")  # what a killed collect left (student files)
+    staging = Path(tempdirs.make("attnlab-collect-"))
     budget = {"left": limits.total_bytes}
     candidates: dict[str, list[tuple[float, int, _Entry, str, Path, str | None]]] = {}
     try:
@@ -533,7 +535,8 @@ def feedback(root: Path, chapter: str, db_url: str, students: list[str] | None =
     config.SafeOutputs.hidden_lines = lines
     config.SafeOutputs.student_outputs = student_outputs
     config.SafeOutputs.trusted_markdown = fb.locked_markdown_ids(root, chapter)
-    staging = Path(tempfile.mkdtemp(prefix=".feedback-staging-", dir=root))
+    tempdirs.sweep(".feedback-staging-", root)
+    staging = Path(tempdirs.make(".feedback-staging-", root))
     config.CourseDirectory.feedback_directory = staging.name
     api = NbGraderAPI(config=config)
     graded = sorted(p.parent.name for p in (root / "autograded").glob(f"*/{chapter}") if p.is_dir())
