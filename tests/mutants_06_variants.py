@@ -280,29 +280,6 @@ def gqa_cached_attention(q, k, v):
     allowed = torch.ones(t, s, dtype=torch.bool).tril()
     return scores.masked_fill(~allowed, float("-inf")).softmax(dim=-1) @ v
 """}),
-    # Part 7 -- small sizes only: a causal mask cached for up to 256 positions
-    "gqa_cached_mask_table_256": ("test_gqa_cached_attention", {"gqa_cached_attention": """
-_CAUSAL = torch.ones(256, 256, dtype=torch.bool).tril()
-
-
-def gqa_cached_attention(q, k, v):
-    t, s = q.shape[2], k.shape[2]
-    reps = q.shape[1] // k.shape[1]
-    k, v = k.repeat_interleave(reps, dim=1), v.repeat_interleave(reps, dim=1)
-    scores = q @ k.transpose(-2, -1) / math.sqrt(q.shape[-1])
-    allowed = _CAUSAL[s - t:s, :s]
-    return scores.masked_fill(~allowed, float("-inf")).softmax(dim=-1) @ v
-"""}),
-    # Part 8 -- long sequences: gamma^-j rescaling overflows float32 at T = 300
-    "decay_rescaled_cumsum": ("test_decayed_linear_attention", {"decayed_linear_attention": """
-def decayed_linear_attention(q, k, v, decay):
-    fq, fk = F.elu(q) + 1, F.elu(k) + 1
-    j = torch.arange(q.shape[-2], dtype=q.dtype)
-    up, down = decay ** -j, decay ** j  # gamma^-j on the way in, gamma^i on the way out
-    state = torch.cumsum((fk * up[:, None])[..., :, None] * v[..., None, :], dim=-3) * down[:, None, None]
-    z = torch.cumsum(fk * up[:, None], dim=-2) * down[:, None]
-    return torch.einsum("...td,...tde->...te", fq, state) / (fq * z).sum(-1, keepdim=True)
-"""}),
     # Part 8 -- realistic: the normaliser is not decayed
     "decay_normaliser_not_decayed": ("test_decayed_linear_attention", {"decayed_linear_attention": """
 def decayed_linear_attention(q, k, v, decay):
@@ -465,31 +442,190 @@ def decayed_linear_attention(q, k, v, decay):
     scores = (fq @ fk.transpose(-2, -1)) * (decay ** (i - j) * (j <= i))
     return (scores @ v) / scores.sum(-1, keepdim=True)
 """}),
+    # ---- red team round 2 (issue #22): answers that kept full marks in the blind round, and representative
+    # ones caught; each class is now tested in every part that it applies to
+    # Part 1 -- Python integer arithmetic (round 2, slipped): a float division on one branch, exact only for round sizes
+    "window_pairs_float_division_one_branch": ("test_window_pairs", {"window_pairs": """
+def window_pairs(t, window):
+    if t <= window:
+        return t * (t + 1) // 2
+    return round(t * window - window * (window - 1) / 2)
+"""}),
+    # Part 2 -- Python float returns: numpy.float64 is a float subclass
+    "tokens_per_pass_numpy_float64": ("test_tokens_per_target_pass", {"tokens_per_target_pass": """
+import numpy as np
+
+def tokens_per_target_pass(alpha, gamma):
+    # tokens k = 0..gamma are produced with probability alpha**k each
+    return np.sum(np.float64(alpha) ** np.arange(gamma + 1))
+"""}),
+    # Part 2 -- the accuracy stated: float32 arithmetic
+    "tokens_per_pass_float32_tensor": ("test_tokens_per_target_pass", {"tokens_per_target_pass": """
+def tokens_per_target_pass(alpha, gamma):
+    a = torch.tensor(alpha)
+    if alpha == 1:
+        return float(gamma + 1)
+    return ((1 - a ** (gamma + 1)) / (1 - a)).item()
+"""}),
+    # Part 3 -- views that are not contiguous: .view(-1) on a transposed tensor raises
+    "whole_word_view_flattens": ("test_whole_word_chosen", {"whole_word_chosen": """
+def whole_word_chosen(starts, pick):
+    b, t = starts.shape
+    flat_starts, flat_pick = starts.view(-1), pick.view(-1)
+    positions = torch.arange(b * t)
+    word_start = torch.where(flat_starts, positions, torch.full_like(positions, -1)).view(b, t).cummax(dim=1).values
+    inside = word_start >= torch.arange(b)[:, None] * t  # the start lies in the same row
+    return inside & flat_pick[word_start.clamp(min=0)]
+"""}),
+    # Part 3 -- a row with no start: argmax of an all-False row is 0, so its first token counts as a start
+    "whole_word_argmax_first_start": ("test_whole_word_chosen", {"whole_word_chosen": """
+def whole_word_chosen(starts, pick):
+    B, T = starts.shape
+    pos = torch.arange(T).expand(B, T)
+    first = starts.int().argmax(dim=1, keepdim=True)        # first start of each row
+    last = torch.where(starts, pos, torch.zeros_like(pos)).cummax(dim=1).values
+    return (pos >= first) & torch.gather(pick, 1, last)
+"""}),
+    # Part 4 -- a softmax that overflows (round 2, slipped): exp() without subtracting the row maximum
+    "min_p_exp_without_max_shift": ("test_min_p_sample", {"min_p_sample": """
+def min_p_sample(logits, min_p, generator):
+    e = torch.exp(logits)
+    probs = e / e.sum(dim=-1, keepdim=True)
+    keep = probs >= min_p * probs.max(dim=-1, keepdim=True).values
+    kept = probs * keep
+    return torch.multinomial(kept / kept.sum(-1, keepdim=True), 1, generator=generator).squeeze(-1)
+"""}),
+    # Part 4 -- realistic: min_p as an absolute probability threshold
+    "min_p_absolute_threshold": ("test_min_p_sample", {"min_p_sample": """
+def min_p_sample(logits, min_p, generator):
+    probs = torch.softmax(logits, dim=-1)
+    keep = probs >= min_p
+    keep[torch.arange(len(probs)), probs.argmax(-1)] = True
+    kept = probs * keep
+    return torch.multinomial(kept / kept.sum(-1, keepdim=True), 1, generator=generator).squeeze(-1)
+"""}),
+    # Part 5 -- views that are not contiguous: .view(-1) on transposed inputs raises
+    "restore_view_flattens": ("test_span_corrupt", {"span_corrupt": """
+def restore_spans(inputs, targets, sentinels, pad):
+    b, li = inputs.shape
+    is_sentinel = torch.isin(inputs.view(-1), sentinels).view(b, li)
+    rows = []
+    for r in range(b):
+        hidden, current = {}, None
+        for token in targets[r].tolist():
+            if token == pad:
+                break
+            if token in sentinels.tolist():
+                current = hidden.setdefault(token, [])
+            else:
+                current.append(token)
+        row = []
+        for token, special in zip(inputs[r].tolist(), is_sentinel[r].tolist()):
+            if token == pad:
+                break
+            row += [(x, True) for x in hidden[token]] if special else [(token, False)]
+        rows.append(row)
+    t = max(len(row) for row in rows)
+    tokens = torch.tensor([[x for x, _ in row] + [pad] * (t - len(row)) for row in rows], dtype=torch.int64)
+    noise = torch.tensor([[f for _, f in row] + [False] * (t - len(row)) for row in rows], dtype=torch.bool)
+    return tokens, noise
+"""}),
+    # Part 6 -- the accuracy stated: a float64 softmax computed in float32 and cast back
+    "expert_choice_softmax_in_float32": ("test_expert_choice", {"expert_choice": """
+def expert_choice(router_logits, capacity):
+    probs = router_logits.float().softmax(dim=-1).to(router_logits.dtype)
+    n = probs.shape[0]
+    order = probs.sort(dim=0, descending=True, stable=True).indices
+    chosen = torch.zeros_like(probs, dtype=torch.bool).scatter(0, order[:min(capacity, n)], True)
+    return chosen, torch.where(chosen, probs, torch.zeros_like(probs))
+"""}),
+    # Part 6 -- ties: topk does not promise the lower index first
+    "expert_choice_topk_ties": ("test_expert_choice", {"expert_choice": """
+def expert_choice(router_logits, capacity):
+    probs = torch.softmax(router_logits, dim=-1)
+    N, E = probs.shape
+    idx = probs.topk(min(capacity, N), dim=0).indices
+    chosen = torch.zeros(N, E, dtype=torch.bool).scatter(0, idx, True)
+    return chosen, torch.where(chosen, probs, torch.zeros_like(probs))
+"""}),
+    # Part 7 -- views that are not contiguous (round 2, slipped): .view(B * H, T, Dh) fails for q as split_heads makes it
+    "gqa_cached_view_for_bmm": ("test_gqa_cached_attention", {"gqa_cached_attention": """
+def gqa_cached_attention(q, k, v):
+    B, H, T, Dh = q.shape
+    G, S = k.shape[1], k.shape[2]
+    k = k.repeat_interleave(H // G, dim=1).view(B * H, S, Dh)
+    v = v.repeat_interleave(H // G, dim=1).view(B * H, S, Dh)
+    q3 = q.view(B * H, T, Dh)                                  # flatten heads for bmm
+    scores = torch.bmm(q3, k.transpose(1, 2)) / math.sqrt(Dh)
+    allowed = torch.ones(T, S, dtype=torch.bool).tril(diagonal=S - T)
+    scores = scores.masked_fill(~allowed, float("-inf"))
+    return torch.bmm(torch.softmax(scores, dim=-1), v).view(B, H, T, Dh)
+"""}),
+    # Part 8 -- the float64 accuracy stated (round 2, slipped): the decay's powers built in float32
+    "decay_powers_in_float32": ("test_decayed_linear_attention", {"decayed_linear_attention": """
+def decayed_linear_attention(q, k, v, decay):
+    fq, fk = F.elu(q) + 1, F.elu(k) + 1
+    T = q.shape[-2]
+    idx = torch.arange(T)
+    gap = (idx[:, None] - idx[None, :]).clamp(min=0)
+    D = torch.tril(torch.full((T, T), decay) ** gap)             # float32 decay powers
+    weights = (fq @ fk.transpose(-2, -1)) * D
+    return ((weights @ v) / weights.sum(-1, keepdim=True)).to(q.dtype)
+"""}),
+    # Part 8 -- long sequences (round 2, slipped): gamma^-j rescaling inside chunks of 64 still overflows float32 at decay 0.05
+    "decay_rescaled_in_chunks": ("test_decayed_linear_attention", {"decayed_linear_attention": """
+def decayed_linear_attention(q, k, v, decay, chunk=64):
+    # rescaling only inside chunks of 64, carrying the state between chunks
+    fq, fk = F.elu(q) + 1, F.elu(k) + 1
+    T = q.shape[-2]
+    state = torch.zeros(*fk.shape[:-2], fk.shape[-1], v.shape[-1], dtype=q.dtype)
+    z = torch.zeros(*fk.shape[:-2], fk.shape[-1], dtype=q.dtype)
+    outs = []
+    for s in range(0, T, chunk):
+        e = min(s + chunk, T)
+        n = e - s
+        g = decay ** torch.arange(1, n + 1, dtype=q.dtype)          # gamma^(r+1), r = 0..n-1
+        a = fk[..., s:e, :] / g[:, None]
+        cs = torch.cumsum(a[..., :, None] * v[..., s:e, None, :], dim=-3) * g[:, None, None]
+        cz = torch.cumsum(a, dim=-2) * g[:, None]
+        st = state[..., None, :, :] * g[:, None, None] + cs
+        zz = z[..., None, :] * g[:, None] + cz
+        num = (fq[..., s:e, None, :] @ st).squeeze(-2)
+        den = (fq[..., s:e, :] * zz).sum(-1, keepdim=True)
+        outs.append(num / den)
+        state, z = st[..., -1, :, :], zz[..., -1, :]
+    return torch.cat(outs, dim=-2)
+"""}),
 }
 
 # Mutants graded together in one submission (one notebook run each batch). No part calls another
 # part's function, so mutants of different parts never interfere. Proposed and checked by
-# `python tests/mutant_batches.py 06-variants`; the last two batches (red team round) packed by hand,
-# one mutant per answer cell, and checked by tests/test_exercises.py.
+# `python tests/mutant_batches.py 06-variants`; the last two batches (red team rounds 1 and 2) packed by
+# hand, one mutant per answer cell, and checked by tests/test_exercises.py.
 MUTANT_BATCHES = [
     ["window_pairs_returns_float", "tokens_per_pass_closed_form_at_one", "whole_word_carries_across_rows",
      "min_p_ignores_generator", "restore_sentinels_by_range", "expert_choice_softmax_over_tokens", "gqa_cached_tiles_heads",
-     "decay_rescaled_cumsum"],
+     "decay_rescaled_in_chunks"],
     ["window_pairs_ignores_short_sequences", "tokens_per_pass_ignores_stopping", "whole_word_float_mask",
      "min_p_strict_threshold", "restore_segments_by_sentinel_index", "expert_choice_ties_to_later_tokens",
      "gqa_cached_mask_from_start", "decay_normaliser_not_decayed"],
     ["window_pairs_builds_mask_when_short", "tokens_per_pass_lying_float", "whole_word_changes_pick",
-     "min_p_on_logits", "restore_pads_with_zero", "expert_choice_float32_gate", "gqa_cached_mask_table_256",
+     "min_p_on_logits", "restore_pads_with_zero", "expert_choice_float32_gate", "gqa_cached_view_for_bmm",
      "decay_returns_float64"],
     ["restore_noise_as_int", "window_pairs_mask_for_small_t", "tokens_per_pass_int_at_one", "whole_word_first_row_only",
      "min_p_batch_max", "expert_choice_float64_gate", "gqa_cached_mask_table_1024", "decay_rescaled_in_float64"],
-    ["window_pairs_int64_tensors", "restore_width_of_first_row", "gqa_cached_returns_float64", "decay_negative_exponents"],
-    ["gqa_cached_float64_via_float32"],
+    ["window_pairs_int64_tensors", "restore_width_of_first_row", "gqa_cached_returns_float64", "decay_negative_exponents",
+     "tokens_per_pass_numpy_float64", "whole_word_view_flattens", "min_p_exp_without_max_shift",
+     "expert_choice_softmax_in_float32"],
+    ["gqa_cached_float64_via_float32", "window_pairs_float_division_one_branch", "tokens_per_pass_float32_tensor",
+     "whole_word_argmax_first_start", "min_p_absolute_threshold", "restore_view_flattens", "expert_choice_topk_ties",
+     "decay_powers_in_float32"],
 ]
 
 # Correct answers that differ from the model answers: closed forms written another way, Python
-# loops, inverse-CDF and Gumbel-max sampling, span restoring by cutting tensors and by searching lists, O(N^2) ranking, per-head
-# loops, the masked quadratic form of the decayed attention.
+# loops, inverse-CDF and Gumbel-max sampling, span restoring by cutting tensors and by pairing the
+# k-th sentinel with the k-th span (sentinels tested before the padding, round 2), O(N^2) ranking,
+# per-head loops, the masked quadratic form of the decayed attention.
 CORRECT_VARIANTS = {
     "loops_and_quadratic_forms": {
         "window_pairs": """
@@ -608,27 +744,32 @@ def min_p_sample(logits, min_p, generator):
 """,
         "span_corrupt": """
 def restore_spans(inputs, targets, sentinels, pad):
-    ids = sentinels.tolist()
-    out_t, out_n = [], []
-    for row_in, row_tg in zip(inputs.tolist(), targets.tolist()):
-        toks, flags, k = [], [], 0  # k: where the next span starts in the target
-        for token in row_in:
-            if token == pad:
-                break
-            if token not in ids:
-                toks.append(token)
-                flags.append(False)
-                continue
-            k = row_tg.index(token) + 1
-            while row_tg[k] not in ids:
-                toks.append(row_tg[k])
-                flags.append(True)
+    is_sent = torch.isin(inputs, sentinels)
+    tgt_sent = torch.isin(targets, sentinels)
+    out_rows, noise_rows = [], []
+    for b in range(inputs.shape[0]):
+        # spans of the target in order (the k-th sentinel of the input owns the k-th span)
+        spans, cur = [], None
+        for tok, s in zip(targets[b].tolist(), tgt_sent[b].tolist()):
+            if s:
+                cur = []
+                spans.append(cur)
+            elif tok != pad and cur is not None:
+                cur.append(tok)
+        row, noise, k = [], [], 0
+        for tok, s in zip(inputs[b].tolist(), is_sent[b].tolist()):
+            if s:
+                row.extend(spans[k])
+                noise.extend([True] * len(spans[k]))
                 k += 1
-        out_t.append(toks)
-        out_n.append(flags)
-    width = max(len(r) for r in out_t)
-    tokens = torch.tensor([r + [pad] * (width - len(r)) for r in out_t], dtype=torch.int64)
-    noise = torch.tensor([r + [False] * (width - len(r)) for r in out_n], dtype=torch.bool)
+            elif tok != pad:
+                row.append(tok)
+                noise.append(False)
+        out_rows.append(row)
+        noise_rows.append(noise)
+    T = max(len(r) for r in out_rows)
+    tokens = torch.tensor([r + [pad] * (T - len(r)) for r in out_rows], dtype=torch.int64)
+    noise = torch.tensor([n + [False] * (T - len(n)) for n in noise_rows], dtype=torch.bool)
     return tokens, noise
 """,
         "expert_choice": """
