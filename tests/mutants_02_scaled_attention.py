@@ -307,11 +307,13 @@ def attention_weights(q, k, temperature):
     return torch.softmax(scores, dim=-1, dtype=torch.promote_types(scores.dtype, torch.float32))
 """}),
     # small-size-only class (slipped: the largest hidden s was 700): GPT-2's 1024-slot table
-    "causal_mask_from_a_1024_table": ("test_causal_mask", {"causal_mask": """
-FULL_MASK = torch.ones(1024, 1024, dtype=torch.bool).tril()
-
+    # sizes-beyond-the-visible class (red team 2, slipped): float32 positions stop being exact past 2**24
+    # slots; caught by a cache of 2**24 + 2 slots (the text asks for exact integer positions at every size)
+    "causal_mask_float_positions": ("test_causal_mask", {"causal_mask": """
 def causal_mask(t, s, offset):
-    return FULL_MASK[offset:offset + t, :s].clone()
+    keys = torch.arange(s, dtype=torch.float32)
+    queries = torch.arange(t, dtype=torch.float32) + offset
+    return keys[None, :] <= queries[:, None]
 """}),
     # small-size-only class: a table of positions, not of masks, large enough for every cache up to 16384
     "causal_mask_from_a_position_table": ("test_causal_mask", {"causal_mask": """
@@ -352,6 +354,89 @@ def dot_product_variance(d_k, n, scale=1.0, generator=None):
     return (scale * (q * k).sum(dim=-1)).var(unbiased=False).item()
 
 predicted_variance_512 = 512 / 3
+"""}),
+    # non-contiguous class (red team 2): .view on leading axes that are not mergeable
+    "attention_weights_flattens_with_view": ("test_attention_weights", {"attention_weights": """
+def attention_weights(q, k, temperature):
+    T, D = q.shape[-2:]
+    S = k.shape[-2]
+    z = torch.bmm(q.view(-1, T, D), k.view(-1, S, D).transpose(1, 2)) / math.sqrt(D)
+    z = z / temperature.reshape(-1, T, 1)
+    return torch.softmax(z, dim=-1).view(*q.shape[:-1], S)
+"""}),
+    # integer-dtype class (red team 2, slipped): s - lengths wraps around for uint8/int8 lengths when s
+    # is beyond their range; caught by uint8, int8 and int16 lengths with s up to 400
+    "padding_mask_wraps_small_int_lengths": ("test_padding_mask", {"padding_mask": """
+def padding_mask(lengths, s):
+    slots = torch.arange(s)
+    start = s - lengths
+    allowed = slots[None, :] >= start[:, None]
+    positions = (slots[None, :] - start[:, None]).clamp(min=0).to(torch.int64)
+    return allowed, positions
+"""}),
+    # non-contiguous class (red team 2, slipped): flattening the batch axes with .view
+    "masked_attention_flattens_with_view": ("test_masked_attention", {"masked_attention": """
+def masked_attention(q, k, v, allowed):
+    *lead, T, D = q.shape
+    S = k.shape[-2]
+    scores = torch.bmm(q.view(-1, T, D), k.view(-1, S, D).transpose(1, 2)).view(*lead, T, S) / math.sqrt(D)
+    scores = scores.masked_fill(~allowed, float("-inf"))
+    lse = torch.logsumexp(scores, dim=-1)
+    w = torch.nan_to_num(torch.softmax(scores, dim=-1), nan=0.0)
+    out = torch.bmm(w.reshape(-1, T, S), v.view(-1, S, v.shape[-1])).view(*lead, T, v.shape[-1])
+    return out, lse
+"""}),
+    # generator class (red team 2, slipped): reseeds the global generator from the generator's seed, so
+    # equal seeds agree and different seeds differ; caught by the global RNG state and two calls in a row
+    "variance_reseeds_the_global_generator": ("test_variance_experiment", {"variance_experiment": """
+def dot_product_variance(d_k, n, scale=1.0, generator=None):
+    if generator is not None:
+        torch.manual_seed(generator.initial_seed())
+    q = torch.rand(n, d_k, dtype=torch.float64)
+    k = torch.randn(n, d_k, dtype=torch.float64)
+    return (scale * (q * k).sum(-1)).var().item()
+
+predicted_variance_512 = 512 / 3
+"""}),
+    # hostile (red team 2, slipped): the exact variance with a little seeded noise, no sampling; caught by
+    # the spread of 2000 sample variances of n = 2
+    "variance_formula_not_sampled": ("test_variance_experiment", {"variance_experiment": """
+def dot_product_variance(d_k, n, scale=1.0, generator=None):
+    jitter = torch.randn(1, generator=generator, dtype=torch.float64).item()
+    return float(scale ** 2 * d_k / 3 * (1 + 0.01 * jitter))
+
+predicted_variance_512 = 512 / 3
+"""}),
+    # dtype class (red team 2, slipped): a float32 0/1 mask multiplied into a bfloat16 output
+    "fix_float_mask_promotes_dtype": ("test_fixed_self_attention", {"fixed_self_attention": """
+class FixedSelfAttention(SeedSelfAttention):
+    def forward(self, x, lengths=None, causal=False):
+        T = x.shape[1]
+        q, k, v = self.query(x), self.key(x), self.value(x)
+        scores = torch.matmul(q, k.transpose(-2, -1)) / math.sqrt(q.shape[-1])
+        if causal:
+            scores = scores.masked_fill(torch.ones(T, T, dtype=torch.bool).triu(1), float("-inf"))
+        if lengths is not None:
+            real = (torch.arange(T)[None, :] < lengths[:, None]).float()
+            scores = scores.masked_fill(real[:, None, :] == 0, float("-inf"))
+        out = torch.nan_to_num(torch.softmax(scores, dim=-1), nan=0.0) @ v
+        return out * real[:, :, None] if lengths is not None else out
+"""}),
+    # boundary class (red team 2, slipped): a finite fill of -1e4 is not "weight exactly 0" once scores
+    # reach the tens of thousands; caught by large activations under a causal and padding mask
+    "fix_masks_with_minus_1e4": ("test_fixed_self_attention", {"fixed_self_attention": """
+class FixedSelfAttention(SeedSelfAttention):
+    def forward(self, x, lengths=None, causal=False):
+        T = x.shape[1]
+        q, k, v = self.query(x), self.key(x), self.value(x)
+        scores = torch.matmul(q, k.transpose(-2, -1)) / math.sqrt(q.shape[-1])
+        if causal:
+            scores = scores.masked_fill(torch.ones(T, T, dtype=torch.bool).triu(1), -1e4)
+        if lengths is not None:
+            real = torch.arange(T)[None, :] < lengths[:, None]
+            scores = scores.masked_fill(~real[:, None, :], -1e4)
+        out = torch.softmax(scores, dim=-1) @ v
+        return out.masked_fill(~real[:, :, None], 0.0) if lengths is not None else out
 """}),
     "masking_answer_nan": ("test_answer_masking", {"mc_answers": 'answer_masking = "a"\nanswer_doubling = "b"'}),
 }
@@ -505,8 +590,9 @@ MUTANT_BATCHES = [
      "padding_mask_changes_lengths_in_place", "masked_attention_scales_q_in_place", "variance_prediction_uses_var_of_q",
      "fix_softmax_in_float32", "doubling_answer_forgot_the_stale_divisor"],
     ["fix_padding_queries_not_zeroed", "raw_scores_float32_buffer", "attention_weights_softmax_upcast",
-     "causal_mask_from_a_1024_table", "padding_mask_negative_slice_for_length_0", "lse_float32_accumulator",
+     "causal_mask_float_positions", "padding_mask_negative_slice_for_length_0", "lse_float32_accumulator",
      "variance_divides_by_n", "masking_answer_nan"],
-    ["causal_mask_from_a_position_table"],
-    ["causal_mask_cut_from_the_square"],
+    ["causal_mask_from_a_position_table", "attention_weights_flattens_with_view", "padding_mask_wraps_small_int_lengths",
+     "masked_attention_flattens_with_view", "variance_reseeds_the_global_generator", "fix_float_mask_promotes_dtype"],
+    ["causal_mask_cut_from_the_square", "variance_formula_not_sampled", "fix_masks_with_minus_1e4"],
 ]
