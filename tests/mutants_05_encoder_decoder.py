@@ -71,9 +71,12 @@ MUTANTS = {
     # stated requirement (accuracy in float16): squares computed in float16 overflow to inf
     "rms_half_squares_overflow": ("test_rms_norm", {"rms_norm": rms(
         "    return x * torch.rsqrt(x.pow(2).mean(dim=-1, keepdim=True) + eps) * weight")}),
-    # stated requirement (dtype kept): half inputs come back as float32
-    "rms_returns_float32": ("test_rms_norm", {"rms_norm": rms(_RMS_FLOAT32 +
-        "    return x32 * torch.rsqrt(x32.pow(2).mean(dim=-1, keepdim=True) + eps) * weight.to(x32.dtype)")}),
+    # red team 2 (slipped): flattens with .view, which fails on a transposed (non-contiguous) x
+    "rms_flattens_with_view": ("test_rms_norm", {"rms_norm": rms(
+        "    shape = x.shape\n    x2 = x.view(-1, shape[-1])\n"
+        "    x32 = x2.float() if x.dtype in (torch.float16, torch.bfloat16) else x2\n"
+        "    out = x32 * torch.rsqrt(x32.pow(2).mean(-1, keepdim=True) + eps) * weight.to(x32.dtype)\n"
+        "    return out.to(x.dtype).view(shape)")}),
     # in-place rule: divides the caller's tensor
     "rms_divides_x_in_place": ("test_rms_norm", {"rms_norm": rms(
         "    if x.dtype in (torch.float16, torch.bfloat16):\n"
@@ -87,9 +90,9 @@ MUTANTS = {
     "params_with_biases": ("test_modern_params", {"modern_params": params(
         "    attention = 4 * d * d + 4 * d\n    ffn = 3 * d * d_ff + 2 * d_ff + d\n"
         "    return 2 * vocab * d + n_enc * (attention + ffn + 4 * d) + n_dec * (2 * attention + ffn + 6 * d) + 4 * d")}),
-    # output layer tied to the embedding
-    "params_output_tied": ("test_modern_params", {"modern_params": params(
-        "    return vocab * d + n_enc * (4 * d * d + 3 * d * d_ff + 2 * d) + n_dec * (8 * d * d + 3 * d * d_ff + 3 * d) + 2 * d")}),
+    # red team 2 (caught): the encoder and decoder layer counts swapped, equal only when n_enc == n_dec
+    "params_stacks_swapped": ("test_modern_params", {"modern_params": params(
+        "    return 2 * vocab * d + n_dec * (4 * d * d + 3 * d * d_ff + 2 * d) + n_enc * (8 * d * d + 3 * d * d_ff + 3 * d) + 2 * d")}),
     # the gate forgotten: two feed-forward matrices
     "params_ungated_ffn": ("test_modern_params", {"modern_params": params(
         "    return 2 * vocab * d + n_enc * (4 * d * d + 2 * d * d_ff + 2 * d) + n_dec * (8 * d * d + 2 * d * d_ff + 3 * d) + 2 * d")}),
@@ -107,6 +110,9 @@ MUTANTS = {
     # red team: the prefix counted from 0 (t - 1 tokens at step t)
     "without_cache_prefix_from_zero": ("test_cache_count_without", {
         "cache_count_without": "dot_products_without_cache = 6 * 8 * sum(t * t for t in range(20))"}),
+    # red team 2 (caught): the prefix counted with the token being produced (t + 1 at step t)
+    "without_cache_prefix_plus_one": ("test_cache_count_without", {
+        "cache_count_without": "dot_products_without_cache = 6 * 8 * sum((t + 1) ** 2 for t in range(1, 21))"}),
     # forgets the heads
     "without_cache_forgets_heads": ("test_cache_count_without", {
         "cache_count_without": "dot_products_without_cache = 6 * sum(t * t for t in range(1, 21))"}),
@@ -125,6 +131,9 @@ dot_products_without_cache = _Anything(1.0)
     # red team: the new query's own key left out
     "with_cache_excludes_itself": ("test_cache_count_with", {
         "cache_count_with": "dot_products_with_cache = 6 * 8 * sum(t - 1 for t in range(1, 21))"}),
+    # red team 2 (caught): the layers forgotten
+    "with_cache_forgets_layers": ("test_cache_count_with", {
+        "cache_count_with": "dot_products_with_cache = 8 * sum(range(1, 21))"}),
     # counts the 20 x 20 square once
     "with_cache_square_once": ("test_cache_count_with", {
         "cache_count_with": "dot_products_with_cache = 6 * 8 * 20 * 20"}),
@@ -144,10 +153,11 @@ dot_products_with_cache = _Anything(0)
         "    a, c = src_segments, tgt_segments\n"
         "    return ((a[:, :, None] == a[:, None, :]) & real(a), (c[:, :, None] == c[:, None, :]) & causal,\n"
         "            (c[:, :, None] == a[:, None, :]) & real(c))")}),
-    # padding queries attend to padding keys (0 == 0)
-    "masks_padding_attends_padding": ("test_packed_masks", {"packed_masks": masks(
-        "    eq = lambda a, b: " + _SAME + "\n"
-        "    return eq(src_segments, src_segments), eq(tgt_segments, tgt_segments) & causal, eq(tgt_segments, src_segments)")}),
+    # red team 2 (slipped): one-hot segment matrices, but F.one_hot accepts only int64 ids (int32 fails)
+    "masks_one_hot_int64_only": ("test_packed_masks", {"packed_masks": masks(
+        "    k = int(max(src_segments.max(), tgt_segments.max())) + 1\n"
+        "    hs, ht = F.one_hot(src_segments, k)[..., 1:], F.one_hot(tgt_segments, k)[..., 1:]\n"
+        "    return (hs @ hs.transpose(1, 2)) > 0, ((ht @ ht.transpose(1, 2)) > 0) & causal, (ht @ hs.transpose(1, 2)) > 0")}),
     # stated requirement (boolean): float 0/1 masks
     "masks_float": ("test_packed_masks", {"packed_masks": masks(
         "    eq = lambda a, b: " + _SAME + " & (b[:, None, :] != 0)\n"
@@ -180,10 +190,11 @@ def packed_masks(src_segments, tgt_segments):
     # red team: memory_allowed dropped (the visible test passes None)
     "sandwich_ignores_memory_mask": ("test_sandwich", {"sandwich": sandwich(
         _SW1 + "    y = y + layer_norm(mha(layer_norm(y, *p['pre2']), memory, None, p['cross_attn']), *p['post2'])\n" + _SW3)}),
-    # in-place rule: y += ... changes the caller's y
-    "sandwich_adds_in_place": ("test_sandwich", {"sandwich": sandwich(
-        "    y += layer_norm(mha(layer_norm(y, *p['pre1']), None, self_allowed, p['self_attn']), *p['post1'])\n"
-        + _SW2 + _SW3)}),
+    # red team 2 (slipped): in-place rule on a mask: every query allowed to see itself, in the caller's
+    # self_allowed (changes only a row that hides its own position, such as a padded target position)
+    "sandwich_mask_in_place": ("test_sandwich", {"sandwich": sandwich(
+        "    if self_allowed is not None:\n        self_allowed |= torch.eye(y.shape[1], dtype=torch.bool)\n"
+        + _SW1 + _SW2 + _SW3)}),
     # its own causal mask instead of self_allowed (a rule that differs only on a per-row mask)
     "sandwich_own_causal_mask": ("test_sandwich", {"sandwich": sandwich(
         "    t = y.shape[1]\n"
@@ -220,9 +231,11 @@ def cached_self_attention(x_new, params, cache):
         prologue="    params['w_qkv'][:d].div_(math.sqrt(dh)); params['b_qkv'][:d].div_(math.sqrt(dh))\n"
                  "    params['w_qkv'][:d].mul_(math.sqrt(dh)); params['b_qkv'][:d].mul_(math.sqrt(dh))\n"
                  "    params['w_qkv'][:d].div_(3.0); params['w_qkv'][:d].mul_(3.0)\n")}),
-    # the cache keeps only the newest block, so the next block misses the earlier positions
-    "cached_keeps_last_block_only": ("test_cached_attention", {"cached_attention": cached(
-        _OFFSET_MASK, store="    cache['k'], cache['v'] = k[:, :, -n:], v[:, :, -n:]\n")}),
+    # stated requirement (the cache keeps the dtype of x_new): kept in float64 whatever the input,
+    # right for float64 inputs only
+    "cached_cache_in_float64": ("test_cached_attention", {"cached_attention": cached(
+        _OFFSET_MASK, store="    cache['k'], cache['v'] = k.double(), v.double()\n",
+        prologue="    if 'k' in cache:\n        cache['k'], cache['v'] = cache['k'].to(x_new.dtype), cache['v'].to(x_new.dtype)\n")}),
 }
 
 DIFFERENT_BUT_CORRECT = {
@@ -355,8 +368,8 @@ CORRECT_VARIANTS = {"float64_sdpa_broadcast": DIFFERENT_BUT_CORRECT, "loops_and_
 # cell; tests/test_exercises.py checks that every batch loses exactly its members' tests).
 MUTANT_BATCHES = [
     ["rms_half_arithmetic_scaled", "params_with_biases", "without_cache_counts_only_allowed", "with_cache_one_key_per_step", "masks_target_padding_unchecked", "sandwich_normalises_memory", "cached_mask_precomputed_to_128"],
-    ["rms_half_squares_overflow", "params_output_tied", "without_cache_forgets_heads", "with_cache_square_once", "masks_padding_attends_padding", "sandwich_always_causal", "cached_keys_without_bias"],
-    ["rms_returns_float32", "params_ungated_ffn", "without_cache_lying_float", "with_cache_lying_int", "masks_float", "sandwich_adds_in_place", "cached_folds_scale_into_params"],
-    ["rms_divides_x_in_place", "params_returns_float", "without_cache_prefix_from_zero", "with_cache_excludes_itself", "masks_renumber_padding_in_place", "sandwich_own_causal_mask", "cached_keeps_last_block_only"],
-    ["rms_ignores_eps", "params_decoder_two_norms", "masks_causal_cached_to_256", "sandwich_ignores_memory_mask", "cached_calls_mha"],
+    ["rms_half_squares_overflow", "params_stacks_swapped", "without_cache_forgets_heads", "with_cache_square_once", "masks_one_hot_int64_only", "sandwich_always_causal", "cached_keys_without_bias"],
+    ["rms_flattens_with_view", "params_ungated_ffn", "without_cache_lying_float", "with_cache_lying_int", "masks_float", "sandwich_mask_in_place", "cached_folds_scale_into_params"],
+    ["rms_divides_x_in_place", "params_returns_float", "without_cache_prefix_from_zero", "with_cache_excludes_itself", "masks_renumber_padding_in_place", "sandwich_own_causal_mask", "cached_cache_in_float64"],
+    ["rms_ignores_eps", "params_decoder_two_norms", "without_cache_prefix_plus_one", "with_cache_forgets_layers", "masks_causal_cached_to_256", "sandwich_ignores_memory_mask", "cached_calls_mha"],
 ]
