@@ -4,7 +4,8 @@ lose the points of exactly one part, and correct answers written differently tha
 Besides the slips of each part, mutants stand for the classes of issue #22 that used to slip
 through: small-size-only code (a cached distance table), degenerate shapes (positions of any shape
 read as one row), unstated requirements (a float 0/1 mask, a float instead of an int, angles in
-float32 that lose digits for long positions), the in-place rule (RoPE written into x), every
+float32 that lose digits for long positions), non-contiguous inputs (.view on a transposed tensor),
+state kept between calls (a cache keyed on the total length), the in-place rule (RoPE written into x), every
 argument with a non-default value (base ignored, tol ignored), the exact meaning of a tolerance
 (relative instead of absolute, mean instead of max), an inequality's boundary (a gap equal to tol),
 the generator (permutations redrawn when the identity comes up; the same checks catch the global
@@ -122,15 +123,29 @@ MUTANTS = {
         combine="torch.stack([angle.sin(), angle.cos()], dim=-1).flatten(-2)")}),
     "table_interpolates_positions": ("test_table_halves", {"table_halves": table(
         stretched="base", pos="(positions.to(work) / scale)[..., None]")}),
-    "table_base_times_scale": ("test_table_halves", {"table_halves": table(stretched="base * scale")}),
+    # .view needs a contiguous tensor: a transposed (B, T) batch of positions raises (red team round 2)
+    "table_positions_transposed_view": ("test_table_halves", {"table_halves": table(
+        pos="positions.to(work).view(-1, 1)", combine="torch.cat([angle.sin(), angle.cos()], dim=-1).view(*positions.shape, d_model)")}),
     "table_angles_in_float32": ("test_table_halves", {"table_halves": table(work="torch.float32")}),
     "table_positions_as_one_row": ("test_table_halves", {"table_halves": table(pos="positions.to(work).reshape(-1, 1)")}),
     # Part 2: ALiBi after a cache
-    "alibi_block_distance_ignores_offset": ("test_alibi_block", {"alibi_block": alibi(distance="(torch.arange(t)[:, None] - k).abs()")}),
+    # state kept between calls: a cache keyed on (H, offset + T) returns the block of an earlier split
+    "alibi_block_cache_keyed_on_total_length": ("test_alibi_block", {"alibi_block": """
+CACHE = {}
+
+def alibi_block(num_heads, t, offset):
+    key = (num_heads, offset + t)
+    if key not in CACHE:
+        slopes = 2.0 ** (-8.0 * torch.arange(1, num_heads + 1) / num_heads)
+        q = torch.arange(offset, offset + t)[:, None]
+        k = torch.arange(offset + t)[None, :]
+        CACHE[key] = (-slopes[:, None, None] * (q - k).abs(), k <= q)
+    return CACHE[key]
+"""}),
     "alibi_block_float_mask": ("test_alibi_block", {"alibi_block": alibi(mask="(k <= q).float()")}),
-    "alibi_block_small_cached_table": ("test_alibi_block", {"alibi_block": alibi(
-        distance="_DISTANCE[offset:offset + t, :offset + t]",
-        prelude="_DISTANCE = (torch.arange(64)[:, None] - torch.arange(64)[None, :]).abs()\n")}),
+    "alibi_block_cached_table_of_512": ("test_alibi_block", {"alibi_block": alibi(
+        distance="DISTANCE[offset:offset + t, :offset + t]",
+        prelude="DISTANCE = (torch.arange(512)[:, None] - torch.arange(512)[None, :]).abs()\n")}),
     "alibi_block_lessons_slopes": ("test_alibi_block", {"alibi_block": alibi(slopes="press_slopes(num_heads)", prelude=PRESS_SLOPES)}),
     # Part 3: how far the flattest head reaches
     "reach_with_log10": ("test_reach", {"reach": "alibi_reach = 3 * 2 ** 8"}),
@@ -161,8 +176,9 @@ def position_from_encoding(row):
     "partial_rope_adjacent_pairs_like_the_lesson": ("test_rotate_half", {"rotate_half": partial_rope(
         pairs="x[..., 0:rotary_dim:2], x[..., 1:rotary_dim:2]",
         ending="return torch.cat([torch.stack([a * cos - b * sin, a * sin + b * cos], dim=-1).flatten(-2).to(x.dtype), x[..., rotary_dim:]], dim=-1)")}),
-    "partial_rope_ignores_the_padding": ("test_rotate_half", {"rotate_half": partial_rope(
-        pos="torch.arange(t)[None, :].expand(len(lengths), t)")}),
+    # .view on x: a transposed (B, T, H, Dh) -> (B, H, T, Dh) input raises (red team round 2)
+    "partial_rope_view_needs_contiguous_x": ("test_rotate_half", {"rotate_half": partial_rope(
+        pairs="x.view(-1, t, dh)[..., :half].view(*x.shape[:-1], half), x.view(-1, t, dh)[..., half:rotary_dim].view(*x.shape[:-1], half)")}),
     "partial_rope_padding_at_negative_positions": ("test_rotate_half", {"rotate_half": partial_rope(
         pos="torch.arange(t)[None, :] - (t - lengths)[:, None]")}),
     "partial_rope_frequencies_over_head_width": ("test_rotate_half", {"rotate_half": partial_rope(exponent="dh")}),
@@ -225,7 +241,8 @@ def alibi_block(num_heads, t, offset):
     bias = -(slopes[:, None, None] * (rows - cols).abs()).to(torch.float32)
     return bias, cols <= rows
 """}),
-    "reach_with_log2": ("test_reach", {"reach": 'alibi_reach = math.log2(1000) * 2 ** 8'}),
+    # the right number, but an int where the text asks for a Python float (red team round 2)
+    "reach_as_an_int": ("test_reach", {"reach": 'alibi_reach = round(math.log(1000) * 2 ** 8)'}),
     # a 0-d tensor, not a float
     "reach_as_a_tensor": ("test_reach", {"reach": 'alibi_reach = torch.log(torch.tensor(1000.0)) * 256'}),
     # the sine alone: right below pi/2 only
@@ -355,7 +372,7 @@ def alibi_block(num_heads, t, offset):
     allowed = torch.ones(t, s, dtype=torch.bool).tril(diagonal=offset)
     return slopes.view(-1, 1, 1) * -rel.abs().float(), allowed
 """,
-    "reach": "alibi_reach = math.log(1000) / 2 ** -8",
+    "reach": "alibi_reach = 1768.0  # 256 ln 1000 = 1768.4, rounded: within 0.1 %, and still a float",
     "position": """
 import cmath
 
@@ -402,16 +419,16 @@ CORRECT_VARIANTS = {"loops_and_complex": LOOPS_AND_COMPLEX, "broadcast_and_rotat
 # Mutants of different parts graded together, one submission per batch: each member changes its own
 # answer cell and, graded alone, loses only its own part (checked with tests/mutant_batches.py).
 MUTANT_BATCHES = [
-    ["table_interleaved_like_the_lesson", "alibi_block_distance_ignores_offset", "reach_with_log10",
+    ["table_interleaved_like_the_lesson", "alibi_block_cache_keyed_on_total_length", "reach_with_log10",
      "position_from_the_fastest_pair", "partial_rope_adjacent_pairs_like_the_lesson",
      "cache_question_offsets_do_not_matter", "shift_interleaved_like_the_lesson", "equivariance_tol_ignored"],
     ["table_interpolates_positions", "alibi_block_float_mask", "reach_of_the_steepest_head", "position_from_acos",
-     "partial_rope_ignores_the_padding", "cache_question_lying_str", "shift_rotates_backwards", "equivariance_mean_gap"],
-    ["table_angles_in_float32", "alibi_block_small_cached_table", "reach_lying_float", "position_truncated",
+     "partial_rope_view_needs_contiguous_x", "cache_question_lying_str", "shift_rotates_backwards", "equivariance_mean_gap"],
+    ["table_angles_in_float32", "alibi_block_cached_table_of_512", "reach_lying_float", "position_truncated",
      "partial_rope_padding_at_negative_positions", "shift_base_ignored", "equivariance_relative_tolerance"],
-    ["table_base_times_scale", "alibi_block_lessons_slopes", "position_returns_float",
+    ["table_positions_transposed_view", "alibi_block_lessons_slopes", "position_returns_float",
      "partial_rope_frequencies_over_head_width", "shift_float32", "equivariance_gap_equal_to_tol_fails",
-     "reach_with_log2", "cache_question_shape_error"],
+     "reach_as_an_int", "cache_question_shape_error"],
     ["table_positions_as_one_row", "alibi_block_integer_exponent", "reach_as_a_tensor", "position_from_asin",
      "partial_rope_writes_into_x", "cache_question_values_rotated", "shift_frequencies_without_the_two",
      "equivariance_redraws_the_identity"],
