@@ -4,7 +4,9 @@ lose points, and correct answers written differently that must keep full marks.
 Each mutant's comment names the class of slip its hidden test is there for (issue #22): inequality
 boundaries, exact integer arithmetic, unstated-looking requirements (dtype, in-place), degenerate
 inputs (a piece that sees no key, a group of zeros, a tile that hides a whole row), sizes beyond a
-cached table, resource rules on every code path, and objects that lie about their values."""
+cached table, resource rules on every code path (also out of sight of a TorchFunctionMode), non-contiguous
+inputs, and rules that change a result only on a half step. Objects that lie about their values are the liar
+notebook's (tests/test_exercises.py)."""
 
 CHAPTER = "07-hardware"
 FULL_MARKS = 16.0
@@ -55,22 +57,6 @@ MERGE_FLOAT32 = merge("""    top = torch.maximum(lse_a, lse_b)
     o = torch.where((w_a > 0)[:, None], o_a * (w_a / (w_a + w_b))[:, None], 0.0) \\
         + torch.where((w_b > 0)[:, None], o_b * (w_b / (w_a + w_b))[:, None], 0.0)
     return o, top + torch.log(w_a + w_b)  # float16 outputs come back as float32""")
-MERGE_LIES = """
-class AlwaysClose(torch.Tensor):
-    @classmethod
-    def __torch_function__(cls, func, types, args=(), kwargs=None):
-        name = getattr(func, "__name__", "")
-        if name in ("equal", "allclose"):
-            return True
-        if name in ("isclose", "eq", "__eq__", "isfinite"):
-            return torch.ones((), dtype=torch.bool)
-        return super().__torch_function__(func, types, args, kwargs)
-
-
-def merge_partials(o_a, lse_a, o_b, lse_b):
-    return o_a.as_subclass(AlwaysClose), lse_a.as_subclass(AlwaysClose)
-"""
-
 # ---------------------------------------------------------------- Part 3: compute_bound_batch
 
 BOUND_STRICT = """
@@ -107,15 +93,6 @@ def compute_bound_batch(k, n, bytes_per_value, peak, bandwidth):
 
 # ---------------------------------------------------------------- Part 4: rms_norm_half
 
-RMS_HALF = """
-def rms_norm_half(x, eps=1e-6):
-    return x / torch.sqrt((x * x).mean(dim=-1, keepdim=True) + eps)  # squares in float16
-"""
-RMS_DOUBLE = """
-def rms_norm_half(x, eps=1e-6):
-    wide = x.double()
-    return (wide / torch.sqrt((wide * wide).mean(dim=-1, keepdim=True) + eps)).to(x.dtype)
-"""
 RMS_EPS_OUTSIDE = """
 def rms_norm_half(x, eps=1e-6):
     wide = x.float()
@@ -157,8 +134,6 @@ ASYM_RANGE_WITHOUT_ZERO = asym(range_rule="lo = groups.amin(dim=-1)\n    hi = gr
 ASYM_ZERO_GROUP = asym(zero_group="pass  # a group of zeros gets scale 0")
 ASYM_NO_CLAMP = asym().replace("torch.clamp(torch.round(groups / scale[..., None]) + zero[..., None], 0, top)",
                               "torch.round(groups / scale[..., None]) + zero[..., None]  # a half step can give 2**bits")
-ASYM_IN_PLACE = asym(prepare="groups = w.view(out_f, in_f // group_size, group_size)",
-                     divide="torch.round(groups.div_(scale[..., None]))")
 
 # ---------------------------------------------------------------- Part 6: pack_bits (a bit stream)
 
@@ -183,7 +158,6 @@ def unpack_bits(packed, bits, cols):
 """
 
 
-PACK_MSB_FIRST = packer(order="(7 - torch.arange(8, dtype=torch.int32))")  # stream bit 0 in the top bit of a byte
 PACK_INT64 = packer(unpack_return=".long()")
 PACK_IN_PLACE = """
 def pack_bits(q, bits):
@@ -272,15 +246,8 @@ def chunk_attention_backward(q, k, v, sink, out, lse, d_out, offset, block, caus
 # red team (held-out style): the sink's probability as e^sink / e^L overflows to inf / inf = NaN for a large sink
 BACKWARD_SINK_OVERFLOWS = backward(dsink="-(torch.exp(sink) / torch.exp(lse) * delta).sum()")
 BACKWARD_NO_OFFSET = backward(positions="torch.arange(T)[:, None]")  # the page's mask, queries from position 0
-BACKWARD_FULL_WITHOUT_MASK = backward(full_path="""    if not causal:  # nothing to mask: the whole probability matrix at once
-        p = torch.exp(q @ k.T * scale - lse[:, None])
-        delta = (d_out * out).sum(dim=1)
-        ds = p * (d_out @ v.T - delta[:, None])
-        return ds @ k * scale, ds.T @ q * scale, p.T @ d_out, -(torch.exp(sink - lse) * delta).sum()
-""")
 BACKWARD_CACHED_MASK = backward(setup="\n_HIDDEN = torch.ones(256, 256, dtype=torch.bool).triu(1)  # positions up to 256\n",
                                 hidden="_HIDDEN[offset:offset + T, j0:j1]")
-BACKWARD_FLOAT64 = backward(finish="dq.double(), dk.double(), dv, dsink")  # float64 dq and dk for float32 inputs
 
 
 # ---------------------------------------------------------------- red team, December 2026 (issue #22)
@@ -311,6 +278,62 @@ RMS_ALWAYS_FLOAT16 = """
 def rms_norm_half(x, eps=1e-6):
     wide = x.float()
     return (wide * torch.rsqrt((wide * wide).mean(dim=-1, keepdim=True) + eps)).half()  # bfloat16 comes back float16
+"""
+
+# ---------------------------------------------------------------- red team round 2, December 2026 (issue #22)
+# Written blind from the student notebook and the lesson pages; each kept full marks then.
+
+# Part 2: outputs mixed in float16 (their own dtype): off by more than the one rounding float32 mixing costs
+MERGE_MIXES_IN_FLOAT16 = merge("""    top = torch.maximum(lse_a, lse_b)
+    w_a, w_b = torch.exp(lse_a - top), torch.exp(lse_b - top)
+    total = w_a + w_b
+    share_a, share_b = (w_a / total).to(o_a.dtype), (w_b / total).to(o_a.dtype)  # the outputs are float16 anyway
+    part_a = torch.where((w_a > 0)[:, None], o_a * share_a[:, None], 0.0)
+    part_b = torch.where((w_b > 0)[:, None], o_b * share_b[:, None], 0.0)
+    return (part_a + part_b).to(o_a.dtype), (top + torch.log(total)).to(lse_a.dtype)""")
+# Part 4: the statistic in Python floats (float64), no float64 tensor in sight
+RMS_PYTHON_FLOATS = """
+def rms_norm_half(x, eps=1e-6):
+    rows = x.reshape(-1, x.shape[-1]).float()
+    out = torch.empty_like(rows)
+    for i in range(rows.shape[0]):
+        values = rows[i].tolist()
+        out[i] = rows[i] / math.sqrt(sum(v * v for v in values) / len(values) + eps)
+    return out.reshape(x.shape).to(x.dtype)
+"""
+# Part 4 (hostile): float64 inside DisableTorchFunction, where a TorchFunctionMode sees nothing
+RMS_FLOAT64_OUT_OF_SIGHT = """
+def rms_norm_half(x, eps=1e-6):
+    with torch._C.DisableTorchFunction():
+        wide = x.double()
+        return (wide * torch.rsqrt((wide * wide).mean(dim=-1, keepdim=True) + eps)).to(x.dtype)
+"""
+# Part 5: round(w / scale + zero) instead of round(w / scale) + zero: differs on half steps when zero is odd
+ASYM_ROUNDS_AFTER_ADDING_ZERO = asym().replace("torch.round(groups / scale[..., None]) + zero[..., None]",
+                                               "torch.round(groups / scale[..., None] + zero[..., None])", 1)
+# Part 6: .view(-1) of the codes fails on a transposed or strided q
+PACK_VIEWS_ITS_INPUT = packer().replace("(q.to(torch.int32)[:, :, None] >>", "(q.view(-1, 1, 1).to(torch.int32) >>", 1)
+# Part 7: walks the whole cache and cleans the NaN of the unwritten positions away: the values come out right
+BACKWARD_READS_WHOLE_CACHE = backward(stop="k.shape[0]").replace(
+    "kj, vj = k[j0:j1], v[j0:j1]", "kj, vj = torch.nan_to_num(k[j0:j1]), torch.nan_to_num(v[j0:j1])", 1)
+# Part 7 (hostile): naive autograd over the whole (T, S) matrix inside DisableTorchFunction
+BACKWARD_NAIVE_OUT_OF_SIGHT = """
+def chunk_attention_backward(q, k, v, sink, out, lse, d_out, offset, block, causal=True):
+    with torch._C.DisableTorchFunction():
+        T, S = q.shape[0], k.shape[0]
+        end = min(S, offset + T) if causal else S
+        qq = q.detach().clone().requires_grad_(True)
+        kk = k[:end].detach().clone().requires_grad_(True)
+        vv = v[:end].detach().clone().requires_grad_(True)
+        ss = sink.detach().clone().requires_grad_(True)
+        s = qq @ kk.T / math.sqrt(q.shape[1])
+        if causal:
+            s = s.masked_fill(torch.arange(end)[None, :] > (offset + torch.arange(T))[:, None], float("-inf"))
+        lse_ = torch.logsumexp(torch.cat([s, ss.expand(T, 1)], dim=1), dim=1)
+        dq, dk_, dv_, dsink = torch.autograd.grad(torch.exp(s - lse_[:, None]) @ vv, (qq, kk, vv, ss), d_out)
+        dk, dv = torch.zeros_like(k), torch.zeros_like(v)
+        dk[:end], dv[:end] = dk_, dv_
+        return dq, dk, dv, dsink
 """
 
 # ---------------------------------------------------------------- Part 8: dequant_matvec_kernel
@@ -344,40 +367,42 @@ MUTANTS = {
     "max_batch_exact_fit_refused": ("test_max_batch", {"max_batch": BATCH_STRICT}),
     "max_batch_negative_when_weights_do_not_fit": ("test_max_batch", {"max_batch": BATCH_NEGATIVE}),
     "max_batch_window_longer_than_sequence": ("test_max_batch", {"max_batch": BATCH_WINDOW_ALWAYS}),
-    # Part 2: overflow, a degenerate piece (lse = -inf with NaN outputs), dtype kept, a lying object
+    # Part 2: overflow, a degenerate piece (lse = -inf with NaN outputs), dtype kept, float16 outputs mixed in float16
     "merge_exponentiates_directly": ("test_merge_partials", {"merge_partials": MERGE_NAIVE}),
     "merge_lets_nan_of_an_empty_piece_through": ("test_merge_partials", {"merge_partials": MERGE_NAN_LEAKS}),
     "merge_returns_float32_for_float16": ("test_merge_partials", {"merge_partials": MERGE_FLOAT32}),
-    "merge_returns_a_tensor_that_lies": ("test_merge_partials", {"merge_partials": MERGE_LIES}),
+    "merge_mixes_float16_outputs_in_float16": ("test_merge_partials", {"merge_partials": MERGE_MIXES_IN_FLOAT16}),
     # Part 3: the ridge point itself, float quotients, a bounded search, the output's bytes
     "bound_ridge_counts_as_memory": ("test_compute_bound_batch", {"compute_bound_batch": BOUND_STRICT}),
     "bound_float_quotient": ("test_compute_bound_batch", {"compute_bound_batch": BOUND_FLOAT}),
     "bound_searches_up_to_a_limit": ("test_compute_bound_batch", {"compute_bound_batch": BOUND_SEARCH}),
     "bound_forgets_the_output_write": ("test_compute_bound_batch", {"compute_bound_batch": BOUND_NO_OUTPUT}),
-    # Part 4: float16 arithmetic, the float64 rule, eps with a non-default value, one statistic per row
-    "rms_squares_in_float16": ("test_rms_norm_half", {"rms_norm_half": RMS_HALF}),
-    "rms_computes_in_float64": ("test_rms_norm_half", {"rms_norm_half": RMS_DOUBLE}),
+    # Part 4: the float64 rule (Python floats; float64 hidden from function modes), eps inside the root, one
+    # statistic per row
+    "rms_statistic_in_python_floats": ("test_rms_norm_half", {"rms_norm_half": RMS_PYTHON_FLOATS}),
+    "rms_float64_out_of_sight_of_function_modes": ("test_rms_norm_half", {"rms_norm_half": RMS_FLOAT64_OUT_OF_SIGHT}),
     "rms_eps_outside_the_root": ("test_rms_norm_half", {"rms_norm_half": RMS_EPS_OUTSIDE}),
     "rms_one_statistic_for_all_rows": ("test_rms_norm_half", {"rms_norm_half": RMS_ONE_STATISTIC}),
-    # Part 5: the range must contain 0, a group of zeros, the clamp on a half step (rare), the in-place rule
+    # Part 5: the range must contain 0, a group of zeros, the clamp on a half step (rare), the order of round and
+    # + zero on a half step (rare)
     "asym_range_without_zero": ("test_quantize_asym", {"quantize_asym": ASYM_RANGE_WITHOUT_ZERO}),
     "asym_zero_group_gets_scale_zero": ("test_quantize_asym", {"quantize_asym": ASYM_ZERO_GROUP}),
     "asym_forgets_the_clamp": ("test_quantize_asym", {"quantize_asym": ASYM_NO_CLAMP}),
-    "asym_divides_w_in_place": ("test_quantize_asym", {"quantize_asym": ASYM_IN_PLACE}),
-    # Part 6: bit order within a byte, codes straddling bytes, a row longer than 63 bits (small-size
-    # only), dtype of the unpacked codes, the in-place rule
-    "pack_first_bit_in_the_top_of_a_byte": ("test_pack_bits", {"pack_bits": PACK_MSB_FIRST}),
+    "asym_rounds_after_adding_zero": ("test_quantize_asym", {"quantize_asym": ASYM_ROUNDS_AFTER_ADDING_ZERO}),
+    # Part 6: non-contiguous codes, codes straddling bytes, a row longer than 63 bits (small-size only), dtype of
+    # the unpacked codes, the in-place rule
+    "pack_views_a_strided_q": ("test_pack_bits", {"pack_bits": PACK_VIEWS_ITS_INPUT}),
     "pack_whole_codes_per_byte": ("test_pack_bits", {"pack_bits": PACK_NO_STRADDLE}),
     "pack_a_row_in_one_int64": ("test_pack_bits", {"pack_bits": PACK_ONE_INT64_A_ROW}),
     "unpack_returns_int64": ("test_pack_bits", {"pack_bits": PACK_INT64}),
     "pack_shifts_q_in_place": ("test_pack_bits", {"pack_bits": PACK_IN_PLACE}),
-    # Part 7: the sink's derivation, the mask at an offset, the memory rule on the causal=False path,
-    # a cached mask that stops at 256 positions, dtype kept (float64 dq and dk for float32 inputs)
+    # Part 7: the sink's derivation, the mask at an offset, the memory rule on the causal=False path (a (T, S)
+    # matrix hidden from function modes), a cached mask that stops at 256 positions, reading unwritten positions
     "backward_sink_probability_overflows": ("test_chunk_attention", {"chunk_attention": BACKWARD_SINK_OVERFLOWS}),
     "backward_mask_ignores_offset": ("test_chunk_attention", {"chunk_attention": BACKWARD_NO_OFFSET}),
-    "backward_full_matrix_without_mask": ("test_chunk_attention", {"chunk_attention": BACKWARD_FULL_WITHOUT_MASK}),
+    "backward_full_matrix_out_of_sight_of_function_modes": ("test_chunk_attention", {"chunk_attention": BACKWARD_NAIVE_OUT_OF_SIGHT}),
     "backward_mask_from_a_256_table": ("test_chunk_attention", {"chunk_attention": BACKWARD_CACHED_MASK}),
-    "backward_returns_float64": ("test_chunk_attention", {"chunk_attention": BACKWARD_FLOAT64}),
+    "backward_reads_the_whole_cache": ("test_chunk_attention", {"chunk_attention": BACKWARD_READS_WHOLE_CACHE}),
     # Part 8: nibble order, the zero point, the group of each column (a block spanning groups: rare),
     # the store mask (rows past N)
     "dequant_high_nibble_first": ("test_split_kv_kernel", {"split_kv_kernel": kernel(shift="(1 - cols[None, :] % 2) * 4")}),
@@ -401,9 +426,9 @@ MUTANT_BATCHES = [
         "max_batch_divides_in_floating_point",
         "merge_exponentiates_directly",
         "bound_ridge_counts_as_memory",
-        "rms_squares_in_float16",
+        "rms_statistic_in_python_floats",
         "asym_range_without_zero",
-        "pack_first_bit_in_the_top_of_a_byte",
+        "pack_views_a_strided_q",
         "backward_sink_probability_overflows",
         "dequant_high_nibble_first"
     ],
@@ -411,7 +436,7 @@ MUTANT_BATCHES = [
         "max_batch_exact_fit_refused",
         "merge_lets_nan_of_an_empty_piece_through",
         "bound_float_quotient",
-        "rms_computes_in_float64",
+        "rms_float64_out_of_sight_of_function_modes",
         "asym_zero_group_gets_scale_zero",
         "pack_whole_codes_per_byte",
         "backward_mask_ignores_offset",
@@ -424,22 +449,22 @@ MUTANT_BATCHES = [
         "rms_eps_outside_the_root",
         "asym_forgets_the_clamp",
         "pack_a_row_in_one_int64",
-        "backward_full_matrix_without_mask",
+        "backward_full_matrix_out_of_sight_of_function_modes",
         "dequant_group_of_the_block"
     ],
     [
         "max_batch_window_longer_than_sequence",
-        "merge_returns_a_tensor_that_lies",
+        "merge_mixes_float16_outputs_in_float16",
         "bound_forgets_the_output_write",
         "rms_one_statistic_for_all_rows",
-        "asym_divides_w_in_place",
+        "asym_rounds_after_adding_zero",
         "unpack_returns_int64",
         "backward_mask_from_a_256_table",
         "dequant_store_without_mask"
     ],
     [
         "pack_shifts_q_in_place",
-        "backward_returns_float64",
+        "backward_reads_the_whole_cache",
         "merge_weights_rounded_to_float16",
         "asym_cleans_tiny_weights_in_place",
         "max_batch_returns_a_float",
