@@ -158,10 +158,18 @@ def _gen(penalty=_GEN_PENALTY, draw="generator=generator", stop=_GEN_STOP, feed=
 
 # Common wrong answers: name -> (the graded test that must lose points, {answer cell: code}).
 MUTANTS = {
-    # Part 1 -- realistic: one RMS over all heads together (the lesson's RMSNorm), weight tiled per head
-    "rms_over_all_heads": ("test_head_rms_norm", {"head_rms_norm": _RMS.format(body="""
-    inv_rms = torch.rsqrt(heads.square().mean(dim=(-2, -1), keepdim=True) + eps)
-    return (heads * inv_rms * scale).transpose(-3, -2).to(x.dtype)""")}),
+    # Part 1 -- stated precision (red team 2): 1 + w rounded in the weight's float16 / bfloat16 before the float32
+    # arithmetic, so a small Gemma offset is partly lost (within one unit in the last place, not half of one)
+    "rms_offset_rounded_in_weight_dtype": ("test_head_rms_norm", {"head_rms_norm": """
+def head_rms_norm(x, n_heads, weight, eps=1e-6, unit_offset=False):
+    if x.shape[-1] % n_heads:
+        raise ValueError("the heads do not split the last axis")
+    work = torch.float64 if x.dtype == torch.float64 else torch.float32
+    heads = x.to(work).unflatten(-1, (n_heads, x.shape[-1] // n_heads))
+    scale = (1 + weight if unit_offset else weight).to(work)
+    inv_rms = torch.rsqrt(heads.square().mean(dim=-1, keepdim=True) + eps)
+    return (heads * inv_rms * scale).transpose(-3, -2).to(x.dtype)
+"""}),
     # Part 1 -- stated dtype rule: computes in the input's dtype, so float16 squares overflow
     "rms_in_input_dtype": ("test_head_rms_norm", {"head_rms_norm": """
 def head_rms_norm(x, n_heads, weight, eps=1e-6, unit_offset=False):
@@ -244,8 +252,9 @@ def fused_swiglu(x, w_gate_up, w_down, beta=1.0, limit=None, interleaved=False):
     "moe_tied_ignored": ("test_moe_params", {"moe_params": _moe(emb="2 * vocab * dim")}),
     # Part 3 -- every argument: the shared experts counted in the total but not as active
     "moe_shared_not_active": ("test_moe_params", {"moe_params": _moe(active_experts="top_k")}),
-    # Part 3 -- realistic: the dense blocks keep a router (and the routed experts' router width)
-    "moe_dense_blocks_keep_router": ("test_moe_params", {"moe_params": _moe(dense_extra="dim * n_experts")}),
+    # Part 3 -- an argument's value read as a flag (red team 2): dense_hidden = 0 falls back to ffn_hidden
+    "moe_dense_width_falls_back": ("test_moe_params", {"moe_params": _moe().replace(
+        "    emb = ", "    dense_hidden = dense_hidden or ffn_hidden\n    emb = ", 1)}),
     # Part 3 -- Python int returns: counted in floats (exact here, but not a Python int)
     "moe_returns_floats": ("test_moe_params", {"moe_params": _moe(emb="vocab * dim * (1.0 if tied else 2.0)")}),
     # Part 3 -- boundary of a stated inequality: top_k = 0 and top_k > n_experts accepted
@@ -289,16 +298,16 @@ def masked_lm_loss(logits, ids, target_mask, z_loss=0.0):
     "loss_z_not_squared": ("test_masked_lm_loss", {"masked_lm_loss": _LOSS.format(body="""
     per_token = per_token - z_loss * log_z.square() + z_loss * log_z
     return torch.where(chosen, per_token, torch.zeros((), dtype=work)).sum() / max(count, 1), count""")}),
-    # Part 5 -- realistic: the parallel layout wired sequentially (the FFN reads the attention's output)
-    "block_parallel_sequential": ("test_block_variant", {"block_variant": _block(parallel="""n = norm_1(x)
-        h = x + attn(n)
-        return h + ffn(h)""")}),
+    # Part 5 -- stated comparison (red team 2): layout compared with `is`, true only for interned literals
+    "block_layout_compared_with_is": ("test_block_variant", {"block_variant": _block(match='layout is "{}"')}),
     # Part 5 -- a rule on another code path: the parallel layout normalises x twice (same values)
     "block_parallel_normalises_twice": ("test_block_variant", {"block_variant": _block(
         parallel="return x + attn(norm_1(x)) + ffn(norm_1(x))")}),
-    # Part 5 -- realistic: "reordered" read as Post-LN (the norm applied to the sum)
-    "block_reordered_as_post_ln": ("test_block_variant", {"block_variant": _block(reordered="""h = norm_1(x + attn(x))
-        return norm_2(h + ffn(h))""")}),
+    # Part 5 -- the in-place rule (red team 2): sums accumulated in place into what a function returned, which
+    # is x itself when the functions are identities
+    "block_accumulates_in_place": ("test_block_variant", {"block_variant": _block(
+        parallel="n = norm_1(x)\n        y = attn(n)\n        y += ffn(n)\n        y += x\n        return y",
+        reordered="h = norm_1(attn(x))\n        h += x\n        y = norm_2(ffn(h))\n        y += h\n        return y")}),
     # Part 5 -- stated error (red team): layout names matched by prefix, so "par" and "re" are accepted
     "block_layout_prefixes": ("test_block_variant", {"block_variant": _block(
         match='layout.startswith("{}"[:3])')}),
@@ -321,11 +330,12 @@ def masked_lm_loss(logits, ids, target_mask, z_loss=0.0):
     "rope_float32_angles": ("test_rope_llama3", {"rope_llama3": _ROPE.format(
         check=_ROPE_CHECK, bands=_ROPE_BANDS,
         angle="(positions.float()[:, None, :, None] * theta.float()).double()")}),
-    # Part 6 -- stated error: (T,) and (1, T) positions broadcast silently
-    "rope_broadcasts_positions": ("test_rope_llama3", {"rope_llama3": _ROPE.format(
-        check="""if dh % 2:
-        raise ValueError("odd head width")""", bands=_ROPE_BANDS,
-        angle="positions.to(torch.float64).reshape(-1, 1, t, 1) * theta")}),
+    # Part 6 -- stated precision (red team 2): float16 / bfloat16 inputs rotated in their own dtype (several
+    # roundings: more than one unit in the last place), the angles still in float64
+    "rope_half_computed_in_half": ("test_rope_llama3", {"rope_llama3": _ROPE.format(
+        check=_ROPE_CHECK, bands=_ROPE_BANDS, angle=_ROPE_ANGLE).replace(
+        "cos, sin = angle.cos(), angle.sin()", "cos, sin = angle.cos().to(x.dtype), angle.sin().to(x.dtype)").replace(
+        "x.to(torch.float64).chunk", "x.chunk")}),
     # Part 7 -- rows that differ: every row written and masked at the longest row's offset
     "ragged_uniform_offset": ("test_ragged_cached_attention", {"ragged_cached_attention": _ragged(
         offsets="lengths.long().max().expand(b)[:, None]")}),
@@ -337,9 +347,11 @@ def masked_lm_loss(logits, ids, target_mask, z_loss=0.0):
         caches="k_cache, v_cache = k_cache.clone(), v_cache.clone()")}),
     # Part 7 -- boundary of a stated inequality: a row that fills the cache exactly is refused
     "ragged_refuses_full_cache": ("test_ragged_cached_attention", {"ragged_cached_attention": _ragged(cmp=">=")}),
-    # Part 7 -- the in-place rule: lengths advanced in place and returned
-    "ragged_changes_lengths": ("test_ragged_cached_attention", {"ragged_cached_attention": _ragged(
-        ret="lengths += t\n    return out.reshape(b, h, t, dh).to(q.dtype), lengths")}),
+    # Part 7 -- degenerate inputs (red team 2): only NaN garbage cleaned from the values, so an unwritten
+    # slot holding inf gives 0 * inf = NaN
+    "ragged_only_nan_cleaned": ("test_ragged_cached_attention", {"ragged_cached_attention": _ragged(
+        values="""keys = torch.where(written[:, None, :, None], k_cache, torch.zeros((), dtype=k_cache.dtype))
+    values = torch.where(torch.isnan(v_cache), torch.zeros((), dtype=v_cache.dtype), v_cache)""")}),
     # Part 8 -- the cache protocol (red team): a finished row is fed what was drawn for it, not pad_id
     "generate_feeds_drawn_tokens": ("test_generate_with_cache", {"generate_with_cache": _gen(
         feed="logits, cache = step(drawn[:, None], cache)").replace(
@@ -362,17 +374,17 @@ def masked_lm_loss(logits, ids, target_mask, z_loss=0.0):
 }
 
 MUTANT_BATCHES = [
-    ["rms_over_all_heads", "swiglu_interleaved_ignored", "moe_tied_ignored", "loss_mean_of_row_means",
-     "block_parallel_sequential", "rope_float32_for_half", "ragged_uniform_offset", "generate_feeds_drawn_tokens"],
+    ["rms_offset_rounded_in_weight_dtype", "swiglu_interleaved_ignored", "moe_tied_ignored", "loss_mean_of_row_means",
+     "block_layout_compared_with_is", "rope_float32_for_half", "ragged_uniform_offset", "generate_feeds_drawn_tokens"],
     ["rms_in_input_dtype", "swiglu_gate_clamped_both_sides", "moe_shared_not_active", "loss_mask_not_shifted",
      "block_parallel_normalises_twice", "rope_first_row_positions", "ragged_nan_leaks", "generate_ignores_generator"],
-    ["rms_reshape_not_transpose", "swiglu_beta_ignored", "moe_dense_blocks_keep_router", "loss_in_low_precision",
-     "block_reordered_as_post_ln", "rope_no_smoothing", "ragged_not_in_place", "generate_penalty_per_occurrence"],
+    ["rms_reshape_not_transpose", "swiglu_beta_ignored", "moe_dense_width_falls_back", "loss_in_low_precision",
+     "block_accumulates_in_place", "rope_no_smoothing", "ragged_not_in_place", "generate_penalty_per_occurrence"],
     ["rms_eps_outside_sqrt", "swiglu_interleaved_rows", "moe_returns_floats", "loss_nan_when_empty",
      "block_layout_prefixes", "rope_float32_angles", "ragged_refuses_full_cache",
      "generate_penalises_logits_in_place"],
     ["rms_offset_in_input_dtype", "swiglu_zero_limit_ignored", "moe_top_k_unchecked", "loss_z_not_squared",
-     "block_sandwich_posts_swapped", "rope_broadcasts_positions", "ragged_changes_lengths", "generate_extra_step"],
+     "block_sandwich_posts_swapped", "rope_half_computed_in_half", "ragged_only_nan_cleaned", "generate_extra_step"],
 ]
 
 CORRECT_VARIANTS = {
