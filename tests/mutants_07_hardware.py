@@ -4,7 +4,7 @@ lose points, and correct answers written differently that must keep full marks.
 Each mutant's comment names the class of slip its hidden test is there for (issue #22): inequality
 boundaries, exact integer arithmetic, unstated-looking requirements (dtype, in-place), degenerate
 inputs (a piece that sees no key, a group of zeros, a tile that hides a whole row), sizes beyond a
-cached table, resource rules on every code path (also out of sight of a TorchFunctionMode), non-contiguous
+cached table, resource rules on every code path, non-contiguous
 inputs, and rules that change a result only on a half step. Objects that lie about their values are the liar
 notebook's (tests/test_exercises.py)."""
 
@@ -380,7 +380,6 @@ MUTANTS = {
     # Part 4: the float64 rule (Python floats; float64 hidden from function modes), eps inside the root, one
     # statistic per row
     "rms_statistic_in_python_floats": ("test_rms_norm_half", {"rms_norm_half": RMS_PYTHON_FLOATS}),
-    "rms_float64_out_of_sight_of_function_modes": ("test_rms_norm_half", {"rms_norm_half": RMS_FLOAT64_OUT_OF_SIGHT}),
     "rms_eps_outside_the_root": ("test_rms_norm_half", {"rms_norm_half": RMS_EPS_OUTSIDE}),
     "rms_one_statistic_for_all_rows": ("test_rms_norm_half", {"rms_norm_half": RMS_ONE_STATISTIC}),
     # Part 5: the range must contain 0, a group of zeros, the clamp on a half step (rare), the order of round and
@@ -400,7 +399,6 @@ MUTANTS = {
     # matrix hidden from function modes), a cached mask that stops at 256 positions, reading unwritten positions
     "backward_sink_probability_overflows": ("test_chunk_attention", {"chunk_attention": BACKWARD_SINK_OVERFLOWS}),
     "backward_mask_ignores_offset": ("test_chunk_attention", {"chunk_attention": BACKWARD_NO_OFFSET}),
-    "backward_full_matrix_out_of_sight_of_function_modes": ("test_chunk_attention", {"chunk_attention": BACKWARD_NAIVE_OUT_OF_SIGHT}),
     "backward_mask_from_a_256_table": ("test_chunk_attention", {"chunk_attention": BACKWARD_CACHED_MASK}),
     "backward_reads_the_whole_cache": ("test_chunk_attention", {"chunk_attention": BACKWARD_READS_WHOLE_CACHE}),
     # Part 8: nibble order, the zero point, the group of each column (a block spanning groups: rare),
@@ -436,7 +434,6 @@ MUTANT_BATCHES = [
         "max_batch_exact_fit_refused",
         "merge_lets_nan_of_an_empty_piece_through",
         "bound_float_quotient",
-        "rms_float64_out_of_sight_of_function_modes",
         "asym_zero_group_gets_scale_zero",
         "pack_whole_codes_per_byte",
         "backward_mask_ignores_offset",
@@ -449,7 +446,6 @@ MUTANT_BATCHES = [
         "rms_eps_outside_the_root",
         "asym_forgets_the_clamp",
         "pack_a_row_in_one_int64",
-        "backward_full_matrix_out_of_sight_of_function_modes",
         "dequant_group_of_the_block"
     ],
     [
@@ -730,3 +726,10 @@ def dequantize_asym(q, scale, zero):
 
 CORRECT_VARIANTS = {"logaddexp_divmod_bisection_straddle_query_tiles_nibbles": VARIANT_A,
                     "stack_softmax_fractions_bigint_float64_while_loop": VARIANT_B}
+
+# Answers that switch torch's function or dispatch modes off, so that the tests' spies see nothing: the
+# static scan flags them (tests/test_hostile_hooks.py::test_static_scan_flags_each_chapters_hostile_answers)
+FLAGGED = {
+    "rms_float64_out_of_sight_of_function_modes": {"rms_norm_half": RMS_FLOAT64_OUT_OF_SIGHT},
+    "backward_full_matrix_out_of_sight_of_function_modes": {"chunk_attention": BACKWARD_NAIVE_OUT_OF_SIGHT},
+}

@@ -71,6 +71,10 @@ STATIC_CASES = {
     "function code": ("def f():\n    pass\nf.__code__ = (lambda: 1).__code__", "(__code__)"),
     "closure": ("c = f.__closure__[0].cell_contents", "(__closure__)"),
     "function mode": ("from torch.overrides import TorchFunctionMode", "TorchFunctionMode"),
+    "function modes off": ("with torch._C.DisableTorchFunction():\n    y = x.double()", "(DisableTorchFunction)"),
+    "dispatch modes off": ("from torch.utils._python_dispatch import _disable_current_modes\n"
+                           "with _disable_current_modes():\n    y = x @ x.T", "(_disable_current_modes)"),
+    "dispatch off": ("with torch._C._DisableTorchDispatch():\n    y = x @ x.T", "(_DisableTorchDispatch)"),
     "magic line": ("%load_ext something", "get_ipython"),
     "shell line": ("!cat exercises.ipynb", "get_ipython"),
     "subclasses": ("x = ().__class__.__base__.__subclasses__()", "(__subclasses__)"),
@@ -93,6 +97,16 @@ def test_static_scan_keeps_ordinary_code_unflagged():
                 "P = namedtuple('P', 'a b')\nname = 'exp'\ng = getattr(math, name)\nimport re\npat = re.compile('a+')\n"
                 "from IPython.display import display, HTML\ndisplay(HTML('<b>table</b>'))\n")
     assert guard.static_findings("part", ordinary, protected, test_builtins) == []
+
+
+@pytest.mark.parametrize("chapter", [c for c in CHAPTERS if getattr(importlib.import_module(
+    "mutants_" + c.replace("-", "_")), "FLAGGED", None)])
+def test_static_scan_flags_each_chapters_hostile_answers(chapter):
+    protected, test_builtins = _grader_names(chapter)
+    hostile = importlib.import_module("mutants_" + chapter.replace("-", "_")).FLAGGED
+    missed = [name for name, cells in hostile.items()
+              if not any(guard.static_findings(gid, code, protected, test_builtins) for gid, code in cells.items())]
+    assert not missed, missed
 
 
 @pytest.mark.parametrize("chapter", CHAPTERS)

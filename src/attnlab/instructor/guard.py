@@ -185,6 +185,11 @@ HOOK_ATTRS = {"settrace", "setprofile", "addaudithook", "input_transformers_post
               "path_hooks", "path_importer_cache", "excepthook", "displayhook", "breakpointhook", "unraisablehook",
               "TorchFunctionMode", "TorchDispatchMode", "_push_mode", "_pop_mode",
               "_push_on_torch_function_stack", "_push_on_torch_dispatch_stack", "enable_torch_function_mode",
+              # switching torch's modes off, so that the tests' own function or dispatch modes see nothing
+              "DisableTorchFunction", "DisableTorchFunctionSubclass", "_DisableTorchDispatch", "_disable_current_modes",
+              "_pop_torch_function_stack", "_pop_torch_dispatch_stack", "_set_dispatch_mode", "_unset_dispatch_mode",
+              "_ExcludeDispatchKeyGuard", "_DisablePythonDispatcher", "_disabled_torch_function_impl",
+              "_disabled_torch_dispatch_impl",
               "display_formatter", "user_ns", "user_global_ns"}
 FUNC_ATTRS = {"__code__", "__closure__", "cell_contents", "__globals__", "__builtins__", "__defaults__",
               "__kwdefaults__", "__subclasses__", "co_consts", "co_code"}
