@@ -199,8 +199,21 @@ answer_cache = AnyLetter("z")
     # Part 7: the shift matrix, sines first
     "shift_interleaved_like_the_lesson": ("test_shift", {"shift": shift(
         index="torch.arange(0, d_model, 2)", assign="m[i, i], m[i, i + 1], m[i + 1, i], m[i + 1, i + 1] = c, -s, s, c")}),
-    "shift_rotates_backwards": ("test_shift", {"shift": shift(
-        assign="m[i, i], m[i + half, i], m[i, i + half], m[i + half, i + half] = c, -s, s, c")}),
+    # state kept between calls: one matrix per width, whatever the offset and the base
+    "shift_cached_on_the_width": ("test_shift", {"shift": """
+MATRICES = {}
+
+def shift_matrix_halves(offset, d_model, base=10000.0):
+    if d_model not in MATRICES:
+        half = d_model // 2
+        freq = base ** (-torch.arange(0, d_model, 2, dtype=torch.float64) / d_model)
+        c, s = torch.cos(offset * freq), torch.sin(offset * freq)
+        m = torch.zeros(d_model, d_model, dtype=torch.float64)
+        i = torch.arange(half)
+        m[i, i], m[i + half, i], m[i, i + half], m[i + half, i + half] = c, s, -s, c
+        MATRICES[d_model] = m
+    return MATRICES[d_model].clone()
+"""}),
     "shift_base_ignored": ("test_shift", {"shift": shift(base="10000.0")}),
     "shift_float32": ("test_shift", {"shift": shift(dtype="")}),
     # Part 8: the equivariance checker
@@ -423,7 +436,7 @@ MUTANT_BATCHES = [
      "position_from_the_fastest_pair", "partial_rope_adjacent_pairs_like_the_lesson",
      "cache_question_offsets_do_not_matter", "shift_interleaved_like_the_lesson", "equivariance_tol_ignored"],
     ["table_interpolates_positions", "alibi_block_float_mask", "reach_of_the_steepest_head", "position_from_acos",
-     "partial_rope_view_needs_contiguous_x", "cache_question_lying_str", "shift_rotates_backwards", "equivariance_mean_gap"],
+     "partial_rope_view_needs_contiguous_x", "cache_question_lying_str", "shift_cached_on_the_width", "equivariance_mean_gap"],
     ["table_angles_in_float32", "alibi_block_cached_table_of_512", "reach_lying_float", "position_truncated",
      "partial_rope_padding_at_negative_positions", "shift_base_ignored", "equivariance_relative_tolerance"],
     ["table_positions_transposed_view", "alibi_block_lessons_slopes", "position_returns_float",
