@@ -364,12 +364,12 @@ def cached_self_attention(x_new, params, cache):
 CORRECT_VARIANTS = {"float64_sdpa_broadcast": DIFFERENT_BUT_CORRECT, "loops_and_einsum": LOOPS_AND_EINSUM}
 
 # Mutants of independent parts graded together, one submission per batch: no part calls another
-# part's function, so members cannot break each other's tests (packed by hand, one mutant per answer
+# part's function, so members cannot break each other's tests (packed by tests/mutant_batches.py, one mutant per answer
 # cell; tests/test_exercises.py checks that every batch loses exactly its members' tests).
 MUTANT_BATCHES = [
     ["rms_half_arithmetic_scaled", "params_with_biases", "without_cache_counts_only_allowed", "with_cache_one_key_per_step", "masks_target_padding_unchecked", "sandwich_normalises_memory", "cached_mask_precomputed_to_128"],
-    ["rms_half_squares_overflow", "params_stacks_swapped", "without_cache_forgets_heads", "with_cache_square_once", "masks_one_hot_int64_only", "sandwich_always_causal", "cached_keys_without_bias"],
-    ["rms_flattens_with_view", "params_ungated_ffn", "without_cache_lying_float", "with_cache_lying_int", "masks_float", "sandwich_mask_in_place", "cached_folds_scale_into_params"],
-    ["rms_divides_x_in_place", "params_returns_float", "without_cache_prefix_from_zero", "with_cache_excludes_itself", "masks_renumber_padding_in_place", "sandwich_own_causal_mask", "cached_cache_in_float64"],
-    ["rms_ignores_eps", "params_decoder_two_norms", "without_cache_prefix_plus_one", "with_cache_forgets_layers", "masks_causal_cached_to_256", "sandwich_ignores_memory_mask", "cached_calls_mha"],
+    ["rms_half_squares_overflow", "params_stacks_swapped", "without_cache_prefix_from_zero", "with_cache_excludes_itself", "masks_one_hot_int64_only", "sandwich_always_causal", "cached_keys_without_bias"],
+    ["rms_flattens_with_view", "params_ungated_ffn", "without_cache_prefix_plus_one", "with_cache_forgets_layers", "masks_float", "sandwich_ignores_memory_mask", "cached_calls_mha"],
+    ["rms_divides_x_in_place", "params_decoder_two_norms", "without_cache_forgets_heads", "with_cache_square_once", "masks_causal_cached_to_256", "sandwich_mask_in_place", "cached_folds_scale_into_params"],
+    ["rms_ignores_eps", "params_returns_float", "without_cache_lying_float", "with_cache_lying_int", "masks_renumber_padding_in_place", "sandwich_own_causal_mask", "cached_cache_in_float64"],
 ]
