@@ -124,8 +124,10 @@ def causal_attention_with_cache(x, past_k, past_v, params, num_heads):
 
 MUTANTS = {
     # Part 1: heads dealt out like cards
-    "interleaved_is_the_lessons_block_layout": ("test_interleaved", {"interleaved": interleaved(
-        "x.reshape(b, t, num_heads, d // num_heads).transpose(1, 2)", "x.transpose(1, 2).reshape(b, t, h * dh)")}),
+    # red team 2 (caught): a float32 permutation matrix cannot multiply float64 or float16 inputs
+    "interleaved_float32_permutation_matrix": ("test_interleaved", {"interleaved": interleaved(
+        "(x @ torch.eye(d)[:, [i + j * num_heads for i in range(num_heads) for j in range(d // num_heads)]])"
+        ".reshape(b, t, num_heads, d // num_heads).transpose(1, 2)", MERGE)}),
     "interleaved_merge_undoes_the_block_layout": ("test_interleaved", {"interleaved": interleaved(
         SPLIT, "x.transpose(1, 2).reshape(b, t, h * dh)")}),
     "interleaved_without_divisibility_check": ("test_interleaved", {"interleaved": interleaved(
@@ -136,8 +138,11 @@ MUTANTS = {
     "interleaved_merge_transposes_its_input_in_place": ("test_interleaved", {"interleaved": interleaved(
         SPLIT, "x.transpose_(1, 2).transpose_(2, 3).reshape(b, t, h * dh)")}),
     # Part 2: where a number lands
-    "scrambled_assumes_the_transpose": ("test_scrambled", {"scrambled": scrambled(
-        "    return column // head_dim, position, column % head_dim")}),
+    # red team 2 slip (sizes beyond the visible ones): float division is exact for small sizes only
+    "scrambled_float_division": ("test_scrambled", {"scrambled": scrambled("""    flat = position * num_heads * head_dim + column
+    head = int(flat / (length * head_dim))
+    rest = flat - head * length * head_dim
+    return head, int(rest / head_dim), rest % head_dim""")}),
     "scrambled_divides_by_the_width": ("test_scrambled", {"scrambled": scrambled(
         """    flat = position * num_heads * head_dim + column
     head, rest = divmod(flat, num_heads * head_dim)
@@ -166,8 +171,9 @@ rank_all_heads = 100
     "rank_one_head_counts_the_bias": ("test_rank_one_head", {"ranks": "rank_one_head = 65\nrank_all_heads = 100"}),
     "rank_all_heads_no_more_than_one_head": ("test_rank_all_heads", {"ranks": "rank_one_head = 64\nrank_all_heads = 64"}),
     # Part 4: one decoding step with grouped-query attention
-    "cost_kv_projections_with_all_heads": ("test_cost", {"cost": cost(
-        weights="d_model * q + 2 * d_model * q + q * d_model", cached="2 * q * (past + 1)")}),
+    # same class in part 4: a float in the arithmetic, cast back to int, is wrong beyond 2**53
+    "cost_float_intermediate": ("test_cost", {"cost": cost(
+        macs="int(weights + 2.0 * num_heads * (past + 1) * head_dim)")}),
     "cost_recomputes_the_prefix": ("test_cost", {"cost": cost(
         macs="(past + 1) * weights + 2 * num_heads * (past + 1) * head_dim")}),
     "cost_forgets_its_own_key": ("test_cost", {"cost": cost(
@@ -285,9 +291,10 @@ def scrambled_source(num_heads, length, head_dim, position, column):
     width = num_heads * head_dim
     if position < 0 or position >= length or column < 0 or column >= width:
         raise ValueError("out of range")
-    heads = torch.arange(num_heads * length * head_dim).reshape(num_heads, length, head_dim)
-    value = heads.reshape(length, width)[position, column]
-    return tuple(int(i) for i in (heads == value).nonzero()[0])
+    flat = position * width + column  # reshape without the transpose keeps the flat order
+    head = flat // (length * head_dim)
+    flat -= head * length * head_dim
+    return [head, flat // head_dim, flat % head_dim]  # a list of three ints
 """,
     "ranks": "rank_one_head = min(100, 512 // 8)\nrank_all_heads = min(100, 100, 512)",
     "cost": """
@@ -417,8 +424,8 @@ CORRECT_VARIANTS = {"loops_and_slices": LOOPS_AND_SLICES, "einsum_and_indices": 
 # Mutants of different parts graded together, one submission per batch: each member changes its own
 # answer cell and, graded alone, loses only its own part (checked with tests/mutant_batches.py).
 MUTANT_BATCHES = [
-    ["interleaved_is_the_lessons_block_layout", "scrambled_assumes_the_transpose",
-     "rank_one_head_is_the_length", "cost_kv_projections_with_all_heads", "contributions_rows_of_w_o",
+    ["interleaved_float32_permutation_matrix", "scrambled_float_division",
+     "rank_one_head_is_the_length", "cost_float_intermediate", "contributions_rows_of_w_o",
      "left_padded_mask_without_head_axis", "cache_mask_one_step_too_wide"],
     ["interleaved_merge_undoes_the_block_layout", "scrambled_divides_by_the_width", "rank_one_head_lies",
      "cost_recomputes_the_prefix", "contributions_bias_in_every_head",
