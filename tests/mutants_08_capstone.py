@@ -116,14 +116,6 @@ def decoder_io(targets):
     tgt_in[:, 1:] = targets[:, :-1]
     return tgt_in, targets
 """}),
-    # integer ids required: float zeros as the start
-    "decoder_io_float_ids": ("test_decoder_io", {"decoder_io": """
-def decoder_io(targets):
-    tgt_in = torch.zeros(targets.shape)
-    tgt_in[:, 0] = BOS
-    tgt_in[:, 1:] = targets[:, :-1]
-    return tgt_in.masked_fill(tgt_in == EOS, PAD), targets
-"""}),
     # dtype kept: torch.full makes int64 whatever the input's dtype
     "decoder_io_always_int64": ("test_decoder_io", {"decoder_io": """
 def decoder_io(targets):
@@ -149,10 +141,6 @@ def decoder_io(targets):
     "lr_ignores_floor": ("test_lr_at", {"lr_at": lr(
         "    if step <= warmup:\n        return peak * step / warmup\n    if step >= total:\n        return 0.0\n"
         "    return peak * 0.5 * (1 + math.cos(math.pi * (step - warmup) / (total - warmup)))")}),
-    # a Python float required: torch.cos gives a tensor
-    "lr_returns_tensor": ("test_lr_at", {"lr_at": lr(
-        "    if step <= warmup:\n        return peak * step / warmup\n    if step >= total:\n        return floor\n"
-        "    return floor + (peak - floor) * 0.5 * (1 + torch.cos(torch.tensor(math.pi * (step - warmup) / (total - warmup))))")}),
     # red team (held-out style, kept full marks): the floor only from one step after `total` on, so the cosine
     # goes on one step too far and rises again
     "lr_floor_one_step_late": ("test_lr_at", {"lr_at": lr(
@@ -184,19 +172,9 @@ class _Anything(float):
 min_smoothed_loss = _Anything(0.0)
 """}),
     # ---- Part 4, sentence-level loss
-    # reduction order: the mean over tokens (long sentences weigh more)
-    "loss_mean_over_tokens": ("test_sentence_loss", {"sentence_loss": loss(
-        "    per_token = (1 - eps) * nll + eps * spread\n    return per_token[real].mean()")}),
     # the lesson's smoothing: eps over all V tokens, PAD included
     "loss_smooths_over_all_tokens": ("test_sentence_loss", {"sentence_loss": loss(
         "    per_token = (1 - eps) * nll - eps * logp.mean(dim=-1)\n" + _PER_SENTENCE)}),
-    # a row of PADs counted as a sentence of loss 0
-    "loss_counts_empty_rows": ("test_sentence_loss", {"sentence_loss": loss(
-        "    per_token = (1 - eps) * nll + eps * spread\n"
-        "    return ((per_token * real).sum(dim=1) / real.sum(dim=1).clamp(min=1)).mean()")}),
-    # dtype kept: the lesson's .float() turns float64 into float32
-    "loss_in_float32": ("test_sentence_loss", {"sentence_loss": loss(
-        "    per_token = ((1 - eps) * nll + eps * spread).float()\n" + _PER_SENTENCE)}),
     # in-place rule: logits stabilised in place
     "loss_shifts_logits_in_place": ("test_sentence_loss", {"sentence_loss": """
 def sentence_smoothed_loss(logits, targets, eps):
@@ -212,9 +190,6 @@ def sentence_smoothed_loss(logits, targets, eps):
     return ((per_token * real).sum(dim=1)[keep] / counts[keep]).mean()
 """}),
     # ---- Part 5, checkpoint averaging
-    # integer counters averaged too (mean of the steps)
-    "average_integers_too": ("test_average", {"average": average(
-        "        out[k] = (sum(s[k].double() for s in states) / len(states)).to(states[0][k].dtype)")}),
     # float16 summed in float16: overflows to inf
     "average_half_sum_overflows": ("test_average", {"average": average(
         "        if states[-1][k].is_floating_point():\n            out[k] = sum(s[k] for s in states) / len(states)\n"
@@ -225,17 +200,6 @@ def sentence_smoothed_loss(logits, targets, eps):
         "            for s in states[1:]:\n                total += s[k]\n"
         "            out[k] = (total.double() / len(states)).to(total.dtype)\n"
         "        else:\n            out[k] = states[-1][k].clone()")}),
-    # counters from the first state instead of the last
-    "average_integers_from_first": ("test_average", {"average": average(
-        "        if states[-1][k].is_floating_point():\n"
-        "            out[k] = (sum(s[k].double() for s in states) / len(states)).to(states[0][k].dtype)\n"
-        "        else:\n            out[k] = states[0][k].clone()")}),
-    # only the empty list is refused
-    "average_no_key_check": ("test_average", {"average": average(
-        "        if states[-1][k].is_floating_point():\n"
-        "            out[k] = (sum(s[k].double() for s in states) / len(states)).to(states[0][k].dtype)\n"
-        "        else:\n            out[k] = states[-1][k].clone()",
-        check="    if not states:\n        raise ValueError('empty')\n")}),
     # ---- Part 6, sampling
     # red team (kept full marks): float32 probabilities, which draw the same tokens almost always
     "sample_probabilities_in_float32": ("test_sample", {"sample": sample(_topk_scores() +
@@ -251,8 +215,6 @@ def sentence_smoothed_loss(logits, targets, eps):
         "            scores = torch.full_like(scores, float('-inf')).scatter(-1, kept, scores.gather(-1, kept))\n"
         "        everyone = torch.multinomial(torch.softmax(scores, dim=-1), 1, generator=generator).flatten().tolist()\n"
         "        drawn = [everyone[i] for i in live]")}),
-    # the temperature multiplies
-    "sample_temperature_multiplies": ("test_sample", {"sample": sample(_topk_scores(scale="* temperature") + _DRAW)}),
     # red team (kept full marks): top-k by a threshold at the k-th value keeps every tied entry, not the k of topk
     "sample_top_k_keeps_ties": ("test_sample", {"sample": sample(
         "        scores = next_logprobs([[starts[i]] + outs[i] for i in live]) / temperature\n"
@@ -290,14 +252,83 @@ min_smoothed_loss = round(-(right * math.log(right) + (V - 1) * other * math.log
     # ---- Part 8, BLEU
     "bleu_unclipped_counts": ("test_bleu", {"bleu": bleu(count_matches="sum(v for g, v in h.items() if g in rr)")}),
     "bleu_no_brevity_penalty": ("test_bleu", {"bleu": bleu(brevity="1.0")}),
-    "bleu_arithmetic_mean": ("test_bleu", {"bleu": bleu(combine="sum(m / t for m, t in zip(matches, totals)) / 4")}),
-    # reduction order: the mean of sentence-level BLEUs
-    "bleu_sentence_average": ("test_bleu", {"bleu": bleu().replace("def corpus_bleu(", "def _one_bleu(") + """
-def corpus_bleu(hypotheses, references):
-    return sum(_one_bleu([h], [r]) for h, r in zip(hypotheses, references)) / len(hypotheses)
-"""}),
     # a Python float required, also for 0
     "bleu_returns_int_zero": ("test_bleu", {"bleu": bleu(zero="0")}),
+    # ---- red team round 2 (held-out style; each kept full marks before its hidden check was added)
+    # Part 1: .view on the targets breaks on a transposed (non-contiguous) tensor
+    "decoder_io_view_breaks_on_transposed": ("test_decoder_io", {"decoder_io": """
+def decoder_io(targets):
+    B, T = targets.shape
+    flat = targets.view(B * T)
+    shifted = torch.cat([flat.new_tensor([BOS]), flat[:-1]]).view(B, T).clone()
+    shifted[:, 0] = BOS
+    shifted[targets == PAD] = PAD
+    return shifted, targets.clone()
+"""}),
+    # Part 2: floor returned as given, so floor=0 gives the int 0 after total
+    "lr_int_floor_returned": ("test_lr_at", {"lr_at": lr(
+        "    if step <= warmup:\n        return float(peak * step / warmup)\n    if step >= total:\n        return floor\n"
+        "    return float(" + _COSINE + ")")}),
+    # Part 4: log(softmax) underflows to -inf for large logits
+    "loss_log_of_softmax": ("test_sentence_loss", {"sentence_loss": loss(
+        "    per_token = (1 - eps) * nll + eps * spread\n" + _PER_SENTENCE).replace(
+        "logp = torch.log_softmax(logits, dim=-1)", "logp = torch.log(torch.softmax(logits, dim=-1))")}),
+    # Part 4: .view breaks on transposed logits and targets
+    "loss_view_breaks_on_transposed": ("test_sentence_loss", {"sentence_loss": """
+def sentence_smoothed_loss(logits, targets, eps):
+    B, T, V = logits.shape
+    logp = torch.log_softmax(logits.view(B * T, V), dim=-1)
+    flat = targets.view(B * T).long()
+    right = logp[torch.arange(B * T), flat]
+    per_token = -(1 - eps) * right - eps / (V - 1) * logp[:, 1:].sum(-1)
+    real = (flat != PAD).to(per_token.dtype)
+    count = real.view(B, T).sum(1)
+    per_sentence = (per_token * real).view(B, T).sum(1) / count.clamp(min=1)
+    return per_sentence[count > 0].mean()
+"""}),
+    # Part 4: PADs assumed to trail: the first n positions of a row of n real targets
+    "loss_prefix_until_first_pad": ("test_sentence_loss", {"sentence_loss": loss(
+        "    per_token = (1 - eps) * nll + eps * spread\n    losses = []\n"
+        "    for b in range(targets.shape[0]):\n        n = int(real[b].sum())\n"
+        "        if n:\n            losses.append(per_token[b, :n].mean())\n    return torch.stack(losses).mean()")}),
+    # Part 5: only float16 upcast, bfloat16 summed in bfloat16 (rounds at every addition)
+    "average_bfloat16_summed_in_bfloat16": ("test_average", {"average": average(
+        "        t = states[-1][k]\n        if t.is_floating_point():\n"
+        "            acc = torch.float32 if t.dtype == torch.float16 else t.dtype\n"
+        "            out[k] = (sum(s[k].to(acc) for s in states) / len(states)).to(t.dtype)\n"
+        "        else:\n            out[k] = t.clone()")}),
+    # Part 5: one state: the given dict itself, not a new one
+    "average_single_state_returned": ("test_average", {"average": average(
+        "        if states[-1][k].is_floating_point():\n"
+        "            out[k] = (sum(s[k].double() for s in states) / len(states)).to(states[0][k].dtype)\n"
+        "        else:\n            out[k] = states[-1][k].clone()").replace(
+        "    out = {}\n", "    if len(states) == 1:\n        return states[0]\n    out = {}\n")}),
+    # Part 5: the same keys in another order refused
+    "average_refuses_reordered_keys": ("test_average", {"average": average(
+        "        if states[-1][k].is_floating_point():\n"
+        "            out[k] = (sum(s[k].double() for s in states) / len(states)).to(states[0][k].dtype)\n"
+        "        else:\n            out[k] = states[-1][k].clone()",
+        check="    if not states:\n        raise ValueError('empty')\n"
+              "    for s in states[1:]:\n        if list(s) != list(states[0]) or any(s[k].shape != states[0][k].shape for k in s):\n"
+              "            raise ValueError('different models')\n")}),
+    # Part 6: the model asked with every sentence, finished ones too (the draws are the same)
+    "sample_asks_finished_sentences": ("test_sample", {"sample": sample(
+        "        everyone = next_logprobs([[starts[i]] + outs[i] for i in range(len(starts))])\n"
+        "        scores = everyone[live] / temperature\n"
+        "        if top_k is not None and top_k < scores.shape[-1]:\n"
+        "            kept = scores.topk(top_k, dim=-1).indices\n"
+        "            scores = torch.full_like(scores, float('-inf')).scatter(-1, kept, scores.gather(-1, kept))\n" + _DRAW)}),
+    # Part 8: a BLEU library instead of the computation
+    "bleu_library": ("test_bleu", {"bleu": """
+def corpus_bleu(hypotheses, references):
+    import sacrebleu
+    res = sacrebleu.corpus_bleu([" ".join(h) for h in hypotheses], [[" ".join(r) for r in references]],
+                                tokenize="none", smooth_method="none", force=True)
+    return float(res.score)
+"""}),
+    # Part 8: the brevity penalty before the zero check divides by zero when every hypothesis is empty
+    "bleu_empty_hypotheses": ("test_bleu", {"bleu": bleu(brevity="bp").replace(
+        "    if min(matches) == 0:\n", "    bp = 1.0 if c >= r else math.exp(1 - r / c)\n    if min(matches) == 0:\n")}),
 }
 
 VECTORISED = {
@@ -420,7 +451,7 @@ def decoder_io(targets):
     "lr_at": """
 def lr_at(step, peak, warmup, total, floor=0.0):
     if step >= total:
-        return floor
+        return float(floor)
     if step > warmup:
         angle = math.pi * (step - warmup) / (total - warmup)
         return floor + (peak - floor) * math.cos(angle / 2) ** 2
@@ -491,14 +522,61 @@ def sample_decode(next_logprobs, starts, max_len, temperature, top_k, generator)
 """,
 }
 
+# red team round 2: a topk of min(k, n) candidates with a running best, and BLEU from Counter intersections
+LOOPS["beam_search"] = """
+def beam_search(next_logprobs, start, k, max_len, alpha):
+    live_tokens, live_scores = [[]], torch.zeros(1, dtype=torch.float64)
+    best, best_score = None, -math.inf
+    def consider(tokens, score):
+        nonlocal best, best_score
+        final = score / length_penalty(len(tokens), alpha)
+        if best is None or final > best_score:
+            best, best_score = tokens, final
+    for _step in range(max_len):
+        lp = next_logprobs([[start] + t for t in live_tokens])
+        V = lp.shape[1]
+        scores = (live_scores[:, None] + lp).flatten()
+        vals, flat = torch.topk(scores, min(k, scores.numel()))
+        new_tokens, new_scores = [], []
+        for s, f in zip(vals.tolist(), flat.tolist()):
+            t = live_tokens[f // V] + [f % V]
+            if t[-1] == EOS:
+                consider(t, s)
+            else:
+                new_tokens.append(t)
+                new_scores.append(s)
+        live_tokens, live_scores = new_tokens, torch.tensor(new_scores, dtype=torch.float64)
+        if not live_tokens:
+            break
+    for t, s in zip(live_tokens, live_scores.tolist()):
+        consider(t, s)
+    return best
+"""
+LOOPS["bleu"] = """
+def corpus_bleu(hypotheses, references):
+    def grams(words, n):
+        return Counter(zip(*[words[i:] for i in range(n)]))
+    hyps, refs = [list(h) for h in hypotheses], [list(r) for r in references]
+    precisions = []
+    for n in (1, 2, 3, 4):
+        clipped = sum(sum((grams(h, n) & grams(r, n)).values()) for h, r in zip(hyps, refs))
+        count = sum(max(0, len(h) - n + 1) for h in hyps)
+        if count == 0 or clipped == 0:
+            return 0.0
+        precisions.append(clipped / count)
+    c, r = sum(map(len, hyps)), sum(map(len, refs))
+    bp = math.exp(1 - r / c) if c < r else 1.0
+    return 100.0 * bp * (precisions[0] * precisions[1] * precisions[2] * precisions[3]) ** 0.25
+"""
+
 CORRECT_VARIANTS = {"vectorised_and_sorted": VECTORISED, "loops": LOOPS}
 
 # Mutants of independent parts graded together, one submission per batch (found by
 # `python tests/mutant_batches.py 08-capstone`: no member breaks another member's graded test).
 MUTANT_BATCHES = [
-    ["decoder_io_keeps_eos_in_input", "lr_cosine_past_total", "min_loss_zero", "loss_mean_over_tokens", "average_integers_too", "sample_probabilities_in_float32", "beam_refilled_to_k", "bleu_unclipped_counts"],
-    ["decoder_io_float_ids", "lr_ignores_floor", "min_loss_right_token_share_forgotten", "loss_smooths_over_all_tokens", "average_half_sum_overflows", "sample_own_seeded_generator", "beam_without_length_penalty", "bleu_no_brevity_penalty"],
-    ["decoder_io_always_int64", "lr_returns_tensor", "min_loss_in_bits", "loss_counts_empty_rows", "average_accumulates_in_place", "sample_draws_for_finished", "beam_penalty_ignores_eos_in_length", "bleu_arithmetic_mean"],
-    ["decoder_io_shifts_targets_in_place", "lr_floor_one_step_late", "min_loss_lying_float", "loss_in_float32", "average_integers_from_first", "sample_temperature_multiplies", "beam_forgets_unfinished_at_max_len", "bleu_sentence_average"],
-    ["lr_warmup_zero_divides", "loss_shifts_logits_in_place", "average_no_key_check", "sample_top_k_keeps_ties", "decoder_io_first_row_padding", "min_loss_rounded_to_four_places", "beam_tokens_are_tensors", "bleu_returns_int_zero"],
+    ["decoder_io_keeps_eos_in_input", "lr_cosine_past_total", "min_loss_zero", "loss_log_of_softmax", "average_bfloat16_summed_in_bfloat16", "sample_probabilities_in_float32", "beam_refilled_to_k", "bleu_unclipped_counts"],
+    ["decoder_io_view_breaks_on_transposed", "lr_ignores_floor", "min_loss_right_token_share_forgotten", "loss_smooths_over_all_tokens", "average_half_sum_overflows", "sample_own_seeded_generator", "beam_without_length_penalty", "bleu_no_brevity_penalty"],
+    ["decoder_io_always_int64", "lr_int_floor_returned", "min_loss_in_bits", "loss_view_breaks_on_transposed", "average_accumulates_in_place", "sample_draws_for_finished", "beam_penalty_ignores_eos_in_length", "bleu_library"],
+    ["decoder_io_shifts_targets_in_place", "lr_floor_one_step_late", "min_loss_lying_float", "loss_prefix_until_first_pad", "average_single_state_returned", "sample_asks_finished_sentences", "beam_forgets_unfinished_at_max_len", "bleu_empty_hypotheses"],
+    ["lr_warmup_zero_divides", "loss_shifts_logits_in_place", "average_refuses_reordered_keys", "sample_top_k_keeps_ties", "decoder_io_first_row_padding", "min_loss_rounded_to_four_places", "beam_tokens_are_tensors", "bleu_returns_int_zero"],
 ]
