@@ -156,8 +156,98 @@ def _gen(penalty=_GEN_PENALTY, draw="generator=generator", stop=_GEN_STOP, feed=
     return _GEN.format(penalty=penalty, draw=draw, stop=stop, feed=feed)
 
 
+# Non-contiguous inputs (a transposed view, as the hidden tests pass): .view that merges axes fails there
+LOSS_FLATTENS_LOGITS_WITH_VIEW = """
+def masked_lm_loss(logits, ids, target_mask, z_loss=0.0):
+    work = torch.float64 if logits.dtype == torch.float64 else torch.float32
+    B_, T_, V_ = logits.shape
+    scores = logits.to(work).view(B_ * T_, V_).view(B_, T_, V_)[:, :-1]
+    targets = ids[:, 1:].long()
+    chosen = target_mask[:, 1:]
+    log_z = torch.logsumexp(scores, dim=-1)  # (B, T-1)
+    picked = scores.gather(-1, targets.unsqueeze(-1)).squeeze(-1)
+    per_token = (log_z - picked) + z_loss * log_z.square()
+    count = int(chosen.sum())
+    total = torch.where(chosen, per_token, torch.zeros((), dtype=work)).sum()
+    return total / max(count, 1), count
+"""
+ROPE_FLATTENS_X_WITH_VIEW = """
+def rope_llama3(x, positions, base=500000.0, factor=8.0, low_freq_factor=1.0, high_freq_factor=4.0,
+                original_context=8192):
+    b, _, t, dh = x.shape
+    if dh % 2 or tuple(positions.shape) != (b, t):
+        raise ValueError(f"need an even head width and positions of shape {(b, t)}, "
+                         f"got Dh={dh} and positions of shape {tuple(positions.shape)}")
+    theta = base ** (-torch.arange(0, dh, 2, dtype=torch.float64) / dh)  # (Dh/2,)
+    wavelength = 2 * math.pi / theta
+    s = (original_context / wavelength - low_freq_factor) / (high_freq_factor - low_freq_factor)
+    mixed = (1 - s) * theta / factor + s * theta
+    theta = torch.where(wavelength < original_context / high_freq_factor, theta,
+                        torch.where(wavelength > original_context / low_freq_factor, theta / factor, mixed))
+    angle = positions.to(torch.float64)[:, None, :, None] * theta  # (B, 1, T, Dh/2)
+    cos, sin = angle.cos(), angle.sin()
+    xf = x.to(torch.float64).view(-1, dh)
+    first, second = xf.chunk(2, dim=-1)
+    first, second = first.view(*x.shape[:-1], dh // 2), second.view(*x.shape[:-1], dh // 2)
+    out = torch.cat([first * cos - second * sin, second * cos + first * sin], dim=-1)
+    return out.to(x.dtype)
+"""
+RAGGED_MERGES_BATCH_AND_HEADS_WITH_VIEW = """
+def ragged_cached_attention(q, k_new, v_new, k_cache, v_cache, lengths):
+    b, h, t, dh = q.shape
+    g, s_max = k_cache.shape[1], k_cache.shape[2]
+    if h % g:
+        raise ValueError(f"{h} query heads do not split into groups of {g} key/value heads")
+    if int((lengths.long() + t).max()) > s_max:
+        raise ValueError(f"lengths + {t} exceed the cache size {s_max}: {(lengths + t).tolist()}")
+    slots = lengths.long()[:, None] + torch.arange(t)  # (B, T): where the new tokens go
+    index = slots[:, None, :, None].expand(b, g, t, dh)
+    k_cache.scatter_(2, index, k_new)
+    v_cache.scatter_(2, index, v_new)
+    written = torch.arange(s_max)[None, :] < (lengths.long() + t)[:, None]  # (B, S_max)
+    keys = torch.where(written[:, None, :, None], k_cache, torch.zeros((), dtype=k_cache.dtype))
+    values = torch.where(written[:, None, :, None], v_cache, torch.zeros((), dtype=v_cache.dtype))
+    qg = q.view(b * h, t, dh).view(b, g, h // g, t, dh)  # the query heads of one group sit next to each other
+    scores = torch.einsum("bgrtd,bgsd->bgrts", qg, keys) / math.sqrt(dh)
+    allowed = torch.arange(s_max)[None, None, :] <= slots[:, :, None]  # (B, T, S_max)
+    scores = scores.masked_fill(~allowed[:, None, None], float("-inf"))
+    out = torch.einsum("bgrts,bgsd->bgrtd", scores.softmax(dim=-1), values)
+    return out.reshape(b, h, t, dh).to(q.dtype), lengths + t
+"""
+GENERATE_FLATTENS_THE_HISTORY_WITH_VIEW = """
+def generate_with_cache(step, prompt, max_new_tokens, eos_id, pad_id, temperature, penalty, generator):
+    logits, cache = step(prompt, None)
+    seen = prompt.clone()  # (B, P + tokens so far)
+    finished = torch.zeros(prompt.shape[0], dtype=torch.bool)
+    chosen = []
+    for i in range(max_new_tokens):
+        scores = logits[:, -1].clone()  # (B, V)
+        occurs = torch.zeros_like(scores, dtype=torch.bool).view(-1)
+        occurs[(seen + torch.arange(seen.shape[0])[:, None] * scores.shape[1]).view(-1)] = True
+        occurs = occurs.view(scores.shape)
+        penalised = torch.where(scores > 0, scores / penalty, scores * penalty)
+        scores = torch.where(occurs, penalised, scores)
+        if temperature == 0:
+            token = scores.argmax(dim=-1)
+        else:
+            token = torch.multinomial(torch.softmax(scores / temperature, dim=-1), 1, generator=generator)[:, 0]
+        token = torch.where(finished, torch.full_like(token, pad_id), token)
+        chosen.append(token)
+        finished = finished | (token == eos_id)
+        seen = torch.cat([seen, token[:, None]], dim=1)
+        if bool(finished.all()) or i + 1 == max_new_tokens:
+            break
+        logits, cache = step(token[:, None], cache)
+    return torch.stack(chosen, dim=1)
+"""
+
+
 # Common wrong answers: name -> (the graded test that must lose points, {answer cell: code}).
 MUTANTS = {
+    "loss_flattens_logits_with_view": ("test_masked_lm_loss", {"masked_lm_loss": LOSS_FLATTENS_LOGITS_WITH_VIEW}),
+    "rope_flattens_x_with_view": ("test_rope_llama3", {"rope_llama3": ROPE_FLATTENS_X_WITH_VIEW}),
+    "ragged_merges_batch_and_heads_with_view": ("test_ragged_cached_attention", {"ragged_cached_attention": RAGGED_MERGES_BATCH_AND_HEADS_WITH_VIEW}),
+    "generate_flattens_the_history_with_view": ("test_generate_with_cache", {"generate_with_cache": GENERATE_FLATTENS_THE_HISTORY_WITH_VIEW}),
     # Part 1 -- stated precision (red team 2): 1 + w rounded in the weight's float16 / bfloat16 before the float32
     # arithmetic, so a small Gemma offset is partly lost (within one unit in the last place, not half of one)
     "rms_offset_rounded_in_weight_dtype": ("test_head_rms_norm", {"head_rms_norm": """
@@ -385,6 +475,8 @@ MUTANT_BATCHES = [
      "generate_penalises_logits_in_place"],
     ["rms_offset_in_input_dtype", "swiglu_zero_limit_ignored", "moe_top_k_unchecked", "loss_z_not_squared",
      "block_sandwich_posts_swapped", "rope_half_computed_in_half", "ragged_only_nan_cleaned", "generate_extra_step"],
+    ["loss_flattens_logits_with_view", "rope_flattens_x_with_view", "ragged_merges_batch_and_heads_with_view",
+     "generate_flattens_the_history_with_view"],
 ]
 
 CORRECT_VARIANTS = {
