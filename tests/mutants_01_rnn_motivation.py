@@ -48,7 +48,23 @@ CANDIDATE = '    candidate = torch.tanh(x @ p["W_ih"].T + p["b_ih"] + h @ p["W_h
 MASKED_SOFTMAX = "        alpha = torch.softmax((hidden @ v).masked_fill(~allowed, float('-inf')), dim=-1)"
 
 # Common wrong answers: name -> (the graded test that must lose points, {answer cell: code}).
+# Non-contiguous input (the hidden tests pass a transposed view): .view that merges axes fails there
+REVERSE_MERGES_AXES_WITH_VIEW = """
+def rnn_unroll_reverse(x, lengths, p, h0=None):
+    x = x.view(-1, x.shape[-1]).view(x.shape)
+    b, t, _ = x.shape
+    h = torch.zeros(b, p["W_hh"].shape[0], dtype=x.dtype) if h0 is None else h0
+    outputs = [None] * t
+    for step in reversed(range(t)):  # from the last column to the first
+        inside = (step < lengths)[:, None]  # (B, 1): is x[:, step] a real token of its sequence?
+        h_new = torch.tanh(x[:, step] @ p["W_ih"].T + p["b_ih"] + h @ p["W_hh"].T + p["b_hh"])
+        h = torch.where(inside, h_new, h)  # at the padding the state waits for the sequence's last token
+        outputs[step] = h * inside
+    return torch.stack(outputs, dim=1), h  # T x (B, D_h) -> (B, T, D_h)
+"""
+
 MUTANTS = {
+    "reverse_merges_axes_with_view": ("test_rnn_unroll", {"rnn_unroll": REVERSE_MERGES_AXES_WITH_VIEW}),
     # Part 1: a leaky step
     "leak_swapped": ("test_rnn_step", {"rnn_step": step(CANDIDATE + "    return leak * h + (1 - leak) * candidate")}),
     "recurrent_weight_not_transposed": ("test_rnn_step", {"rnn_step": step(
@@ -348,4 +364,5 @@ MUTANT_BATCHES = [
      "jacobian_without_the_tanh_derivative", "decoder_in_float64"],
     ["step_float32_ones_minus_leak", "equal_cost_three_projections", "reverse_float32_mask",
      "jacobian_float32_ones_minus_square", "decoder_context_before_input"],
+    ["reverse_merges_axes_with_view"],
 ]

@@ -122,7 +122,33 @@ def causal_attention_with_cache(x, past_k, past_v, params, num_heads):
 """
 
 
+# Non-contiguous inputs (the hidden tests pass transposed views): .view that merges axes fails there
+CONTRIBUTIONS_MERGES_AXES_WITH_VIEW = """
+def head_contributions(x, params, num_heads):
+    x = x.view(-1, x.shape[-1]).view(x.shape)
+    b, t, d = x.shape
+    qkv = x @ params["w_qkv"].T + params["b_qkv"]  # (B, T, D) @ (D, 3D) -> (B, T, 3D)
+    q, k, v = (split_heads(part, num_heads) for part in qkv.chunk(3, dim=-1))
+    heads = attention(q, k, v)  # (B, H, T, Dh)
+    w_o = params["w_o"].reshape(d, num_heads, d // num_heads)  # columns of head i: w_o[:, i]
+    return torch.einsum("bhtk,ehk->bhte", heads, w_o)  # (B, H, T, Dh) x (D, H, Dh) -> (B, H, T, D)
+"""
+LEFT_PADDED_MERGES_AXES_WITH_VIEW = """
+def cross_attention_left_padded(x, memory, memory_lengths, params, num_heads):
+    memory = memory.view(-1, memory.shape[-1]).view(memory.shape)
+    d, s = x.shape[-1], memory.shape[1]
+    w, b = params["w_qkv"], params["b_qkv"]
+    q = split_heads(x @ w[:d].T + b[:d], num_heads)  # (B, H, T, Dh)
+    k = split_heads(memory @ w[d:2 * d].T + b[d:2 * d], num_heads)  # (B, H, S, Dh)
+    v = split_heads(memory @ w[2 * d:].T + b[2 * d:], num_heads)
+    real = torch.arange(s)[None, :] >= s - memory_lengths[:, None]  # (B, S): the last n_b positions
+    heads = attention(q, k, v, real[:, None, None, :])  # mask (B, 1, 1, S)
+    return merge_heads(heads) @ params["w_o"].T + params["b_o"]
+"""
+
 MUTANTS = {
+    "contributions_merges_axes_with_view": ("test_contributions", {"contributions": CONTRIBUTIONS_MERGES_AXES_WITH_VIEW}),
+    "left_padded_merges_axes_with_view": ("test_left_padded", {"left_padded": LEFT_PADDED_MERGES_AXES_WITH_VIEW}),
     # Part 1: heads dealt out like cards
     # red team 2 (caught): a float32 permutation matrix cannot multiply float64 or float16 inputs
     "interleaved_float32_permutation_matrix": ("test_interleaved", {"interleaved": interleaved(
@@ -439,4 +465,5 @@ MUTANT_BATCHES = [
     ["interleaved_merge_transposes_its_input_in_place", "scrambled_no_lower_bound_on_position",
      "rank_all_heads_no_more_than_one_head", "cost_ignores_bias_flag", "contributions_ablate_w_o_in_place",
      "left_padded_returns_float64", "cache_transposes_w_qkv_in_place"],
+    ["contributions_merges_axes_with_view", "left_padded_merges_axes_with_view"],
 ]
