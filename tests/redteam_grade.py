@@ -9,7 +9,8 @@ submissions.py defines SUBMISSIONS = [
 Each submission replaces only the answer cells it names; every other cell keeps a correct answer.
 Submissions that change different cells are packed into one graded notebook (parts are graded
 independently); every wrong answer that keeps full marks and every correct one that loses points is
-then graded again alone to confirm. Prints one line per submission:
+then graded again alone to confirm, and so is every member of a notebook the grader flagged (one
+hostile answer flags the whole notebook, which would read as "caught" for its neighbours). Prints one line per submission:
   CAUGHT / SLIPPED (wrong answers), OK / REFUSED (correct ones), with the points of the graded tests
 that follow the changed answer cells.
 """
@@ -96,7 +97,10 @@ def main(argv):
             for s in p:
                 v, d = verdict(s, results.get(f"pack{i}"), targets)
                 lines[s["name"]] = (v, d)
-                if v in ("SLIPPED", "REFUSED") and len(p) > 1:
+                result = results.get(f"pack{i}")
+                flagged = result is not None and result.status == "flagged"
+                # a flagged notebook tells nothing about its members: one hostile answer flags all
+                if len(p) > 1 and (flagged or v in ("SLIPPED", "REFUSED")):
                     recheck.append(s)
         if recheck:
             again = run(chapter, {f"alone{i}": s["cells"] for i, s in enumerate(recheck)}, tmp)
