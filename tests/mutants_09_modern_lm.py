@@ -289,6 +289,27 @@ def head_rms_norm(x, n_heads, weight, eps=1e-6, unit_offset=False):
     y = (heads * inv_rms).to(x.dtype) * (weight + 1 if unit_offset else weight)
     return y.transpose(-3, -2)
 """}),
+    # Part 1 -- a wrong default (red team 3): eps=1e-5 in the signature, only visible where eps matters
+    "rms_default_eps": ("test_head_rms_norm", {"head_rms_norm": """
+def head_rms_norm(x, n_heads, weight, eps=1e-5, unit_offset=False):
+    if n_heads < 1 or x.shape[-1] % n_heads:
+        raise ValueError("the heads do not split the last axis")
+    work = torch.float64 if x.dtype == torch.float64 else torch.float32
+    heads = x.to(work).unflatten(-1, (n_heads, x.shape[-1] // n_heads))
+    scale = weight.to(work) + 1 if unit_offset else weight.to(work)
+    inv_rms = torch.rsqrt(heads.square().mean(dim=-1, keepdim=True) + eps)
+    return (heads * inv_rms * scale).transpose(-3, -2).to(x.dtype)
+"""}),
+    # Part 2 -- a wrong default (red team 3): gpt-oss's limit of 7 as the default, so calls without a limit clamp
+    "swiglu_default_limit": ("test_fused_swiglu", {"fused_swiglu": """
+def fused_swiglu(x, w_gate_up, w_down, beta=1.0, limit=7.0, interleaved=False):
+    both = x @ w_gate_up.T
+    gate, up = (both[..., 0::2], both[..., 1::2]) if interleaved else both.chunk(2, dim=-1)
+    if limit is not None:
+        gate = gate.clamp(max=limit)
+        up = up.clamp(min=-limit, max=limit)
+    return (gate * torch.sigmoid(beta * gate) * up) @ w_down.T
+"""}),
     # Part 2 -- every argument: interleaved ignored, the rows always read as two stacked halves
     "swiglu_interleaved_ignored": ("test_fused_swiglu", {"fused_swiglu": """
 def fused_swiglu(x, w_gate_up, w_down, beta=1.0, limit=None, interleaved=False):
@@ -345,6 +366,9 @@ def fused_swiglu(x, w_gate_up, w_down, beta=1.0, limit=None, interleaved=False):
     # Part 3 -- an argument's value read as a flag (red team 2): dense_hidden = 0 falls back to ffn_hidden
     "moe_dense_width_falls_back": ("test_moe_params", {"moe_params": _moe().replace(
         "    emb = ", "    dense_hidden = dense_hidden or ffn_hidden\n    emb = ", 1)}),
+    # Part 3 -- a degenerate argument (red team 3): n_kv_heads = 0 reaches n_heads % 0, a ZeroDivisionError
+    # where the text asks for a ValueError
+    "moe_zero_kv_heads_unchecked": ("test_moe_params", {"moe_params": _moe()}),
     # Part 3 -- Python int returns: counted in floats (exact here, but not a Python int)
     "moe_returns_floats": ("test_moe_params", {"moe_params": _moe(emb="vocab * dim * (1.0 if tied else 2.0)")}),
     # Part 3 -- boundary of a stated inequality: top_k = 0 and top_k > n_experts accepted
@@ -384,9 +408,12 @@ def masked_lm_loss(logits, ids, target_mask, z_loss=0.0):
     # Part 4 -- degenerate input: a batch with nothing to predict gives 0 / 0 = NaN
     "loss_nan_when_empty": ("test_masked_lm_loss", {"masked_lm_loss": _LOSS.format(body="""
     return torch.where(chosen, per_token, torch.zeros((), dtype=work)).sum() / count if count else torch.tensor(float("nan"), dtype=work), count""")}),
-    # Part 4 -- every argument: the z-loss term not squared
-    "loss_z_not_squared": ("test_masked_lm_loss", {"masked_lm_loss": _LOSS.format(body="""
-    per_token = per_token - z_loss * log_z.square() + z_loss * log_z
+    # Part 4 -- numerics at extremes (red team 3): log of the softmax, which underflows to log 0 = -inf for a
+    # target far below the largest logit (logits of about +-1000); replaces loss_z_not_squared, which the
+    # visible tests catch
+    "loss_log_of_softmax": ("test_masked_lm_loss", {"masked_lm_loss": _LOSS.format(body="""
+    log_p = torch.log(torch.softmax(scores, dim=-1)).gather(-1, targets.unsqueeze(-1)).squeeze(-1)
+    per_token = -log_p + z_loss * log_z.square()
     return torch.where(chosen, per_token, torch.zeros((), dtype=work)).sum() / max(count, 1), count""")}),
     # Part 5 -- stated comparison (red team 2): layout compared with `is`, true only for interned literals
     "block_layout_compared_with_is": ("test_block_variant", {"block_variant": _block(match='layout is "{}"')}),
@@ -426,9 +453,11 @@ def masked_lm_loss(logits, ids, target_mask, z_loss=0.0):
         check=_ROPE_CHECK, bands=_ROPE_BANDS, angle=_ROPE_ANGLE).replace(
         "cos, sin = angle.cos(), angle.sin()", "cos, sin = angle.cos().to(x.dtype), angle.sin().to(x.dtype)").replace(
         "x.to(torch.float64).chunk", "x.chunk")}),
-    # Part 7 -- rows that differ: every row written and masked at the longest row's offset
-    "ragged_uniform_offset": ("test_ragged_cached_attention", {"ragged_cached_attention": _ragged(
-        offsets="lengths.long().max().expand(b)[:, None]")}),
+    # Part 7 -- numerics at extremes (red team 3): the softmax written out as exp / sum(exp), without
+    # subtracting the largest score, overflows for scores of about 1000; replaces ragged_uniform_offset, which
+    # the visible tests catch
+    "ragged_softmax_by_hand": ("test_ragged_cached_attention", {"ragged_cached_attention": _ragged().replace(
+        "scores.softmax(dim=-1)", "scores.exp() / scores.exp().sum(dim=-1, keepdim=True)")}),
     # Part 7 -- a rule that rarely matters: unwritten NaN slots masked in the scores only (0 * NaN = NaN)
     "ragged_nan_leaks": ("test_ragged_cached_attention", {"ragged_cached_attention": _ragged(
         values="keys, values = k_cache, v_cache")}),
@@ -465,7 +494,7 @@ def masked_lm_loss(logits, ids, target_mask, z_loss=0.0):
 
 MUTANT_BATCHES = [
     ["rms_offset_rounded_in_weight_dtype", "swiglu_interleaved_ignored", "moe_tied_ignored", "loss_mean_of_row_means",
-     "block_layout_compared_with_is", "rope_float32_for_half", "ragged_uniform_offset", "generate_feeds_drawn_tokens"],
+     "block_layout_compared_with_is", "rope_float32_for_half", "ragged_softmax_by_hand", "generate_feeds_drawn_tokens"],
     ["rms_in_input_dtype", "swiglu_gate_clamped_both_sides", "moe_shared_not_active", "loss_mask_not_shifted",
      "block_parallel_normalises_twice", "rope_first_row_positions", "ragged_nan_leaks", "generate_ignores_generator"],
     ["rms_reshape_not_transpose", "swiglu_beta_ignored", "moe_dense_width_falls_back", "loss_in_low_precision",
@@ -473,10 +502,11 @@ MUTANT_BATCHES = [
     ["rms_eps_outside_sqrt", "swiglu_interleaved_rows", "moe_returns_floats", "loss_nan_when_empty",
      "block_layout_prefixes", "rope_float32_angles", "ragged_refuses_full_cache",
      "generate_penalises_logits_in_place"],
-    ["rms_offset_in_input_dtype", "swiglu_zero_limit_ignored", "moe_top_k_unchecked", "loss_z_not_squared",
+    ["rms_offset_in_input_dtype", "swiglu_zero_limit_ignored", "moe_top_k_unchecked", "loss_log_of_softmax",
      "block_sandwich_posts_swapped", "rope_half_computed_in_half", "ragged_only_nan_cleaned", "generate_extra_step"],
     ["loss_flattens_logits_with_view", "rope_flattens_x_with_view", "ragged_merges_batch_and_heads_with_view",
-     "generate_flattens_the_history_with_view"],
+     "generate_flattens_the_history_with_view", "rms_default_eps", "swiglu_default_limit",
+     "moe_zero_kv_heads_unchecked"],
 ]
 
 CORRECT_VARIANTS = {
@@ -484,7 +514,7 @@ CORRECT_VARIANTS = {
         "head_rms_norm": """
 def head_rms_norm(x, n_heads, weight, eps=1e-6, unit_offset=False):
     width = x.shape[-1]
-    if width % n_heads != 0:
+    if n_heads < 1 or width % n_heads != 0:
         raise ValueError("n_heads must divide the last axis")
     dh = width // n_heads
     work = torch.float64 if x.dtype == torch.float64 else torch.float32
@@ -516,7 +546,7 @@ def fused_swiglu(x, w_gate_up, w_down, beta=1.0, limit=None, interleaved=False):
         "moe_params": """
 def moe_params(vocab, dim, n_layers, n_heads, n_kv_heads, head_dim, ffn_hidden, n_experts, top_k, tied=False,
                n_shared=0, first_dense=0, dense_hidden=0):
-    if n_heads % n_kv_heads != 0:
+    if n_kv_heads < 1 or n_heads % n_kv_heads != 0:
         raise ValueError("grouped-query attention needs n_heads to be a multiple of n_kv_heads")
     if top_k < 1 or top_k > n_experts:
         raise ValueError("top_k must be in 1 .. n_experts")
@@ -653,7 +683,7 @@ def generate_with_cache(step, prompt, max_new_tokens, eos_id, pad_id, temperatur
         "head_rms_norm": """
 def head_rms_norm(x, n_heads, weight, eps=1e-6, unit_offset=False):
     *lead, t, width = x.shape
-    if width % n_heads:
+    if n_heads <= 0 or width % n_heads:
         raise ValueError(f"{width} features cannot be split into {n_heads} heads")
     dh = width // n_heads
     xf = x.double() if x.dtype == torch.float64 else x.float()
@@ -683,7 +713,7 @@ import math as maths
 
 def moe_params(vocab, dim, n_layers, n_heads, n_kv_heads, head_dim, ffn_hidden, n_experts, top_k, tied=False,
                n_shared=0, first_dense=0, dense_hidden=0):
-    if n_heads % n_kv_heads or top_k not in range(1, n_experts + 1) or n_shared < 0 or first_dense not in range(n_layers + 1):
+    if n_kv_heads not in range(1, n_heads + 1) or n_heads % n_kv_heads or top_k not in range(1, n_experts + 1) or n_shared < 0 or first_dense not in range(n_layers + 1):
         raise ValueError("invalid n_kv_heads, top_k, n_shared or first_dense")
     shapes = [(vocab, dim)] + ([] if tied else [(vocab, dim)]) + [(dim,)]
     layer = [(dim,), (dim,), (dim, n_heads * head_dim), (dim, n_kv_heads * head_dim),
