@@ -223,6 +223,12 @@ def coverage_decoder(x, h, allowed, s0, p):
         dtype_line="    x, h, s0 = x.double(), h.double(), s0.double()\n    p = {n: w.double() for n, w in p.items()}\n")}),
     # D_in == D_k class: the context before x in the concatenation keeps every shape when D_in == D_k
     "decoder_context_before_input": ("test_additive", {"additive": decoder(concat="[context, x[:, i]]")}),
+    # red team 3, numerics at extremes: the softmax written out without subtracting the row maximum
+    # overflows (inf / inf = nan) once the scores v^T tanh(...) exceed about 709 in float64
+    "decoder_softmax_without_the_maximum": ("test_additive", {"additive": decoder().replace(
+        "        alpha = torch.softmax((hidden @ p['v']).masked_fill(~allowed, float('-inf')), dim=-1)\n",
+        "        alpha = torch.exp((hidden @ p['v']).masked_fill(~allowed, float('-inf')))\n"
+        "        alpha = alpha / alpha.sum(dim=-1, keepdim=True)\n")}),
 }
 
 # Correct answers written differently: addmm, a loop over each sequence's real tokens, autograd
@@ -364,5 +370,5 @@ MUTANT_BATCHES = [
      "jacobian_without_the_tanh_derivative", "decoder_in_float64"],
     ["step_float32_ones_minus_leak", "equal_cost_three_projections", "reverse_float32_mask",
      "jacobian_float32_ones_minus_square", "decoder_context_before_input"],
-    ["reverse_merges_axes_with_view"],
+    ["reverse_merges_axes_with_view", "decoder_softmax_without_the_maximum"],
 ]
