@@ -11,7 +11,9 @@ one step too wide, the new token's own key left out of a decoding step's count),
 at its default (bias), a rule kept on one code path only (the causal mask dropped once the cache
 is not empty), a rule that changes results rarely (an additive mask, wrong only for a sentence of
 length 0), and objects that lie (a Tensor subclass whose comparisons always succeed, an int
-subclass equal to everything).
+subclass equal to everything). Red team 3 added numerics at extremes: a softmax written out without
+subtracting the row maximum, which overflows once scores exceed about 709 in float64 (parts 5 to 7
+now each have a case with scores in the thousands).
 """
 
 CHAPTER = "03-multi-head"
@@ -286,6 +288,19 @@ def cross_attention_left_padded(x, memory, memory_lengths, params, num_heads):
     "cache_float_mask": ("test_cache", {"cache": cache("torch.ones(t, p + t).tril(diagonal=p)")}),
     "cache_small_precomputed_mask": ("test_cache", {"cache": cache(
         "_CAUSAL[p:p + t, :p + t]", prelude="_CAUSAL = torch.ones(64, 64, dtype=torch.bool).tril()\n")}),
+    # red team 3 slip (numerics at extremes): exp of the raw scores overflows to inf, inf / inf = nan
+    "cache_softmax_without_the_maximum": ("test_cache", {"cache": """
+def causal_attention_with_cache(x, past_k, past_v, params, num_heads):
+    p, t = past_k.shape[2], x.shape[1]
+    q, k_new, v_new = (split_heads(part, num_heads)
+                       for part in (x @ params["w_qkv"].T + params["b_qkv"]).chunk(3, dim=-1))
+    k, v = torch.cat([past_k, k_new], dim=2), torch.cat([past_v, v_new], dim=2)
+    allowed = torch.ones(t, p + t, dtype=torch.bool).tril(diagonal=p)
+    scores = (q @ k.transpose(-2, -1) / math.sqrt(q.shape[-1])).masked_fill(~allowed, float("-inf"))
+    weights = torch.exp(scores)
+    weights = weights / weights.sum(dim=-1, keepdim=True)
+    return merge_heads(weights @ v) @ params["w_o"].T + params["b_o"], k, v
+"""}),
     "cache_transposes_w_qkv_in_place": ("test_cache", {"cache": """
 def causal_attention_with_cache(x, past_k, past_v, params, num_heads):
     p, t = past_k.shape[2], x.shape[1]
@@ -465,5 +480,5 @@ MUTANT_BATCHES = [
     ["interleaved_merge_transposes_its_input_in_place", "scrambled_no_lower_bound_on_position",
      "rank_all_heads_no_more_than_one_head", "cost_ignores_bias_flag", "contributions_ablate_w_o_in_place",
      "left_padded_returns_float64", "cache_transposes_w_qkv_in_place"],
-    ["contributions_merges_axes_with_view", "left_padded_merges_axes_with_view"],
+    ["contributions_merges_axes_with_view", "left_padded_merges_axes_with_view", "cache_softmax_without_the_maximum"],
 ]
