@@ -153,14 +153,6 @@ def masked_attention(q, k, v, allowed):
     return torch.exp(scores - shift.unsqueeze(-1)) @ v, lse
 """}),
     # Part 6: the variance experiment
-    "variance_ignores_the_generator": ("test_variance_experiment", {"variance_experiment": """
-def dot_product_variance(d_k, n, scale=1.0, generator=None):
-    q = torch.rand(n, d_k)
-    k = torch.randn(n, d_k)
-    return (scale * (q * k).sum(dim=-1)).var().item()
-
-predicted_variance_512 = 512 / 3
-"""}),
     # argument class: scale applied to the variance instead of to the dot products
     "variance_scale_not_squared": ("test_variance_experiment", {"variance_experiment": """
 def dot_product_variance(d_k, n, scale=1.0, generator=None):
@@ -187,23 +179,6 @@ def dot_product_variance(d_k, n, scale=1.0, generator=None):
 predicted_variance_512 = 512 / 12
 """}),
     # Part 7: find and fix the bugs (each mutant fixes three of the seed's four bugs, or adds its own)
-    "fix_scales_by_the_model_width": ("test_fixed_self_attention", {"fixed_self_attention": """
-class FixedSelfAttention(SeedSelfAttention):
-    def forward(self, x, lengths=None, causal=False):
-        t = x.shape[1]
-        q, k, v = self.query(x), self.key(x), self.value(x)
-        scores = q @ k.transpose(-2, -1) * self.scale
-        allowed = torch.ones(t, t, dtype=torch.bool)
-        if causal:
-            allowed = allowed.tril()
-        if lengths is not None:
-            real = torch.arange(t)[None, :] < lengths[:, None]
-            allowed = allowed & real[:, None, :]
-        weights = torch.softmax(scores.masked_fill(~allowed, float("-inf")), dim=-1)
-        if lengths is not None:
-            weights = weights.masked_fill(~real[:, :, None], 0.0)
-        return weights.nan_to_num(nan=0.0) @ v
-"""}),
     # inequality-boundary class: the seed's causal mask that hides the diagonal, kept
     "fix_causal_hides_the_diagonal": ("test_fixed_self_attention", {"fixed_self_attention": """
 class FixedSelfAttention(SeedSelfAttention):
@@ -439,6 +414,43 @@ class FixedSelfAttention(SeedSelfAttention):
         return out.masked_fill(~real[:, :, None], 0.0) if lengths is not None else out
 """}),
     "masking_answer_nan": ("test_answer_masking", {"mc_answers": 'answer_masking = "a"\nanswer_doubling = "b"'}),
+    # From red-team round 3 (blind), each slipped before the hidden check named in its comment was added.
+    # large-input class: the temperature applied after the softmax, softmax(z) ** (1 / tau) renormalised;
+    # equal in exact arithmetic, 0 / 0 in float32 at tau = 0.01 once every weight of a row is small; caught
+    # by float32 rows of 64 keys at temperature 0.01
+    "attention_weights_power_of_the_softmax": ("test_attention_weights", {"attention_weights": """
+def attention_weights(q, k, temperature):
+    p = torch.softmax(q @ k.transpose(-2, -1) / math.sqrt(q.shape[-1]), dim=-1)
+    p = p ** (1.0 / temperature.unsqueeze(-1))
+    return p / p.sum(-1, keepdim=True)
+"""}),
+    # stated-requirement class: the mean of the squares, right on average because the dots have mean 0, but
+    # not their sample variance; caught by how often 800 values at d_k = 16, n = 2 fall below a tenth of 16/3
+    "variance_mean_of_squares": ("test_variance_experiment", {"variance_experiment": """
+def dot_product_variance(d_k, n, scale=1.0, generator=None):
+    q = torch.rand(n, d_k, generator=generator, dtype=torch.float64)
+    k = torch.randn(n, d_k, generator=generator, dtype=torch.float64)
+    dots = scale * (q * k).sum(-1)
+    return (dots ** 2).mean().item()
+
+predicted_variance_512 = 512 / 3
+"""}),
+    # integer-dtype class: slot numbers made in the dtype of lengths wrap around for uint8 and int8 lengths
+    # once T is beyond their range; caught by T = 300 with uint8 and T = 200 with int8 lengths
+    "fix_slots_in_the_dtype_of_lengths": ("test_fixed_self_attention", {"fixed_self_attention": """
+class FixedSelfAttention(SeedSelfAttention):
+    def forward(self, x, lengths=None, causal=False):
+        T = x.shape[1]
+        q, k, v = self.query(x), self.key(x), self.value(x)
+        scores = q @ k.transpose(-2, -1) / math.sqrt(q.shape[-1])
+        if causal:
+            scores = scores.masked_fill(torch.ones(T, T, dtype=torch.bool).triu(1), float("-inf"))
+        if lengths is not None:
+            real = torch.arange(T, dtype=lengths.dtype)[None, :] < lengths[:, None]
+            scores = scores.masked_fill(~real[:, None, :], float("-inf"))
+        out = torch.nan_to_num(torch.softmax(scores, dim=-1), nan=0.0) @ v
+        return out.masked_fill(~real[:, :, None], 0.0) if lengths is not None else out
+"""}),
 }
 
 # Correct answers that differ from the model answers: einsum, a hand-written stable softmax,
@@ -578,8 +590,8 @@ CORRECT_VARIANTS = {
 # members' tests.
 MUTANT_BATCHES = [
     ["raw_scores_keys_and_queries_swapped", "temperature_on_the_key_axis", "causal_mask_aligned_bottom_right",
-     "positions_negative_at_the_padding", "lse_without_max_shift", "variance_ignores_the_generator",
-     "fix_scales_by_the_model_width", "masking_answer_uniform"],
+     "positions_negative_at_the_padding", "lse_without_max_shift", "variance_mean_of_squares",
+     "fix_slots_in_the_dtype_of_lengths", "masking_answer_uniform"],
     ["raw_scores_in_float32", "softmax_by_hand_without_max_shift", "causal_mask_off_by_one",
      "positions_from_the_longest_sequence", "lse_over_every_key", "variance_scale_not_squared",
      "fix_causal_hides_the_diagonal", "masking_answer_lying_str"],
@@ -594,5 +606,6 @@ MUTANT_BATCHES = [
      "variance_divides_by_n", "masking_answer_nan"],
     ["causal_mask_from_a_position_table", "attention_weights_flattens_with_view", "padding_mask_wraps_small_int_lengths",
      "masked_attention_flattens_with_view", "variance_reseeds_the_global_generator", "fix_float_mask_promotes_dtype"],
-    ["causal_mask_cut_from_the_square", "variance_formula_not_sampled", "fix_masks_with_minus_1e4"],
+    ["causal_mask_cut_from_the_square", "variance_formula_not_sampled", "fix_masks_with_minus_1e4",
+     "attention_weights_power_of_the_softmax"],
 ]
