@@ -134,9 +134,6 @@ def decoder_io(targets):
     return targets, out
 """}),
     # ---- Part 2, warm-up and cosine
-    # the cosine goes on after `total` (it rises again)
-    "lr_cosine_past_total": ("test_lr_at", {"lr_at": lr(
-        "    if step <= warmup:\n        return peak * step / warmup\n    return " + _COSINE)}),
     # the floor argument ignored
     "lr_ignores_floor": ("test_lr_at", {"lr_at": lr(
         "    if step <= warmup:\n        return peak * step / warmup\n    if step >= total:\n        return 0.0\n"
@@ -194,12 +191,6 @@ def sentence_smoothed_loss(logits, targets, eps):
     "average_half_sum_overflows": ("test_average", {"average": average(
         "        if states[-1][k].is_floating_point():\n            out[k] = sum(s[k] for s in states) / len(states)\n"
         "        else:\n            out[k] = states[-1][k].clone()")}),
-    # in-place rule: accumulates into the first state's tensors
-    "average_accumulates_in_place": ("test_average", {"average": average(
-        "        if states[-1][k].is_floating_point():\n            total = states[0][k]\n"
-        "            for s in states[1:]:\n                total += s[k]\n"
-        "            out[k] = (total.double() / len(states)).to(total.dtype)\n"
-        "        else:\n            out[k] = states[-1][k].clone()")}),
     # ---- Part 6, sampling
     # red team (kept full marks): float32 probabilities, which draw the same tokens almost always
     "sample_probabilities_in_float32": ("test_sample", {"sample": sample(_topk_scores() +
@@ -243,17 +234,11 @@ min_smoothed_loss = round(-(right * math.log(right) + (V - 1) * other * math.log
         "            elif len(new_live) < k:\n", "            elif tokens[-1] != EOS and len(new_live) < k:\n")}),
     "beam_without_length_penalty": ("test_beam_search", {"beam_search": beam(
         finish="finished.append((score, tokens))", final_live="finished.append((score, tokens))")}),
-    "beam_penalty_ignores_eos_in_length": ("test_beam_search", {"beam_search": beam(
-        finish="finished.append((score / length_penalty(len(tokens) - 1, alpha), tokens))")}),
     "beam_forgets_unfinished_at_max_len": ("test_beam_search", {"beam_search": beam(final_live="pass").replace(
         "    return max(finished", "    finished = finished or [(0.0, [])]\n    return max(finished")}),
-    # Python ints required: tokens left as 0-dimensional tensors
-    "beam_tokens_are_tensors": ("test_beam_search", {"beam_search": beam(token="i % vocab")}),
     # ---- Part 8, BLEU
     "bleu_unclipped_counts": ("test_bleu", {"bleu": bleu(count_matches="sum(v for g, v in h.items() if g in rr)")}),
     "bleu_no_brevity_penalty": ("test_bleu", {"bleu": bleu(brevity="1.0")}),
-    # a Python float required, also for 0
-    "bleu_returns_int_zero": ("test_bleu", {"bleu": bleu(zero="0")}),
     # ---- red team round 2 (held-out style; each kept full marks before its hidden check was added)
     # Part 1: .view on the targets breaks on a transposed (non-contiguous) tensor
     "decoder_io_view_breaks_on_transposed": ("test_decoder_io", {"decoder_io": """
@@ -329,6 +314,34 @@ def corpus_bleu(hypotheses, references):
     # Part 8: the brevity penalty before the zero check divides by zero when every hypothesis is empty
     "bleu_empty_hypotheses": ("test_bleu", {"bleu": bleu(brevity="bp").replace(
         "    if min(matches) == 0:\n", "    bp = 1.0 if c >= r else math.exp(1 - r / c)\n    if min(matches) == 0:\n")}),
+    # ---- red team round 3 (held-out style; each kept full marks before its hidden check was added). They replace
+    # lr_cosine_past_total (lr_floor_one_step_late is wrong wherever it is), average_accumulates_in_place (its float16
+    # sum also overflows, so it never proved the in-place check), beam_penalty_ignores_eos_in_length (the same class
+    # as beam_penalty_counts_start_token; the new length models catch both), beam_tokens_are_tensors and
+    # bleu_returns_int_zero (the Python int/float checks stay covered by lr_int_floor_returned): every batch was full.
+    # Part 2: the floor treated as a minimum everywhere, so it also lifts the start of the warm-up
+    "lr_floor_clips_warmup": ("test_lr_at", {"lr_at": lr(
+        "    if step <= warmup:\n        lr = peak * step / warmup\n    elif step >= total:\n        lr = floor\n"
+        "    else:\n        lr = " + _COSINE + "\n    return float(max(lr, floor))")}),
+    # Part 5: shapes compared for the averaged (floating-point) entries only
+    "average_shapes_checked_for_floats_only": ("test_average", {"average": average(
+        "        t = states[-1][k]\n        if t.is_floating_point():\n"
+        "            if any(s[k].shape != t.shape for s in states):\n                raise ValueError(k)\n"
+        "            out[k] = (sum(s[k].double() for s in states) / len(states)).to(t.dtype)\n"
+        "        else:\n            out[k] = t.clone()",
+        check="    if not states:\n        raise ValueError('empty')\n"
+              "    if any(set(s) != set(states[0]) for s in states):\n        raise ValueError('different keys')\n")}),
+    # Part 7: the lesson's stopping rule, done once k hypotheses have finished (though one is still live)
+    "beam_stops_after_k_finished": ("test_beam_search", {"beam_search": beam().replace(
+        "        live = new_live\n        if not live:\n", "        live = new_live\n        if not live or len(finished) >= k:\n")}),
+    # Part 7: the start token counted in the length of the penalty (one more than the rule, live or finished)
+    "beam_penalty_counts_start_token": ("test_beam_search", {"beam_search": beam(
+        finish="finished.append((score / length_penalty(len(tokens) + 1, alpha), tokens))",
+        final_live="finished.append((score / length_penalty(len(tokens) + 1, alpha), tokens))")}),
+    # Part 8: n-grams keyed by their tokens joined into one string, so ["ab", "c"] and ["a", "bc"] are the same
+    "bleu_ngrams_joined_into_strings": ("test_bleu", {"bleu": bleu().replace(
+        "Counter(tuple(hyp[i:i + n])", "Counter(''.join(hyp[i:i + n])").replace(
+        "Counter(tuple(ref[i:i + n])", "Counter(''.join(ref[i:i + n])")}),
 }
 
 VECTORISED = {
@@ -574,9 +587,9 @@ CORRECT_VARIANTS = {"vectorised_and_sorted": VECTORISED, "loops": LOOPS}
 # Mutants of independent parts graded together, one submission per batch (found by
 # `python tests/mutant_batches.py 08-capstone`: no member breaks another member's graded test).
 MUTANT_BATCHES = [
-    ["decoder_io_keeps_eos_in_input", "lr_cosine_past_total", "min_loss_zero", "loss_log_of_softmax", "average_bfloat16_summed_in_bfloat16", "sample_probabilities_in_float32", "beam_refilled_to_k", "bleu_unclipped_counts"],
+    ["decoder_io_keeps_eos_in_input", "lr_floor_clips_warmup", "min_loss_zero", "loss_log_of_softmax", "average_bfloat16_summed_in_bfloat16", "sample_probabilities_in_float32", "beam_refilled_to_k", "bleu_unclipped_counts"],
     ["decoder_io_view_breaks_on_transposed", "lr_ignores_floor", "min_loss_right_token_share_forgotten", "loss_smooths_over_all_tokens", "average_half_sum_overflows", "sample_own_seeded_generator", "beam_without_length_penalty", "bleu_no_brevity_penalty"],
-    ["decoder_io_always_int64", "lr_int_floor_returned", "min_loss_in_bits", "loss_view_breaks_on_transposed", "average_accumulates_in_place", "sample_draws_for_finished", "beam_penalty_ignores_eos_in_length", "bleu_library"],
+    ["decoder_io_always_int64", "lr_int_floor_returned", "min_loss_in_bits", "loss_view_breaks_on_transposed", "average_shapes_checked_for_floats_only", "sample_draws_for_finished", "beam_penalty_counts_start_token", "bleu_library"],
     ["decoder_io_shifts_targets_in_place", "lr_floor_one_step_late", "min_loss_lying_float", "loss_prefix_until_first_pad", "average_single_state_returned", "sample_asks_finished_sentences", "beam_forgets_unfinished_at_max_len", "bleu_empty_hypotheses"],
-    ["lr_warmup_zero_divides", "loss_shifts_logits_in_place", "average_refuses_reordered_keys", "sample_top_k_keeps_ties", "decoder_io_first_row_padding", "min_loss_rounded_to_four_places", "beam_tokens_are_tensors", "bleu_returns_int_zero"],
+    ["lr_warmup_zero_divides", "loss_shifts_logits_in_place", "average_refuses_reordered_keys", "sample_top_k_keeps_ties", "decoder_io_first_row_padding", "min_loss_rounded_to_four_places", "beam_stops_after_k_finished", "bleu_ngrams_joined_into_strings"],
 ]
