@@ -415,6 +415,12 @@ def masked_lm_loss(logits, ids, target_mask, z_loss=0.0):
     log_p = torch.log(torch.softmax(scores, dim=-1)).gather(-1, targets.unsqueeze(-1)).squeeze(-1)
     per_token = -log_p + z_loss * log_z.square()
     return torch.where(chosen, per_token, torch.zeros((), dtype=work)).sum() / max(count, 1), count""")}),
+    # Part 4 -- the loss must train (stated since this session): the right value, summed in Python floats
+    # and wrapped in a new tensor, so loss.backward() cannot reach the logits
+    "loss_through_python_floats": ("test_masked_lm_loss", {"masked_lm_loss": _LOSS.format(body="""
+    per_token = (log_z - scores.gather(-1, targets.unsqueeze(-1)).squeeze(-1)) + z_loss * log_z.square()
+    total = sum(float(v) for v in per_token[chosen])
+    return torch.tensor(total / max(count, 1), dtype=work), count""")}),
     # Part 5 -- stated comparison (red team 2): layout compared with `is`, true only for interned literals
     "block_layout_compared_with_is": ("test_block_variant", {"block_variant": _block(match='layout is "{}"')}),
     # Part 5 -- a rule on another code path: the parallel layout normalises x twice (same values)
@@ -507,6 +513,8 @@ MUTANT_BATCHES = [
     ["loss_flattens_logits_with_view", "rope_flattens_x_with_view", "ragged_merges_batch_and_heads_with_view",
      "generate_flattens_the_history_with_view", "rms_default_eps", "swiglu_default_limit",
      "moe_zero_kv_heads_unchecked"],
+    # its own notebook: every batch above already holds a mutant of part 4
+    ["loss_through_python_floats"],
 ]
 
 CORRECT_VARIANTS = {

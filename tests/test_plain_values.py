@@ -173,3 +173,25 @@ def test_the_helper_cell_is_inserted_once_after_the_first_code_cell_and_kept_fre
     assert plain.sync_helper_cell(stale) is True and stale == nb
     del stale["cells"][1]
     assert plain.hidden_test_problems(stale)[0].startswith(f"no `{plain.HELPER_GRADE_ID}` cell")
+
+
+def test_grad_differentiates_an_exact_tensor_and_refuses_what_cannot_train(ns):
+    leaf = torch.tensor([1.0, 2.0, 3.0], dtype=torch.float64, requires_grad=True)
+    got = ns["_grad"]((leaf.square().sum(), 7), leaf, "loss", index=0)
+    assert type(got) is torch.Tensor and not got.requires_grad and torch.equal(got, 2 * leaf.detach())
+    assert torch.equal(ns["_grad"](leaf.sum(), leaf, "loss"), torch.ones(3, dtype=torch.float64))
+    with pytest.raises(AssertionError, match="cannot be differentiated"):
+        ns["_grad"](torch.tensor(float(leaf.sum())), leaf, "a loss through a Python float")
+    with pytest.raises(AssertionError, match="cannot be differentiated"):
+        ns["_grad"](leaf.sum().detach(), leaf, "a detached loss")
+    other = torch.ones(1, requires_grad=True)
+    with pytest.raises(AssertionError, match="does not depend on its input"):
+        ns["_grad"](other.sum(), leaf, "a loss of something else")
+    with pytest.raises(AssertionError, match="not a subclass"):
+        ns["_grad"](ns["_liar"](), leaf, "a lying loss")
+    with pytest.raises(AssertionError, match="0-dimensional"):
+        ns["_grad"](leaf * 2, leaf, "a vector")
+    with pytest.raises(AssertionError, match="must be a tuple"):
+        ns["_grad"](leaf.sum(), leaf, "loss", index=0)
+    with pytest.raises(AssertionError, match="must have an item 2"):
+        ns["_grad"]((leaf.sum(), 1), leaf, "loss", index=2)

@@ -18,6 +18,11 @@ runs:
     any of the above, or ``None``, or a tuple/list/dict of them, converted recursively.
 ``_items(x, n, what)``
     a tuple or list of exactly ``n`` items, each converted by ``_plain``; returns a tuple.
+``_grad(result, leaf, what, index=None)``
+    the gradient of a student's 0-dimensional tensor ``result`` (or of item ``index`` of a returned
+    tuple or list) with respect to ``leaf``, a tensor of the hidden test's own that requires grad,
+    as a plain copy; an answer that cannot be differentiated, or that does not reach ``leaf``
+    through autograd, raises. ``result`` must be exactly a ``torch.Tensor``, as for ``_tensor``.
 ``_close(got, expected, what, rtol=..., atol=...)`` and ``_equal(got, expected, what)``
     compare plain tensors (dtype and shape included) with code captured before any student cell.
 ``_use_references(**functions)``
@@ -41,8 +46,8 @@ import json
 import textwrap
 
 HELPER_GRADE_ID = "grading_helpers"
-HELPER_NAMES = ("_plain", "_tensor", "_number", "_float", "_integer", "_text", "_flag", "_items", "_close",
-                "_equal", "_use_references")
+HELPER_NAMES = ("_plain", "_tensor", "_number", "_float", "_integer", "_text", "_flag", "_items", "_grad",
+                "_close", "_equal", "_use_references")
 SANITISERS = frozenset(HELPER_NAMES) - {"_close", "_equal", "_use_references"}
 
 
@@ -59,7 +64,8 @@ def _attnlab_plain_helpers(namespace):
     exact, name_of = type, type.__dict__["__name__"].__get__
     Tensor, Parameter, strided = torch.Tensor, torch.nn.Parameter, torch.strided
     detach, clone, is_meta, layout = Tensor.detach, Tensor.clone, Tensor.is_meta.__get__, Tensor.layout.__get__
-    dtype_of, shape_of = Tensor.dtype.__get__, Tensor.shape.__get__
+    dtype_of, shape_of, dims_of = Tensor.dtype.__get__, Tensor.shape.__get__, Tensor.dim
+    autograd_grad = torch.autograd.grad
     no_subclass, function_modes = torch._C.DisableTorchFunctionSubclass, torch._C._len_torch_function_stack
     dispatch_modes = getattr(torch._C, "_len_torch_dispatch_stack", lambda: 0)
     assert_close, equal = torch.testing.assert_close, torch.equal
@@ -122,6 +128,29 @@ def _attnlab_plain_helpers(namespace):
             raise AssertionError(f"{what} must have {n} items, not {len_(x)}")
         return tuple_(plain(x, what))
 
+    def gradient(result, leaf, what="the result", index=None):
+        if function_modes() or dispatch_modes():
+            raise AssertionError("a torch function or dispatch mode is active, so no value can be checked")
+        if index is not None:
+            if exact(result) is not tuple_ and exact(result) is not list_:
+                raise AssertionError(f"{what} must be a tuple, not {kind(result)}")
+            if not 0 <= index < len_(result):
+                raise AssertionError(f"{what} must have an item {index}")
+            result = result[index]
+        if exact(result) is not Tensor:
+            raise AssertionError(f"{what} must be a torch.Tensor (not a subclass), not {kind(result)}")
+        if dims_of(result) != 0:
+            raise AssertionError(f"{what} must be a 0-dimensional tensor")
+        try:
+            found = autograd_grad(result, leaf, allow_unused=True)[0]
+        except RuntimeError:  # its message is not repeated: a student's own backward may have raised it
+            raise AssertionError(f"{what} cannot be differentiated: backward() fails on it, so it is not connected "
+                                 "to its inputs through autograd (a detour through Python numbers, NumPy, "
+                                 ".detach() or torch.no_grad())") from None
+        if found is None:
+            raise AssertionError(f"{what} does not depend on its input through autograd")
+        return tensor(found, f"the gradient of {what}")
+
     def plain_tensor(x, what):
         if exact(x) is not Tensor:
             raise AssertionError(f"{what} must be converted with _tensor first")
@@ -146,9 +175,10 @@ def _attnlab_plain_helpers(namespace):
 
     helpers = {"_plain": plain, "_tensor": tensor, "_number": number, "_float": strict(float_, "float"),
                "_integer": strict(int_, "int"), "_text": strict(str_, "str"), "_flag": strict(bool_, "bool"),
-               "_items": pair_of_items, "_close": close, "_equal": same, "_use_references": use_references}
+               "_items": pair_of_items, "_grad": gradient, "_close": close, "_equal": same,
+               "_use_references": use_references}
     return tuple_(helpers[name] for name in ("_plain", "_tensor", "_number", "_float", "_integer", "_text", "_flag",
-                                             "_items", "_close", "_equal", "_use_references"))
+                                             "_items", "_grad", "_close", "_equal", "_use_references"))
 
 
 CELL_HEADER = """\
