@@ -336,6 +336,64 @@ def chunk_attention_backward(q, k, v, sink, out, lse, d_out, offset, block, caus
         return dq, dk, dv, dsink
 """
 
+# ---------------------------------------------------------------- red team round 3, December 2026 (issue #22)
+# Written blind from the student notebook and the lesson pages; each kept full marks then.
+
+# Part 4: the statistic of a bfloat16 input left in bfloat16 ("it has float32's range"): no float64, no overflow,
+# but several bfloat16 steps off; caught by the half-step bound (the same bound catches a float16 division)
+RMS_BFLOAT16_STATISTIC = """
+def rms_norm_half(x, eps=1e-6):
+    wide = x.float() if x.dtype == torch.float16 else x  # bfloat16 has float32's range: only float16 needs it
+    return (wide * torch.rsqrt((wide * wide).mean(dim=-1, keepdim=True) + eps)).to(x.dtype)
+"""
+# Part 5: multiplies by 1 / scale instead of dividing: differs on half steps of a scale that is not a power of two
+# (not batched: Part 5's five slots are full and the visible tests catch none of its mutants)
+ASYM_MULTIPLIES_BY_RECIPROCAL = asym(divide="torch.round(groups * (1.0 / scale)[..., None])").replace(
+    "zero = torch.round(-lo / scale)", "zero = torch.round(-lo * (1.0 / scale))", 1)
+# Part 7: masks by multiplying with a 0/1 mask after exp: a masked key scoring far above the query's log-sum-exp
+# gives exp = inf and inf * 0 = NaN
+BACKWARD_MASKS_BY_MULTIPLYING = backward().replace(
+    "p = p.masked_fill(torch.arange(j0, j1)[None, :] > pos, 0.0)",
+    "p = p * (torch.arange(j0, j1)[None, :] <= pos).to(p.dtype)", 1)
+# Part 7 (hostile): the whole (T, S) computation in NumPy, where the memory rule's spy sees nothing
+# (not batched: Part 7's one free slot holds BACKWARD_MASKS_BY_MULTIPLYING)
+BACKWARD_IN_NUMPY = """
+import numpy as np
+
+
+def chunk_attention_backward(q, k, v, sink, out, lse, d_out, offset, block, causal=True):
+    T, Dh = q.shape
+    S = k.shape[0]
+    end = min(S, offset + T) if causal else S
+    qn, kn, vn = q.detach().numpy(), k[:end].detach().numpy(), v[:end].detach().numpy()
+    L, do, o = lse.detach().numpy(), d_out.detach().numpy(), out.detach().numpy()
+    s = qn @ kn.T / math.sqrt(Dh)
+    if causal:
+        s = np.where(np.arange(end)[None, :] > (offset + np.arange(T))[:, None], -np.inf, s)
+    p = np.exp(s - L[:, None])
+    delta = (do * o).sum(-1)
+    ds = p * (do @ vn.T - delta[:, None])
+    dk, dv = np.zeros(k.shape, dtype=qn.dtype), np.zeros(v.shape, dtype=qn.dtype)
+    dk[:end], dv[:end] = ds.T @ qn / math.sqrt(Dh), p.T @ do
+    dsink = -(np.exp(sink.detach().numpy() - L) * delta).sum()
+    back = lambda a: torch.from_numpy(np.ascontiguousarray(a)).to(q.dtype)
+    return back(ds @ kn / math.sqrt(Dh)), back(dk), back(dv), torch.tensor(dsink, dtype=q.dtype)
+"""
+# Part 8 (hostile): not a Triton kernel but an object launched the same way, computing in torch with a float copy
+# of the weights
+DEQUANT_FAKE_KERNEL = """
+class FakeKernel:
+    def __getitem__(self, grid):
+        def launch(X, W, Scale, Zero, Y, N, K, GROUP, BLOCK_N, BLOCK_K):
+            codes = torch.stack([W & 15, W >> 4], dim=-1).reshape(N, K).float()
+            weights = (codes - Zero.float().repeat_interleave(GROUP, 1)) * Scale.repeat_interleave(GROUP, 1)
+            Y[:N] = weights @ X
+        return launch
+
+
+dequant_matvec_kernel = FakeKernel()
+"""
+
 # ---------------------------------------------------------------- Part 8: dequant_matvec_kernel
 
 
@@ -403,7 +461,6 @@ MUTANTS = {
     "backward_reads_the_whole_cache": ("test_chunk_attention", {"chunk_attention": BACKWARD_READS_WHOLE_CACHE}),
     # Part 8: nibble order, the zero point, the group of each column (a block spanning groups: rare),
     # the store mask (rows past N)
-    "dequant_high_nibble_first": ("test_split_kv_kernel", {"split_kv_kernel": kernel(shift="(1 - cols[None, :] % 2) * 4")}),
     "dequant_zero_after_scaling": ("test_split_kv_kernel", {"split_kv_kernel": kernel(weight="code.to(tl.float32) * scale - zero")}),
     "dequant_group_of_the_block": ("test_split_kv_kernel", {"split_kv_kernel": kernel(group="k0 // GROUP")}),
     "dequant_store_without_mask": ("test_split_kv_kernel", {"split_kv_kernel": kernel(store="tl.store(Y + rows, acc)")}),
@@ -415,6 +472,11 @@ MUTANTS = {
     "rms_returns_float16_for_bfloat16": ("test_rms_norm_half", {"rms_norm_half": RMS_ALWAYS_FLOAT16}),
     "dequant_row_stride_of_k_bytes": ("test_split_kv_kernel", {"split_kv_kernel": kernel().replace(
         "W + rows[:, None] * (K // 2)", "W + rows[:, None] * K")}),
+    # red team round 3: each kept full marks before. The Part 8 fake kernel replaces dequant_high_nibble_first
+    # (a nibble-order mistake the visible test already catches) in the first batch
+    "rms_bfloat16_statistic_in_bfloat16": ("test_rms_norm_half", {"rms_norm_half": RMS_BFLOAT16_STATISTIC}),
+    "backward_masks_by_multiplying": ("test_chunk_attention", {"chunk_attention": BACKWARD_MASKS_BY_MULTIPLYING}),
+    "dequant_fake_kernel_in_torch": ("test_split_kv_kernel", {"split_kv_kernel": DEQUANT_FAKE_KERNEL}),
 }
 
 # Mutants of independent parts graded together, one per part in each notebook (5 notebooks): each changes
@@ -428,7 +490,7 @@ MUTANT_BATCHES = [
         "asym_range_without_zero",
         "pack_views_a_strided_q",
         "backward_sink_probability_overflows",
-        "dequant_high_nibble_first"
+        "dequant_fake_kernel_in_torch"
     ],
     [
         "max_batch_exact_fit_refused",
@@ -437,7 +499,8 @@ MUTANT_BATCHES = [
         "asym_zero_group_gets_scale_zero",
         "pack_whole_codes_per_byte",
         "backward_mask_ignores_offset",
-        "dequant_zero_after_scaling"
+        "dequant_zero_after_scaling",
+        "rms_bfloat16_statistic_in_bfloat16"
     ],
     [
         "max_batch_negative_when_weights_do_not_fit",
@@ -446,7 +509,8 @@ MUTANT_BATCHES = [
         "rms_eps_outside_the_root",
         "asym_forgets_the_clamp",
         "pack_a_row_in_one_int64",
-        "dequant_group_of_the_block"
+        "dequant_group_of_the_block",
+        "backward_masks_by_multiplying"
     ],
     [
         "max_batch_window_longer_than_sequence",
@@ -575,8 +639,8 @@ def chunk_attention_backward(q, k, v, sink, out, lse, d_out, offset, block, caus
         start = max(0, j - block)
         kj, vj = k[start:j].to(wide), v[start:j].to(wide)
         p = (torch.matmul(qw, kj.t()) / d ** 0.5 - lw.unsqueeze(1)).exp()
-        if causal:
-            p = p * (torch.arange(start, j).unsqueeze(0) <= rows)
+        if causal:  # (round 3: a 0/1 mask multiplied after exp was inf * 0 = NaN for a masked score of 900)
+            p = p.masked_fill(torch.arange(start, j).unsqueeze(0) > rows, 0.0)
         dv[start:j] = torch.matmul(p.t(), gw)
         ds = p * (torch.matmul(gw, vj.t()) - D)
         dq += torch.matmul(ds, kj) / d ** 0.5
