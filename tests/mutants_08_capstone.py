@@ -258,6 +258,20 @@ def decoder_io(targets):
     "loss_log_of_softmax": ("test_sentence_loss", {"sentence_loss": loss(
         "    per_token = (1 - eps) * nll + eps * spread\n" + _PER_SENTENCE).replace(
         "logp = torch.log_softmax(logits, dim=-1)", "logp = torch.log(torch.softmax(logits, dim=-1))")}),
+    # Part 4: the loss must train (stated since this session): the right value, added up in Python floats
+    # and wrapped in a new tensor, so loss.backward() cannot reach the logits
+    "loss_through_python_floats": ("test_sentence_loss", {"sentence_loss": """
+def sentence_smoothed_loss(logits, targets, eps):
+    logp = torch.log_softmax(logits, dim=-1)
+    v = logits.shape[-1]
+    losses = []
+    for b in range(targets.shape[0]):
+        terms = [float(-(1 - eps) * logp[b, t, targets[b, t]] - eps * (logp[b, t].sum() - logp[b, t, PAD]) / (v - 1))
+                 for t in range(targets.shape[1]) if int(targets[b, t]) != PAD]
+        if terms:
+            losses.append(sum(terms) / len(terms))
+    return torch.tensor(sum(losses) / len(losses), dtype=logits.dtype)
+"""}),
     # Part 4: .view breaks on transposed logits and targets
     "loss_view_breaks_on_transposed": ("test_sentence_loss", {"sentence_loss": """
 def sentence_smoothed_loss(logits, targets, eps):
@@ -592,4 +606,6 @@ MUTANT_BATCHES = [
     ["decoder_io_always_int64", "lr_int_floor_returned", "min_loss_in_bits", "loss_view_breaks_on_transposed", "average_shapes_checked_for_floats_only", "sample_draws_for_finished", "beam_penalty_counts_start_token", "bleu_library"],
     ["decoder_io_shifts_targets_in_place", "lr_floor_one_step_late", "min_loss_lying_float", "loss_prefix_until_first_pad", "average_single_state_returned", "sample_asks_finished_sentences", "beam_forgets_unfinished_at_max_len", "bleu_empty_hypotheses"],
     ["lr_warmup_zero_divides", "loss_shifts_logits_in_place", "average_refuses_reordered_keys", "sample_top_k_keeps_ties", "decoder_io_first_row_padding", "min_loss_rounded_to_four_places", "beam_stops_after_k_finished", "bleu_ngrams_joined_into_strings"],
+    # its own notebook: every batch above already holds a mutant of part 4
+    ["loss_through_python_floats"],
 ]
