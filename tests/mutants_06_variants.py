@@ -83,13 +83,6 @@ def min_p_sample(logits, min_p, generator):
     keep = probs >= min_p * probs.amax(dim=-1, keepdim=True)
     return torch.multinomial(probs * keep, 1).squeeze(-1)
 """}),
-    # Part 4 -- inequality boundary: strictly greater drops tokens exactly at min_p times the best
-    "min_p_strict_threshold": ("test_min_p_sample", {"min_p_sample": """
-def min_p_sample(logits, min_p, generator):
-    probs = logits.softmax(dim=-1)
-    keep = probs > min_p * probs.amax(dim=-1, keepdim=True)
-    return torch.multinomial(probs * keep, 1, generator=generator).squeeze(-1)
-"""}),
     # Part 4 -- realistic: the threshold applied to the logits instead of the probabilities
     "min_p_on_logits": ("test_min_p_sample", {"min_p_sample": """
 def min_p_sample(logits, min_p, generator):
@@ -230,16 +223,6 @@ def restore_spans(inputs, targets, sentinels, pad):
         noise[b, :len(row)] = torch.tensor([flag for _, flag in row], dtype=torch.bool)
     return tokens, noise.long()
 """}),
-    # Part 6 -- realistic: softmax over the tokens instead of over the experts
-    "expert_choice_softmax_over_tokens": ("test_expert_choice", {"expert_choice": """
-def expert_choice(router_logits, capacity):
-    probs = router_logits.softmax(dim=0)
-    n = probs.shape[0]
-    order = probs.sort(dim=0, descending=True, stable=True).indices
-    rank = torch.empty_like(order).scatter_(0, order, torch.arange(n)[:, None].expand_as(order).clone())
-    chosen = rank < capacity
-    return chosen, torch.where(chosen, probs, torch.zeros_like(probs))
-"""}),
     # Part 6 -- a rule that changes results rarely: ties go to the higher token index
     "expert_choice_ties_to_later_tokens": ("test_expert_choice", {"expert_choice": """
 def expert_choice(router_logits, capacity):
@@ -268,16 +251,6 @@ def gqa_cached_attention(q, k, v):
     k, v = k.repeat(1, reps, 1, 1), v.repeat(1, reps, 1, 1)
     scores = q @ k.transpose(-2, -1) / math.sqrt(q.shape[-1])
     allowed = torch.arange(s)[None, :] <= torch.arange(s - t, s)[:, None]
-    return scores.masked_fill(~allowed, float("-inf")).softmax(dim=-1) @ v
-"""}),
-    # Part 7 -- realistic: the causal mask of T = S, aligned at the first key instead of the last
-    "gqa_cached_mask_from_start": ("test_gqa_cached_attention", {"gqa_cached_attention": """
-def gqa_cached_attention(q, k, v):
-    t, s = q.shape[2], k.shape[2]
-    reps = q.shape[1] // k.shape[1]
-    k, v = k.repeat_interleave(reps, dim=1), v.repeat_interleave(reps, dim=1)
-    scores = q @ k.transpose(-2, -1) / math.sqrt(q.shape[-1])
-    allowed = torch.ones(t, s, dtype=torch.bool).tril()
     return scores.masked_fill(~allowed, float("-inf")).softmax(dim=-1) @ v
 """}),
     # Part 8 -- realistic: the normaliser is not decayed
@@ -596,6 +569,43 @@ def decayed_linear_attention(q, k, v, decay, chunk=64):
         state, z = st[..., -1, :, :], zz[..., -1, :]
     return torch.cat(outs, dim=-2)
 """}),
+    # ---- red team round 3 (issue #22): answers that kept full marks in the blind round; each class is now
+    # tested in every part that it applies to
+    # Part 4 -- a value exactly at the threshold (round 3, slipped): strict `>` for every token but the best, so
+    # the old min_p = 1 ties still pass; caught by a token at exactly 0.25 times the best. It takes the batch
+    # place of min_p_strict_threshold (plain `>`, which this check and the ties both catch; removed).
+    "min_p_strict_threshold_keeps_best": ("test_min_p_sample", {"min_p_sample": """
+def min_p_sample(logits, min_p, generator):
+    probs = torch.softmax(logits, dim=-1)
+    best = probs.amax(dim=-1, keepdim=True)
+    keep = (probs > min_p * best) | (probs == best)
+    return torch.multinomial(probs * keep, 1, generator=generator).squeeze(-1)
+"""}),
+    # Part 6 -- a softmax that overflows (round 3, the class of part 4's round-2 slip): exp() without the row
+    # maximum; caught by router logits offset by up to +-1000. It takes the batch place of
+    # expert_choice_softmax_over_tokens (the visible gate check catches it; removed).
+    "expert_choice_exp_without_max_shift": ("test_expert_choice", {"expert_choice": """
+def expert_choice(router_logits, capacity):
+    e = router_logits.exp()
+    probs = e / e.sum(dim=-1, keepdim=True)
+    n = probs.shape[0]
+    order = probs.sort(dim=0, descending=True, stable=True).indices[:min(capacity, n)]
+    chosen = torch.zeros(probs.shape, dtype=torch.bool).scatter(0, order, True)
+    return chosen, torch.where(chosen, probs, torch.zeros_like(probs))
+"""}),
+    # Part 7 -- a softmax that overflows (round 3, slipped): exp() of the scores without subtracting their maximum;
+    # caught by scores of about 1000. It takes the batch place of gqa_cached_mask_from_start (the visible test
+    # catches it; removed).
+    "gqa_cached_exp_without_max_shift": ("test_gqa_cached_attention", {"gqa_cached_attention": """
+def gqa_cached_attention(q, k, v):
+    t, s = q.shape[2], k.shape[2]
+    reps = q.shape[1] // k.shape[1]
+    k, v = k.repeat_interleave(reps, dim=1), v.repeat_interleave(reps, dim=1)
+    scores = q @ k.transpose(-2, -1) / math.sqrt(q.shape[-1])
+    allowed = torch.ones(t, s, dtype=torch.bool).tril(diagonal=s - t)
+    weights = scores.exp() * allowed
+    return (weights / weights.sum(dim=-1, keepdim=True)) @ v
+"""}),
 }
 
 # Mutants graded together in one submission (one notebook run each batch). No part calls another
@@ -604,11 +614,11 @@ def decayed_linear_attention(q, k, v, decay, chunk=64):
 # hand, one mutant per answer cell, and checked by tests/test_exercises.py.
 MUTANT_BATCHES = [
     ["window_pairs_returns_float", "tokens_per_pass_closed_form_at_one", "whole_word_carries_across_rows",
-     "min_p_ignores_generator", "restore_sentinels_by_range", "expert_choice_softmax_over_tokens", "gqa_cached_tiles_heads",
-     "decay_rescaled_in_chunks"],
+     "min_p_ignores_generator", "restore_sentinels_by_range", "expert_choice_exp_without_max_shift",
+     "gqa_cached_tiles_heads", "decay_rescaled_in_chunks"],
     ["window_pairs_ignores_short_sequences", "tokens_per_pass_ignores_stopping", "whole_word_float_mask",
-     "min_p_strict_threshold", "restore_segments_by_sentinel_index", "expert_choice_ties_to_later_tokens",
-     "gqa_cached_mask_from_start", "decay_normaliser_not_decayed"],
+     "min_p_strict_threshold_keeps_best", "restore_segments_by_sentinel_index", "expert_choice_ties_to_later_tokens",
+     "gqa_cached_exp_without_max_shift", "decay_normaliser_not_decayed"],
     ["window_pairs_builds_mask_when_short", "tokens_per_pass_lying_float", "whole_word_changes_pick",
      "min_p_on_logits", "restore_pads_with_zero", "expert_choice_float32_gate", "gqa_cached_view_for_bmm",
      "decay_returns_float64"],
