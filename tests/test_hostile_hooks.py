@@ -28,7 +28,8 @@ import nbformat
 import pytest
 
 from attnlab.instructor import guard
-from attnlab.instructor.execute import CONTEXT, HardenedExecute, StudentContext, crash_message
+from attnlab.instructor.execute import (CONTEXT, KEPT_RUNNING, TEST_INTERRUPTED, HardenedExecute, StudentContext,
+                                        crash_message, replaced_message)
 from grading import ROOT, load, solution_code, write_submission
 from instructor_course import CHAPTER, cli, copy_course, part_grades, summary_rows
 
@@ -457,6 +458,36 @@ def test_a_cell_slow_to_stop_after_its_interrupt_still_counts_as_timed_out(tmp_p
                               timeout=3, iopub_timeout=2, interrupt_grace=30)
     assert ctx.timed_out == ["a1"] and ctx.stopped is None, ctx
     assert not cells["t1"].outputs  # the cell went on after the interrupt, as it does on an idle machine
+
+
+@pytest.mark.slow
+def test_a_test_cell_interrupted_at_its_limit_is_replaced_and_the_rest_graded(tmp_path):
+    """A slow answer that a test calls is interrupted inside the test cell, where the test's own checks
+    (a dispatch mode, say) may be left half done; going on in that kernel once flagged an honest notebook
+    for tampering in the next cell. The notebook runs again without that test cell: it alone scores 0."""
+    ctx, cells = run_notebook(tmp_path, [
+        ("x = 1", "setup", "locked"), ("def slow():\n    while True:\n        pass", "a1", "student"),
+        ("slow()", "t1", "test"), ("c = 3", "a2", "student"), ("assert c == 3", "t2", "test")], timeout=3)
+    assert ctx.crashed == [f"cell t1 {TEST_INTERRUPTED[1]}; it was replaced by an error and the notebook was run "
+                           "again from the start"] and ctx.runs == 2, ctx
+    assert cells["t1"].outputs[-1]["ename"] == "CellTimeout"
+    assert cells["t1"].outputs[-1]["evalue"] == replaced_message(TEST_INTERRUPTED[1])
+    assert not cells["t2"].outputs and ctx.stopped is None and ctx.not_run == [] and ctx.timed_out == []
+
+
+@pytest.mark.slow
+def test_a_cell_that_keeps_running_after_its_interrupt_costs_only_its_own_part(tmp_path):
+    """A cell that swallows the interrupt (or sits in one long call into C) stopped the kernel, and every
+    later part went ungraded; now the notebook runs again without it, as after a crash."""
+    swallow = "import time\nwhile True:\n    try:\n        time.sleep(0.05)\n    except KeyboardInterrupt:\n        pass"
+    ctx, cells = run_notebook(tmp_path, [
+        ("x = 1", "setup", "locked"), ("a = 1", "a1", "student"), ("assert a == 1", "t1", "test"),
+        (swallow, "a2", "student"), ("c = 3", "a3", "student"), ("assert a + c == 4", "t3", "test")],
+        timeout=2, iopub_timeout=1, interrupt_grace=2)
+    assert ctx.crashed == [f"cell a2 {KEPT_RUNNING[1]}; it was replaced by an error and the notebook was run "
+                           "again from the start"] and ctx.runs == 2, ctx
+    assert cells["a2"].outputs[-1]["evalue"] == replaced_message(KEPT_RUNNING[1])
+    assert not cells["t1"].outputs and not cells["t3"].outputs and ctx.stopped is None and ctx.not_run == []
 
 
 def test_the_first_reply_waits_for_a_loaded_machine():

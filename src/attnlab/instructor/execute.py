@@ -12,7 +12,10 @@
 * survival of a crash: when the kernel dies in a cell (a segfault, ``os._exit``), the notebook is run
   again from the start in a new kernel with that cell replaced by an error, at most
   ``crash_restarts`` times, so every other part is graded as usual; past that, the cells after the
-  crash are marked as not run;
+  crash are marked as not run. The same holds for a cell that keeps running after the interrupt at
+  its time limit (a long call into C, a loop that swallows ``KeyboardInterrupt``), and for a test cell
+  interrupted at its limit, whose half-done checks (a dispatch mode still pushed) would otherwise
+  read as tampering in the next cell; a cell stopped by the notebook's own limit ends the run;
 * the tamper guard of :mod:`attnlab.instructor.guard`: an audit hook installed before the first cell,
   and before every cell a fresh fingerprint of the kernel's hooks, compared by this process with the
   first one. Once a student cell (or student code that a test called) has changed or read the grading
@@ -87,8 +90,18 @@ def _kind(cell) -> str:
     return "student" if nbg.get("solution") else "test" if nbg.get("grade") else "locked"
 
 
+def replaced_message(event: str) -> str:
+    return f"this cell {event}; it was replaced by an error so that the other parts could be graded"
+
+
 def crash_message(how: str) -> str:
-    return f"this cell crashed the kernel ({how}); it was replaced by an error so that the other parts could be graded"
+    return replaced_message(f"crashed the kernel ({how})")
+
+
+# what a cell did that makes the notebook run again without it: (error name of its output, event)
+KEPT_RUNNING = ("CellTimeout", "kept running after the interrupt at its time limit")
+TEST_INTERRUPTED = ("CellTimeout", "was interrupted at its time limit (a test cell: what it left half done in the "
+                                   "kernel is not trusted)")
 
 
 def copy_submission(submitted: Path, target: Path) -> None:
@@ -126,7 +139,7 @@ class HardenedExecute(Execute):
         original_path = metadata.get("path")
         submitted, folder = self._folders(original_path, student)
         original = copy.deepcopy(nb)
-        self._crashed: dict[int, str] = {}     # cell index -> how it crashed the kernel
+        self._crashed: dict[int, tuple[str, str]] = {}  # cell index -> (error name, what the cell did)
         try:
             for attempt in range(self.crash_restarts + 1):
                 self._attempt = attempt
@@ -136,13 +149,13 @@ class HardenedExecute(Execute):
                     copy_submission(submitted, folder)
                     metadata["path"] = str(folder)
                 run = copy.deepcopy(original)
-                self._crash: tuple[int, str, str] | None = None
+                self._crash: tuple[int, str, str, str] | None = None
                 out, resources = self._run(run, resources, km)
                 if self._crash is None:
                     break
-                index, gid, how = self._crash
-                self._crashed[index] = how
-                self._ctx.crashed.append(f"cell {gid} crashed the kernel ({how}); it was replaced by an error and "
+                index, gid, ename, event = self._crash
+                self._crashed[index] = (ename, event)
+                self._ctx.crashed.append(f"cell {gid} {event}; it was replaced by an error and "
                                          "the notebook was run again from the start")
         finally:
             metadata["path"] = original_path
@@ -217,6 +230,8 @@ class HardenedExecute(Execute):
             return await super()._async_handle_timeout(timeout, cell)
         # the cell reached its limit: interrupt it, then wait for the kernel's own reply to it
         self._ctx.timed_out.append(_gid(cell))
+        # the notebook's limit, not the cell's own, gave this cell less time: running again would not help
+        self._notebook_limit_hit = not self.timeout or timeout < self.timeout
         await ensure_async(self.km.interrupt_kernel())
         grace = self.interrupt_grace
         if self._deadline is not None:  # never past the notebook's own limit
@@ -349,7 +364,8 @@ class HardenedExecute(Execute):
             await self._stop_kernel(f"the notebook ran past its limit of {self.notebook_timeout} s")
             return await self.async_execute_cell(cell, cell_index, execution_count, store_history)
         if cell_index in self._crashed:
-            cell.outputs = [_error("KernelCrash", crash_message(self._crashed[cell_index]))]
+            ename, event = self._crashed[cell_index]
+            cell.outputs = [_error(ename, replaced_message(event))]
             return cell
         if kind == "test" and self._blocked_by:
             cell.outputs = [_error("NotGraded", f"not graded: {self._blocked_by}; flagged for manual review")]
@@ -370,19 +386,39 @@ class HardenedExecute(Execute):
             self._ctx.skipped_tests.append(gid)
             return cell
         self._last = (cell, gid, kind)
+        timeouts = len(self._ctx.timed_out)
+        self._notebook_limit_hit = False
         try:
             cell = await super().async_execute_cell(cell, cell_index, execution_count, store_history)
         except DeadKernelError:
             return await self._died(cell, cell, cell_index)
         except CellTimeoutError:
             # nbclient interrupted the cell at its time limit, but the kernel kept running it
-            await self._stop_kernel(f"cell {gid} kept running after the interrupt at its time limit, so the kernel was stopped")
-            cell.outputs.append(_error("KernelStopped", self._ctx.stopped))
-            if nbg.get("grade"):
-                self._ctx.not_run.append(gid)
-            return cell
+            return await self._without(cell, cell_index, kept_running=True)
+        if kind == "test" and len(self._ctx.timed_out) > timeouts:
+            return await self._without(cell, cell_index, kept_running=False)
         if kind == "student" and self._ctx.static.get(gid):
             self._flag(list(self._ctx.static[gid]), cell, gid)
+        return cell
+
+    async def _without(self, cell, cell_index, kept_running: bool):
+        """A cell that kept running after the interrupt at its time limit, or a test cell interrupted there:
+        the notebook runs again without it. Past the restarts, or when the notebook's own limit ran out,
+        a cell that kept running stops the kernel and an interrupted test cell goes on in this kernel."""
+        ename, event = KEPT_RUNNING if kept_running else TEST_INTERRUPTED
+        gid = _gid(cell)
+        index = next((i for i, c in enumerate(self.nb.cells) if c is cell), cell_index)
+        if not self._notebook_limit_hit and self._attempt < self.crash_restarts and index not in self._crashed:
+            self._crash = (index, gid, ename, event)
+            await self._stop_kernel(f"cell {gid} {event}; the notebook is run again without it")
+            cell.outputs.append(_error(ename, replaced_message(event)))
+        elif kept_running:
+            await self._stop_kernel(f"cell {gid} {event}, so the kernel was stopped")
+            cell.outputs.append(_error("KernelStopped", self._ctx.stopped))
+        else:
+            return cell
+        if cell.metadata.get("nbgrader", {}).get("grade"):
+            self._ctx.not_run.append(gid)
         return cell
 
     async def _died(self, cell, culprit, cell_index):
@@ -391,7 +427,7 @@ class HardenedExecute(Execute):
         gid = _gid(culprit)
         index = next((i for i, c in enumerate(self.nb.cells) if c is culprit), cell_index)
         if self._attempt < self.crash_restarts and index not in self._crashed:
-            self._crash = (index, gid, how)
+            self._crash = (index, gid, "KernelCrash", f"crashed the kernel ({how})")
             await self._stop_kernel(f"the kernel died in cell {gid} ({how}); the notebook is run again without it")
         else:
             await self._stop_kernel(f"the kernel died in cell {gid} ({how})")
