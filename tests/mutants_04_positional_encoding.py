@@ -6,8 +6,8 @@ through: small-size-only code (a cached distance table), degenerate shapes (posi
 read as one row), unstated requirements (a float 0/1 mask, a float instead of an int, angles in
 float32 that lose digits for long positions), non-contiguous inputs (.view on a transposed tensor),
 state kept between calls (a cache keyed on the total length), the in-place rule (RoPE written into x), every
-argument with a non-default value (base ignored, tol ignored), the exact meaning of a tolerance
-(relative instead of absolute, mean instead of max), an inequality's boundary (a gap equal to tol),
+argument with a non-default value (base ignored), the exact meaning of a tolerance
+(relative instead of absolute, mean instead of max, the first sequence of a batch only), an inequality's boundary (a gap equal to tol),
 the generator (permutations redrawn when the identity comes up; the same checks catch the global
 random state), rules that change results rarely (padding rows rotated by negative positions; an
 angle from acos, right only below pi; truncation instead of rounding) and objects that lie (a
@@ -217,7 +217,12 @@ def shift_matrix_halves(offset, d_model, base=10000.0):
     "shift_base_ignored": ("test_shift", {"shift": shift(base="10000.0")}),
     "shift_float32": ("test_shift", {"shift": shift(dtype="")}),
     # Part 8: the equivariance checker
-    "equivariance_tol_ignored": ("test_equivariance", {"equivariance": equivariance(flag="worst <= 1e-5")}),
+    # red team round 3 (slipped): the gap of the first sequence only; the hidden tests' layers used to add
+    # the same offsets to every sequence of a batch, so one sequence's gap was everybody's. (It replaces
+    # "equivariance_tol_ignored", worst <= 1e-5 hard-coded, whose hidden checks, tol=1e-7 and tol=1e-2
+    # must be used, stay; no Part 8 slot was free and no Part 8 mutant is caught by the visible tests.)
+    "equivariance_first_sequence_only": ("test_equivariance", {"equivariance": equivariance(
+        gap="(layer(x[:, perm])[0] - reference[0, perm]).abs().max().item()")}),
     "equivariance_mean_gap": ("test_equivariance", {"equivariance": equivariance(
         gap="(layer(x[:, perm]) - reference[:, perm]).abs().mean().item()")}),
     "equivariance_relative_tolerance": ("test_equivariance", {"equivariance": """
@@ -434,7 +439,7 @@ CORRECT_VARIANTS = {"loops_and_complex": LOOPS_AND_COMPLEX, "broadcast_and_rotat
 MUTANT_BATCHES = [
     ["table_interleaved_like_the_lesson", "alibi_block_cache_keyed_on_total_length", "reach_with_log10",
      "position_from_the_fastest_pair", "partial_rope_adjacent_pairs_like_the_lesson",
-     "cache_question_offsets_do_not_matter", "shift_interleaved_like_the_lesson", "equivariance_tol_ignored"],
+     "cache_question_offsets_do_not_matter", "shift_interleaved_like_the_lesson", "equivariance_first_sequence_only"],
     ["table_interpolates_positions", "alibi_block_float_mask", "reach_of_the_steepest_head", "position_from_acos",
      "partial_rope_view_needs_contiguous_x", "cache_question_lying_str", "shift_cached_on_the_width", "equivariance_mean_gap"],
     ["table_angles_in_float32", "alibi_block_cached_table_of_512", "reach_lying_float", "position_truncated",

@@ -209,9 +209,12 @@ def packed_masks(src_segments, tgt_segments):
     "cached_keys_without_bias": ("test_cached_attention", {"cached_attention": cached(
         _OFFSET_MASK, prologue="    params = dict(params, b_qkv=torch.cat([params['b_qkv'][:d], 0 * params['b_qkv'][d:2 * d],"
         " params['b_qkv'][2 * d:]]))\n")}),
-    # red team (slipped): keeps the inputs and calls mha on them, which the part forbids
-    "cached_calls_mha": ("test_cached_attention", {"cached_attention": """
-def cached_self_attention(x_new, params, cache):
+    # red team (slipped): keeps the inputs and calls mha on them, which the part forbids. Round 3
+    # (slipped): the same with mha captured as a default argument, which the hidden tests' swap of the
+    # global name missed; mha itself now refuses to run while Part 6's tests call the student's
+    # function. This mutant replaces the by-name "cached_calls_mha" (a superset: the guard catches both).
+    "cached_calls_mha_captured_as_default": ("test_cached_attention", {"cached_attention": """
+def cached_self_attention(x_new, params, cache, attend=mha):
     b, n, d = x_new.shape
     dh = d // NUM_HEADS
     w_k, w_v = params["w_qkv"].chunk(3)[1:]
@@ -223,7 +226,7 @@ def cached_self_attention(x_new, params, cache):
         k, v = torch.cat([cache["k"], k], 2), torch.cat([cache["v"], v], 2)
     cache["k"], cache["v"], cache["x"] = k, v, xs
     total = xs.shape[1]
-    return mha(x_new, xs, torch.ones(total, total, dtype=torch.bool).tril()[total - n:], params)
+    return attend(x_new, xs, torch.ones(total, total, dtype=torch.bool).tril()[total - n:], params)
 """}),
     # in-place rule: the 1/sqrt(Dh) scale folded into the caller's query weights and then undone
     "cached_folds_scale_into_params": ("test_cached_attention", {"cached_attention": cached(
@@ -369,7 +372,7 @@ CORRECT_VARIANTS = {"float64_sdpa_broadcast": DIFFERENT_BUT_CORRECT, "loops_and_
 MUTANT_BATCHES = [
     ["rms_half_arithmetic_scaled", "params_with_biases", "without_cache_counts_only_allowed", "with_cache_one_key_per_step", "masks_target_padding_unchecked", "sandwich_normalises_memory", "cached_mask_precomputed_to_128"],
     ["rms_half_squares_overflow", "params_stacks_swapped", "without_cache_prefix_from_zero", "with_cache_excludes_itself", "masks_one_hot_int64_only", "sandwich_always_causal", "cached_keys_without_bias"],
-    ["rms_flattens_with_view", "params_ungated_ffn", "without_cache_prefix_plus_one", "with_cache_forgets_layers", "masks_float", "sandwich_ignores_memory_mask", "cached_calls_mha"],
+    ["rms_flattens_with_view", "params_ungated_ffn", "without_cache_prefix_plus_one", "with_cache_forgets_layers", "masks_float", "sandwich_ignores_memory_mask", "cached_calls_mha_captured_as_default"],
     ["rms_divides_x_in_place", "params_decoder_two_norms", "without_cache_forgets_heads", "with_cache_square_once", "masks_causal_cached_to_256", "sandwich_mask_in_place", "cached_folds_scale_into_params"],
     ["rms_ignores_eps", "params_returns_float", "without_cache_lying_float", "with_cache_lying_int", "masks_renumber_padding_in_place", "sandwich_own_causal_mask", "cached_cache_in_float64"],
 ]
