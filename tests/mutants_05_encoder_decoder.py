@@ -228,6 +228,24 @@ def cached_self_attention(x_new, params, cache, attend=mha):
     total = xs.shape[1]
     return attend(x_new, xs, torch.ones(total, total, dtype=torch.bool).tril()[total - n:], params)
 """}),
+    # numerics at extremes (red team 3, found in review): exp() of the scores without the row maximum,
+    # normalised by hand; it kept full marks until a hidden case put the scores in the thousands
+    "cached_exp_without_the_maximum": ("test_cached_attention", {"cached_attention": """
+def cached_self_attention(x_new, params, cache):
+    b, n, d = x_new.shape
+    dh = d // NUM_HEADS
+    (w_q, w_k, w_v), (b_q, b_k, b_v) = params["w_qkv"].chunk(3), params["b_qkv"].chunk(3)
+    split = lambda x: x.reshape(b, n, NUM_HEADS, dh).transpose(1, 2)
+    q, k, v = split(x_new @ w_q.T + b_q), split(x_new @ w_k.T + b_k), split(x_new @ w_v.T + b_v)
+    if "k" in cache:
+        k, v = torch.cat([cache["k"], k], dim=2), torch.cat([cache["v"], v], dim=2)
+    cache["k"], cache["v"] = k, v
+    past = k.shape[2] - n
+    allowed = torch.arange(past + n)[None, :] <= torch.arange(past, past + n)[:, None]
+    e = torch.exp(q @ k.transpose(-2, -1) / math.sqrt(dh)) * allowed
+    heads = (e / e.sum(-1, keepdim=True)) @ v
+    return heads.transpose(1, 2).reshape(b, n, d) @ params["w_o"].T + params["b_o"]
+"""}),
     # in-place rule: the 1/sqrt(Dh) scale folded into the caller's query weights and then undone
     "cached_folds_scale_into_params": ("test_cached_attention", {"cached_attention": cached(
         _OFFSET_MASK,
@@ -375,4 +393,6 @@ MUTANT_BATCHES = [
     ["rms_flattens_with_view", "params_ungated_ffn", "without_cache_prefix_plus_one", "with_cache_forgets_layers", "masks_float", "sandwich_ignores_memory_mask", "cached_calls_mha_captured_as_default"],
     ["rms_divides_x_in_place", "params_decoder_two_norms", "without_cache_forgets_heads", "with_cache_square_once", "masks_causal_cached_to_256", "sandwich_mask_in_place", "cached_folds_scale_into_params"],
     ["rms_ignores_eps", "params_returns_float", "without_cache_lying_float", "with_cache_lying_int", "masks_renumber_padding_in_place", "sandwich_own_causal_mask", "cached_cache_in_float64"],
+    # its own notebook: every batch above already holds a mutant of part 6
+    ["cached_exp_without_the_maximum"],
 ]
