@@ -94,12 +94,12 @@ def main(argv):
         results = run(chapter, batches, tmp)
         lines, recheck = {}, []
         for i, p in enumerate(packs):
+            result = results.get(f"pack{i}")
+            # a flagged notebook tells nothing about its members: one hostile answer flags all
+            flagged = result is not None and result.status == "flagged"
             for s in p:
-                v, d = verdict(s, results.get(f"pack{i}"), targets)
+                v, d = verdict(s, result, targets)
                 lines[s["name"]] = (v, d)
-                result = results.get(f"pack{i}")
-                flagged = result is not None and result.status == "flagged"
-                # a flagged notebook tells nothing about its members: one hostile answer flags all
                 if len(p) > 1 and (flagged or v in ("SLIPPED", "REFUSED")):
                     recheck.append(s)
         if recheck:
