@@ -70,9 +70,10 @@ def add_train_parser(sub, config_cls, description: str, choices: dict[str, tuple
                         "faster here)")
     comments, defaults = field_help(config_cls), config_cls(max_steps=1)
     types = {f.name: str(f.type) for f in dataclasses.fields(config_cls)}
+    unset = {f.name for f in dataclasses.fields(config_cls) if f.default is None}  # none means "decided by the run"
     choices = {**LOOP_CHOICES, **choices}
     for name in config_fields(config_cls):
-        value, text = getattr(defaults, name), comments.get(name, "")
+        value, text = (None if name in unset else getattr(defaults, name)), comments.get(name, "")
         if name == "max_steps" or (value is None and "int" in types[name]):
             kwargs = dict(type=int, help=f"{text} (default: none)")
         elif value is None:
