@@ -177,6 +177,11 @@ def packed_masks(src_segments, tgt_segments):
         "    src_segments[src_segments == 0] = -1\n    tgt_segments[tgt_segments == 0] = -2\n"
         "    eq = lambda a, b: " + _SAME + "\n"
         "    return eq(src_segments, src_segments), eq(tgt_segments, tgt_segments) & causal, eq(tgt_segments, src_segments)")}),
+    # red team 4 (slipped): segment ids narrowed to 8 bits; pairs 256 apart in one row collide
+    "masks_uint8_segments": ("test_packed_masks", {"packed_masks": masks(
+        "    s, c = src_segments.to(torch.uint8), tgt_segments.to(torch.uint8)\n"
+        "    eq = lambda a, b: " + _SAME + " & (b[:, None, :] != 0)\n"
+        "    return eq(s, s), eq(c, c) & causal, eq(c, s)")}),
     # ---- Part 5, sandwich layer
     # memory normalised with pre2 as well
     "sandwich_normalises_memory": ("test_sandwich", {"sandwich": sandwich(
@@ -246,6 +251,14 @@ def cached_self_attention(x_new, params, cache):
     heads = (e / e.sum(-1, keepdim=True)) @ v
     return heads.transpose(1, 2).reshape(b, n, d) @ params["w_o"].T + params["b_o"]
 """}),
+    # red team 4 (slipped): the inputs so far kept in a module-level list (cleared when the cache is
+    # empty) and the keys recomputed from it: right for one sequence, wrong when two caches take turns
+    "cached_state_in_global": ("test_cached_attention", {"cached_attention": "\n_SEEN = []\n" + cached(
+        _OFFSET_MASK,
+        prologue="    if not cache:\n        _SEEN.clear()\n    _SEEN.append(x_new)\n    xs = torch.cat(_SEEN, dim=1)\n",
+        store="    k = xs @ w_k.T + b_k; v = xs @ w_v.T + b_v\n"
+              "    k = k.reshape(b, -1, NUM_HEADS, dh).transpose(1, 2); v = v.reshape(b, -1, NUM_HEADS, dh).transpose(1, 2)\n"
+              "    cache['k'], cache['v'] = k, v\n")}),
     # in-place rule: the 1/sqrt(Dh) scale folded into the caller's query weights and then undone
     "cached_folds_scale_into_params": ("test_cached_attention", {"cached_attention": cached(
         _OFFSET_MASK,
@@ -394,5 +407,6 @@ MUTANT_BATCHES = [
     ["rms_divides_x_in_place", "params_decoder_two_norms", "without_cache_forgets_heads", "with_cache_square_once", "masks_causal_cached_to_256", "sandwich_mask_in_place", "cached_folds_scale_into_params"],
     ["rms_ignores_eps", "params_returns_float", "without_cache_lying_float", "with_cache_lying_int", "masks_renumber_padding_in_place", "sandwich_own_causal_mask", "cached_cache_in_float64"],
     # its own notebook: every batch above already holds a mutant of part 6
-    ["cached_exp_without_the_maximum"],
+    ["cached_exp_without_the_maximum", "masks_uint8_segments"],
+    ["cached_state_in_global"],
 ]
