@@ -496,6 +496,11 @@ def masked_lm_loss(logits, ids, target_mask, z_loss=0.0):
     "generate_extra_step": ("test_generate_with_cache", {"generate_with_cache": _gen(stop="""logits, cache = step(token[:, None], cache)
         if bool(finished.all()):
             break""", feed="")}),
+    # Part 8 -- a rule that rarely changes a result (red team 4): greedy still draws, from a one-hot distribution,
+    # which picks the same token but advances the generator it was told not to use
+    "generate_greedy_draws": ("test_generate_with_cache", {"generate_with_cache": _gen().replace(
+        "token = scores.argmax(dim=-1)",
+        "token = torch.multinomial(F.one_hot(scores.argmax(dim=-1), scores.shape[-1]).float(), 1, generator=generator)[:, 0]")}),
 }
 
 MUTANT_BATCHES = [
@@ -513,8 +518,8 @@ MUTANT_BATCHES = [
     ["loss_flattens_logits_with_view", "rope_flattens_x_with_view", "ragged_merges_batch_and_heads_with_view",
      "generate_flattens_the_history_with_view", "rms_default_eps", "swiglu_default_limit",
      "moe_zero_kv_heads_unchecked"],
-    # its own notebook: every batch above already holds a mutant of part 4
-    ["loss_through_python_floats"],
+    # its own notebook: every batch above already holds a mutant of part 4 (and of part 8)
+    ["loss_through_python_floats", "generate_greedy_draws"],
 ]
 
 CORRECT_VARIANTS = {
