@@ -406,7 +406,7 @@ MUTANT_BATCHES = [
     ["rms_flattens_with_view", "params_ungated_ffn", "without_cache_prefix_plus_one", "with_cache_forgets_layers", "masks_float", "sandwich_ignores_memory_mask", "cached_calls_mha_captured_as_default"],
     ["rms_divides_x_in_place", "params_decoder_two_norms", "without_cache_forgets_heads", "with_cache_square_once", "masks_causal_cached_to_256", "sandwich_mask_in_place", "cached_folds_scale_into_params"],
     ["rms_ignores_eps", "params_returns_float", "without_cache_lying_float", "with_cache_lying_int", "masks_renumber_padding_in_place", "sandwich_own_causal_mask", "cached_cache_in_float64"],
-    # its own notebook: every batch above already holds a mutant of part 6
+    # each its own notebook: every batch above already holds a mutant of part 6
     ["cached_exp_without_the_maximum", "masks_uint8_segments"],
     ["cached_state_in_global"],
 ]
