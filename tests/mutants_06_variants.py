@@ -606,6 +606,43 @@ def gqa_cached_attention(q, k, v):
     weights = scores.exp() * allowed
     return (weights / weights.sum(dim=-1, keepdim=True)) @ v
 """}),
+    # Part 3 -- ids past a narrow dtype's range (the class red team 4 found in chapter 5): positions kept in
+    # 16 bits to save memory wrap around past 32767, so later words take the pick of the wrong start
+    "whole_word_int16_positions": ("test_whole_word_chosen", {"whole_word_chosen": """
+def whole_word_chosen(starts, pick):
+    positions = torch.arange(starts.shape[-1], dtype=torch.int16).expand(starts.shape)  # half the memory of int64
+    word_start = torch.where(starts, positions, torch.full_like(positions, -1)).cummax(dim=-1).values
+    return (word_start >= 0) & pick.gather(-1, word_start.clamp(min=0).long())
+"""}),
+    # Part 5 -- ids past a narrow dtype's range: the restored tokens built in 16 bits (T5's 32,100 ids fit),
+    # so ids of a larger vocabulary wrap around
+    "restore_tokens_in_int16": ("test_span_corrupt", {"span_corrupt": """
+def restore_spans(inputs, targets, sentinels, pad):
+    is_sentinel = set(sentinels.tolist())
+    rows = []
+    for row_in, row_tg in zip(inputs.tolist(), targets.tolist()):
+        hidden, current = {}, None
+        for token in row_tg:
+            if token == pad:
+                break
+            if token in is_sentinel:
+                current = hidden.setdefault(token, [])
+            else:
+                current.append(token)
+        restored = []
+        for token in row_in:
+            if token == pad:
+                break
+            if token in is_sentinel:
+                restored += [(t, True) for t in hidden[token]]
+            else:
+                restored.append((token, False))
+        rows.append(restored)
+    t = max(len(row) for row in rows)
+    tokens = torch.tensor([[x for x, _ in row] + [pad] * (t - len(row)) for row in rows]).to(torch.int16)
+    noise = torch.tensor([[f for _, f in row] + [False] * (t - len(row)) for row in rows], dtype=torch.bool)
+    return tokens.long(), noise
+"""}),
 }
 
 # Mutants graded together in one submission (one notebook run each batch). No part calls another
@@ -630,6 +667,8 @@ MUTANT_BATCHES = [
     ["gqa_cached_float64_via_float32", "window_pairs_float_division_one_branch", "tokens_per_pass_float32_tensor",
      "whole_word_argmax_first_start", "min_p_absolute_threshold", "restore_view_flattens", "expert_choice_topk_ties",
      "decay_powers_in_float32"],
+    # ids past a narrow dtype's range (red team 4's class, checked in every chapter): one notebook
+    ["whole_word_int16_positions", "restore_tokens_in_int16"],
 ]
 
 # Correct answers that differ from the model answers: closed forms written another way, Python

@@ -116,6 +116,16 @@ def decoder_io(targets):
     tgt_in[:, 1:] = targets[:, :-1]
     return tgt_in, targets
 """}),
+    # ids past a narrow dtype's range (red team 4's class): the shifted ids built in 16 bits, as if every
+    # vocabulary were as small as the capstone's 8,000 ids
+    "decoder_io_int16_ids": ("test_decoder_io", {"decoder_io": """
+def decoder_io(targets):
+    tgt_in = torch.full(targets.shape, PAD, dtype=torch.int16)  # token ids fit in 16 bits
+    tgt_in[:, 0] = BOS
+    tgt_in[:, 1:] = targets[:, :-1]
+    tgt_in[tgt_in == EOS] = PAD
+    return tgt_in.to(targets.dtype), targets
+"""}),
     # dtype kept: torch.full makes int64 whatever the input's dtype
     "decoder_io_always_int64": ("test_decoder_io", {"decoder_io": """
 def decoder_io(targets):
@@ -206,6 +216,19 @@ def sentence_smoothed_loss(logits, targets, eps):
         "            scores = torch.full_like(scores, float('-inf')).scatter(-1, kept, scores.gather(-1, kept))\n"
         "        everyone = torch.multinomial(torch.softmax(scores, dim=-1), 1, generator=generator).flatten().tolist()\n"
         "        drawn = [everyone[i] for i in live]")}),
+    # generator untouched where nothing is drawn (red team 4's class): a fixed batch of B rows drawn at every step,
+    # the finished sentences' uniform rows after the live ones, so the live rows still draw the numbers of the rule
+    "sample_fixed_batch_draws": ("test_sample", {"sample": sample(
+        _topk_scores() +
+        "        probs = torch.softmax(scores.double(), dim=-1)\n"
+        "        idle = torch.full((len(starts) - len(live), probs.shape[-1]), 1 / probs.shape[-1], dtype=probs.dtype)\n"
+        "        drawn = torch.multinomial(torch.cat([probs, idle]), 1, generator=generator).flatten().tolist()[:len(live)]")}),
+    # the same class, where only the generator's state shows it: one stray draw after the loop (say, left from
+    # checking what the generator gives), with every token right
+    "sample_stray_draw_after_loop": ("test_sample", {"sample": sample(
+        _topk_scores() + "        drawn = torch.multinomial(torch.softmax(scores.double(), dim=-1), 1, generator=generator)"
+        ".flatten().tolist()").replace(
+        "    return outs\n", "    torch.multinomial(torch.ones(2, dtype=torch.float64), 1, generator=generator)\n    return outs\n")}),
     # red team (kept full marks): top-k by a threshold at the k-th value keeps every tied entry, not the k of topk
     "sample_top_k_keeps_ties": ("test_sample", {"sample": sample(
         "        scores = next_logprobs([[starts[i]] + outs[i] for i in live]) / temperature\n"
@@ -271,6 +294,19 @@ def sentence_smoothed_loss(logits, targets, eps):
         if terms:
             losses.append(sum(terms) / len(terms))
     return torch.tensor(sum(losses) / len(losses), dtype=logits.dtype)
+"""}),
+    # Part 4: ids past a narrow dtype's range (red team 4's class): the targets kept in 16 bits, which holds the
+    # capstone's 8,000 ids but wraps the ids of a larger vocabulary
+    "loss_targets_in_int16": ("test_sentence_loss", {"sentence_loss": """
+def sentence_smoothed_loss(logits, targets, eps):
+    ids = targets.to(torch.int16)  # small ids: a quarter of the memory
+    logp = torch.log_softmax(logits, dim=-1)
+    v = logits.shape[-1]
+    nll = -logp.gather(-1, ids.long().unsqueeze(-1)).squeeze(-1)
+    spread = -(logp.sum(dim=-1) - logp[..., PAD]) / (v - 1)
+    per_token = (1 - eps) * nll + eps * spread
+    real = ids != PAD
+""" + _PER_SENTENCE + """
 """}),
     # Part 4: .view breaks on transposed logits and targets
     "loss_view_breaks_on_transposed": ("test_sentence_loss", {"sentence_loss": """
@@ -606,6 +642,8 @@ MUTANT_BATCHES = [
     ["decoder_io_always_int64", "lr_int_floor_returned", "min_loss_in_bits", "loss_view_breaks_on_transposed", "average_shapes_checked_for_floats_only", "sample_draws_for_finished", "beam_penalty_counts_start_token", "bleu_library"],
     ["decoder_io_shifts_targets_in_place", "lr_floor_one_step_late", "min_loss_lying_float", "loss_prefix_until_first_pad", "average_single_state_returned", "sample_asks_finished_sentences", "beam_forgets_unfinished_at_max_len", "bleu_empty_hypotheses"],
     ["lr_warmup_zero_divides", "loss_shifts_logits_in_place", "average_refuses_reordered_keys", "sample_top_k_keeps_ties", "decoder_io_first_row_padding", "min_loss_rounded_to_four_places", "beam_stops_after_k_finished", "bleu_ngrams_joined_into_strings"],
-    # its own notebook: every batch above already holds a mutant of part 4
-    ["loss_through_python_floats"],
+    # its own notebook: every batch above already holds a mutant of part 4 (parts 1 and 6 joined it later)
+    ["loss_through_python_floats", "sample_fixed_batch_draws", "decoder_io_int16_ids"],
+    # ids past a narrow dtype's range and a stray draw (red team 4's classes, checked in every chapter): one notebook
+    ["loss_targets_in_int16", "sample_stray_draw_after_loop"],
 ]
