@@ -387,6 +387,29 @@ def test_kernel_env_drops_secrets_and_takes_its_share_of_threads(tmp_path, monke
     assert sandbox.kernel_env({}, tmp_path)["OMP_NUM_THREADS"] == "8"  # no share given: left as it is
 
 
+def test_kernel_bootstrap_keeps_assert_close_from_importing_dtensor():
+    """torch.testing.assert_close looks for DTensors on its first call, which imports
+    torch.distributed.tensor and sympy: about a second in each of the suite's hundreds of grading
+    kernels. The kernel's bootstrap turns that look off; assert_close still finds a difference."""
+    head = sandbox.BOOTSTRAP.split("sys.argv = ")[0] % ([], sandbox.NO_COURSE_PACKAGE)
+    check = head + (
+        "import torch\n"
+        "torch.testing.assert_close(torch.ones(3), torch.ones(3))\n"
+        "try:\n"
+        "    torch.testing.assert_close(torch.ones(3), torch.zeros(3))\n"
+        "    caught = False\n"
+        "except AssertionError:\n"
+        "    caught = True\n"
+        "print(caught, 'sympy' in sys.modules, 'torch.distributed.tensor' in sys.modules)\n")
+    proc = subprocess.run([sys.executable, "-I", "-c", check], capture_output=True, text=True, timeout=120)
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout.split() == ["True", "False", "False"]
+    # without the bootstrap the first call does import them: the check above measures something
+    plain = subprocess.run([sys.executable, "-I", "-c", "import sys, torch\n" + check.split("import torch\n", 1)[1]],
+                           capture_output=True, text=True, timeout=120)
+    assert plain.stdout.split() == ["True", "True", "True"], plain.stderr
+
+
 def test_autograde_before_release_is_a_clear_error(tmp_path, monkeypatch):
     root = copy_course(tmp_path / "course")
     monkeypatch.setenv("ATTNLAB_COURSE_ROOT", str(root))
