@@ -415,8 +415,6 @@ def masked_lm_loss(logits, ids, target_mask, z_loss=0.0):
     log_p = torch.log(torch.softmax(scores, dim=-1)).gather(-1, targets.unsqueeze(-1)).squeeze(-1)
     per_token = -log_p + z_loss * log_z.square()
     return torch.where(chosen, per_token, torch.zeros((), dtype=work)).sum() / max(count, 1), count""")}),
-    # Part 4 -- the loss must train (stated since this session): the right value, summed in Python floats
-    # and wrapped in a new tensor, so loss.backward() cannot reach the logits
     # Part 6 -- positions past a narrow dtype's range: 16 bits hold the original 8192-token context, not the 128K
     # context the scaling is for
     "rope_positions_in_int16": ("test_rope_llama3", {"rope_llama3": _ROPE.format(
@@ -431,6 +429,8 @@ def masked_lm_loss(logits, ids, target_mask, z_loss=0.0):
         "seen = prompt.clone()", "seen = prompt.to(torch.int16)  # the history in 16 bits: a quarter of the memory").replace(
         "scatter_(1, seen, True)", "scatter_(1, seen.long(), True)").replace(
         "seen = torch.cat([seen, token[:, None]], dim=1)", "seen = torch.cat([seen, token[:, None].to(torch.int16)], dim=1)")}),
+    # Part 4 -- the loss must train (stated since this session): the right value, summed in Python floats
+    # and wrapped in a new tensor, so loss.backward() cannot reach the logits
     "loss_through_python_floats": ("test_masked_lm_loss", {"masked_lm_loss": _LOSS.format(body="""
     per_token = (log_z - scores.gather(-1, targets.unsqueeze(-1)).squeeze(-1)) + z_loss * log_z.square()
     total = sum(float(v) for v in per_token[chosen])
@@ -533,7 +533,8 @@ MUTANT_BATCHES = [
      "generate_flattens_the_history_with_view", "rms_default_eps", "swiglu_default_limit",
      "moe_zero_kv_heads_unchecked"],
     # its own notebook: every batch above already holds a mutant of part 4 (and of part 8)
-    ["loss_through_python_floats", "generate_greedy_draws"],    # ids past a narrow dtype's range: one notebook
+    ["loss_through_python_floats", "generate_greedy_draws"],
+    # ids and positions past a narrow dtype's range (red team 4's class): one notebook
     ["loss_ids_in_int16", "rope_positions_in_int16", "generate_history_in_int16"],
 ]
 
