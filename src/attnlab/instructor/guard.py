@@ -421,21 +421,24 @@ def _probe(P):
                 if _type(const) is types.CodeType and const.co_name in inner_names:
                     wrappers[_id(const)] = const
 
+    # (value, its code): reading __code__ raises an audit event that the grader's hook inspects, so each
+    # function's code is read once per probe
     def unwrap(value):
+        code = value.__code__
         for _ in range(4):
-            code = value.__code__
             if wrappers.get(_id(code)) is not code or not value.__closure__:
-                return value
+                break
             inner = [c.cell_contents for c in value.__closure__ if _type(c.cell_contents) is Function]
             if _len(inner) != 1:
-                return value
+                break
             value = inner[0]
-        return value
+            code = value.__code__
+        return value, code
 
     def fp(value):
         if _type(value) is Function:
-            value = unwrap(value)
-            return (_id(value), _id(value.__code__), _id(value.__defaults__), _id(value.__kwdefaults__))
+            value, code = unwrap(value)
+            return (_id(value), _id(code), _id(value.__defaults__), _id(value.__kwdefaults__))
         return _id(value)
 
     def seq(value):
