@@ -316,6 +316,9 @@ PACK_VIEWS_ITS_INPUT = packer().replace("(q.to(torch.int32)[:, :, None] >>", "(q
 # Part 7: walks the whole cache and cleans the NaN of the unwritten positions away: the values come out right
 BACKWARD_READS_WHOLE_CACHE = backward(stop="k.shape[0]").replace(
     "kj, vj = k[j0:j1], v[j0:j1]", "kj, vj = torch.nan_to_num(k[j0:j1]), torch.nan_to_num(v[j0:j1])", 1)
+# Part 7 (red team round 5): one contiguous copy of the cache for fast tiles. A no-op on a contiguous cache, but on
+# a transposed or strided one it copies the unwritten positions too (the row check once skipped those layouts)
+BACKWARD_COPIES_A_STRIDED_CACHE = backward(full_path="    k, v = k.contiguous(), v.contiguous()  # contiguous tiles are faster\n")
 # Part 7 (hostile): naive autograd over the whole (T, S) matrix inside DisableTorchFunction
 BACKWARD_NAIVE_OUT_OF_SIGHT = """
 def chunk_attention_backward(q, k, v, sink, out, lse, d_out, offset, block, causal=True):
@@ -477,9 +480,11 @@ MUTANTS = {
     "rms_bfloat16_statistic_in_bfloat16": ("test_rms_norm_half", {"rms_norm_half": RMS_BFLOAT16_STATISTIC}),
     "backward_masks_by_multiplying": ("test_chunk_attention", {"chunk_attention": BACKWARD_MASKS_BY_MULTIPLYING}),
     "dequant_fake_kernel_in_torch": ("test_split_kv_kernel", {"split_kv_kernel": DEQUANT_FAKE_KERNEL}),
+    # red team round 5: kept full marks before (the read rule was checked on contiguous caches only)
+    "backward_copies_a_strided_cache": ("test_chunk_attention", {"chunk_attention": BACKWARD_COPIES_A_STRIDED_CACHE}),
 }
 
-# Mutants of independent parts graded together, one per part in each notebook (5 notebooks): each changes
+# Mutants of independent parts graded together, one per part in each notebook (6 notebooks): each changes
 # only its own part's cell, and hidden tests use references for earlier parts, so each loses only its part.
 MUTANT_BATCHES = [
     [
@@ -531,6 +536,9 @@ MUTANT_BATCHES = [
         "bound_ridge_point_in_floating_point",
         "rms_returns_float16_for_bfloat16",
         "dequant_row_stride_of_k_bytes"
+    ],
+    [
+        "backward_copies_a_strided_cache"
     ]
 ]
 
