@@ -223,6 +223,10 @@ def coverage_decoder(x, h, allowed, s0, p):
         dtype_line="    x, h, s0 = x.double(), h.double(), s0.double()\n    p = {n: w.double() for n, w in p.items()}\n")}),
     # D_in == D_k class: the context before x in the concatenation keeps every shape when D_in == D_k
     "decoder_context_before_input": ("test_additive", {"additive": decoder(concat="[context, x[:, i]]")}),
+    # Red team 5 (slipped): non-contiguous encoder states (the hidden tests now pass transposed views to the
+    # decoder too): a .view that merges the batch and source axes fails there
+    "decoder_keys_with_view": ("test_additive", {"additive": decoder().replace(
+        "h @ p['W_k'].T", "(h.view(-1, h.shape[-1]) @ p['W_k'].T).view(h.shape[0], h.shape[1], -1)")}),
     # red team 3, numerics at extremes: the softmax written out without subtracting the row maximum
     # overflows (inf / inf = nan) once the scores v^T tanh(...) exceed about 709 in float64
     "decoder_softmax_without_the_maximum": ("test_additive", {"additive": decoder().replace(
@@ -371,4 +375,5 @@ MUTANT_BATCHES = [
     ["step_float32_ones_minus_leak", "equal_cost_three_projections", "reverse_float32_mask",
      "jacobian_float32_ones_minus_square", "decoder_context_before_input"],
     ["reverse_merges_axes_with_view", "decoder_softmax_without_the_maximum"],
+    ["decoder_keys_with_view"],  # red team 5
 ]
