@@ -310,6 +310,27 @@ def causal_attention_with_cache(x, past_k, past_v, params, num_heads):
     allowed = torch.ones(t, p + t, dtype=torch.bool).tril(diagonal=p)
     return merge_heads(attention(q, k, v, allowed)) @ params["w_o"].T + params["b_o"], k, v
 """}),
+    # Red team 5 (slipped): a .view that merges the batch and time axes of a transposed x, in split
+    "interleaved_split_merges_axes_with_view": ("test_interleaved", {"interleaved": interleaved(
+        "x.view(b * t, d).reshape(b, t, d // num_heads, num_heads).permute(0, 3, 1, 2)", MERGE)}),
+    # Red team 5 (slipped): columns read back in blocks when Dh == H, a square case no test had
+    "interleaved_blocks_when_square": ("test_interleaved", {"interleaved": interleaved(
+        "(x.reshape(b, t, num_heads, d // num_heads) if d == num_heads * num_heads else "
+        "x.reshape(b, t, d // num_heads, num_heads).transpose(-1, -2)).transpose(1, 2)", MERGE)}),
+    # Red team 5 (slipped): a float only in the attention term, which every case had kept below 2**53
+    "cost_group_size_as_float": ("test_cost", {"cost": cost(
+        macs="weights + int(2 * num_kv_heads * (num_heads / num_kv_heads) * (past + 1) * head_dim)")}),
+    # Red team 5 (slipped): the in-place rule for the params dict itself: a key added to it
+    "contributions_caches_w_o_in_params": ("test_contributions", {"contributions": contributions(
+        "heads[:, i] @ params['w_o_heads'][i].T",
+        before="    if 'w_o_heads' not in params:\n"
+               "        params['w_o_heads'] = list(params['w_o'].split(dh, dim=1))\n")}),
+    "left_padded_caches_query_weights_in_params": ("test_left_padded", {"left_padded": left_padded(
+        before="    params.setdefault('w_q_t', w[:d].T.contiguous())\n")}),
+    "cache_caches_its_length_in_params": ("test_cache", {"cache": cache(
+        "torch.ones(t, p + t, dtype=torch.bool).tril(diagonal=p)",
+        prelude="").replace("    p, t = past_k.shape[2], x.shape[1]\n",
+                            "    p, t = past_k.shape[2], x.shape[1]\n    params['cached_positions'] = p + t\n")}),
 }
 
 # Two correct answers written differently from the model answer (and from each other).
@@ -481,4 +502,8 @@ MUTANT_BATCHES = [
      "rank_all_heads_no_more_than_one_head", "cost_ignores_bias_flag", "contributions_ablate_w_o_in_place",
      "left_padded_returns_float64", "cache_transposes_w_qkv_in_place"],
     ["contributions_merges_axes_with_view", "left_padded_merges_axes_with_view", "cache_softmax_without_the_maximum"],
+    # red team 5
+    ["interleaved_split_merges_axes_with_view", "cost_group_size_as_float", "contributions_caches_w_o_in_params",
+     "left_padded_caches_query_weights_in_params", "cache_caches_its_length_in_params"],
+    ["interleaved_blocks_when_square"],
 ]
