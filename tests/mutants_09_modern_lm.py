@@ -289,6 +289,49 @@ def head_rms_norm(x, n_heads, weight, eps=1e-6, unit_offset=False):
     y = (heads * inv_rms).to(x.dtype) * (weight + 1 if unit_offset else weight)
     return y.transpose(-3, -2)
 """}),
+    # Part 2 -- stated precision (red team 5, the text now says so): float64 input computed in float32 and back
+    "swiglu_float64_in_float32": ("test_fused_swiglu", {"fused_swiglu": """
+def fused_swiglu(x, w_gate_up, w_down, beta=1.0, limit=None, interleaved=False):
+    f = w_gate_up.shape[0] // 2
+    w = w_gate_up.float()
+    gate_w, up_w = (w[0::2], w[1::2]) if interleaved else (w[:f], w[f:])
+    g, u = x.float() @ gate_w.T, x.float() @ up_w.T
+    if limit is not None:
+        g, u = g.clamp(max=limit), u.clamp(-limit, limit)
+    return ((g * torch.sigmoid(beta * g) * u) @ w_down.float().T).to(x.dtype)
+"""}),
+    # Part 7 -- stated precision (red team 5, the text now says so): float64 inputs computed in float32 and back
+    "ragged_float64_in_float32": ("test_ragged_cached_attention", {"ragged_cached_attention": """
+def ragged_cached_attention(q, k_new, v_new, k_cache, v_cache, lengths):
+    b, h, t, dh = q.shape
+    g, s_max = k_cache.shape[1], k_cache.shape[2]
+    if h % g or any(int(n) + t > s_max for n in lengths):
+        raise ValueError("bad sizes")
+    for row in range(b):
+        n = int(lengths[row])
+        k_cache[row, :, n:n + t] = k_new[row]
+        v_cache[row, :, n:n + t] = v_new[row]
+    out = torch.empty_like(q)
+    for row in range(b):
+        n = int(lengths[row]) + t
+        k = k_cache[row, :, :n].float().repeat_interleave(h // g, dim=0)
+        v = v_cache[row, :, :n].float().repeat_interleave(h // g, dim=0)
+        scores = q[row].float() @ k.transpose(-1, -2) / math.sqrt(dh)
+        allowed = torch.arange(n)[None, :] <= (n - t + torch.arange(t))[:, None]
+        out[row] = (torch.softmax(scores.masked_fill(~allowed, float("-inf")), dim=-1) @ v).to(q.dtype)
+    return out, lengths + t
+"""}),
+    # Part 1 -- stated precision (red team 5): float64 input computed in float32 and converted back; within the
+    # default float64 tolerance of assert_close (1e-7), so the float64 cases compare at 1e-12
+    "rms_float64_in_float32": ("test_head_rms_norm", {"head_rms_norm": """
+def head_rms_norm(x, n_heads, weight, eps=1e-6, unit_offset=False):
+    if n_heads < 1 or x.shape[-1] % n_heads:
+        raise ValueError("the heads do not split the last axis")
+    heads = x.float().unflatten(-1, (n_heads, x.shape[-1] // n_heads))
+    scale = weight.float() + 1 if unit_offset else weight.float()
+    inv_rms = torch.rsqrt(heads.square().mean(dim=-1, keepdim=True) + eps)
+    return (heads * inv_rms * scale).transpose(-3, -2).to(x.dtype)
+"""}),
     # Part 1 -- a wrong default (red team 3): eps=1e-5 in the signature, only visible where eps matters
     "rms_default_eps": ("test_head_rms_norm", {"head_rms_norm": """
 def head_rms_norm(x, n_heads, weight, eps=1e-5, unit_offset=False):
@@ -532,8 +575,9 @@ MUTANT_BATCHES = [
     ["loss_flattens_logits_with_view", "rope_flattens_x_with_view", "ragged_merges_batch_and_heads_with_view",
      "generate_flattens_the_history_with_view", "rms_default_eps", "swiglu_default_limit",
      "moe_zero_kv_heads_unchecked"],
-    # its own notebook: every batch above already holds a mutant of part 4 (and of part 8)
-    ["loss_through_python_floats", "generate_greedy_draws"],
+    # its own notebook: every batch above already holds a mutant of part 4 (and of part 8); red team 5's part-1, -2 and -7 mutants
+    ["loss_through_python_floats", "generate_greedy_draws", "rms_float64_in_float32",
+     "swiglu_float64_in_float32", "ragged_float64_in_float32"],
     # ids and positions past a narrow dtype's range (red team 4's class): one notebook
     ["loss_ids_in_int16", "rope_positions_in_int16", "generate_history_in_int16"],
 ]
