@@ -205,6 +205,10 @@ def sentence_smoothed_loss(logits, targets, eps):
     # red team (kept full marks): float32 probabilities, which draw the same tokens almost always
     "sample_probabilities_in_float32": ("test_sample", {"sample": sample(_topk_scores() +
         "        drawn = torch.multinomial(torch.softmax(scores.float(), dim=-1), 1, generator=generator).flatten().tolist()")}),
+    # red team 5 (kept full marks): the probabilities rounded through float32 and cast back to float64, which pass
+    # the dtype check and draw the same tokens almost always; the values given to torch.multinomial are compared now
+    "sample_probabilities_through_float32": ("test_sample", {"sample": sample(_topk_scores() +
+        "        drawn = torch.multinomial(torch.softmax(scores, dim=-1).float().double(), 1, generator=generator).flatten().tolist()")}),
     # its own generator, seeded once: equal seeds agree, but the given seed is not used
     "sample_own_seeded_generator": ("test_sample", {"sample": sample(_topk_scores() + _DRAW,
         prologue="    generator = torch.Generator().manual_seed(0)\n")}),
@@ -388,6 +392,11 @@ def corpus_bleu(hypotheses, references):
     "beam_penalty_counts_start_token": ("test_beam_search", {"beam_search": beam(
         finish="finished.append((score / length_penalty(len(tokens) + 1, alpha), tokens))",
         final_live="finished.append((score / length_penalty(len(tokens) + 1, alpha), tokens))")}),
+    # Part 8 (red team 5): empty hypotheses skipped altogether, so their references drop out of r and the
+    # brevity penalty of a corpus that holds one among others is too mild
+    "bleu_skips_empty_hypotheses": ("test_bleu", {"bleu": bleu().replace(
+        "    for hyp, ref in zip(hypotheses, references):\n",
+        "    for hyp, ref in zip(hypotheses, references):\n        if not hyp:\n            continue\n")}),
     # Part 8: n-grams keyed by their tokens joined into one string, so ["ab", "c"] and ["a", "bc"] are the same
     "bleu_ngrams_joined_into_strings": ("test_bleu", {"bleu": bleu().replace(
         "Counter(tuple(hyp[i:i + n])", "Counter(''.join(hyp[i:i + n])").replace(
@@ -646,4 +655,6 @@ MUTANT_BATCHES = [
     ["loss_through_python_floats", "sample_fixed_batch_draws", "decoder_io_int16_ids"],
     # ids past a narrow dtype's range and a stray draw (red team 4's classes, checked in every chapter): one notebook
     ["loss_targets_in_int16", "sample_stray_draw_after_loop"],
+    # red team 5's classes: every batch above already holds a mutant of parts 6 and 8
+    ["sample_probabilities_through_float32", "bleu_skips_empty_hypotheses"],
 ]
