@@ -274,6 +274,17 @@ def compute_bound_batch(k, n, bytes_per_value, peak, bandwidth):
         return None
     return max(1, math.ceil(ridge * bytes_per_value * k * n / slope))
 """
+# red team round 6: kept full marks before (no case put the largest intensity on the ridge in numbers past 2**53)
+BOUND_NONE_BY_FLOAT_QUOTIENT = """
+def compute_bound_batch(k, n, bytes_per_value, peak, bandwidth):
+    if 2 * k * n / (bytes_per_value * (k + n)) <= peak / bandwidth:  # even m -> infinity stays below the ridge
+        return None
+    slope = 2 * k * n * bandwidth - peak * bytes_per_value * (k + n)
+    return max(1, -(-(peak * bytes_per_value * k * n) // slope))
+"""
+BATCH_WEIGHTS_COMPARED_IN_FLOAT = batch("""    if weight_bytes / memory_bytes > 1:  # the weights alone do not fit
+        return 0
+    return (memory_bytes - weight_bytes) // per_sequence""")
 RMS_ALWAYS_FLOAT16 = """
 def rms_norm_half(x, eps=1e-6):
     wide = x.float()
@@ -482,6 +493,10 @@ MUTANTS = {
     "dequant_fake_kernel_in_torch": ("test_split_kv_kernel", {"split_kv_kernel": DEQUANT_FAKE_KERNEL}),
     # red team round 5: kept full marks before (the read rule was checked on contiguous caches only)
     "backward_copies_a_strided_cache": ("test_chunk_attention", {"chunk_attention": BACKWARD_COPIES_A_STRIDED_CACHE}),
+    # red team round 6: the None of Part 3 decided with float quotients (slipped); Part 1's 0-branch decided the
+    # same way (the class, closed there too)
+    "bound_none_decided_by_float_quotients": ("test_compute_bound_batch", {"compute_bound_batch": BOUND_NONE_BY_FLOAT_QUOTIENT}),
+    "max_batch_weights_compared_in_floating_point": ("test_max_batch", {"max_batch": BATCH_WEIGHTS_COMPARED_IN_FLOAT}),
 }
 
 # Mutants of independent parts graded together, one per part in each notebook (6 notebooks): each changes
@@ -538,7 +553,9 @@ MUTANT_BATCHES = [
         "dequant_row_stride_of_k_bytes"
     ],
     [
-        "backward_copies_a_strided_cache"
+        "backward_copies_a_strided_cache",
+        "bound_none_decided_by_float_quotients",
+        "max_batch_weights_compared_in_floating_point"
     ]
 ]
 
