@@ -401,6 +401,76 @@ def corpus_bleu(hypotheses, references):
     "bleu_ngrams_joined_into_strings": ("test_bleu", {"bleu": bleu().replace(
         "Counter(tuple(hyp[i:i + n])", "Counter(''.join(hyp[i:i + n])").replace(
         "Counter(tuple(ref[i:i + n])", "Counter(''.join(ref[i:i + n])")}),
+    # ---- red team round 6 (blind; each kept full marks before its hidden check was added)
+    # Part 1: ids routed through float32 (F.pad on a float copy), exact up to 2**24 only: "a vocabulary of any size"
+    "decoder_io_ids_through_float32": ("test_decoder_io", {"decoder_io": """
+def decoder_io(targets):
+    shifted = torch.nn.functional.pad(targets[:, :-1].float(), (1, 0), value=BOS).to(targets.dtype)
+    return shifted.masked_fill(shifted == EOS, PAD), targets
+"""}),
+    # Part 5: "integer" read as the usual counter dtypes, so int8, uint8 and int16 tensors are averaged
+    "average_narrow_ints_averaged": ("test_average", {"average": average(
+        "        t = states[-1][k]\n        if t.dtype in (torch.int64, torch.int32, torch.bool):\n"
+        "            out[k] = t.clone()\n        else:\n"
+        "            acc = torch.float64 if t.dtype == torch.float64 else torch.float32\n"
+        "            out[k] = (sum(s[k].to(acc) for s in states) / len(states)).to(t.dtype)")}),
+    # Part 6: draw first, check after (a do-while), so max_len = 0 still draws a token and an empty batch asks the
+    # model with no prefixes
+    "sample_max_len_zero_draws": ("test_sample", {"sample": """
+def sample_decode(next_logprobs, starts, max_len, temperature, top_k, generator):
+    outs = [[] for _ in starts]
+    live = list(range(len(starts)))
+    while True:
+""" + _topk_scores() + _DRAW + """
+        for i, token in zip(live, drawn):
+            outs[i].append(int(token))
+        live = [i for i in live if outs[i][-1] != EOS and len(outs[i]) < max_len]
+        if not live:
+            return outs
+"""}),
+    # Part 6: "unfinished" read from the last token of the whole prefix, start token included, so a sentence that
+    # starts with EOS never draws
+    "sample_start_eos_finishes": ("test_sample", {"sample": """
+def sample_decode(next_logprobs, starts, max_len, temperature, top_k, generator):
+    prefixes = [[s] for s in starts]
+    for _ in range(max_len):
+        live = [i for i, p in enumerate(prefixes) if p[-1] != EOS]
+        if not live:
+            break
+        scores = next_logprobs([list(prefixes[i]) for i in live]) / temperature
+        if top_k is not None and top_k < scores.shape[-1]:
+            kept = scores.topk(top_k, dim=-1).indices
+            scores = torch.full_like(scores, float('-inf')).scatter(-1, kept, scores.gather(-1, kept))
+        drawn = torch.multinomial(torch.softmax(scores, dim=-1), 1, generator=generator).flatten().tolist()
+        for i, token in zip(live, drawn):
+            prefixes[i].append(int(token))
+    return [p[1:] for p in prefixes]
+"""}),
+    # Part 7 (the same class): whole sequences, start token included, and a sequence that ends with EOS is done,
+    # so a start token that is EOS finishes at once with nothing after it
+    "beam_start_eos_finishes": ("test_beam_search", {"beam_search": """
+def beam_search(next_logprobs, start, k, max_len, alpha):
+    beams, finished = [([start], 0.0)], []
+    for _ in range(max_len):
+        live = []
+        for seq, s in beams:
+            (finished if seq[-1] == EOS else live).append((seq, s))
+        beams = []
+        if not live:
+            break
+        lp = next_logprobs([seq for seq, _ in live])
+        cands = sorted(((s + float(lp[i, v]), seq + [v]) for i, (seq, s) in enumerate(live) for v in range(lp.shape[-1])),
+                       key=lambda c: -c[0])[:k]
+        beams = [(seq, s) for s, seq in cands]
+    finished += beams
+    best = max(finished, key=lambda f: f[1] / length_penalty(len(f[0]) - 1, alpha))
+    return best[0][1:]
+"""}),
+    # Part 8: tokens lower-cased before counting, so "The" matches "the"
+    "bleu_lowercases_tokens": ("test_bleu", {"bleu": bleu().replace(
+        "    for hyp, ref in zip(hypotheses, references):\n",
+        "    for hyp, ref in zip(hypotheses, references):\n"
+        "        hyp, ref = [w.lower() for w in hyp], [w.lower() for w in ref]\n")}),
 }
 
 VECTORISED = {
@@ -652,9 +722,13 @@ MUTANT_BATCHES = [
     ["decoder_io_shifts_targets_in_place", "lr_floor_one_step_late", "min_loss_lying_float", "loss_prefix_until_first_pad", "average_single_state_returned", "sample_asks_finished_sentences", "beam_forgets_unfinished_at_max_len", "bleu_empty_hypotheses"],
     ["lr_warmup_zero_divides", "loss_shifts_logits_in_place", "average_refuses_reordered_keys", "sample_top_k_keeps_ties", "decoder_io_first_row_padding", "min_loss_rounded_to_four_places", "beam_stops_after_k_finished", "bleu_ngrams_joined_into_strings"],
     # its own notebook: every batch above already holds a mutant of part 4 (parts 1 and 6 joined it later)
-    ["loss_through_python_floats", "sample_fixed_batch_draws", "decoder_io_int16_ids"],
+    ["loss_through_python_floats", "sample_fixed_batch_draws", "decoder_io_int16_ids", "average_narrow_ints_averaged",
+     "beam_start_eos_finishes", "bleu_lowercases_tokens"],
     # ids past a narrow dtype's range and a stray draw (red team 4's classes, checked in every chapter): one notebook
-    ["loss_targets_in_int16", "sample_stray_draw_after_loop"],
+    ["loss_targets_in_int16", "sample_stray_draw_after_loop", "decoder_io_ids_through_float32"],
     # red team 5's classes: every batch above already holds a mutant of parts 6 and 8
     ["sample_probabilities_through_float32", "bleu_skips_empty_hypotheses"],
+    # red team 6's part-6 slips: every batch above already holds a mutant of part 6
+    ["sample_max_len_zero_draws"],
+    ["sample_start_eos_finishes"],
 ]
