@@ -38,6 +38,22 @@ def _moe(check_k="not 1 <= top_k <= n_experts", emb="vocab * dim * (1 if tied el
          active_experts="top_k + n_shared"):
     return _MOE_RAW.format(check_k=check_k, emb=emb, dense_extra=dense_extra, active_experts=active_experts)
 
+_MOE_CHECKED = """
+def moe_params(vocab, dim, n_layers, n_heads, n_kv_heads, head_dim, ffn_hidden, n_experts, top_k, tied=False,
+               n_shared=0, first_dense=0, dense_hidden=0):
+    sparse = n_layers - first_dense
+    if {checks}:
+        raise ValueError("bad configuration")
+    emb = vocab * dim * (1 if tied else 2)
+    common = 2 * dim + 2 * dim * n_heads * head_dim + 2 * dim * n_kv_heads * head_dim
+    expert = 3 * dim * ffn_hidden
+    total = (emb + dim + first_dense * (common + 3 * dim * dense_hidden)
+             + sparse * (common + dim * n_experts + (n_experts + n_shared) * expert))
+    return total, {active}
+"""
+_MOE_CHECKS = ("n_kv_heads < 1 or n_heads % n_kv_heads or not 1 <= top_k <= n_experts or n_shared < 0 "
+               "or not 0 <= first_dense <= n_layers")
+
 _BLOCK = """
 def block_variant(x, attn, ffn, norm_1, norm_2, layout, post_norms=None):
     if {m_parallel}:
@@ -553,6 +569,29 @@ def masked_lm_loss(logits, ids, target_mask, z_loss=0.0):
     "generate_extra_step": ("test_generate_with_cache", {"generate_with_cache": _gen(stop="""logits, cache = step(token[:, None], cache)
         if bool(finished.all()):
             break""", feed="")}),
+    # ---- red team round 6 (blind; each kept full marks before its hidden check was added)
+    # Part 2 -- a value on a threshold: g sigmoid(beta g) written as silu(beta g) / beta, which is 0 / 0 at beta = 0
+    "swiglu_beta_through_silu": ("test_fused_swiglu", {"fused_swiglu": """
+def fused_swiglu(x, w_gate_up, w_down, beta=1.0, limit=None, interleaved=False):
+    both = x @ w_gate_up.T
+    gate, up = (both[..., 0::2], both[..., 1::2]) if interleaved else both.chunk(2, dim=-1)
+    if limit is not None:
+        gate = gate.clamp(max=limit)
+        up = up.clamp(min=-limit, max=limit)
+    return (F.silu(beta * gate) / beta * up) @ w_down.T  # g sigmoid(b g) = silu(b g) / b
+"""}),
+    # Part 3 -- float rounding in a count: the unused share of the routed experts subtracted through a float, exact
+    # below 2**53 only
+    "moe_active_through_float": ("test_moe_params", {"moe_params": _MOE_CHECKED.format(
+        checks=_MOE_CHECKS, active="round(total - sparse * expert * n_experts * (1 - top_k / n_experts))")}),
+    # Part 3 -- a rule on one code path: top_k checked only when some block has experts to route to
+    "moe_top_k_checked_only_with_experts": ("test_moe_params", {"moe_params": _MOE_CHECKED.format(
+        checks=_MOE_CHECKS.replace("not 1 <= top_k <= n_experts", "(sparse > 0 and not 1 <= top_k <= n_experts)"),
+        active="total - sparse * (n_experts - top_k) * expert")}),
+    # Part 7 -- the in-place rule on non-contiguous caches: .contiguous() first (for the scatter), which copies a
+    # view, so the caller's caches are never written
+    "ragged_writes_contiguous_copy": ("test_ragged_cached_attention", {"ragged_cached_attention": _ragged(
+        caches="k_cache, v_cache = k_cache.contiguous(), v_cache.contiguous()")}),
     # Part 8 -- a rule that rarely changes a result (red team 4): greedy still draws, from a one-hot distribution,
     # which picks the same token but advances the generator it was told not to use
     "generate_greedy_draws": ("test_generate_with_cache", {"generate_with_cache": _gen().replace(
@@ -577,9 +616,11 @@ MUTANT_BATCHES = [
      "moe_zero_kv_heads_unchecked"],
     # its own notebook: every batch above already holds a mutant of part 4 (and of part 8); red team 5's part-1, -2 and -7 mutants
     ["loss_through_python_floats", "generate_greedy_draws", "rms_float64_in_float32",
-     "swiglu_float64_in_float32", "ragged_float64_in_float32"],
+     "swiglu_float64_in_float32", "ragged_float64_in_float32", "moe_active_through_float"],
     # ids and positions past a narrow dtype's range (red team 4's class): one notebook
-    ["loss_ids_in_int16", "rope_positions_in_int16", "generate_history_in_int16"],
+    ["loss_ids_in_int16", "rope_positions_in_int16", "generate_history_in_int16",
+     # red team 6's slips of parts 2, 3 and 7
+     "swiglu_beta_through_silu", "moe_top_k_checked_only_with_experts", "ragged_writes_contiguous_copy"],
 ]
 
 CORRECT_VARIANTS = {
@@ -778,7 +819,8 @@ def fused_swiglu(x, w_gate_up, w_down, beta=1.0, limit=None, interleaved=False):
     if limit is not None:
         gate = torch.where(gate > limit, torch.full_like(gate, limit), gate)
         up = up.clamp(-limit, limit)
-    return F.linear(F.silu(beta * gate) / beta * up, w_down)
+    act = F.silu(beta * gate) / beta if beta != 0 else gate / 2  # silu(b g) / b = g sigmoid(b g); sigmoid(0) = 1/2
+    return F.linear(act * up, w_down)
 """,
         "moe_params": """
 import math as maths
