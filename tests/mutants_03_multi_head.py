@@ -330,7 +330,40 @@ def causal_attention_with_cache(x, past_k, past_v, params, num_heads):
     "cache_caches_its_length_in_params": ("test_cache", {"cache": cache(
         "torch.ones(t, p + t, dtype=torch.bool).tril(diagonal=p)",
         prelude="").replace("    p, t = past_k.shape[2], x.shape[1]\n",
-                            "    p, t = past_k.shape[2], x.shape[1]\n    params['cached_positions'] = p + t\n")}),
+                            "    p, t = past_k.shape[2], x.shape[1]\n    params['cached_positions'] = p + t\n")}),    # Red team 6 (slipped): a permutation done as a product with a 0/1 matrix in x's own dtype: right for
+    # every finite entry, but 0 * inf = nan spreads an infinity over the whole row
+    "interleaved_permutation_matrix_in_its_dtype": ("test_interleaved", {"interleaved": interleaved(
+        "(x @ torch.eye(d, dtype=x.dtype)[:, [i + j * num_heads for i in range(num_heads) for j in range(d // num_heads)]])"
+        ".reshape(b, t, num_heads, d // num_heads).transpose(1, 2)", MERGE)}),
+    # Red team 6 (slipped): integer tensors are exact up to 2**63 and then wrap around (or refuse the int)
+    "scrambled_int64_tensor_arithmetic": ("test_scrambled", {"scrambled": scrambled("""    flat = torch.tensor(position) * num_heads * head_dim + column
+    per_head = torch.tensor(length) * head_dim
+    head, rest = int(flat // per_head), int(flat % per_head)
+    return head, rest // head_dim, rest % head_dim""")}),
+    "cost_int64_products": ("test_cost", {"cost": cost(
+        weights="int(2 * torch.tensor([d_model, q]).prod() + 2 * torch.tensor([d_model, kv]).prod())")}),
+    # Red team 6 (slipped): the range check runs after the division, so a size of 0 raises ZeroDivisionError
+    "scrambled_validates_after_dividing": ("test_scrambled", {"scrambled": scrambled("""    flat = position * num_heads * head_dim + column
+    head, rest = divmod(flat, length * head_dim)
+    if not (0 <= position < length and 0 <= column < num_heads * head_dim):
+        raise ValueError('out of range')
+    return head, rest // head_dim, rest % head_dim""", check="")}),
+    # Red team 6 (slipped): state kept between calls, keyed by the shapes: a second layer of the same shapes
+    # gets the first one's weights
+    "contributions_memoized_by_shape": ("test_contributions", {"contributions": "W_O_BY_SHAPE = {}\n" + contributions(
+        "heads[:, i] @ W_O_BY_SHAPE[key][i].T",
+        before="    key = (tuple(params['w_o'].shape), num_heads, x.dtype)\n"
+               "    if key not in W_O_BY_SHAPE:\n"
+               "        W_O_BY_SHAPE[key] = [w.clone() for w in params['w_o'].split(dh, dim=1)]\n")}),
+    "left_padded_memoized_by_shapes": ("test_left_padded", {"left_padded": "WEIGHTS = {}\n" + left_padded(
+        before="    w, b = WEIGHTS.setdefault((tuple(x.shape), tuple(memory.shape), x.dtype), (w.clone(), b.clone()))\n")}),
+    "cache_memoized_by_shapes": ("test_cache", {"cache": cache(
+        "torch.ones(t, p + t, dtype=torch.bool).tril(diagonal=p)", prelude="PROJECTIONS = {}\n").replace(
+        '(x @ params["w_qkv"].T + params["b_qkv"])', "(x @ w_t + b_qkv)").replace(
+        "    p, t = past_k.shape[2], x.shape[1]\n",
+        "    p, t = past_k.shape[2], x.shape[1]\n"
+        "    w_t, b_qkv = PROJECTIONS.setdefault((tuple(x.shape), tuple(past_k.shape), x.dtype),\n"
+        "                                        (params['w_qkv'].T.clone(), params['b_qkv'].clone()))\n")}),
 }
 
 # Two correct answers written differently from the model answer (and from each other).
@@ -501,9 +534,14 @@ MUTANT_BATCHES = [
     ["interleaved_merge_transposes_its_input_in_place", "scrambled_no_lower_bound_on_position",
      "rank_all_heads_no_more_than_one_head", "cost_ignores_bias_flag", "contributions_ablate_w_o_in_place",
      "left_padded_returns_float64", "cache_transposes_w_qkv_in_place"],
-    ["contributions_merges_axes_with_view", "left_padded_merges_axes_with_view", "cache_softmax_without_the_maximum"],
+    ["contributions_merges_axes_with_view", "left_padded_merges_axes_with_view", "cache_softmax_without_the_maximum",
+     # red team 6
+     "interleaved_permutation_matrix_in_its_dtype", "scrambled_int64_tensor_arithmetic", "cost_int64_products"],
     # red team 5
     ["interleaved_split_merges_axes_with_view", "cost_group_size_as_float", "contributions_caches_w_o_in_params",
-     "left_padded_caches_query_weights_in_params", "cache_caches_its_length_in_params"],
-    ["interleaved_blocks_when_square"],
+     "left_padded_caches_query_weights_in_params", "cache_caches_its_length_in_params",
+     "scrambled_validates_after_dividing"],  # red team 6
+    ["interleaved_blocks_when_square",
+     # red team 6
+     "contributions_memoized_by_shape", "left_padded_memoized_by_shapes", "cache_memoized_by_shapes"],
 ]
