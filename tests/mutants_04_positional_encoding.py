@@ -286,6 +286,12 @@ def shift_matrix_halves(offset, d_model, base=10000.0):
     m[i, i + n] = -s
     return m
 """}),
+    # Red team 6 (slipped): a shortcut that returns x itself when every row is at position 0, breaking
+    # "a new tensor" on that path only
+    "partial_rope_returns_x_when_nothing_turns": ("test_rotate_half", {"rotate_half": partial_rope().replace(
+        "    half = rotary_dim // 2\n",
+        "    if int(lengths.max()) <= 1:\n        return x  # every row is at position 0: nothing to rotate\n"
+        "    half = rotary_dim // 2\n")}),
 }
 
 LOOPS_AND_COMPLEX = {
@@ -450,4 +456,5 @@ MUTANT_BATCHES = [
     ["table_positions_as_one_row", "alibi_block_integer_exponent", "reach_as_a_tensor", "position_from_asin",
      "partial_rope_writes_into_x", "cache_question_values_rotated", "shift_frequencies_without_the_two",
      "equivariance_redraws_the_identity"],
+    ["partial_rope_returns_x_when_nothing_turns"],  # red team 6: every batch already has a part 5 mutant
 ]
