@@ -81,6 +81,19 @@ MUTANTS = {
     # bfloat16 into float32 (red team, slipped the float32/float64-only tests)
     "step_float32_ones_minus_leak": ("test_rnn_step", {"rnn_step": step(
         CANDIDATE + "    keep = torch.ones(leak.shape[0]) - leak\n    return keep * h + leak * candidate")}),
+    # Red team 6 (slipped), state kept between calls: weights transposed once per dict, keyed on id(p); the
+    # hidden tests now call rnn_step again with the same dict whose tensors got new values
+    "step_caches_weights_by_id": ("test_rnn_step", {"rnn_step": """
+TRANSPOSED = {}
+
+
+def rnn_step(x, h, p, leak):
+    if id(p) not in TRANSPOSED:  # transpose once per parameter dict
+        TRANSPOSED[id(p)] = (p["W_ih"].T.contiguous(), p["W_hh"].T.contiguous(), p["b_ih"] + p["b_hh"])
+    w_ih, w_hh, bias = TRANSPOSED[id(p)]
+    candidate = torch.tanh(x @ w_ih + h @ w_hh + bias)
+    return (1 - leak) * h + leak * candidate
+"""}),
     # Part 2: costs with projections and gates
     "cost_ratio_without_projections": ("test_cost_ratio", {"costs": "attention_over_lstm = 4096 / 512\nequal_cost_length = 1536"}),
     "cost_ratio_one_product_per_gate": ("test_cost_ratio", {"costs": (
@@ -158,6 +171,27 @@ answer_parallel = _Any("a")
         "        h = inside * cell(x[:, i], h) + (1 - inside) * h\n"
         "        outputs[i] = h * inside\n"
         "    return torch.stack(outputs, dim=1), h")}),
+    # Red team 6, narrow integer lengths (uint8 and int8 are allowed): lengths - 1 in uint8 turns a length 0
+    # into 255, so that sequence reads 256 columns
+    "reverse_last_index_wraps_in_narrow_dtype": ("test_rnn_unroll", {"rnn_unroll": reverse(
+        "    h = torch.zeros(b, p['W_hh'].shape[0], dtype=x.dtype) if h0 is None else h0\n"
+        "    last = (lengths - 1).long()  # the index of each sequence's last real token\n"
+        "    outputs = [None] * t\n"
+        "    for i in reversed(range(t)):\n"
+        "        inside = (i <= last)[:, None]\n"
+        "        h = torch.where(inside, cell(x[:, i], h), h)\n"
+        "        outputs[i] = h * inside\n"
+        "    return torch.stack(outputs, dim=1), h")}),
+    # Red team 6: the earlier model answer. A Python int compared with a uint8 (int8) tensor wraps around past
+    # 255 (127), so with T = 260 a sequence of length 7 also reads columns 256 to 259
+    "reverse_compares_step_with_narrow_lengths": ("test_rnn_unroll", {"rnn_unroll": reverse(
+        "    h = torch.zeros(b, p['W_hh'].shape[0], dtype=x.dtype) if h0 is None else h0\n"
+        "    outputs = [None] * t\n"
+        "    for i in reversed(range(t)):\n"
+        "        inside = (i < lengths)[:, None]\n"
+        "        h = torch.where(inside, cell(x[:, i], h), h)\n"
+        "        outputs[i] = h * inside\n"
+        "    return torch.stack(outputs, dim=1), h")}),
     # Part 5: Jacobian norms
     # reduction-order class: the norm of the batch-mean Jacobian, not the mean of the norms
     "jacobian_norm_of_the_batch_mean": ("test_gradient_norms", {"gradient_norms": jacobians(
@@ -194,6 +228,14 @@ answer_parallel = _Any("a")
         "        product = product @ (slope[:, :, None] * p['W_hh'])\n"
         "        norms.append(torch.linalg.matrix_norm(product).mean())\n"
         "    return torch.stack(norms)")}),
+    # Red team 6, state kept between calls: W_hh cached per dict, keyed on id(p)
+    "jacobian_caches_recurrent_weight_by_id": ("test_gradient_norms", {"gradient_norms": "\nRECURRENT = {}\n" + jacobians(
+        "    w_hh = RECURRENT.setdefault(id(p), p['W_hh'].T.contiguous()).T  # laid out once per dict\n"
+        "    norms = [torch.linalg.matrix_norm(product).mean()]\n"
+        "    for s in range(t - 1, 0, -1):\n"
+        "        product = product @ ((1 - states[s] ** 2)[:, :, None] * w_hh)\n"
+        "        norms.append(torch.linalg.matrix_norm(product).mean())\n"
+        "    return torch.stack(norms)")}),
     # Part 6: an attentive decoder with coverage
     # realistic: the query is the state after this step's update (computed with the previous context),
     # as in Luong's decoder, not the previous state
@@ -227,6 +269,10 @@ def coverage_decoder(x, h, allowed, s0, p):
     # decoder too): a .view that merges the batch and source axes fails there
     "decoder_keys_with_view": ("test_additive", {"additive": decoder().replace(
         "h @ p['W_k'].T", "(h.view(-1, h.shape[-1]) @ p['W_k'].T).view(h.shape[0], h.shape[1], -1)")}),
+    # Red team 6 (slipped in chapter 2), a finite stand-in for -inf: with v = -30000 every real score lies
+    # below -1e4, so the padding takes the weight
+    "decoder_masks_with_minus_1e4": ("test_additive", {"additive": decoder().replace(
+        "masked_fill(~allowed, float('-inf'))", "masked_fill(~allowed, -1e4)")}),
     # red team 3, numerics at extremes: the softmax written out without subtracting the row maximum
     # overflows (inf / inf = nan) once the scores v^T tanh(...) exceed about 709 in float64
     "decoder_softmax_without_the_maximum": ("test_additive", {"additive": decoder().replace(
@@ -321,7 +367,7 @@ def rnn_unroll_reverse(x, lengths, p, h0=None):
     h = x.new_zeros(b, p["W_hh"].shape[0]) if h0 is None else h0
     outputs = []
     for i in range(t):
-        started = (t - 1 - i < lengths)[:, None]
+        started = (t - 1 - i < lengths.long())[:, None]  # int64: an int compared with uint8 lengths wraps
         h = torch.where(started, torch.tanh(flipped[:, i] @ p["W_ih"].T + p["b_ih"] + h @ p["W_hh"].T + p["b_hh"]), h)
         outputs.append(torch.where(started, h, torch.zeros_like(h)))
     return torch.stack(outputs, dim=1).flip(1), h
@@ -374,6 +420,8 @@ MUTANT_BATCHES = [
      "jacobian_without_the_tanh_derivative", "decoder_in_float64"],
     ["step_float32_ones_minus_leak", "equal_cost_three_projections", "reverse_float32_mask",
      "jacobian_float32_ones_minus_square", "decoder_context_before_input"],
-    ["reverse_merges_axes_with_view", "decoder_softmax_without_the_maximum"],
-    ["decoder_keys_with_view"],  # red team 5
+    ["reverse_merges_axes_with_view", "decoder_softmax_without_the_maximum", "step_caches_weights_by_id",
+     "jacobian_caches_recurrent_weight_by_id"],
+    ["decoder_keys_with_view", "reverse_last_index_wraps_in_narrow_dtype"],  # red team 5, 6
+    ["reverse_compares_step_with_narrow_lengths", "decoder_masks_with_minus_1e4"],  # red team 6
 ]
