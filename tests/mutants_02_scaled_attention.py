@@ -136,6 +136,15 @@ def masked_attention(q, k, v, allowed):
     lse = lse.masked_fill(~has_key.squeeze(-1), float("-inf"))
     return weights @ v, lse
 """}),
+    # Red team 6 (slipped): a finite stand-in for -inf; allowed scores near -30000 lie below it
+    "masked_attention_fills_with_minus_1e4": ("test_masked_attention", {"masked_attention": """
+def masked_attention(q, k, v, allowed):
+    z = (q @ k.transpose(-2, -1) / math.sqrt(q.shape[-1])).masked_fill(~allowed, -1e4)
+    empty = ~allowed.expand_as(z).any(dim=-1)
+    lse = torch.logsumexp(z, dim=-1).masked_fill(empty, float("-inf"))
+    out = (torch.softmax(z, dim=-1) @ v).masked_fill(empty[..., None], 0.0)
+    return out, lse
+"""}),
     # degenerate-input class: squeeze() also drops a batch of one or a single query
     "lse_squeezed_too_far": ("test_masked_attention", {"masked_attention": """
 def masked_attention(q, k, v, allowed):
@@ -373,6 +382,19 @@ def dot_product_variance(d_k, n, scale=1.0, generator=None):
 
 predicted_variance_512 = 512 / 3
 """}),
+    # Red team 6 (slipped), generator class: the keys come from a generator of its own, seeded from
+    # generator.initial_seed(); caught by a generator in seeded(66)'s state that reports another seed
+    "variance_keys_from_a_derived_generator": ("test_variance_experiment", {"variance_experiment": """
+def dot_product_variance(d_k, n, scale=1.0, generator=None):
+    key_generator = None
+    if generator is not None:  # a second stream for the keys, derived from the first
+        key_generator = torch.Generator().manual_seed(generator.initial_seed() + 1)
+    q = torch.rand(n, d_k, generator=generator, dtype=torch.float64)
+    k = torch.randn(n, d_k, generator=key_generator, dtype=torch.float64)
+    return (scale * (q * k).sum(-1)).var().item()
+
+predicted_variance_512 = 512 / 3
+"""}),
     # hostile (red team 2, slipped): the exact variance with a little seeded noise, no sampling; caught by
     # the spread of 2000 sample variances of n = 2
     "variance_formula_not_sampled": ("test_variance_experiment", {"variance_experiment": """
@@ -411,6 +433,25 @@ class FixedSelfAttention(SeedSelfAttention):
             real = torch.arange(T)[None, :] < lengths[:, None]
             scores = scores.masked_fill(~real[:, None, :], -1e4)
         out = torch.softmax(scores, dim=-1) @ v
+        return out.masked_fill(~real[:, :, None], 0.0) if lengths is not None else out
+"""}),
+    # Red team 6, state kept between calls: the causal mask is built at the first call and kept in self, like
+    # a registered buffer; the hidden tests now call one layer on inputs of several lengths
+    "fix_caches_its_causal_mask": ("test_fixed_self_attention", {"fixed_self_attention": """
+class FixedSelfAttention(SeedSelfAttention):
+    def forward(self, x, lengths=None, causal=False):
+        T = x.shape[1]
+        if not hasattr(self, "future"):  # built once
+            self.future = torch.ones(T, T, dtype=torch.bool).triu(1)
+        q, k, v = self.query(x), self.key(x), self.value(x)
+        scores = torch.matmul(q, k.transpose(-2, -1)) / math.sqrt(q.shape[-1])
+        if causal:
+            scores = scores.masked_fill(self.future[:T, :T], float("-inf"))
+        if lengths is not None:
+            real = torch.arange(T)[None, :] < lengths.long()[:, None]
+            scores = scores.masked_fill(~real[:, None, :], float("-inf"))
+        weights = torch.nan_to_num(torch.softmax(scores, dim=-1), nan=0.0)
+        out = torch.matmul(weights, v)
         return out.masked_fill(~real[:, :, None], 0.0) if lengths is not None else out
 """}),
     "masking_answer_nan": ("test_answer_masking", {"mc_answers": 'answer_masking = "a"\nanswer_doubling = "b"'}),
@@ -607,5 +648,6 @@ MUTANT_BATCHES = [
     ["causal_mask_from_a_position_table", "attention_weights_flattens_with_view", "padding_mask_wraps_small_int_lengths",
      "masked_attention_flattens_with_view", "variance_reseeds_the_global_generator", "fix_float_mask_promotes_dtype"],
     ["causal_mask_cut_from_the_square", "variance_formula_not_sampled", "fix_masks_with_minus_1e4",
-     "attention_weights_power_of_the_softmax"],
+     "attention_weights_power_of_the_softmax", "masked_attention_fills_with_minus_1e4"],
+    ["variance_keys_from_a_derived_generator", "fix_caches_its_causal_mask"],  # red team 6
 ]
