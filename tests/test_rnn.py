@@ -40,6 +40,19 @@ def test_padded_batch_matches_packed_sequences():
     assert (ours[1, 1:] == 0).all()
 
 
+@pytest.mark.parametrize("dtype", [torch.uint8, torch.int8, torch.int16])
+def test_lengths_in_a_narrow_integer_dtype_do_not_wrap(dtype):
+    # T = 300 steps: past the range of uint8 and int8, where `step < lengths` would wrap around
+    set_seed(2)
+    cell = RNNCell(2, 3)
+    x, lengths = torch.randn(3, 300, 2), torch.tensor([0, 100, 120])
+    want, want_last = run_rnn(cell, x, lengths)
+    got, last = run_rnn(cell, x, lengths.to(dtype))
+    torch.testing.assert_close(got, want, rtol=0, atol=0)
+    torch.testing.assert_close(last, want_last, rtol=0, atol=0)
+    assert (got[0] == 0).all() and (got[1, 100:] == 0).all()
+
+
 def test_run_rnn_accepts_torch_cells():
     set_seed(2)
     gru = nn.GRUCell(3, 4)

@@ -55,11 +55,14 @@ def run_rnn(cell: nn.Module, x: Tensor, lengths: Tensor | None = None, h0: Tenso
     """
     b, t, _ = x.shape
     h = h0 if h0 is not None else x.new_zeros(b, cell.hidden_size)
+    if lengths is not None:
+        # int64: compared with a Python int, a uint8 or int8 tensor would wrap once T passes its range
+        lengths = lengths.to(device=x.device, dtype=torch.long)
     outputs = []
     for step in range(t):  # the loop that cannot run in parallel: step t needs h from step t-1
         h_new = cell(x[:, step], h)  # (B, D_in), (B, D_h) -> (B, D_h)
         if lengths is not None:
-            running = (step < lengths.to(x.device))[:, None]  # (B, 1): still inside its sequence?
+            running = (step < lengths)[:, None]  # (B, 1): still inside its sequence?
             h_new = torch.where(running, h_new, h)
             outputs.append(h_new * running)
         else:
