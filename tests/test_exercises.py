@@ -2,8 +2,10 @@
 
 For each chapter with a source in solutions/, a spec module tests/mutants_<chapter>.py lists
 common wrong answers (each must lose the points of a named graded test) and correct answers
-written differently (each must keep full marks). All submissions of a chapter are graded in one
-scratch nbgrader course, once per test session.
+written differently (each must keep full marks). A chapter's submissions are graded once per test
+session: the model answer, blank and lying notebooks, the correct variants and one mutant batch by
+nbgrader in one scratch course, the other mutant batches in plain processes (tests/cellrun.py),
+checked against nbgrader on the model answer and that batch.
 """
 
 from __future__ import annotations
@@ -14,7 +16,8 @@ from functools import lru_cache
 import pytest
 
 from attnlab import course
-from grading import ROOT, liar_answers, load, maximum, total, write_submission
+import cellrun
+from grading import ROOT, core_share, liar_answers, load, maximum, solution_code, total, write_submission
 
 CHAPTERS = course.chapters(ROOT)
 
@@ -23,8 +26,21 @@ def spec(chapter: str):
     return importlib.import_module("mutants_" + chapter.replace("-", "_"))
 
 
+# the mutant batch that every chapter also grades through nbgrader, to check tests/cellrun.py against it
+CROSS_CHECKED = "batch_0"
+
+
 @lru_cache(maxsize=None)
 def grades(chapter: str, folder) -> dict:
+    """Every submission of a chapter, graded: ``{submission: {graded cell: part}}``.
+
+    The model answer, the blank and lying notebooks, the correct variants and one mutant batch go
+    through nbgrader with the grader's sandbox and checks (:func:`course.autograde_notebooks`). The
+    other mutant batches, the course's own wrong answers, run in plain processes (tests/cellrun.py),
+    except a batch that kills its process (chapter 7's out-of-bounds Triton store), which goes to
+    nbgrader too, whose crash isolation grades it. ``"cellrun:<name>"`` keys hold the plain run's
+    points of the model answer and of the cross-checked batch.
+    """
     s = spec(chapter)
     subs = {
         "model_answer": write_submission(chapter, folder / "model.ipynb"),
@@ -33,17 +49,31 @@ def grades(chapter: str, folder) -> dict:
     }
     for name, answers in s.CORRECT_VARIANTS.items():
         subs[f"variant_{name}"] = write_submission(chapter, folder / f"variant_{name}.ipynb", answers)
+    mutated = {}
     for i, members in enumerate(getattr(s, "MUTANT_BATCHES", [])):
         answers = {}
         for name in members:
             overlap = set(answers) & set(s.MUTANTS[name][1])
             assert not overlap, f"mutants in one batch must change different cells: {overlap}"
             answers.update(s.MUTANTS[name][1])
-        subs[f"batch_{i}"] = write_submission(chapter, folder / f"batch_{i}.ipynb", answers)
+        mutated[f"batch_{i}"] = answers
     for name, (_, answers) in s.MUTANTS.items():
         if submission_of(chapter, name) == f"mutant_{name}":
-            subs[f"mutant_{name}"] = write_submission(chapter, folder / f"mutant_{name}.ipynb", answers)
-    return course.autograde_notebooks(chapter, subs, ROOT, workers=2)
+            mutated[f"mutant_{name}"] = answers
+    source = ROOT / "solutions" / chapter / "exercises.ipynb"
+    plain = {name: cellrun.notebook_cells(source, answers) for name, answers in mutated.items() if name != CROSS_CHECKED}
+    plain["cellrun:model_answer"] = cellrun.notebook_cells(source, solution_code(chapter))
+    if CROSS_CHECKED in mutated:
+        plain[f"cellrun:{CROSS_CHECKED}"] = cellrun.notebook_cells(source, mutated[CROSS_CHECKED])
+        subs[CROSS_CHECKED] = write_submission(chapter, folder / f"{CROSS_CHECKED}.ipynb", mutated[CROSS_CHECKED])
+    done, crashed = cellrun.run_notebooks(plain, processes=core_share())
+    assert not any(name.startswith("cellrun:") for name in crashed), f"{chapter}: {crashed}"
+    for name in crashed:  # a batch that kills its process: graded by nbgrader, whose crash isolation handles it
+        subs[name] = write_submission(chapter, folder / f"{name}.ipynb", mutated[name])
+    results = course.autograde_notebooks(chapter, subs, ROOT, workers=2)
+    for name, parts in done.items():
+        results[name] = {gid: course.GradedPart(gid, score, top) for gid, (score, top, _) in parts.items()}
+    return results
 
 
 def submission_of(chapter: str, mutant: str) -> str:
@@ -81,6 +111,18 @@ def test_model_answer_scores_full_marks(graded, chapter):
     parts = graded(chapter)["model_answer"]
     assert maximum(parts) == spec(chapter).FULL_MARKS
     assert {gid: p.score for gid, p in parts.items()} == {gid: p.max_score for gid, p in parts.items()}
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("chapter", CHAPTERS)
+def test_mutant_batches_score_in_plain_processes_as_under_nbgrader(graded, chapter):
+    """The mutant batches run outside nbgrader (tests/cellrun.py); the model answer and one batch
+    run both ways and must get the same points in every graded cell."""
+    results = graded(chapter)
+    for name in ("model_answer", CROSS_CHECKED):
+        by_nbgrader = {gid: (p.score, p.max_score) for gid, p in results[name].items()}
+        plain = {gid: (p.score, p.max_score) for gid, p in results[f"cellrun:{name}"].items()}
+        assert plain == by_nbgrader, f"{chapter} {name}: plain run {plain} != nbgrader {by_nbgrader}"
 
 
 @pytest.mark.slow

@@ -1,0 +1,133 @@
+"""Run a chapter's graded notebook in a plain Python process, for the mutant batches of the suite.
+
+nbgrader's autograde, with the grader's sandbox and tamper checks, costs about 4 s a notebook, and
+half of that is starting a kernel and importing torch. The mutant batches are the course's own
+code, not students': they test the hidden tests, not the grader. So this runs them as nbgrader would
+execute them (every code cell of the source notebook in order, in one namespace, the answer cells
+replaced, a graded cell scoring its points when it raises nothing) in a process forked from a
+server that imported torch once. tests/test_exercises.py grades one batch and the model answer of
+every chapter both ways and requires equal points, so the two cannot drift apart.
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+import multiprocessing.connection
+import multiprocessing.forkserver
+import os
+import sys
+import traceback
+from pathlib import Path
+
+from grading import SOLUTION_LINES, load
+
+# imported once in the fork server; every notebook process starts with them loaded
+PRELOAD = ["cellrun_preload"]
+TIMEOUT = 600  # seconds for one notebook; a mutant that hangs fails its test with this reason
+_context = None
+
+
+def _ctx():
+    """The fork server's context, started with the preload on its path (Python 3.11's fork server
+    takes the parent's ``sys.path`` for its children but not for its own imports: ``PYTHONPATH``)."""
+    global _context
+    if _context is None:
+        context = multiprocessing.get_context("forkserver")
+        context.set_forkserver_preload(PRELOAD)
+        saved = os.environ.get("PYTHONPATH")
+        os.environ["PYTHONPATH"] = os.pathsep.join([str(Path(__file__).parent), *([saved] if saved else [])])
+        try:
+            multiprocessing.forkserver.ensure_running()
+        finally:
+            if saved is None:
+                del os.environ["PYTHONPATH"]
+            else:
+                os.environ["PYTHONPATH"] = saved
+        _context = context
+    return _context
+
+
+def notebook_cells(source: Path, answers: dict[str, str]) -> list[tuple[str, str, float]]:
+    """``(grade_id, code, points)`` of every code cell of the source notebook, in order: answer
+    cells replaced by ``answers`` (the model answer where a cell is missing), test cells with their
+    hidden tests."""
+    cells = []
+    for cell in load(source)["cells"]:
+        if cell["cell_type"] != "code":
+            continue
+        meta = cell["metadata"].get("nbgrader", {})
+        gid = meta.get("grade_id", "")
+        code = "".join(cell["source"])
+        if meta.get("solution"):
+            code = answers[gid] if gid in answers else "\n".join(
+                line for line in code.splitlines() if line.strip() not in SOLUTION_LINES)
+        points = float(meta.get("points", 0)) if meta.get("grade") else 0.0
+        cells.append((gid, code, points))
+    return cells
+
+
+def _execute(cells, threads: int, conn) -> None:
+    """In the forked process: run the cells, send ``{grade_id: (score, max_score, error)}``."""
+    import builtins
+
+    import torch
+
+    class NoCoursePackage:  # as in a grading kernel: `import attnlab` fails
+        @staticmethod
+        def find_spec(name, path=None, target=None):
+            if name == "attnlab" or name.startswith("attnlab."):
+                raise ModuleNotFoundError("the course package attnlab is not available while grading", name=name)
+            return None
+
+    sys.meta_path.insert(0, NoCoursePackage)
+
+    torch.set_num_threads(threads)
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    os.dup2(devnull, 1)
+    os.dup2(devnull, 2)
+    namespace = {"__name__": "__main__", "__builtins__": builtins}
+    parts = {}
+    for gid, code, points in cells:
+        error = ""
+        try:
+            exec(compile(code, f"<cell {gid}>", "exec"), namespace)
+        except BaseException as err:  # noqa: BLE001 - a cell's error (SystemExit included) is its result
+            error = "".join(traceback.format_exception_only(type(err), err)).strip()[-300:]
+        if points:
+            parts[gid] = (0.0 if error else points, points, error)
+    conn.send(parts)
+    conn.close()
+
+
+def run_notebooks(notebooks: dict[str, list[tuple[str, str, float]]], processes: int = 1, threads: int = 1
+                  ) -> tuple[dict[str, dict[str, tuple[float, float, str]]], dict[str, str]]:
+    """Run ``{name: cells}``, ``processes`` at a time. Returns ``({name: {graded cell: (score, max,
+    error)}}, {name: why})``: the second dict names the notebooks whose process died (an
+    out-of-bounds store in Triton's interpreter can abort it), which only the grader's crash
+    isolation grades as a student's notebook would be. A notebook past ``TIMEOUT`` raises."""
+    ctx = _ctx()
+    pending, running, results, crashed = list(notebooks.items()), {}, {}, {}
+    while pending or running:
+        while pending and len(running) < processes:
+            name, cells = pending.pop(0)
+            parent, child = ctx.Pipe(duplex=False)
+            proc = ctx.Process(target=_execute, args=(cells, threads, child), daemon=True)
+            proc.start()
+            child.close()
+            running[name] = (proc, parent)
+        ready = multiprocessing.connection.wait([c for _, c in running.values()], timeout=TIMEOUT)
+        if not ready:
+            for proc, _ in running.values():
+                proc.kill()
+            raise RuntimeError(f"{sorted(running)} ran longer than {TIMEOUT} s")
+        for conn in ready:
+            name = next(n for n, (_, c) in running.items() if c is conn)
+            proc, _ = running.pop(name)
+            try:
+                results[name] = conn.recv()
+            except EOFError:
+                proc.join(5)
+                crashed[name] = f"the process ended without a result (exit code {proc.exitcode})"
+            conn.close()
+            proc.join()
+    return results, crashed
