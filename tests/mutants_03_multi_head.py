@@ -98,7 +98,7 @@ def head_contributions(x, params, num_heads):
 COLUMNS = "heads[:, i] @ params['w_o'][:, i * dh:(i + 1) * dh].T"
 
 
-def left_padded(real="torch.arange(s)[None, :] >= s - memory_lengths[:, None]", mask="real[:, None, None, :]",
+def left_padded(real="torch.arange(s)[None, :] >= s - memory_lengths.long()[:, None]", mask="real[:, None, None, :]",
                 before=""):
     return f"""
 def cross_attention_left_padded(x, memory, memory_lengths, params, num_heads):
@@ -143,7 +143,7 @@ def cross_attention_left_padded(x, memory, memory_lengths, params, num_heads):
     q = split_heads(x @ w[:d].T + b[:d], num_heads)  # (B, H, T, Dh)
     k = split_heads(memory @ w[d:2 * d].T + b[d:2 * d], num_heads)  # (B, H, S, Dh)
     v = split_heads(memory @ w[2 * d:].T + b[2 * d:], num_heads)
-    real = torch.arange(s)[None, :] >= s - memory_lengths[:, None]  # (B, S): the last n_b positions
+    real = torch.arange(s)[None, :] >= s - memory_lengths.long()[:, None]  # (B, S): the last n_b positions
     heads = attention(q, k, v, real[:, None, None, :])  # mask (B, 1, 1, S)
     return merge_heads(heads) @ params["w_o"].T + params["b_o"]
 """
@@ -253,7 +253,7 @@ def head_contributions(x, params, num_heads):
     # Part 6: cross-attention to a left-padded source
     "left_padded_mask_without_head_axis": ("test_left_padded", {"left_padded": left_padded(mask="real[:, None, :]")}),
     "left_padded_first_sentence_length_for_all": ("test_left_padded", {"left_padded": left_padded(
-        real="(torch.arange(s) >= s - memory_lengths[0])[None, :].expand(x.shape[0], s)")}),
+        real="(torch.arange(s) >= s - int(memory_lengths[0]))[None, :].expand(x.shape[0], s)")}),
     "left_padded_zeroes_padding_in_place": ("test_left_padded", {"left_padded": left_padded(before="""    for i, n in enumerate(memory_lengths.tolist()):
         memory[i, :s - n] = 0.0  # tidy up the padding
 """)}),
@@ -264,7 +264,7 @@ def cross_attention_left_padded(x, memory, memory_lengths, params, num_heads):
     q = split_heads(x @ w[:d].T + b[:d], num_heads)
     k = split_heads(memory @ w[d:2 * d].T + b[d:2 * d], num_heads)
     v = split_heads(memory @ w[2 * d:].T + b[2 * d:], num_heads)
-    real = torch.arange(s)[None, :] >= s - memory_lengths[:, None]
+    real = torch.arange(s)[None, :] >= s - memory_lengths.long()[:, None]
     scores = q @ k.transpose(-2, -1) / math.sqrt(q.shape[-1])
     scores = scores + torch.where(real, 0.0, -1e9)[:, None, None, :].to(scores.dtype)
     return merge_heads(torch.softmax(scores, dim=-1) @ v) @ params["w_o"].T + params["b_o"]
@@ -278,7 +278,7 @@ def cross_attention_left_padded(x, memory, memory_lengths, params, num_heads):
     q = split_heads(x @ w[:d].T + b[:d], num_heads)
     k = split_heads(memory @ w[d:2 * d].T + b[d:2 * d], num_heads)
     v = split_heads(memory @ w[2 * d:].T + b[2 * d:], num_heads)
-    real = torch.arange(s)[None, :] >= s - memory_lengths[:, None]
+    real = torch.arange(s)[None, :] >= s - memory_lengths.long()[:, None]
     return merge_heads(attention(q, k, v, real[:, None, None, :])) @ params["w_o"].T + params["b_o"]
 """}),
     # Part 7: the next block with a cache
@@ -364,6 +364,11 @@ def causal_attention_with_cache(x, past_k, past_v, params, num_heads):
         "    p, t = past_k.shape[2], x.shape[1]\n"
         "    w_t, b_qkv = PROJECTIONS.setdefault((tuple(x.shape), tuple(past_k.shape), x.dtype),\n"
         "                                        (params['w_qkv'].T.clone(), params['b_qkv'].clone()))\n")}),
+    # narrow integer lengths (the text allows uint8, int8 and int16): the earlier model answer. A Python int
+    # minus a uint8 (int8, int16) tensor stays in that dtype and wraps once S passes its range: with S = 300,
+    # uint8 lengths 17 and 0 put the first real key at 27 and 44
+    "left_padded_start_in_narrow_dtype": ("test_left_padded", {"left_padded": left_padded(
+        real="torch.arange(s)[None, :] >= s - memory_lengths[:, None]")}),
 }
 
 # Two correct answers written differently from the model answer (and from each other).
@@ -497,7 +502,7 @@ def cross_attention_left_padded(x, memory, memory_lengths, params, num_heads):
     q = torch.einsum("btd,ed->bte", x, w[:d]) + b[:d]
     kv = torch.einsum("bsd,ed->bse", memory, w[d:]) + b[d:]
     k, v = kv.chunk(2, dim=-1)
-    first_real = (s - memory_lengths).view(-1, 1, 1, 1)
+    first_real = (s - memory_lengths.long()).view(-1, 1, 1, 1)  # int64: s - n wraps in uint8 or int8
     allowed = torch.arange(s).view(1, 1, 1, s) >= first_real
     heads = attention(split_heads(q, num_heads), split_heads(k, num_heads), split_heads(v, num_heads), allowed)
     return torch.einsum("btd,ed->bte", merge_heads(heads), params["w_o"]) + params["b_o"]
@@ -544,4 +549,6 @@ MUTANT_BATCHES = [
     ["interleaved_blocks_when_square",
      # red team 6
      "contributions_memoized_by_shape", "left_padded_memoized_by_shapes", "cache_memoized_by_shapes"],
+    # narrow integer dtypes: every batch above already has a Part 6 mutant
+    ["left_padded_start_in_narrow_dtype"],
 ]
