@@ -68,7 +68,7 @@ def position_from_encoding(row):
 ATAN2 = "    angle = math.atan2(float(row[-2]), float(row[-1])) % (2 * math.pi)\n"
 
 
-def partial_rope(pos="(torch.arange(t)[None, :] - (t - lengths)[:, None]).clamp(min=0)", exponent="rotary_dim",
+def partial_rope(pos="(torch.arange(t)[None, :] - (t - lengths.long())[:, None]).clamp(min=0)", exponent="rotary_dim",
                  pairs="x[..., :half], x[..., half:rotary_dim]",
                  ending="return torch.cat([torch.cat([a * cos - b * sin, a * sin + b * cos], dim=-1).to(x.dtype), x[..., rotary_dim:]], dim=-1)"):
     return f"""
@@ -180,7 +180,7 @@ def position_from_encoding(row):
     "partial_rope_view_needs_contiguous_x": ("test_rotate_half", {"rotate_half": partial_rope(
         pairs="x.view(-1, t, dh)[..., :half].view(*x.shape[:-1], half), x.view(-1, t, dh)[..., half:rotary_dim].view(*x.shape[:-1], half)")}),
     "partial_rope_padding_at_negative_positions": ("test_rotate_half", {"rotate_half": partial_rope(
-        pos="torch.arange(t)[None, :] - (t - lengths)[:, None]")}),
+        pos="torch.arange(t)[None, :] - (t - lengths.long())[:, None]")}),
     "partial_rope_frequencies_over_head_width": ("test_rotate_half", {"rotate_half": partial_rope(exponent="dh")}),
     "partial_rope_writes_into_x": ("test_rotate_half", {"rotate_half": partial_rope(ending="""a, b = a.clone(), b.clone()
     x[..., :half] = (a * cos - b * sin).to(x.dtype)
@@ -292,6 +292,23 @@ def shift_matrix_halves(offset, d_model, base=10000.0):
         "    half = rotary_dim // 2\n",
         "    if int(lengths.max()) <= 1:\n        return x  # every row is at position 0: nothing to rotate\n"
         "    half = rotary_dim // 2\n")}),
+    # narrow integer dtypes (the texts allow uint8, int8 and int16): Part 1 as a table looked up by position,
+    # its rows counted as positions.max() + 1 in the dtype of positions: 255 + 1 is 0 in uint8 (an empty
+    # table), 127 + 1 is -128 in int8
+    "table_rows_counted_in_narrow_dtype": ("test_table_halves", {"table_halves": """
+def sinusoidal_table_halves(positions, d_model, base=10000.0, scale=1.0, dtype=torch.float32):
+    if d_model % 2 or d_model < 4:
+        raise ValueError("d_model must be even and at least 4")
+    freq = (base * scale ** (d_model / (d_model - 2))) ** (-torch.arange(0, d_model, 2, dtype=torch.float64) / d_model)
+    rows = int(positions.max() + 1) if positions.numel() else 0  # one row for each position up to the largest
+    angle = torch.arange(rows, dtype=torch.float64)[:, None] * freq
+    table = torch.cat([angle.sin(), angle.cos()], dim=-1).to(dtype)
+    return table[positions.long()]  # look every position up
+"""}),
+    # Part 5: the earlier model answer. t - lengths stays in the dtype of lengths and wraps once T passes
+    # its range: with T = 300, uint8 lengths 17 and 0 start at rows 27 and 44
+    "partial_rope_start_in_narrow_dtype": ("test_rotate_half", {"rotate_half": partial_rope(
+        pos="(torch.arange(t)[None, :] - (t - lengths)[:, None]).clamp(min=0)")}),
 }
 
 LOOPS_AND_COMPLEX = {
@@ -414,7 +431,7 @@ def rope_partial_left_padded(x, lengths, rotary_dim, base=10000.0):
         raise ValueError(f"bad rotary_dim {rotary_dim} for Dh={dh}")
     rot, rest = x[..., :rotary_dim].double(), x[..., rotary_dim:]
     inv = 1.0 / base ** (torch.arange(0, rotary_dim, 2, dtype=torch.float64) / rotary_dim)
-    real = torch.arange(t)[None, :] >= (t - lengths)[:, None]  # (B, T)
+    real = torch.arange(t)[None, :] >= (t - lengths.long())[:, None]  # (B, T); int64: t - n wraps in uint8
     pos = (torch.cumsum(real.long(), dim=1) - 1).clamp(min=0)  # like position_ids from an attention mask
     angle = torch.cat([pos.double()[..., None] * inv] * 2, dim=-1)[:, None]  # (B, 1, T, R)
     x1, x2 = rot.chunk(2, dim=-1)
@@ -456,5 +473,6 @@ MUTANT_BATCHES = [
     ["table_positions_as_one_row", "alibi_block_integer_exponent", "reach_as_a_tensor", "position_from_asin",
      "partial_rope_writes_into_x", "cache_question_values_rotated", "shift_frequencies_without_the_two",
      "equivariance_redraws_the_identity"],
-    ["partial_rope_returns_x_when_nothing_turns"],  # red team 6: every batch already has a part 5 mutant
+    ["partial_rope_returns_x_when_nothing_turns", "table_rows_counted_in_narrow_dtype"],  # red team 6; narrow dtypes
+    ["partial_rope_start_in_narrow_dtype"],  # narrow integer dtypes: every batch above already has a part 5 mutant
 ]
