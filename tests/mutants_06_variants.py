@@ -643,6 +643,33 @@ def restore_spans(inputs, targets, sentinels, pad):
     noise = torch.tensor([[f for _, f in row] + [False] * (t - len(row)) for row in rows], dtype=torch.bool)
     return tokens.long(), noise
 """}),
+    # Red team 6 -- Part 1: the no-tensor rule checked for torch only: a NumPy mask for small t (and NumPy is not
+    # in the allowed libraries); the hidden tests now also watch calls into NumPy with a profile function
+    "window_pairs_numpy_mask_for_small_t": ("test_window_pairs", {"window_pairs": """
+def window_pairs(t, window):
+    if t <= 2048:  # small: count the mask itself, easy to trust
+        import numpy as np
+        i = np.arange(t)
+        return int(((i[None, :] <= i[:, None]) & (i[None, :] > i[:, None] - window)).sum())
+    m = min(t, window)
+    return m * (m + 1) // 2 + (t - m) * window
+"""}),
+    # Red team 6 -- Part 2: Python float returns for every allowed alpha: a sum of powers is an int when alpha is
+    # given as the int 0 or 1 (the hidden tests used to pass float(alpha) only)
+    "tokens_per_pass_int_for_int_alpha": ("test_tokens_per_target_pass", {"tokens_per_target_pass": """
+def tokens_per_target_pass(alpha, gamma):
+    return sum(alpha ** k for k in range(gamma + 1))
+"""}),
+    # Red team 6 -- Part 3: rows that differ, built on purpose: word numbers made unique per row with an offset of
+    # T (one too few: a row has T + 1 numbers, 0 to T), so a row made only of starts, its last word chosen,
+    # chooses the positions before the first start of the next row
+    "whole_word_row_offset_collides": ("test_whole_word_chosen", {"whole_word_chosen": """
+def whole_word_chosen(starts, pick):
+    B, T = starts.shape
+    word = starts.long().cumsum(dim=-1)                      # 0 before the first start, else 1..T
+    key = word + T * torch.arange(B)[:, None]                # make the numbers unique per row
+    return torch.isin(key, key[starts & pick])               # a start has word >= 1, so word 0 is never picked
+"""}),
 }
 
 # Mutants graded together in one submission (one notebook run each batch). No part calls another
@@ -668,7 +695,10 @@ MUTANT_BATCHES = [
      "whole_word_argmax_first_start", "min_p_absolute_threshold", "restore_view_flattens", "expert_choice_topk_ties",
      "decay_powers_in_float32"],
     # ids past a narrow dtype's range (red team 4's class, checked in every chapter): one notebook
-    ["whole_word_int16_positions", "restore_tokens_in_int16"],
+    ["whole_word_int16_positions", "restore_tokens_in_int16", "window_pairs_numpy_mask_for_small_t",
+     "tokens_per_pass_int_for_int_alpha"],
+    # red team 6: every batch above already holds a Part 3 mutant
+    ["whole_word_row_offset_collides"],
 ]
 
 # Correct answers that differ from the model answers: closed forms written another way, Python
