@@ -36,3 +36,11 @@ def test_answer_cells_are_replaced_and_the_rest_keep_their_hidden_tests():
     assert by_id["raw_scores"] == ("def raw_scores(q, k):\n    return None", 0.0)
     assert "### BEGIN SOLUTION" not in by_id["causal_mask"][0] and "def causal_mask" in by_id["causal_mask"][0]
     assert "### BEGIN HIDDEN TESTS" in by_id["test_raw_scores"][0] and by_id["test_raw_scores"][1] == 1.0
+
+
+def test_notebook_processes_start_with_torch_already_imported():
+    # the fork server's preload is what makes a batch cheap; Python 3.11 ignores a preload it
+    # cannot import without a word, so a broken path would only show as a slower suite
+    cells = [("test_preloaded", "import sys\nassert 'cellrun_preload' in sys.modules and 'torch' in sys.modules", 1.0)]
+    done, crashed = cellrun.run_notebooks({"nb": cells})
+    assert done["nb"]["test_preloaded"][:2] == (1.0, 1.0), done["nb"]["test_preloaded"][2]
