@@ -85,9 +85,9 @@ def pytest_collection_modifyitems(config, items):
     items[:] = sorted(items, key=rank)
 
 
-# Groups whose module fixture takes minutes, slowest first (setup times of the CI run's --durations list:
-# book build 216 s, sandbox batches 202 s, instructor release/grading 137 s, Dask cluster 115 s, hooks
-# 82 s, each chapter's graded submissions 50-80 s). pytest-xdist hands out groups in collection order
+# Groups whose module fixture takes minutes, slowest first (setup times of a fresh-clone CI run's
+# --durations list on 2 cores, 2026-12-04: book build 221 s, sandbox batches 108 s, instructor
+# release/grading 87 s, hooks 55 s, Dask cluster 36 s, each chapter's graded submissions 21-68 s). pytest-xdist hands out groups in collection order
 # (the conftest switches off its reordering by test count, which put the Dask cluster and the
 # PostgreSQL workflow, groups of few tests, at the end), so a long group never starts last.
 SLOWEST_GROUPS = ("book", "test_hostile_sandbox", "test_instructor_hostile", "test_distributed",
