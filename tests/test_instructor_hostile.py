@@ -26,6 +26,9 @@ from instructor_course import CHAPTER, cli, copy_course, part_grades, summary_ro
 
 WRONG_MASK = {"causal_mask": "def causal_mask(t, s, offset):\n    return torch.ones(t, s, dtype=torch.bool)"}
 BEFORE_CAUSAL = 3  # points of raw_scores (1) and attention_weights (2), the parts before causal_mask
+# a correct causal mask, built with NumPy: the library rule, not the values, costs its 2 points
+NUMPY_MASK = ("import numpy as np\n\ndef causal_mask(t, s, offset):\n"
+              "    return torch.from_numpy(np.arange(s)[None, :] <= offset + np.arange(t)[:, None])")
 
 
 def _notebook(answers=None, base="solution", edit=None) -> bytes:
@@ -47,6 +50,15 @@ def _set_test_cell(grade_id, source):
 def _delete_cell(grade_id):
     def edit(nb):
         nb["cells"] = [c for c in nb["cells"] if c["metadata"].get("nbgrader", {}).get("grade_id") != grade_id]
+    return edit
+
+
+def _added_cell(before_gid, code, cell_id):
+    """Insert a cell without nbgrader metadata (one the student added) just before cell ``before_gid``."""
+    def edit(nb):
+        index = next(i for i, c in enumerate(nb["cells"]) if c["metadata"].get("nbgrader", {}).get("grade_id") == before_gid)
+        nb["cells"].insert(index, {"cell_type": "code", "id": cell_id, "metadata": {}, "source": code,
+                                   "outputs": [], "execution_count": None})
     return edit
 
 
@@ -107,6 +119,19 @@ def _hostile(root: Path) -> dict[str, tuple[str, bytes]]:
         "killer": ("killer_exercises.ipynb", _notebook(_answers_with(
             "mc_answers", "import os, signal\ntry:\n    os.kill(os.getppid(), signal.SIGKILL)\nexcept OSError as _e:\n    print(_e)"))),
         "slow": ("slow_exercises.ipynb", _notebook(slow)),
+        # a cell the student added is the student's code: its patch is found as in an answer cell
+        "added": ("added_exercises.ipynb", _notebook(edit=_added_cell(
+            "test_raw_scores", "import sys, torch\n_caller = sys._getframe()\ntorch.softmax = torch.sigmoid", "mine"))),
+        # warnings and debugging prints on stderr while a test runs cost nothing
+        "chatty": ("chatty_exercises.ipynb", _notebook(_answers_with(
+            "raw_scores", "import sys, warnings", base_cell_code=solution_code(CHAPTER)["raw_scores"].replace(
+                "    return", "    warnings.warn('shapes: ' + str(q.shape))\n    print('debug', file=sys.stderr)\n    return", 1)))),
+        # NumPy breaks the library rule: the part that uses it scores 0, directly or through an added cell
+        "numpy": ("numpy_exercises.ipynb", _notebook({"causal_mask": NUMPY_MASK})),
+        "addednumpy": ("addednumpy_exercises.ipynb", _notebook(
+            {"raw_scores": "def raw_scores(q, k):\n    return _scores(q, k)"},
+            edit=_added_cell("raw_scores", "import numpy\n\ndef _scores(q, k):\n    numpy.random.seed(0)\n"
+                                           "    return q.transpose(0, 1) @ k.permute(1, 2, 0)", "helper"))),
     }
 
 
@@ -137,6 +162,11 @@ EXPECTED = {
     "flood": ("graded", 16, "output truncated"),
     "killer": ("graded", 16, ""),
     "slow": ("flagged", None, "the notebook ran past its limit of 30 s"),
+    "added": ("flagged", 0, "cell added-mine, line 3: assigns to torch.softmax"),
+    "chatty": ("graded", 16, ""),
+    "numpy": ("graded", 14, "answer cell causal_mask line 1 imports numpy"),
+    "addednumpy": ("graded", 15, "answer cell raw_scores line 2 uses _scores (defined in cell added-helper, which uses "
+                                 "libraries outside the rule)"),
 }
 HOSTILE_KINDS = [s for s in EXPECTED if s not in ("alice", "bob")]
 # outcomes that rest on Linux Landlock (file-system confinement, signal scoping: ABI 6, Linux 6.12)
@@ -521,3 +551,25 @@ def test_release_zip_holds_every_chapter_released_so_far(tmp_path, monkeypatch):
                                                 f"attnlab-exercises/{CHAPTER}/exercises.ipynb"])
     assert not (root / "dist" / "attnlab-exercises.zip").exists()  # the full bundle is `bundle`'s, untouched
     assert not (elsewhere / "dist").exists()
+
+
+@pytest.mark.slow
+def test_the_library_rule_costs_only_the_part_that_breaks_it(graded_course):
+    root = graded_course["root"]
+    for student, lost in (("numpy", "test_causal_mask"), ("addednumpy", "test_raw_scores")):
+        parts = graded_course["parts"][student]
+        assert parts[lost] == (0.0, False), student
+        assert all(score > 0 for gid, (score, _) in parts.items() if gid != lost), (student, parts)
+        graded = root / "autograded" / student / CHAPTER / "exercises.ipynb"
+        nb = json.loads(graded.read_text(encoding="utf-8"))
+        cell = next(c for c in nb["cells"] if c["metadata"].get("nbgrader", {}).get("grade_id") == lost)
+        first = cell["outputs"][0]
+        assert first["output_type"] == "error" and first["ename"] == "LibraryRule", cell["outputs"]
+        assert "the exercises use only `torch` and Python's standard library" in first["evalue"]
+
+
+@pytest.mark.slow
+def test_text_on_stderr_in_a_test_cell_is_kept_and_costs_nothing(graded_course):
+    printed = _printed(graded_course["root"] / "autograded" / "chatty" / CHAPTER / "exercises.ipynb", "test_raw_scores")
+    assert "debug" in printed and "shapes: " in printed
+    assert graded_course["parts"]["chatty"]["test_raw_scores"] == (1.0, False)

@@ -20,7 +20,12 @@
   and before every cell a fresh fingerprint of the kernel's hooks, compared by this process with the
   first one. Once a student cell (or student code that a test called) has changed or read the grading
   machinery, or the static scan found such code in it, the test cells affected are not graded (score
-  0, flagged for manual grading).
+  0, flagged for manual grading). A cell nbgrader does not manage (one the student added) is the
+  student's code like an answer cell, never the grader's;
+* the library rule of :mod:`attnlab.instructor.libraries`: the graded cells of an answer that uses a
+  library the notebook does not allow score 0, with the reason as their first output;
+* text on stderr in a graded cell (a warning that a correct answer raises, a debugging print) is kept
+  as ordinary output: nbgrader would score the cell 0 for it, and only an error should.
 
 Per-student facts travel through :data:`CONTEXT`, keyed by student id, because nbgrader creates
 the preprocessor itself.
@@ -57,6 +62,7 @@ class StudentContext:
     protected: set[str] = field(default_factory=set)
     test_builtins: set[str] = field(default_factory=set)
     static: dict[str, list[str]] = field(default_factory=dict)   # cell id -> static findings
+    library: dict[str, str] = field(default_factory=dict)        # test cell id -> why its part breaks the library rule
     submitted: str | None = None                                 # folder of the student's submitted files
     tampered: list[str] = field(default_factory=list)            # reasons, in order found
     skipped_tests: list[str] = field(default_factory=list)       # grade ids not graded after tampering
@@ -81,13 +87,19 @@ def _error(ename: str, evalue: str) -> NotebookNode:
 
 
 def _gid(cell) -> str:
-    return cell.metadata.get("nbgrader", {}).get("grade_id", "") or f"cell {cell.get('id', '?')}"
+    """The cell's grade id; for a cell without one (added by the student), ``added-`` and its cell id."""
+    return cell.metadata.get("nbgrader", {}).get("grade_id", "") or f"added-{cell.get('id', '?')}"
 
 
 def _kind(cell) -> str:
-    """``student`` (an answer cell), ``test`` (a graded cell) or ``locked`` (the grader's own code)."""
+    """``student`` (an answer cell, or a cell nbgrader does not manage: one the student added), ``test``
+    (a graded cell) or ``locked`` (the grader's own code, restored by nbgrader from the source)."""
     nbg = cell.metadata.get("nbgrader", {})
-    return "student" if nbg.get("solution") else "test" if nbg.get("grade") else "locked"
+    if nbg.get("solution"):
+        return "student"
+    if nbg.get("grade"):
+        return "test"
+    return "locked" if nbg.get("locked") else "student"
 
 
 def replaced_message(event: str) -> str:
@@ -304,7 +316,7 @@ class HardenedExecute(Execute):
         if not self._blocked_by:
             self._blocked_by = f"cell {gid} modifies or reads the grading machinery"
         if cell is not None and cell.metadata.get("nbgrader", {}).get("grade") and gid not in self._ctx.skipped_tests:
-            cell.outputs.append(_error("NotGraded", f"not graded: {self._blocked_by}; flagged for manual review"))
+            cell.outputs.insert(0, _error("NotGraded", f"not graded: {self._blocked_by}; flagged for manual review"))
             self._ctx.skipped_tests.append(gid)
 
     async def _check(self, upcoming):
@@ -399,6 +411,9 @@ class HardenedExecute(Execute):
             return await self._without(cell, cell_index, kept_running=False)
         if kind == "student" and self._ctx.static.get(gid):
             self._flag(list(self._ctx.static[gid]), cell, gid)
+        if kind == "test" and gid in self._ctx.library:
+            # first, so that no output before it (a printed number reads as partial credit) decides the score
+            cell.outputs.insert(0, _error("LibraryRule", self._ctx.library[gid]))
         return cell
 
     async def _without(self, cell, cell_index, kept_running: bool):
@@ -454,6 +469,12 @@ class HardenedExecute(Execute):
     execute_cell = run_sync(async_execute_cell)
 
     def output(self, outs, msg, display_id, cell_index):
+        content = msg.get("content", {})
+        if (msg.get("msg_type") == "stream" and content.get("name") == "stderr"
+                and _kind(self.nb.cells[cell_index]) == "test"):
+            # nbgrader scores a graded cell 0 for any text on stderr, and a correct answer can write some there
+            # (a warning from torch, a debugging print): in a test cell only an error decides the score
+            msg = {**msg, "content": {**content, "name": "stdout"}}
         if self.output_limit:
             content = msg.get("content", {})
             size = len(str(content.get("text", ""))) + len(str(content.get("data", "")))

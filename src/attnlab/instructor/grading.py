@@ -344,7 +344,8 @@ def _grade_in_scratch(student: str, notebook: str, note: str) -> Result:
     import nbformat
     from nbgrader.api import Gradebook
 
-    from .execute import CONTEXT, StudentContext
+    from . import libraries
+    from .execute import CONTEXT, StudentContext, _gid, _kind
     from .guard import defined_names, edited_locked_cells, static_findings, used_builtins
     from .submission import repair_file
 
@@ -371,6 +372,13 @@ def _grade_in_scratch(student: str, notebook: str, note: str) -> Result:
         w["source_nb"] = nbformat.read(scratch / "source" / chapter / NOTEBOOK, as_version=4)
         w["released_nb"] = nbformat.read(released_path, as_version=4) if released_path.is_file() else None
     source = w["source_nb"]
+    if "parts" not in w:
+        code = [c for c in source.cells if c.cell_type == "code"]
+        locked_sources = [c.source for c in code if _kind(c) == "locked"]
+        w["allowed"] = libraries.allowed_modules(locked_sources)
+        w["libraries"] = libraries.notebook_libraries(locked_sources)
+        w["parts"] = libraries.part_tests([(_kind(c), _gid(c), bool(c.metadata.get("nbgrader", {}).get("grade")))
+                                           for c in code])
     if w["released_nb"] is not None:
         edited, missing = edited_locked_cells(submitted, w["released_nb"])
         result.notes += [f"locked cell {gid} was edited; nbgrader graded the original" for gid in edited]
@@ -378,11 +386,17 @@ def _grade_in_scratch(student: str, notebook: str, note: str) -> Result:
     _, locked, tests = _cells(source)
     protected = defined_names([c.source for c in locked + tests]) | {"__attnlab_guard__"}
     ctx = StudentContext(protected=protected, test_builtins=used_builtins([c.source for c in tests]))
-    for cell in _cells(submitted)[0]:
-        gid = cell.metadata.nbgrader.get("grade_id", "?")
-        found = static_findings(gid, cell.source, protected, ctx.test_builtins)
+    # the student's code: the answer cells and any cell nbgrader does not manage (one the student added)
+    written = [(_gid(c), c.source) for c in submitted.cells if c.cell_type == "code" and _kind(c) == "student"]
+    for gid, text in written:
+        found = static_findings(gid, text, protected, ctx.test_builtins)
         if found:
             ctx.static[gid] = found
+    for gid, reasons in libraries.scan(written, w["allowed"]).items():
+        if gid in w["parts"]:
+            why = libraries.message(gid, reasons, w["libraries"])
+            result.notes.append(why)
+            ctx.library.update({test: why for test in w["parts"][gid]})
     CONTEXT.clear()
     CONTEXT[student] = ctx
 
