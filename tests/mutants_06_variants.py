@@ -643,6 +643,39 @@ def restore_spans(inputs, targets, sentinels, pad):
     noise = torch.tensor([[f for _, f in row] + [False] * (t - len(row)) for row in rows], dtype=torch.bool)
     return tokens.long(), noise
 """}),
+    # Red team 7 (audit of integer dtypes) -- Part 5: a lookup table over the vocabulary filled with
+    # index_fill, which takes int64 indices only: int32 sentinels (allowed by the text) raise
+    "restore_sentinel_table_int64_only": ("test_span_corrupt", {"span_corrupt": """
+def restore_spans(inputs, targets, sentinels, pad):
+    size = max(int(inputs.max()), int(targets.max()), int(sentinels.max()), pad) + 1
+    is_sentinel = torch.zeros(size, dtype=torch.bool).index_fill(0, sentinels, True).tolist()
+    rows_t, rows_n = [], []
+    for row_in, row_tg in zip(inputs.tolist(), targets.tolist()):
+        spans, current = {}, None
+        for token in row_tg:
+            if token == pad:
+                break
+            if is_sentinel[token]:
+                current = spans.setdefault(token, [])
+            else:
+                current.append(token)
+        row, noise = [], []
+        for token in row_in:
+            if token == pad:
+                break
+            if is_sentinel[token]:
+                row += spans[token]
+                noise += [True] * len(spans[token])
+            else:
+                row.append(token)
+                noise.append(False)
+        rows_t.append(row)
+        rows_n.append(noise)
+    t = max(map(len, rows_t))
+    tokens = torch.tensor([r + [pad] * (t - len(r)) for r in rows_t], dtype=torch.long)
+    noise = torch.tensor([n + [False] * (t - len(n)) for n in rows_n], dtype=torch.bool)
+    return tokens, noise
+"""}),
     # Red team 6 -- Part 1: the no-tensor rule checked for torch only: a NumPy mask for small t (and NumPy is not
     # in the allowed libraries); the hidden tests now also watch calls into NumPy with a profile function
     "window_pairs_numpy_mask_for_small_t": ("test_window_pairs", {"window_pairs": """
@@ -697,8 +730,8 @@ MUTANT_BATCHES = [
     # ids past a narrow dtype's range (red team 4's class, checked in every chapter): one notebook
     ["whole_word_int16_positions", "restore_tokens_in_int16", "window_pairs_numpy_mask_for_small_t",
      "tokens_per_pass_int_for_int_alpha"],
-    # red team 6: every batch above already holds a Part 3 mutant
-    ["whole_word_row_offset_collides"],
+    # red team 6: every batch above already holds a Part 3 mutant; red team 7: and a Part 5 mutant
+    ["whole_word_row_offset_collides", "restore_sentinel_table_int64_only"],
 ]
 
 # Correct answers that differ from the model answers: closed forms written another way, Python
