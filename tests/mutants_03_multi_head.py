@@ -13,7 +13,9 @@ is not empty), a rule that changes results rarely (an additive mask, wrong only 
 length 0), and objects that lie (a Tensor subclass whose comparisons always succeed, an int
 subclass equal to everything). Red team 3 added numerics at extremes: a softmax written out without
 subtracting the row maximum, which overflows once scores exceed about 709 in float64 (parts 5 to 7
-now each have a case with scores in the thousands).
+now each have a case with scores in the thousands). Red team 7: the parameters read by the dict's
+order instead of by key (the hidden tests of parts 5 to 7 pass the entries in another order), and 0
+query heads rejected although 0 is a multiple of every number of key/value heads.
 """
 
 CHAPTER = "03-multi-head"
@@ -369,6 +371,19 @@ def causal_attention_with_cache(x, past_k, past_v, params, num_heads):
     # uint8 lengths 17 and 0 put the first real key at 27 and 44
     "left_padded_start_in_narrow_dtype": ("test_left_padded", {"left_padded": left_padded(
         real="torch.arange(s)[None, :] >= s - memory_lengths[:, None]")}),
+    # Red team 7 (slipped): 0 is a multiple of every number of key/value heads, yet no query heads is rejected
+    "cost_rejects_zero_query_heads": ("test_cost", {"cost": cost(
+        check="num_kv_heads < 1 or num_heads < num_kv_heads or num_heads % num_kv_heads")}),
+    # Red team 7 (slipped): the parameters read by the dict's order instead of by key (the hidden tests pass
+    # the same entries in another order)
+    "contributions_params_by_dict_order": ("test_contributions", {"contributions": contributions(
+        "heads[:, i] @ w_o[:, i * dh:(i + 1) * dh].T", before="    w_qkv, b_qkv, w_o, b_o = params.values()\n")}),
+    "cache_params_by_dict_order": ("test_cache", {"cache": cache(
+        "torch.ones(t, p + t, dtype=torch.bool).tril(diagonal=p)").replace(
+        '(x @ params["w_qkv"].T + params["b_qkv"])', "(x @ w_qkv.T + b_qkv)").replace(
+        '@ params["w_o"].T + params["b_o"]', "@ w_o.T + b_o").replace(
+        "    p, t = past_k.shape[2], x.shape[1]\n",
+        "    p, t = past_k.shape[2], x.shape[1]\n    w_qkv, b_qkv, w_o, b_o = params.values()\n")}),
 }
 
 # Two correct answers written differently from the model answer (and from each other).
@@ -548,7 +563,10 @@ MUTANT_BATCHES = [
      "scrambled_validates_after_dividing"],  # red team 6
     ["interleaved_blocks_when_square",
      # red team 6
-     "contributions_memoized_by_shape", "left_padded_memoized_by_shapes", "cache_memoized_by_shapes"],
+     "contributions_memoized_by_shape", "left_padded_memoized_by_shapes", "cache_memoized_by_shapes",
+     "cost_rejects_zero_query_heads"],  # red team 7
     # narrow integer dtypes: every batch above already has a Part 6 mutant
-    ["left_padded_start_in_narrow_dtype"],
+    ["left_padded_start_in_narrow_dtype",
+     # red team 7
+     "contributions_params_by_dict_order", "cache_params_by_dict_order"],
 ]
