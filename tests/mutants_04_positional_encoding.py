@@ -11,7 +11,8 @@ argument with a non-default value (base ignored), the exact meaning of a toleran
 the generator (permutations redrawn when the identity comes up; the same checks catch the global
 random state), rules that change results rarely (padding rows rotated by negative positions; an
 angle from acos, right only below pi; truncation instead of rounding) and objects that lie (a
-float and a str subclass equal to everything).
+float and a str subclass equal to everything). Red team 7: positions rounded to a float16 or bfloat16
+output (or x) dtype before the angles, which those dtypes hold exactly only up to 2048 and 256.
 """
 
 CHAPTER = "04-positional-encoding"
@@ -309,6 +310,11 @@ def sinusoidal_table_halves(positions, d_model, base=10000.0, scale=1.0, dtype=t
     # its range: with T = 300, uint8 lengths 17 and 0 start at rows 27 and 44
     "partial_rope_start_in_narrow_dtype": ("test_rotate_half", {"rotate_half": partial_rope(
         pos="(torch.arange(t)[None, :] - (t - lengths)[:, None]).clamp(min=0)")}),
+    # Red team 7 (slipped): positions converted to the output dtype before the angles; float16 holds the
+    # integers only up to 2048 and bfloat16 up to 256, so later positions land on their neighbours' rows
+    "table_positions_rounded_to_dtype": ("test_table_halves", {"table_halves": table(pos="positions.to(dtype).to(work)[..., None]")}),
+    "partial_rope_positions_in_dtype_of_x": ("test_rotate_half", {"rotate_half": partial_rope(
+        pos="(torch.arange(t)[None, :] - (t - lengths.long())[:, None]).clamp(min=0).to(x.dtype)")}),
 }
 
 LOOPS_AND_COMPLEX = {
@@ -474,5 +480,7 @@ MUTANT_BATCHES = [
      "partial_rope_writes_into_x", "cache_question_values_rotated", "shift_frequencies_without_the_two",
      "equivariance_redraws_the_identity"],
     ["partial_rope_returns_x_when_nothing_turns", "table_rows_counted_in_narrow_dtype"],  # red team 6; narrow dtypes
-    ["partial_rope_start_in_narrow_dtype"],  # narrow integer dtypes: every batch above already has a part 5 mutant
+    ["partial_rope_start_in_narrow_dtype",  # narrow integer dtypes: every batch above already has a part 5 mutant
+     "table_positions_rounded_to_dtype"],  # red team 7
+    ["partial_rope_positions_in_dtype_of_x"],  # red team 7: every batch above already has a part 5 mutant
 ]
