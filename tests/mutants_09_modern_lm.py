@@ -597,6 +597,65 @@ def fused_swiglu(x, w_gate_up, w_down, beta=1.0, limit=None, interleaved=False):
     "generate_greedy_draws": ("test_generate_with_cache", {"generate_with_cache": _gen().replace(
         "token = scores.argmax(dim=-1)",
         "token = torch.multinomial(F.one_hot(scores.argmax(dim=-1), scores.shape[-1]).float(), 1, generator=generator)[:, 0]")}),
+    # ---- red team round 7 (blind; each kept full marks before its hidden check was added)
+    # Part 4 -- non-finite values the text specifies: the old model answer, which scores every position and discards
+    # the others with torch.where; NaN or inf scores that predict nothing make the gradient NaN there
+    "loss_junk_scores_through_where": ("test_masked_lm_loss", {"masked_lm_loss": _LOSS.format(
+        body="return torch.where(chosen, per_token, torch.zeros((), dtype=work)).sum() / max(count, 1), count")}),
+    # Part 4 -- the same class, forward: the mask applied as a product, so inf * 0 = NaN reaches the loss itself
+    "loss_masks_by_multiplying": ("test_masked_lm_loss", {"masked_lm_loss": _LOSS.format(
+        body="return (per_token * chosen.to(work)).sum() / max(count, 1), count")}),
+    # Part 5 -- the error after a call: the shared first step N_1(x) computed before the layout is checked
+    "block_normalises_before_checking": ("test_block_variant", {"block_variant": """
+def block_variant(x, attn, ffn, norm_1, norm_2, layout, post_norms=None):
+    n = norm_1(x) if layout != "reordered" else None
+    if layout == "parallel":
+        return x + attn(n) + ffn(n)
+    if layout == "reordered":
+        h = x + norm_1(attn(x))
+        return h + norm_2(ffn(h))
+    if layout == "sandwich":
+        if post_norms is None:
+            raise ValueError("post_norms needed")
+        h = x + post_norms[0](attn(n))
+        return h + post_norms[1](ffn(norm_2(h)))
+    raise ValueError(layout)
+"""}),
+    # Part 5 -- the same class on the sandwich path: post_norms looked at only once the attention has run
+    "block_sandwich_checks_late": ("test_block_variant", {"block_variant": _block(
+        sandwich="a = attn(norm_1(x))\n        post_1, post_2 = post_norms\n        h = x + post_1(a)\n"
+                 "        return h + post_2(ffn(norm_2(h)))").replace(
+        "        if post_norms is None:\n            raise ValueError(\"post_norms needed\")\n        a = attn(norm_1(x))",
+        "        a = attn(norm_1(x))\n        if post_norms is None:\n            raise ValueError(\"post_norms needed\")")}),
+    # Part 8 -- the cache is opaque: tested for truth to tell the prompt call, so a cache of None, 0 or [] gets the
+    # prompt again
+    "generate_tests_the_cache": ("test_generate_with_cache", {"generate_with_cache": """
+def generate_with_cache(step, prompt, max_new_tokens, eos_id, pad_id, temperature, penalty, generator):
+    seen = prompt.clone()
+    finished = torch.zeros(prompt.shape[0], dtype=torch.bool)
+    chosen, cache, token = [], None, None
+    for i in range(max_new_tokens):
+        logits, cache = step(prompt if not cache else token[:, None], cache)
+        scores = logits[:, -1].clone()
+        occurs = torch.zeros_like(scores, dtype=torch.bool).scatter_(1, seen, True)
+        scores = torch.where(occurs, torch.where(scores > 0, scores / penalty, scores * penalty), scores)
+        if temperature == 0:
+            token = scores.argmax(dim=-1)
+        else:
+            token = torch.multinomial(torch.softmax(scores / temperature, dim=-1), 1, generator=generator)[:, 0]
+        token = torch.where(finished, torch.full_like(token, pad_id), token)
+        chosen.append(token)
+        finished = finished | (token == eos_id)
+        seen = torch.cat([seen, token[:, None]], dim=1)
+        if bool(finished.all()):
+            break
+    return torch.stack(chosen, dim=1)
+"""}),
+    # Part 8 -- generator=None means torch's global generator: a fresh torch.Generator() instead draws the same
+    # numbers whatever torch.manual_seed said
+    "generate_own_generator_when_none": ("test_generate_with_cache", {"generate_with_cache": _gen().replace(
+        "    logits, cache = step(prompt, None)\n",
+        "    generator = torch.Generator() if generator is None else generator\n    logits, cache = step(prompt, None)\n")}),
 }
 
 MUTANT_BATCHES = [
@@ -613,14 +672,17 @@ MUTANT_BATCHES = [
      "block_sandwich_posts_swapped", "rope_half_computed_in_half", "ragged_only_nan_cleaned", "generate_extra_step"],
     ["loss_flattens_logits_with_view", "rope_flattens_x_with_view", "ragged_merges_batch_and_heads_with_view",
      "generate_flattens_the_history_with_view", "rms_default_eps", "swiglu_default_limit",
-     "moe_zero_kv_heads_unchecked"],
+     "moe_zero_kv_heads_unchecked", "block_normalises_before_checking"],
     # its own notebook: every batch above already holds a mutant of part 4 (and of part 8); red team 5's part-1, -2 and -7 mutants
     ["loss_through_python_floats", "generate_greedy_draws", "rms_float64_in_float32",
-     "swiglu_float64_in_float32", "ragged_float64_in_float32", "moe_active_through_float"],
+     "swiglu_float64_in_float32", "ragged_float64_in_float32", "moe_active_through_float", "block_sandwich_checks_late"],
     # ids and positions past a narrow dtype's range (red team 4's class): one notebook
     ["loss_ids_in_int16", "rope_positions_in_int16", "generate_history_in_int16",
      # red team 6's slips of parts 2, 3 and 7
      "swiglu_beta_through_silu", "moe_top_k_checked_only_with_experts", "ragged_writes_contiguous_copy"],
+    # red team 7's slips of parts 4 and 8: every batch above already holds a mutant of both parts
+    ["loss_junk_scores_through_where", "generate_tests_the_cache"],
+    ["loss_masks_by_multiplying", "generate_own_generator_when_none"],
 ]
 
 CORRECT_VARIANTS = {
@@ -843,7 +905,8 @@ def moe_params(vocab, dim, n_layers, n_heads, n_kv_heads, head_dim, ffn_hidden, 
         "masked_lm_loss": """
 def masked_lm_loss(logits, ids, target_mask, z_loss=0.0):
     dtype = torch.float64 if logits.dtype == torch.float64 else torch.float32
-    scores = logits.to(dtype)[:, :-1]
+    keep = target_mask[:, 1:, None]
+    scores = torch.where(keep, logits.to(dtype)[:, :-1], torch.zeros((), dtype=dtype))  # junk replaced first
     logp = torch.log_softmax(scores, dim=-1)
     nll = -logp.gather(-1, ids[:, 1:, None].to(torch.int64))[..., 0]
     lse = scores.logsumexp(-1)
