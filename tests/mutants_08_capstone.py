@@ -471,6 +471,12 @@ def beam_search(next_logprobs, start, k, max_len, alpha):
         "    for hyp, ref in zip(hypotheses, references):\n",
         "    for hyp, ref in zip(hypotheses, references):\n"
         "        hyp, ref = [w.lower() for w in hyp], [w.lower() for w in ref]\n")}),
+    # ---- red team round 7 (blind; kept full marks before its hidden check was added)
+    # Part 8: n-grams as strings joined with a space, so the tokens "a b", "c" and "a", "b c" make the same bigram:
+    # "tokens are compared exactly as given" (the round-5 check joined with "" only)
+    "bleu_ngrams_joined_with_spaces": ("test_bleu", {"bleu": bleu().replace(
+        "Counter(tuple(hyp[i:i + n])", "Counter(' '.join(hyp[i:i + n])").replace(
+        "Counter(tuple(ref[i:i + n])", "Counter(' '.join(ref[i:i + n])")}),
 }
 
 VECTORISED = {
@@ -725,7 +731,8 @@ MUTANT_BATCHES = [
     ["loss_through_python_floats", "sample_fixed_batch_draws", "decoder_io_int16_ids", "average_narrow_ints_averaged",
      "beam_start_eos_finishes", "bleu_lowercases_tokens"],
     # ids past a narrow dtype's range and a stray draw (red team 4's classes, checked in every chapter): one notebook
-    ["loss_targets_in_int16", "sample_stray_draw_after_loop", "decoder_io_ids_through_float32"],
+    ["loss_targets_in_int16", "sample_stray_draw_after_loop", "decoder_io_ids_through_float32",
+     "bleu_ngrams_joined_with_spaces"],
     # red team 5's classes: every batch above already holds a mutant of parts 6 and 8
     ["sample_probabilities_through_float32", "bleu_skips_empty_hypotheses"],
     # red team 6's part-6 slips: every batch above already holds a mutant of part 6
