@@ -18,6 +18,7 @@ import ast
 import hashlib
 import importlib
 import json
+import time
 import os
 import subprocess
 import sys
@@ -219,13 +220,15 @@ def _cell(source: str, gid: str, kind: str):
 SETUP = "import torch, os, sys\n_REF = {'allclose': torch.allclose}\nx = 1"
 
 
-def run_notebook(tmp: Path, cells: list[tuple[str, str, str]], **options) -> tuple[StudentContext, dict]:
-    """Run ``[(source, grade id, kind)]`` with :class:`HardenedExecute` in a plain kernel, no static scan."""
+def run_notebook(tmp: Path, cells: list[tuple[str, str, str]], static=None, **options) -> tuple[StudentContext, dict]:
+    """Run ``[(source, grade id, kind)]`` with :class:`HardenedExecute` in a plain kernel; no static scan, but
+    ``static`` (``{cell id: reasons}``) stands for one's findings."""
     submitted = tmp / "submitted"
     submitted.mkdir(parents=True)
     (submitted / "exercises.ipynb").write_text("{}", encoding="utf-8")
     (tmp / "run").mkdir()
-    ctx = StudentContext(protected={"_REF"}, test_builtins={"isinstance", "len"}, submitted=str(submitted))
+    ctx = StudentContext(protected={"_REF"}, test_builtins={"isinstance", "len"}, submitted=str(submitted),
+                         static=dict(static or {}))
     CONTEXT.clear()
     CONTEXT["s"] = ctx
     nb = nbformat.v4.new_notebook(cells=[_cell(*c) for c in cells])
@@ -342,7 +345,8 @@ def runtime_runs(tmp_path_factory):
         cells = [(SETUP, "setup", "locked"), ("y = 2", "honest", "student"), ("assert x == 1", "after_honest", "test")]
         for name, (code, _) in attacks.items():
             cells += [(code, name, "student"), (f"assert x == 1\n{CALLS.get(name, '')}", f"after_{name}", "test")]
-        runs[batch] = run_notebook(tmp_path_factory.mktemp(batch), cells)
+        # each attack must be named, so the cells after the first flag run too (the grader's default stops there)
+        runs[batch] = run_notebook(tmp_path_factory.mktemp(batch), cells, keep_running_when_flagged=True)
     return runs
 
 
@@ -380,6 +384,31 @@ def test_an_honest_notebook_with_libraries_is_not_flagged(tmp_path):
                                          ("assert x == 1", "t2", "test")])
     assert ctx.tampered == [] and ctx.skipped_tests == [], ctx.tampered
     assert not cells["t1"].outputs and not cells["t2"].outputs
+
+
+BREAKS_THE_KERNEL = "import builtins\n_real = builtins.type\nbuiltins.type = lambda *a: _real(*a)"
+PATCHES_TORCH = "torch.Tensor.allclose = lambda *a, **k: True"
+
+
+@pytest.mark.parametrize("patch, static, reason", [
+    # round 6: a replaced builtins.type makes every request fail inside the kernel, which then never answers;
+    # the grader used to wait for the check until the notebook's 600 s limit
+    (BREAKS_THE_KERNEL, None, "the tamper guard got no answer from the kernel after this cell"),
+    (BREAKS_THE_KERNEL, "line 3: assigns to builtins.type", "the tamper guard got no answer from the kernel after this cell"),
+    # found by the static scan at the end of the cell: the one check after it names what changed
+    (PATCHES_TORCH, "line 1: assigns to torch.Tensor.allclose", "torch.Tensor.allclose changed while the cell ran"),
+])
+def test_nothing_runs_after_a_flag_but_the_check_that_names_the_change(tmp_path, patch, static, reason):
+    slow = "import time\ntime.sleep(120)\ny = 3"
+    started = time.monotonic()
+    ctx, cells = run_notebook(tmp_path, [(SETUP, "setup", "locked"), (patch, "a1", "student"), (slow, "a2", "student"),
+                                         ("assert x == 1", "t2", "test"), ("z = 4", "tail", "locked")],
+                              static={"a1": [f"cell a1, {static}"]} if static else None, probe_timeout=5)
+    assert time.monotonic() - started < 60, "a cell after the flag ran, or a check waited past probe_timeout"
+    assert any(r.startswith("cell a1: ") and reason in r for r in ctx.tampered), ctx.tampered
+    assert not static or f"cell a1, {static}" in ctx.tampered
+    assert [o["ename"] for o in cells["a2"].outputs] == ["NotRun"] and [o["ename"] for o in cells["tail"].outputs] == ["NotRun"]
+    assert ctx.skipped_tests == ["t2"] and cells["t2"].outputs[0]["ename"] == "NotGraded"
 
 
 @pytest.mark.slow

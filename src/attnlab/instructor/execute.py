@@ -19,9 +19,11 @@
 * the tamper guard of :mod:`attnlab.instructor.guard`: an audit hook installed before the first cell,
   and before every cell a fresh fingerprint of the kernel's hooks, compared by this process with the
   first one. Once a student cell (or student code that a test called) has changed or read the grading
-  machinery, or the static scan found such code in it, the test cells affected are not graded (score
-  0, flagged for manual grading). A cell nbgrader does not manage (one the student added) is the
-  student's code like an answer cell, never the grader's;
+  machinery, or the static scan found such code in it, one more check names what that cell changed,
+  nothing more runs in that kernel, and the test cells from there on are not graded (score 0, flagged
+  for manual grading). A kernel that does not answer a check within ``probe_timeout`` is flagged the
+  same way. A cell nbgrader does not manage (one the student added) is the student's code like an
+  answer cell, never the grader's;
 * the library rule of :mod:`attnlab.instructor.libraries`: the graded cells of an answer that uses a
   library the notebook does not allow score 0, with the reason as their first output;
 * text on stderr in a graded cell (a warning that a correct answer raises, a debugging print) is kept
@@ -46,7 +48,7 @@ from nbclient import NotebookClient
 from nbclient.exceptions import CellTimeoutError, DeadKernelError
 from nbclient.util import ensure_async, run_sync
 from nbformat.notebooknode import NotebookNode
-from traitlets import Enum, Integer
+from traitlets import Bool, Enum, Integer
 
 from nbgrader.preprocessors import Execute
 
@@ -136,6 +138,12 @@ class HardenedExecute(Execute):
     crash_restarts = Integer(3, help="how many times a notebook is run again after its kernel crashed").tag(config=True)
     interrupt_grace = Integer(30, help="seconds a cell interrupted at its time limit has to stop").tag(config=True)
     startup_timeout = Integer(300, help=NotebookClient.startup_timeout.help).tag(config=True)
+    keep_running_when_flagged = Bool(False, help="run every cell after the grading machinery was found changed or "
+                                     "read, so that each later change is named too (a patched builtin can make each "
+                                     "later check crawl until the notebook's limit); by default one more check names "
+                                     "what the flagged cell changed, and nothing more runs").tag(config=True)
+    probe_timeout = Integer(60, help="seconds the grader waits for the kernel's answer to one of its own checks (they "
+                            "take well under a second); a kernel that does not answer in time is flagged").tag(config=True)
     # the outputs are in once the last cell ran: the kernel (and its sandbox) is killed, not asked to end.
     # Graceful, it would run the student's atexit hooks after grading, and take about a second longer
     shutdown_kernel = Enum(["graceful", "immediate"], default_value="immediate",
@@ -203,6 +211,7 @@ class HardenedExecute(Execute):
         self._baseline: dict | None = None
         self._digest: dict = {}
         self._blocked_by: str | None = None
+        self._named_after_block = False  # the one check after a flag, which names what the flagged cell changed
         self._reported: set = set()
         self._last: tuple | None = None      # (cell, grade id, kind) of the last cell that ran
         self.timeout_func = self._cell_timeout
@@ -231,11 +240,11 @@ class HardenedExecute(Execute):
         return min(self.timeout, remaining) if self.timeout else remaining
 
     def _wait(self) -> float:
-        """How long to wait for the reply to one of the grader's own requests: never less than a minute,
-        so that a loaded machine never changes an outcome; the notebook's limit stops a kernel that hangs."""
-        if self._deadline is None:
-            return 600.0
-        return max(60.0, self._deadline - time.monotonic())
+        """How long to wait for the reply to one of the grader's own requests: ``probe_timeout``, a minute by
+        default, even when the notebook's limit leaves less, so that a loaded machine never changes an outcome. A
+        cell that breaks the kernel's own machinery (a replaced ``builtins.type`` makes every request fail
+        inside the kernel, which then never answers) costs that much, not the rest of the notebook's limit."""
+        return float(self.probe_timeout or 600)
 
     async def _async_handle_timeout(self, timeout, cell=None):
         if cell is None or not self.interrupt_on_timeout:
@@ -324,6 +333,7 @@ class HardenedExecute(Execute):
         last_cell, last_gid, last_kind = self._last or (None, "before the first cell", "locked")
         value = await self._probe(upcoming, [] if self._baseline is not None else None)
         if value is None:
+            self._named_after_block = True  # a kernel that did not answer this check will not answer the next
             if not await ensure_async(self.km.is_alive()):
                 raise DeadKernelError("Kernel died")
             if self._deadline is not None and time.monotonic() > self._deadline:
@@ -359,6 +369,8 @@ class HardenedExecute(Execute):
                     self._digest[group] = detail["digest"][group]
         if reasons:
             self._flag(reasons, last_cell, last_gid)
+        if self._blocked_by:
+            self._named_after_block = True  # this check named what the flagged cell changed
 
     # ------------------------------------------------------------------ one cell
 
@@ -379,10 +391,8 @@ class HardenedExecute(Execute):
             ename, event = self._crashed[cell_index]
             cell.outputs = [_error(ename, replaced_message(event))]
             return cell
-        if kind == "test" and self._blocked_by:
-            cell.outputs = [_error("NotGraded", f"not graded: {self._blocked_by}; flagged for manual review")]
-            self._ctx.skipped_tests.append(gid)
-            return cell
+        if self._blocked_by and not self.keep_running_when_flagged:
+            return await self._after_block(cell, gid, kind)
         try:
             if not self._guard_ready:
                 # the audit hook goes in before any cell, so before any student code
@@ -393,10 +403,8 @@ class HardenedExecute(Execute):
             return await self._died(cell, self._last[0] if self._last else cell, cell_index)
         if self._ctx.stopped:
             return await self.async_execute_cell(cell, cell_index, execution_count, store_history)
-        if kind == "test" and self._blocked_by:
-            cell.outputs = [_error("NotGraded", f"not graded: {self._blocked_by}; flagged for manual review")]
-            self._ctx.skipped_tests.append(gid)
-            return cell
+        if self._blocked_by and (kind == "test" or not self.keep_running_when_flagged):
+            return await self._after_block(cell, gid, kind)
         self._last = (cell, gid, kind)
         timeouts = len(self._ctx.timed_out)
         self._notebook_limit_hit = False
@@ -416,6 +424,29 @@ class HardenedExecute(Execute):
             cell.outputs.insert(0, _error("LibraryRule", self._ctx.library[gid]))
         return cell
 
+    async def _name_what_changed(self) -> None:
+        """One check after a flag: it names what the flagged cell changed at run time."""
+        if self._named_after_block or self._ctx.stopped:
+            return
+        self._named_after_block = True
+        try:
+            await self._check(None)
+        except DeadKernelError:
+            pass  # nothing more runs in it anyway
+
+    async def _after_block(self, cell, gid: str, kind: str):
+        """A cell after the grading machinery was found changed or read. By default nothing more runs in that
+        kernel (a patched builtin can make every later check crawl until the notebook's limit); test cells
+        wait for manual review."""
+        if not self.keep_running_when_flagged:
+            await self._name_what_changed()
+        if kind == "test":
+            cell.outputs = [_error("NotGraded", f"not graded: {self._blocked_by}; flagged for manual review")]
+            self._ctx.skipped_tests.append(gid)
+        else:
+            cell.outputs = [_error("NotRun", f"not run: {self._blocked_by}")]
+        return cell
+
     async def _without(self, cell, cell_index, kept_running: bool):
         """A cell that kept running after the interrupt at its time limit, or a test cell interrupted there:
         the notebook runs again without it. Past the restarts, or when the notebook's own limit ran out,
@@ -427,6 +458,11 @@ class HardenedExecute(Execute):
             self._crash = (index, gid, ename, event)
             await self._stop_kernel(f"cell {gid} {event}; the notebook is run again without it")
             cell.outputs.append(_error(ename, replaced_message(event)))
+        elif kept_running and self._notebook_limit_hit:
+            # the notebook's limit cut the cell short, and a loaded machine may leave it no time to stop
+            await self._stop_kernel(f"the notebook ran past its limit of {self.notebook_timeout} s "
+                                    f"(cell {gid} {event})")
+            cell.outputs.append(_error("KernelStopped", self._ctx.stopped))
         elif kept_running:
             await self._stop_kernel(f"cell {gid} {event}, so the kernel was stopped")
             cell.outputs.append(_error("KernelStopped", self._ctx.stopped))
@@ -456,6 +492,9 @@ class HardenedExecute(Execute):
     async def _async_finish(self):
         """The check after the last cell: what the last cells changed is found too."""
         if self._ctx.stopped or not self._guard_ready or self._last is None:
+            return
+        if self._blocked_by and not self.keep_running_when_flagged:
+            await self._name_what_changed()
             return
         try:
             await self._check(None)
