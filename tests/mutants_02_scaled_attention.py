@@ -395,6 +395,18 @@ def dot_product_variance(d_k, n, scale=1.0, generator=None):
 
 predicted_variance_512 = 512 / 3
 """}),
+    # Red team 7 (slipped), generator class, generator=None path: a fresh default-seeded generator of its
+    # own when none is given, so every call without a generator returns the same value; caught by two calls in
+    # a row without a generator and by replaying torch's global state
+    "variance_fresh_generator_when_none": ("test_variance_experiment", {"variance_experiment": """
+def dot_product_variance(d_k, n, scale=1.0, generator=None):
+    generator = generator if generator is not None else torch.Generator()
+    q = torch.rand(n, d_k, generator=generator, dtype=torch.float64)
+    k = torch.randn(n, d_k, generator=generator, dtype=torch.float64)
+    return (scale * (q * k).sum(-1)).var().item()
+
+predicted_variance_512 = 512 / 3
+"""}),
     # hostile (red team 2, slipped): the exact variance with a little seeded noise, no sampling; caught by
     # the spread of 2000 sample variances of n = 2
     "variance_formula_not_sampled": ("test_variance_experiment", {"variance_experiment": """
@@ -650,4 +662,5 @@ MUTANT_BATCHES = [
     ["causal_mask_cut_from_the_square", "variance_formula_not_sampled", "fix_masks_with_minus_1e4",
      "attention_weights_power_of_the_softmax", "masked_attention_fills_with_minus_1e4"],
     ["variance_keys_from_a_derived_generator", "fix_caches_its_causal_mask"],  # red team 6
+    ["variance_fresh_generator_when_none"],  # red team 7: every batch above already has a variance mutant
 ]
