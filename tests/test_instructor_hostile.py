@@ -62,6 +62,31 @@ def _added_cell(before_gid, code, cell_id):
     return edit
 
 
+def _move_cells(moves):
+    """``moves``: ``{grade_id: None}`` deletes that cell, ``{grade_id: "end"}`` moves it to the end."""
+    def edit(nb):
+        for gid, where in moves.items():
+            index = next(i for i, c in enumerate(nb["cells"]) if c["metadata"].get("nbgrader", {}).get("grade_id") == gid)
+            cell = nb["cells"].pop(index)
+            if where == "end":
+                nb["cells"].append(cell)
+    return edit
+
+
+def _edits(*edits):
+    def edit(nb):
+        for one in edits:
+            one(nb)
+    return edit
+
+
+# test helpers of the student's own, bound by a for loop (a form of binding the static scan once missed)
+FAKE_HELPERS = ("def _same(*a, **k):\n    return a[0] if a else None\n"
+                "for (_tensor, _number, _float, _text, _close, _equal) in [(_same,) * 6]:\n    pass")
+# a wrong answer that makes its test cell show a value ("ok", or more points than the cell has) before failing
+SHOWS = "import sys\ndef raw_scores(q, k):\n    sys.__dict__['displayhook']('ok')\n    return None"
+
+
 def _answers_with(cell, code, base_cell_code=None):
     """The model answer, with ``code`` run at the start of answer cell ``cell``."""
     return {cell: code + "\n" + (base_cell_code or solution_code(CHAPTER)[cell])}
@@ -128,6 +153,29 @@ def _hostile(root: Path) -> dict[str, tuple[str, bytes]]:
                 "    return", "    warnings.warn('shapes: ' + str(q.shape))\n    print('debug', file=sys.stderr)\n    return", 1)))),
         # NumPy breaks the library rule: the part that uses it scores 0, directly or through an added cell
         "numpy": ("numpy_exercises.ipynb", _notebook({"causal_mask": NUMPY_MASK})),
+        # nbgrader reads a value shown in a test cell as its score: shown values count for nothing now
+        "showvalue": ("showvalue_exercises.ipynb", _notebook({
+            "raw_scores": SHOWS, "causal_mask": solution_code(CHAPTER)["causal_mask"].replace(
+                "    return", "    sys.__dict__['displayhook'](100)\n    print('debug', file=sys.stderr)\n    return", 1),
+            "attention_weights": "import sys\nprint('x' * 150_000)\n" + solution_code(CHAPTER)["attention_weights"]})),
+        # the locked helpers cell moved after the student's own helpers: graded in the released order, so
+        # the rebinding is seen
+        "movedhelpers": ("movedhelpers_exercises.ipynb", _notebook(WRONG_MASK, edit=_edits(
+            _move_cells({"grading_helpers": "end"}), _added_cell("raw_scores", FAKE_HELPERS, "fake")))),
+        # setup and helpers deleted (VS Code and Colab let a student do that), odd metadata on added cells, a
+        # magic: a correct notebook keeps its marks
+        "careless": ("careless_exercises.ipynb", _notebook(
+            {"raw_scores": "%time _ = 1 + 1\n" + solution_code(CHAPTER)["raw_scores"]}, edit=_edits(
+                _move_cells({"setup": None, "grading_helpers": None}), _added_cell("raw_scores", "x = 1", "odd"),
+                lambda nb: next(c for c in nb["cells"] if c.get("id") == "odd")["metadata"].update(
+                    nbgrader={"schema_version": 99}),
+                lambda nb: nb["cells"].append({"cell_type": "code", "id": "odd2", "metadata": {"nbgrader": "oops"},
+                                                "source": "y = 2", "outputs": [], "execution_count": None})))),
+        # `<>` after barry_as_FLUFL parses in IPython: the scan must read such a cell too
+        "flufl": ("flufl_exercises.ipynb", _notebook(
+            {"mc_answers": "assert 1 <> 2\n_seen = globals()\n" + solution_code(CHAPTER)["mc_answers"]},
+            edit=_added_cell("mc_answers", "from __future__ import barry_as_FLUFL", "future"))),
+        "deepjson": ("deepjson_exercises.ipynb", model[:-2] + b', "x": ' + b"[" * 100_000 + b"]" * 100_000 + b"}"),
         "addednumpy": ("addednumpy_exercises.ipynb", _notebook(
             {"raw_scores": "def raw_scores(q, k):\n    return _scores(q, k)"},
             edit=_added_cell("raw_scores", "import numpy\n\ndef _scores(q, k):\n    numpy.random.seed(0)\n"
@@ -140,7 +188,7 @@ EXPECTED = {
     "alice": ("graded", 16, ""),
     "bob": ("graded", 0, ""),
     "tampered": ("graded", 14, "locked cell test_causal_mask was edited; nbgrader graded the original"),
-    "deleted": ("graded", 14, "cell test_causal_mask was deleted; nbgrader put it back"),
+    "deleted": ("graded", 14, "cell test_causal_mask was deleted; the released one was put back"),
     "renamed": ("graded", 16, "graded homework.ipynb as exercises.ipynb (the notebook was renamed)"),
     "badjson": ("invalid", None, "is not valid JSON"),
     "empty": ("invalid", None, "is empty (0 bytes)"),
@@ -165,6 +213,11 @@ EXPECTED = {
     "added": ("flagged", 0, "cell added-mine, line 3: assigns to torch.softmax"),
     "chatty": ("graded", 16, ""),
     "numpy": ("graded", 14, "answer cell causal_mask line 1 imports numpy"),
+    "showvalue": ("graded", 15, "output truncated"),
+    "movedhelpers": ("flagged", 0, "cell added-fake, line 3: redefines _tensor, which the tests use"),
+    "careless": ("graded", 16, "cell setup was deleted; the released one was put back"),
+    "flufl": ("flagged", 14, "cell mc_answers, line 2: uses globals"),
+    "deepjson": ("invalid", None, "cannot be read as a notebook (RecursionError"),
     "addednumpy": ("graded", 15, "answer cell raw_scores line 2 uses _scores (defined in cell added-helper, which uses "
                                  "libraries outside the rule)"),
 }
@@ -377,6 +430,33 @@ def test_static_scan_accepts_ordinary_answers():
     assert guard.static_findings("c", ordinary, {"_REF"}, {"isinstance"}) == []
 
 
+REBINDINGS = {
+    "for": "for (_tensor, y) in [(1, 2)]:\n    pass",
+    "with": "with open('f') as _tensor:\n    pass",
+    "except": "try:\n    pass\nexcept Exception as _tensor:\n    pass",
+    "walrus": "[(_tensor := 1) for i in range(2)]",
+    "global": "def f():\n    global _tensor\n    _tensor = 1",
+    "match": "match 1:\n    case _tensor:\n        pass",
+    "flufl": "x = 1 <> 2\n_tensor = 1",  # parses only after `from __future__ import barry_as_FLUFL`
+    "time": "%time _tensor = 1",
+}
+
+
+@pytest.mark.parametrize("form", list(REBINDINGS))
+def test_static_scan_sees_every_form_of_binding_a_helper(form):
+    assert any("redefines _tensor" in f for f in guard.static_findings("c", REBINDINGS[form], {"_tensor"}, set()))
+
+
+def test_static_scan_leaves_local_names_and_harmless_magics_alone():
+    local = "def f(x):\n    len = 3\n    _tensor = 2\n    return [isinstance for isinstance in range(2)]\nclass A:\n    _tensor = 1"
+    assert guard.static_findings("c", local, {"_tensor"}, {"len", "isinstance"}) == []
+    assert guard.static_findings("c", "%matplotlib inline\n%timeit -n 3 sum(range(4))", set(), set()) == []
+    assert guard.static_findings("c", "%%time\nimport sys\nsys._getframe()", set(), set())  # the code a magic runs
+    assert guard.static_findings("c", "%run other.py", set(), set())                         # other magics
+    deep = guard.static_findings("c", "z = " + "1+" * 200_000 + "1", set(), set())
+    assert deep and "nested too deeply" in deep[0]
+
+
 def test_invalid_files_get_a_reason(tmp_path):
     cases = {"empty.ipynb": (b"", "is empty"), "half.ipynb": (b'{"cells": [', "is not valid JSON"),
              "bytes.ipynb": (b'{"a": "\xff"}', "is not UTF-8 text (byte 0xff at offset 7)"),
@@ -573,3 +653,20 @@ def test_text_on_stderr_in_a_test_cell_is_kept_and_costs_nothing(graded_course):
     printed = _printed(graded_course["root"] / "autograded" / "chatty" / CHAPTER / "exercises.ipynb", "test_raw_scores")
     assert "debug" in printed and "shapes: " in printed
     assert graded_course["parts"]["chatty"]["test_raw_scores"] == (1.0, False)
+
+
+@pytest.mark.slow
+def test_released_order_and_metadata_are_restored_before_grading(graded_course):
+    notes = graded_course["rows"]["careless"]["notes"]
+    assert "cell grading_helpers was deleted; the released one was put back" in notes
+    assert "carries nbgrader metadata that stands for no cell of the assignment" in notes
+    assert "the cells were not in the released order" in graded_course["rows"]["movedhelpers"]["notes"]
+    assert graded_course["rows"]["careless"]["reasons"] == ""  # %time is not a hook
+
+
+@pytest.mark.slow
+def test_a_value_shown_in_a_test_cell_is_not_a_score(graded_course):
+    parts = graded_course["parts"]["showvalue"]
+    assert parts["test_raw_scores"] == (0.0, False)            # wrong, though its test cell showed 'ok'
+    assert parts["test_causal_mask"] == (2.0, False)           # right, though it showed 100 and wrote to stderr
+    assert parts["test_attention_weights"] == (2.0, False)     # its print ran past the output limit

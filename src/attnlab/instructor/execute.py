@@ -509,11 +509,17 @@ class HardenedExecute(Execute):
 
     def output(self, outs, msg, display_id, cell_index):
         content = msg.get("content", {})
-        if (msg.get("msg_type") == "stream" and content.get("name") == "stderr"
-                and _kind(self.nb.cells[cell_index]) == "test"):
+        test_cell = _kind(self.nb.cells[cell_index]) == "test"
+        if test_cell and msg.get("msg_type") == "stream" and content.get("name") == "stderr":
             # nbgrader scores a graded cell 0 for any text on stderr, and a correct answer can write some there
             # (a warning from torch, a debugging print): in a test cell only an error decides the score
             msg = {**msg, "content": {**content, "name": "stdout"}}
+        elif test_cell and msg.get("msg_type") == "execute_result":
+            # nbgrader reads the first value a graded cell shows as its score ("ok" or a number: full or partial
+            # credit, and more than the cell's points fails the notebook), before any error after it. Student
+            # code can show one (sys.displayhook) while a test calls it: shown, it counts for nothing
+            msg = {**msg, "msg_type": "display_data", "header": {**msg.get("header", {}), "msg_type": "display_data"},
+                   "content": {k: v for k, v in content.items() if k != "execution_count"}}
         if self.output_limit:
             content = msg.get("content", {})
             size = len(str(content.get("text", ""))) + len(str(content.get("data", "")))
@@ -522,7 +528,8 @@ class HardenedExecute(Execute):
                 self._ctx.output_truncated += size
                 if cell_index not in self._truncated_cells:
                     self._truncated_cells.add(cell_index)
-                    outs.append(NotebookNode(output_type="stream", name="stderr",
+                    # on stdout in a test cell: there stderr would cost the part (see above)
+                    outs.append(NotebookNode(output_type="stream", name="stdout" if test_cell else "stderr",
                                              text=f"[output truncated: more than {self.output_limit} bytes]\n"))
                 return None
         return super().output(outs, msg, display_id, cell_index)

@@ -149,6 +149,8 @@ def check_notebook(path: Path, limits: Limits | None = None) -> str | None:
         raw = json.loads(text)
     except json.JSONDecodeError as err:
         return f"{path.name} is not valid JSON ({err.msg} at line {err.lineno}, column {err.colno}): {RESUBMIT}"
+    except (ValueError, RecursionError) as err:  # nesting past the parser's depth, an integer of thousands of digits
+        return f"{path.name} cannot be read as a notebook ({type(err).__name__}: {str(err)[:120]}): {RESUBMIT}"
     try:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")  # nbformat's warnings about missing cell ids

@@ -39,6 +39,7 @@ submitted locked cells with the released ones by nbgrader's own checksum.
 
 from __future__ import annotations
 
+import __future__
 import ast
 import builtins
 import functools
@@ -143,33 +144,69 @@ def _patch_findings(cell_id: str, tree: ast.Module, protected: set[str], test_bu
         if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "update" and (
                 _root(node.func.value) in roots | {"globals", "vars"} or isinstance(node.func.value, ast.Call)):
             findings.append(f"{where(node)}: calls {_dotted(node.func)}(...)")
-    # top-level rebinding of a test helper, an assertion helper, or a builtin a test relies on
-    for node in tree.body:
-        bound: list[tuple[str, ast.AST]] = []
-        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
-            bound.append((node.name, node))
-        elif isinstance(node, (ast.Assign, ast.AugAssign, ast.AnnAssign)):
-            targets = list(node.targets) if isinstance(node, ast.Assign) else [node.target]
-            while targets:
-                target = targets.pop()
-                if isinstance(target, (ast.Tuple, ast.List)):
-                    targets.extend(target.elts)
-                elif isinstance(target, ast.Starred):
-                    targets.append(target.value)
-                elif isinstance(target, ast.Name):
-                    bound.append((target.id, node))
-        elif isinstance(node, (ast.Import, ast.ImportFrom)):
-            bound += [((a.asname or a.name).split(".")[0], node) for a in node.names]
-        for name, at in bound:
-            if name in protected:
-                findings.append(f"{where(at)}: redefines {name}, which the tests use")
-            elif name in test_builtins:
-                findings.append(f"{where(at)}: redefines the builtin {name}, which the tests use")
-            elif name in ASSERT_HELPERS and not isinstance(node, (ast.Import, ast.ImportFrom)):
-                findings.append(f"{where(at)}: defines an assertion helper named {name}")
-            elif name in ("torch", "np", "numpy", "math", "nn", "F") and not isinstance(node, (ast.Import, ast.ImportFrom)):
-                findings.append(f"{where(at)}: rebinds the module name {name}")
+    # rebinding, in the notebook's namespace, of a test helper, an assertion helper, or a builtin a test relies on
+    for name, at in module_bindings(tree):
+        imported = isinstance(at, (ast.Import, ast.ImportFrom))
+        if name in protected:
+            findings.append(f"{where(at)}: redefines {name}, which the tests use")
+        elif name in test_builtins:
+            findings.append(f"{where(at)}: redefines the builtin {name}, which the tests use")
+        elif name in ASSERT_HELPERS and not imported:
+            findings.append(f"{where(at)}: defines an assertion helper named {name}")
+        elif name in ("torch", "np", "numpy", "math", "nn", "F") and not imported:
+            findings.append(f"{where(at)}: rebinds the module name {name}")
     return findings
+
+
+_SCOPES = (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef)
+_COMPREHENSIONS = (ast.ListComp, ast.SetComp, ast.DictComp, ast.GeneratorExp)
+
+
+def module_bindings(tree: ast.Module) -> list[tuple[str, ast.AST]]:
+    """Every name the cell binds in the notebook's namespace, with the node that binds it: assignments
+    of any form (``for`` and ``with`` targets, ``except ... as``, ``:=``, ``match`` captures, ``del``),
+    definitions and imports at the top level, and names a function declares ``global`` and binds."""
+    found: list[tuple[str, ast.AST]] = []
+
+    def binds(node) -> list[str]:
+        if isinstance(node, ast.Name) and isinstance(node.ctx, (ast.Store, ast.Del)):
+            return [node.id]
+        if isinstance(node, (ast.Import, ast.ImportFrom)):
+            return [(a.asname or a.name).split(".")[0] for a in node.names]
+        if isinstance(node, ast.ExceptHandler) and node.name:
+            return [node.name]
+        if isinstance(node, (ast.MatchAs, ast.MatchStar)) and node.name:
+            return [node.name]
+        if isinstance(node, ast.MatchMapping) and node.rest:
+            return [node.rest]
+        return []
+
+    def visit(node, top: bool, comprehension: bool = False):
+        for child in ast.iter_child_nodes(node):
+            if isinstance(child, _SCOPES):
+                if top:
+                    if not isinstance(child, ast.Lambda):
+                        found.append((child.name, child))
+                    for deco in getattr(child, "decorator_list", []):
+                        visit(deco, True)
+                if not isinstance(child, ast.ClassDef):
+                    declared = {n for g in ast.walk(child) if isinstance(g, ast.Global) for n in g.names}
+                    found.extend((n.id, n) for n in ast.walk(child) if isinstance(n, ast.Name)
+                                 and isinstance(n.ctx, (ast.Store, ast.Del)) and n.id in declared)
+                else:
+                    visit(child, False)
+                continue
+            if isinstance(child, _COMPREHENSIONS):
+                # the loop variables are the comprehension's own; a := inside binds the enclosing scope
+                if top:
+                    found.extend((n.target.id, n) for n in ast.walk(child) if isinstance(n, ast.NamedExpr))
+                continue
+            if top:
+                found.extend((name, child) for name in binds(child))
+            visit(child, top)
+
+    visit(tree, True)
+    return found
 
 
 # introspection that no answer needs, by attribute (or ``getattr`` literal) name
@@ -233,6 +270,8 @@ def _introspection_findings(cell_id: str, tree: ast.Module, protected: set[str])
     def add(node, text):
         findings.append(f"cell {cell_id}, line {getattr(node, 'lineno', '?')}: {text}")
 
+    magics = {id(node.func.value.func) for node in ast.walk(tree) if _magic_call(node)}
+
     for node in ast.walk(tree):
         if isinstance(node, (ast.Import, ast.ImportFrom)):
             names = [a.name for a in node.names] if isinstance(node, ast.Import) else [node.module or ""]
@@ -252,7 +291,7 @@ def _introspection_findings(cell_id: str, tree: ast.Module, protected: set[str])
         elif isinstance(node, ast.Name) and isinstance(node.ctx, ast.Load):
             if node.id in protected and node.id not in bound:
                 add(node, f"reads {node.id}, a helper of the grader's tests")
-            elif node.id in NAMESPACE_CALLS:
+            elif node.id in NAMESPACE_CALLS and id(node) not in magics:
                 add(node, f"uses {node.id}, which reaches the notebook's namespace or IPython itself")
             elif node.id in ("__builtins__", "__attnlab_audit__") or node.id.startswith("__attnlab"):
                 add(node, f"reads {node.id}, which belongs to the interpreter or the grader")
@@ -286,8 +325,13 @@ def _introspection_findings(cell_id: str, tree: ast.Module, protected: set[str])
 _MODULE_ROOTS = {"builtins", "__builtins__", "sys", "os", "threading", "gc", "inspect", "importlib", "types"}
 
 
+class TooDeep(Exception):
+    """A cell nested too deeply for the parser (a sum of 200,000 terms): nothing can be said about it."""
+
+
 def _parse_cell(source: str) -> ast.Module | None:
-    """The cell as IPython runs it (``%magic`` and ``!shell`` lines become calls), parsed."""
+    """The cell as IPython runs it (``%magic`` and ``!shell`` lines become calls), parsed; None if it does
+    not parse (it then fails when it runs, too). Raises :class:`TooDeep` for a cell too deep to parse."""
     try:
         from IPython.core.inputtransformer2 import TransformerManager
 
@@ -295,18 +339,67 @@ def _parse_cell(source: str) -> ast.Module | None:
     except Exception:  # IPython missing or unable to transform: parse the text as it is
         pass
     try:
-        return ast.parse(source)
+        try:
+            return ast.parse(source)
+        except SyntaxError:
+            # `from __future__ import barry_as_FLUFL` in an earlier cell stays on in IPython, and `<>` then
+            # parses there: read the cell with that flag too, or such a cell would escape the scan
+            return compile(source, "<cell>", "exec", ast.PyCF_ONLY_AST | __future__.barry_as_FLUFL.compiler_flag,
+                           dont_inherit=True)
     except (SyntaxError, ValueError):
         return None
+    except (RecursionError, MemoryError) as err:
+        raise TooDeep(type(err).__name__) from None
 
 
 def static_findings(cell_id: str, source: str, protected: set[str], test_builtins: set[str]) -> list[str]:
     """Reasons why a student cell looks like it patches, hooks or reads the grading machinery (empty if none)."""
-    tree = _parse_cell(source)
+    try:
+        tree = _parse_cell(source)
+    except TooDeep as err:
+        return [f"cell {cell_id}: is nested too deeply for this check to read it ({err}); graded by hand"]
     if tree is None:
         return []  # the cell fails when it runs; nothing to patch
     found = _patch_findings(cell_id, tree, protected, test_builtins) + _introspection_findings(cell_id, tree, protected)
+    for code in magic_code(tree):  # %time and %%timeit run code that IPython passes as text
+        found += static_findings(cell_id, code, protected, test_builtins)
     return list(dict.fromkeys(found))
+
+
+# IPython magics an answer may use: these run the code they are given (scanned like the cell), those none
+CODE_MAGICS = {"time", "timeit", "capture"}
+PLAIN_MAGICS = {"matplotlib", "precision", "pprint"}
+
+
+def _magic_call(node: ast.AST) -> tuple[str, list[str]] | None:
+    """``(magic, texts)`` for ``get_ipython().run_line_magic("time", "...")`` (IPython's form of ``%time``) and
+    ``run_cell_magic``, with literal arguments and an allowed magic; None otherwise."""
+    if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)
+            and node.func.attr in ("run_line_magic", "run_cell_magic")):
+        return None
+    owner = node.func.value
+    if not (isinstance(owner, ast.Call) and isinstance(owner.func, ast.Name) and owner.func.id == "get_ipython"
+            and not owner.args and not owner.keywords):
+        return None
+    if node.keywords or not node.args or not all(_literal_text(a) and isinstance(a.value, str) for a in node.args):
+        return None
+    name = node.args[0].value
+    if name not in CODE_MAGICS | PLAIN_MAGICS:
+        return None
+    texts = [a.value for a in node.args[1:]]
+    if node.func.attr == "run_line_magic" and name == "timeit":  # options first: `%timeit -n 3 f(x)`
+        texts = [t.split(" ", 1)[1] if t.startswith("-") and " " in t else t for t in texts]
+    return name, texts
+
+
+def magic_code(tree: ast.Module) -> list[str]:
+    """The code that the allowed magics of a cell run."""
+    out = []
+    for node in ast.walk(tree):
+        call = _magic_call(node)
+        if call and call[0] in CODE_MAGICS:
+            out += [t for t in call[1] if t.strip()]
+    return out
 
 
 def edited_locked_cells(submitted: dict, released: dict) -> tuple[list[str], list[str]]:

@@ -30,9 +30,18 @@ HANDLED_ELSEWHERE = {"attnlab"}  # the grading kernel refuses its import with a 
 
 
 def _parse(source: str) -> ast.Module | None:
-    from .guard import _parse_cell
+    """The cell as IPython runs it, with the code its ``%time``-like magics run; None if it cannot be read
+    (a cell too deep to parse is the tamper guard's to flag)."""
+    from .guard import TooDeep, _parse_cell, magic_code
 
-    return _parse_cell(source)
+    try:
+        tree = _parse_cell(source)
+        for code in magic_code(tree) if tree is not None else []:
+            inner = _parse_cell(code)
+            tree.body.extend(inner.body if inner is not None else [])
+    except TooDeep:
+        return None
+    return tree
 
 
 def allowed_modules(locked_sources: list[str]) -> set[str]:

@@ -6,7 +6,8 @@ accident (copying a cell copies its ``grade_id``) or on purpose (``points: 100``
 stops with messages such as "Inconsistent checksums for cell …" or ``KeyError: 'grade_id'``, or
 quietly skips the answer cell. :func:`metadata_problems` says what differs from the released
 notebook; :func:`repair_metadata` gives every cell back the metadata the released notebook has for it
-(matched by cell id first, then by ``grade_id``), so that nbgrader grades the notebook as released.
+(matched by cell id first, then by ``grade_id``), and :func:`released_order` puts the cells back in the
+released order (with deleted cells restored), so that nbgrader grades the notebook as released.
 """
 
 from __future__ import annotations
@@ -102,6 +103,9 @@ def metadata_problems(submitted_nb, source_nb) -> list[str]:
                     problems.append(f"{_label(cell, index)} is marked as {_kind(meta)} but has no grade id")
                 elif gid not in by_gid:
                     problems.append(f"{_label(cell, index)} has the grade id {gid!r}, which the assignment does not have")
+            elif isinstance(cell.get("metadata"), dict) and "nbgrader" in cell["metadata"]:
+                # not a dict, or a dict of no released cell (a schema nbgrader does not know): nbgrader stops on it
+                problems.append(f"{_label(cell, index)} carries nbgrader metadata that stands for no cell of the assignment")
             continue
         ref = _meta(by_gid[want][1])
         if not _managed(meta):
@@ -145,13 +149,60 @@ def repair_metadata(submitted_nb, source_nb) -> tuple[dict, list[str]]:
             for key in ("editable", "deletable"):
                 if key in (by_gid[gid][1].get("metadata") or {}):
                     metadata[key] = by_gid[gid][1]["metadata"][key]
-        elif "nbgrader" in metadata and (_managed(_meta(cell)) or _meta(cell) is None):
+        elif "nbgrader" in metadata:  # any nbgrader metadata on a cell of no released cell: nbgrader stops on it
             del metadata["nbgrader"]
             demoted += 1
     action = "the nbgrader metadata of every cell was restored from the released notebook before grading"
     if demoted:
         action += f" ({demoted} extra cell{'s' if demoted > 1 else ''} graded as ordinary code)"
     return nb, [f"changed nbgrader metadata: {p}" for p in problems] + [action]
+
+
+def released_order(submitted_nb, source_nb) -> tuple[dict, list[str]]:
+    """A copy of ``submitted_nb`` (whose metadata :func:`repair_metadata` has restored) with its cells in the
+    released order, and the notes that say what was done (none: the order was the released one).
+
+    Every released cell comes in its place: the student's answer cells, and the released notebook's own
+    copy of a cell that was deleted (nbgrader itself puts back only the cells that carry points, so a
+    deleted setup or helpers cell would fail every part, and a moved one would run after the student's
+    code). A cell the student added stays right after the answer cell it followed; one added before the
+    first answer goes just before the first answer, after the notebook's setup."""
+    by_gid, by_id = _reference(source_nb)
+    cells = submitted_nb.get("cells", [])
+    assigned = _assign(submitted_nb, by_gid, by_id)
+    order = [gid for gid, _ in sorted(by_gid.items(), key=lambda item: item[1][0])]
+    answers = [gid for gid in order if (_meta(by_gid[gid][1]) or {}).get("solution")]
+    placed: dict[str, dict] = {}
+    added: dict[str | None, list[dict]] = {}
+    anchor = None
+    for index, cell in enumerate(cells):
+        gid = assigned.get(index)
+        if gid is None:
+            added.setdefault(anchor, []).append(cell)
+            continue
+        placed[gid] = cell
+        if gid in answers:
+            anchor = gid
+    out, notes = [], []
+    for gid in order:
+        if answers and gid == answers[0]:
+            out += added.pop(None, [])
+        if gid in placed:
+            out.append(placed[gid])
+        else:
+            out.append(copy.deepcopy(by_gid[gid][1]))
+            what = "answer cell" if gid in answers else "cell"
+            notes.append(f"{what} {gid} was deleted; the released one was put back")
+        out += added.pop(gid, [])
+    out += added.pop(None, [])
+    was = [assigned[i] for i in range(len(cells)) if i in assigned]
+    if was != [gid for gid in order if gid in placed]:
+        notes.append("the cells were not in the released order (moved cells); they were graded in the released order")
+    if not notes:
+        return submitted_nb, []
+    nb = copy.deepcopy(submitted_nb)
+    nb["cells"] = out
+    return nb, notes
 
 
 _REFERENCES: dict[str, dict] = {}
@@ -174,6 +225,8 @@ def repair_file(path: Path, *references: Path) -> list[str]:
     if not isinstance(submitted, dict) or not isinstance(submitted.get("cells"), list):
         return []
     repaired, notes = repair_metadata(submitted, _REFERENCES[key])
+    repaired, moved = released_order(repaired, _REFERENCES[key])
+    notes += moved
     if notes:
         tmp = Path(path).with_suffix(".repair.tmp")
         tmp.write_text(json.dumps(repaired, indent=1, ensure_ascii=False), encoding="utf-8")
