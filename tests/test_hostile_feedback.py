@@ -149,6 +149,15 @@ def test_student_outputs_are_inert():
     assert "&lt;script&gt;alert(12)" in page  # what the student printed, shown as text
 
 
+def test_a_pasted_image_leaves_a_page_with_a_note_in_its_place():
+    """Jupyter stores a screenshot pasted into Markdown as an attachment; the page drops the data, and with
+    it the reference, which nbconvert would refuse as a missing attachment (no page for that student)."""
+    notes = new_markdown_cell("My derivation:\n\n![image.png](attachment:image.png) and <img src=\"attachment:b.png\">")
+    notes["attachments"] = {"image.png": {"image/png": "iVBORw0KGgo="}, "b.png": {"image/png": "iVBORw0KGgo="}}
+    page = _html(_run(new_notebook(cells=[notes, _answer_cell("x = 1")]), []))
+    assert "[image not shown: image.png]" in page and "attachment:" not in page and "iVBORw0KGgo=" not in page
+
+
 def test_outputs_are_truncated_per_output_and_per_cell():
     cell = _answer_cell("flood()", outputs=[new_output("stream", name="stdout", text="y" * 50_000) for _ in range(10)])
     nb = _run(new_notebook(cells=[cell]), [], output_chars=1000, cell_chars=2500)

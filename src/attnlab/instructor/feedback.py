@@ -187,6 +187,7 @@ def own_lines(nb) -> str:
 # --------------------------------------------------------------------------- safe outputs
 
 _BASE64 = re.compile(r"^[A-Za-z0-9+/=\s]*$")
+ATTACHED_IMAGE = re.compile(r"!\[([^\]]*)\]\(\s*<?attachment:[^)]*\)")
 SAFE_ID = re.compile(r"^[A-Za-z0-9_.-]{1,64}$")
 REMOVED: dict[str, list[str]] = {}  # student -> what SafeOutputs removed or shortened, for the summary
 LEAK_NOTICE = "[This output is not shown in the feedback: it contained text of a hidden test.]"
@@ -250,7 +251,11 @@ class SafeOutputs(Preprocessor):
             meta["grade_id"] = f"cell-{index + 1}"
         if "id" in cell and not SAFE_ID.match(str(cell.id)):
             cell.id = f"cell-{index + 1}"
-        cell.pop("attachments", None)
+        if cell.pop("attachments", None) and cell.cell_type == "markdown":
+            # a pasted image (what Jupyter writes for a screenshot): its data is dropped, and nbconvert refuses a
+            # page whose Markdown names a missing attachment, so the reference goes too
+            cell.source = ATTACHED_IMAGE.sub(lambda m: f"[image not shown: {m.group(1) or 'attachment'}]", cell.source)
+            cell.source = cell.source.replace("attachment:", "#attachment-")
         if cell.cell_type == "raw":
             cell.cell_type, cell.source = "markdown", "<pre>" + html.escape(cell.source) + "</pre>"
         elif cell.cell_type == "markdown" and (meta or {}).get("grade_id") not in self._trusted:
