@@ -73,6 +73,19 @@ def _move_cells(moves):
     return edit
 
 
+def _copy_cell(grade_id):
+    def edit(nb):
+        cell = next(c for c in nb["cells"] if c["metadata"].get("nbgrader", {}).get("grade_id") == grade_id)
+        nb["cells"].append({**json.loads(json.dumps(cell)), "id": "copied"})
+    return edit
+
+
+def _format3(data: bytes) -> bytes:
+    import nbformat
+
+    return nbformat.writes(nbformat.convert(nbformat.reads(data.decode("utf-8"), as_version=4), 3)).encode("utf-8")
+
+
 def _edits(*edits):
     def edit(nb):
         for one in edits:
@@ -175,6 +188,8 @@ def _hostile(root: Path) -> dict[str, tuple[str, bytes]]:
         "flufl": ("flufl_exercises.ipynb", _notebook(
             {"mc_answers": "assert 1 <> 2\n_seen = globals()\n" + solution_code(CHAPTER)["mc_answers"]},
             edit=_added_cell("mc_answers", "from __future__ import barry_as_FLUFL", "future"))),
+        # nbformat 3 with a copied test cell: converted, then repaired like a format-4 file
+        "oldformat": ("oldformat_exercises.ipynb", _format3(_notebook(edit=_copy_cell("test_raw_scores")))),
         "deepjson": ("deepjson_exercises.ipynb", model[:-2] + b', "x": ' + b"[" * 100_000 + b"]" * 100_000 + b"}"),
         "addednumpy": ("addednumpy_exercises.ipynb", _notebook(
             {"raw_scores": "def raw_scores(q, k):\n    return _scores(q, k)"},
@@ -217,6 +232,7 @@ EXPECTED = {
     "movedhelpers": ("flagged", 0, "cell added-fake, line 3: redefines _tensor, which the tests use"),
     "careless": ("graded", 16, "cell setup was deleted; the released one was put back"),
     "flufl": ("flagged", 14, "cell mc_answers, line 2: uses globals"),
+    "oldformat": ("graded", 16, "the notebook was saved in nbformat 3; it was converted to nbformat 4 before grading"),
     "deepjson": ("invalid", None, "cannot be read as a notebook (RecursionError"),
     "addednumpy": ("graded", 15, "answer cell raw_scores line 2 uses _scores (defined in cell added-helper, which uses "
                                  "libraries outside the rule)"),

@@ -222,9 +222,20 @@ def repair_file(path: Path, *references: Path) -> list[str]:
         submitted = json.loads(Path(path).read_text(encoding="utf-8"))
     except (OSError, UnicodeDecodeError, json.JSONDecodeError):
         return []  # the grader's own checks explain an unreadable notebook
+    converted = []
+    if isinstance(submitted, dict) and submitted.get("nbformat") == 3:
+        # an old file (or one saved as format 3 on purpose): converted first, so that the repair applies to it too
+        import nbformat
+
+        try:
+            submitted = json.loads(nbformat.writes(nbformat.convert(nbformat.from_dict(submitted), 4)))
+        except Exception:  # nbformat's own errors: the grader's checks explain an unreadable notebook
+            return []
+        converted = ["the notebook was saved in nbformat 3; it was converted to nbformat 4 before grading"]
     if not isinstance(submitted, dict) or not isinstance(submitted.get("cells"), list):
         return []
     repaired, notes = repair_metadata(submitted, _REFERENCES[key])
+    notes = converted + notes
     repaired, moved = released_order(repaired, _REFERENCES[key])
     notes += moved
     if notes:
