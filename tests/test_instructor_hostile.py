@@ -190,6 +190,9 @@ def _hostile(root: Path) -> dict[str, tuple[str, bytes]]:
             edit=_added_cell("mc_answers", "from __future__ import barry_as_FLUFL", "future"))),
         # nbformat 3 with a copied test cell: converted, then repaired like a format-4 file
         "oldformat": ("oldformat_exercises.ipynb", _format3(_notebook(edit=_copy_cell("test_raw_scores")))),
+        # what jupytext or nbstripout leave: no cell ids, no metadata; nothing can be matched, so a clear reason
+        "stripped": ("stripped_exercises.ipynb", _notebook(edit=lambda nb: [
+            c.update(metadata={}) or c.pop("id", None) for c in nb["cells"]] and nb.update(nbformat_minor=4))),
         "deepjson": ("deepjson_exercises.ipynb", model[:-2] + b', "x": ' + b"[" * 100_000 + b"]" * 100_000 + b"}"),
         "addednumpy": ("addednumpy_exercises.ipynb", _notebook(
             {"raw_scores": "def raw_scores(q, k):\n    return _scores(q, k)"},
@@ -233,6 +236,7 @@ EXPECTED = {
     "careless": ("graded", 16, "cell setup was deleted; the released one was put back"),
     "flufl": ("flagged", 14, "cell mc_answers, line 2: uses globals"),
     "oldformat": ("graded", 16, "the notebook was saved in nbformat 3; it was converted to nbformat 4 before grading"),
+    "stripped": ("invalid", None, "no cell of the notebook matches a cell of the released one"),
     "deepjson": ("invalid", None, "cannot be read as a notebook (RecursionError"),
     "addednumpy": ("graded", 15, "answer cell raw_scores line 2 uses _scores (defined in cell added-helper, which uses "
                                  "libraries outside the rule)"),

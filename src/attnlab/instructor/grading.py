@@ -349,7 +349,7 @@ def _grade_in_scratch(student: str, notebook: str, note: str) -> Result:
     from . import libraries
     from .execute import CONTEXT, StudentContext, _gid, _kind
     from .guard import defined_names, edited_locked_cells, static_findings, used_builtins
-    from .submission import repair_file
+    from .submission import NO_MATCH, repair_file
 
     w = _WORKER
     if "error" in w:
@@ -367,6 +367,10 @@ def _grade_in_scratch(student: str, notebook: str, note: str) -> Result:
     # tampered nbgrader metadata (points, grade ids, flags): restored from the released notebook, with notes
     result.notes += repair_file(folder / NOTEBOOK, w["root"] / "chapters" / chapter / NOTEBOOK,
                                 scratch / "source" / chapter / NOTEBOOK)
+    if NO_MATCH in result.notes:
+        result.status, result.reasons = "invalid", [NO_MATCH]
+        result.notes = [n for n in result.notes if n != NO_MATCH]
+        return result
 
     submitted = nbformat.read(folder / NOTEBOOK, as_version=4)
     if "source_nb" not in w:  # the same for every student: read once per process

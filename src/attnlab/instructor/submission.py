@@ -158,6 +158,11 @@ def repair_metadata(submitted_nb, source_nb) -> tuple[dict, list[str]]:
     return nb, [f"changed nbgrader metadata: {p}" for p in problems] + [action]
 
 
+NO_MATCH = ("no cell of the notebook matches a cell of the released one (no cell ids and no nbgrader metadata: "
+            "a tool such as jupytext or nbstripout saved it); ask the student to copy their answers into a fresh "
+            "copy of the released notebook and submit that")
+
+
 def released_order(submitted_nb, source_nb) -> tuple[dict, list[str]]:
     """A copy of ``submitted_nb`` (whose metadata :func:`repair_metadata` has restored) with its cells in the
     released order, and the notes that say what was done (none: the order was the released one).
@@ -170,6 +175,8 @@ def released_order(submitted_nb, source_nb) -> tuple[dict, list[str]]:
     by_gid, by_id = _reference(source_nb)
     cells = submitted_nb.get("cells", [])
     assigned = _assign(submitted_nb, by_gid, by_id)
+    if cells and by_gid and not assigned:
+        return submitted_nb, [NO_MATCH]  # every answer would be read as an added cell
     order = [gid for gid, _ in sorted(by_gid.items(), key=lambda item: item[1][0])]
     answers = [gid for gid in order if (_meta(by_gid[gid][1]) or {}).get("solution")]
     placed: dict[str, dict] = {}
