@@ -64,6 +64,7 @@ BREAKS = {
     "import importlib\nnp = importlib.import_module('numpy.random')": "line 2 imports numpy",
     "def f(x):\n    return torch.tensor(x.numpy() * 2)": "line 2 turns a tensor into a NumPy array (.numpy())",
     "def f(x):\n    return torch.Tensor.numpy(x)": "line 2 turns a tensor into a NumPy array (.numpy())",
+    "%time y = x.numpy()": "line 1 turns a tensor into a NumPy array (.numpy())",
 }
 
 
@@ -88,19 +89,56 @@ def test_what_keeps_the_rule(code):
 
 def test_names_from_a_cell_that_breaks_the_rule_carry_it_to_the_cells_that_use_them():
     cells = [
-        ("added-1", "import numpy as np\n\ndef helper(x):\n    return x\nLIMIT = 3"),
-        ("part1", "def one(x):\n    return helper(x)"),                 # calls the helper: breaks it
-        ("part2", "def two(x):\n    return np.exp(x)"),                 # the import of another cell
-        ("part3", "def three(x, helper=None):\n    return x"),          # its own name, not the helper
-        ("part4", "def four(x):\n    return one(x)"),                   # through part 1's function
-        ("part5", "def five(x):\n    return x + 1"),
+        ("added-1", "import numpy as np\n\ndef helper(x):\n    return x\nfor other in [np.exp]:\n    pass"),
+        ("part1", "def one(x):\n    return helper(x) + other(x)"),  # the added cell's helpers: breaks it
+        ("part2", "def two(x):\n    return np.exp(x)"),              # the added cell's import
+        ("part3", "def three(x, helper=None):\n    return x"),      # its own name, not the helper
+        ("part4", "def four(x):\n    return one(x)"),                 # an earlier answer: its tests call a reference
+        ("part5", "def five(x):\n    return later(x)"),              # a helper of an added cell further down
+        ("added-2", "import scipy\n\ndef later(x):\n    return x"),
     ]
-    found = libraries.scan(cells, TORCH)
+    found = libraries.scan(cells, TORCH, added={"added-1", "added-2"})
     assert found["added-1"] == ["line 1 imports numpy"]
-    assert found["part1"] == ["line 2 uses helper (defined in cell added-1, which uses libraries outside the rule)"]
+    assert found["part1"] == ["line 2 uses helper (defined in cell added-1, which uses libraries outside the rule)",
+                              "line 2 uses other (defined in cell added-1, which uses libraries outside the rule)"]
     assert found["part2"] == ["line 2 uses np (numpy, imported in cell added-1)"]
-    assert found["part4"] == ["line 2 uses one (defined in cell part1, which uses libraries outside the rule)"]
-    assert "part3" not in found and "part5" not in found
+    assert found["part5"] == ["line 2 uses later (defined in cell added-2, which uses libraries outside the rule)"]
+    assert "part3" not in found and "part4" not in found
+
+
+def test_the_last_binding_of_a_name_wins():
+    cells = [("added-1", "import numpy as np\ndef helper(x):\n    return np.exp(x)"),
+             ("part1", "def one(x):\n    return helper(x)"),
+             ("added-2", "def helper(x):\n    return torch.exp(x)"),  # rewritten with torch before the tests run
+             ("part2", "np = None\ndef two(x):\n    return x"),
+             ("part3", "def three(x):\n    return np")]
+    found = libraries.scan(cells, TORCH, added={"added-1", "added-2"})
+    assert set(found) == {"added-1"}
+
+
+EVASIONS = {
+    "np = sys.modules['numpy']": "line 1 reads numpy from sys.modules",
+    "y = x.__array__()": "line 1 turns a tensor into a NumPy array (__array__)",
+    "y = getattr(x, 'numpy')()": "line 1 reaches NumPy through getattr(..., 'numpy')",
+    "y = F.np.einsum('i,i', a, b)": "line 1 uses NumPy through torch (F.np)",
+    "from torch.nn.functional import np": "line 1 imports NumPy through torch.nn.functional (np)",
+    "exec('import numpy as np')": "line 1 imports numpy",
+    "import pkgutil\nf = pkgutil.resolve_name('numpy.exp')": "line 2 imports numpy",
+}
+
+
+@pytest.mark.parametrize("code", list(EVASIONS))
+def test_ways_around_a_plain_import_break_the_rule_too(code):
+    assert EVASIONS[code] in libraries.scan([("answer", code)], TORCH)["answer"]
+
+
+@pytest.mark.parametrize("code", [
+    "from IPython.display import display, Markdown\ndisplay(Markdown('**done**'))",
+    "class Config:\n    numpy = False\nuse = Config().numpy",
+    "ok = hasattr(x, 'numpy')",
+])
+def test_torch_only_answers_keep_the_rule(code):
+    assert libraries.scan([("answer", code)], TORCH) == {}
 
 
 def test_each_answer_cell_owns_the_graded_cells_up_to_the_next_answer():

@@ -398,7 +398,9 @@ def _grade_in_scratch(student: str, notebook: str, note: str) -> Result:
         found = static_findings(gid, text, protected, ctx.test_builtins)
         if found:
             ctx.static[gid] = found
-    for gid, reasons in libraries.scan(written, w["allowed"]).items():
+    added = {_gid(c) for c in submitted.cells if c.cell_type == "code" and _kind(c) == "student"
+             and not c.metadata.get("nbgrader", {}).get("solution")}
+    for gid, reasons in libraries.scan(written, w["allowed"], added).items():
         if gid in w["parts"]:
             why = libraries.message(gid, reasons, w["libraries"])
             result.notes.append(why)

@@ -9,9 +9,12 @@ imports NumPy itself), so the rule is read from the student's cells with :mod:`a
   chapter 7 ``import triton.language as tl`` inside a ``try``); an import inside a function of a
   locked cell (the grading helpers look for NumPy's scalar types) allows nothing;
 * an answer breaks the rule when it imports another module (``import numpy``, ``from scipy import``,
-  ``__import__("numpy")``, ``importlib.import_module("numpy")``), converts a tensor with ``.numpy()``,
-  or uses a name that an earlier student cell bound by such an import or defined (a function, a
-  class) in a cell that broke the rule, such as a helper written with NumPy in a cell the student added;
+  ``__import__("numpy")``, ``importlib.import_module("numpy")``, ``sys.modules["numpy"]``, also in the
+  text of an ``exec`` or a ``%time``), converts a tensor (``.numpy()``, ``__array__``), reaches NumPy
+  through torch (``F.np``), or uses a name bound outside the rule: one an earlier cell bound by such an
+  import, or a helper of a cell the student added that breaks the rule (see :func:`scan`). A static
+  scan cannot see everything a hostile answer could build at run time; it is there for the honest
+  ways of breaking the rule, and the tamper guard flags code built at run time;
 * ``attnlab`` is left to the grading kernel's import hook, which answers every import of it with a
   clear error (a ``try``/``except`` around it then costs nothing, since nothing of it is used).
 
@@ -30,13 +33,19 @@ HANDLED_ELSEWHERE = {"attnlab"}  # the grading kernel refuses its import with a 
 
 
 def _parse(source: str) -> ast.Module | None:
-    """The cell as IPython runs it, with the code its ``%time``-like magics run; None if it cannot be read
-    (a cell too deep to parse is the tamper guard's to flag)."""
+    """The cell as IPython runs it, with the code its ``%time``-like magics and its ``exec``/``eval`` of
+    literal text run; None if it cannot be read (a cell too deep to parse is the tamper guard's to flag)."""
     from .guard import TooDeep, _parse_cell, magic_code
 
     try:
         tree = _parse_cell(source)
-        for code in magic_code(tree) if tree is not None else []:
+        if tree is None:
+            return None
+        texts = magic_code(tree) + [
+            node.args[0].value for node in ast.walk(tree) if isinstance(node, ast.Call)
+            and isinstance(node.func, ast.Name) and node.func.id in ("exec", "eval") and node.args
+            and isinstance(node.args[0], ast.Constant) and isinstance(node.args[0].value, str)]
+        for code in texts:
             inner = _parse_cell(code)
             tree.body.extend(inner.body if inner is not None else [])
     except TooDeep:
@@ -79,7 +88,7 @@ def _literal_module(call: ast.Call) -> str | None:
     """``numpy`` for ``__import__("numpy")`` or ``importlib.import_module("numpy.linalg")``."""
     func = call.func
     name = func.id if isinstance(func, ast.Name) else func.attr if isinstance(func, ast.Attribute) else None
-    if name not in ("__import__", "import_module") or not call.args:
+    if name not in ("__import__", "import_module", "resolve_name") or not call.args:
         return None
     first = call.args[0]
     if isinstance(first, ast.Constant) and isinstance(first.value, str) and first.value:
@@ -102,34 +111,21 @@ def _bound_here(tree: ast.Module) -> set[str]:
     return names
 
 
-def _definitions(tree: ast.Module) -> set[str]:
-    """Functions and classes the cell defines at its top level, and names it assigns there."""
-    names = set()
-    for node in tree.body:
-        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
-            names.add(node.name)
-        elif isinstance(node, (ast.Assign, ast.AnnAssign, ast.AugAssign)):
-            for target in node.targets if isinstance(node, ast.Assign) else [node.target]:
-                names |= {n.id for n in ast.walk(target) if isinstance(n, ast.Name)}
-    return names
-
-
-def cell_findings(source: str, allowed: set[str], tainted: dict[str, str]) -> tuple[list[str], dict[str, str]]:
-    """``(reasons, names this cell taints)`` for one student cell.
-
-    ``tainted`` maps names that earlier student cells bound outside the rule to what they are. A cell
-    that breaks the rule taints the names its imports bind and what it defines at its top level; what
-    they are is given with ``{cell}`` standing for this cell's id."""
-    tree = _parse(source)
-    if tree is None:
-        return [], {}
+def _direct(tree: ast.Module, allowed: set[str]) -> tuple[list[str], dict[str, str]]:
+    """``(reasons, {name: what})``: what the cell itself does outside the rule, and the names its imports of
+    other libraries bind (what they are given with ``{cell}`` standing for this cell's id)."""
     reasons: list[str] = []
     taints: dict[str, str] = {}
 
     def outside(module: str) -> bool:
         top = module.split(".")[0]
+        if module == "IPython.display" or module.startswith("IPython.display."):
+            return False  # showing a table or a plot is an ordinary thing for an answer to do
         return top not in allowed and top not in HANDLED_ELSEWHERE
 
+    torch_names = {"torch", "F", "nn"} | {
+        (alias.asname or alias.name).split(".")[0] for node in ast.walk(tree) if isinstance(node, (ast.Import, ast.ImportFrom))
+        for alias in node.names if (getattr(node, "module", None) or alias.name).split(".")[0] == "torch"}
     for node in ast.walk(tree):
         line = getattr(node, "lineno", "?")
         if isinstance(node, ast.Import):
@@ -137,35 +133,74 @@ def cell_findings(source: str, allowed: set[str], tainted: dict[str, str]) -> tu
                 if outside(alias.name):
                     reasons.append(f"line {line} imports {alias.name.split('.')[0]}")
                     taints[(alias.asname or alias.name).split(".")[0]] = f"{alias.name.split('.')[0]}, imported in cell {{cell}}"
-        elif isinstance(node, ast.ImportFrom) and node.module and not node.level and outside(node.module):
+        elif isinstance(node, ast.ImportFrom) and node.module and not node.level:
             top = node.module.split(".")[0]
-            reasons.append(f"line {line} imports from {top}")
+            if outside(node.module):
+                reasons.append(f"line {line} imports from {top}")
+                for alias in node.names:
+                    taints[alias.asname or alias.name] = f"imported from {top} in cell {{cell}}"
             for alias in node.names:
-                taints[alias.asname or alias.name] = f"imported from {top} in cell {{cell}}"
+                if alias.name in ("np", "numpy") and not outside(node.module):  # torch.nn.functional re-exports NumPy
+                    reasons.append(f"line {line} imports NumPy through {node.module} ({alias.name})")
+                    taints[alias.asname or alias.name] = f"NumPy, imported from {node.module} in cell {{cell}}"
         elif isinstance(node, ast.Call) and (module := _literal_module(node)) and outside(module):
             reasons.append(f"line {line} imports {module.split('.')[0]}")
-        elif isinstance(node, ast.Attribute) and node.attr == "numpy":
+        elif isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "numpy":
             reasons.append(f"line {line} turns a tensor into a NumPy array (.numpy())")
-    own = _bound_here(tree)
-    for node in ast.walk(tree):
-        if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Load) and node.id in tainted and node.id not in own:
-            reasons.append(f"line {node.lineno} uses {node.id} ({tainted[node.id]})")
-    reasons = list(dict.fromkeys(reasons))
-    if reasons:
-        for name in _definitions(tree):
-            taints.setdefault(name, "defined in cell {cell}, which uses libraries outside the rule")
-    return reasons, taints
+        elif isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "getattr" and len(node.args) > 1 \
+                and isinstance(node.args[1], ast.Constant) and node.args[1].value in ("numpy", "np", "__array__"):
+            reasons.append(f"line {line} reaches NumPy through getattr(..., {node.args[1].value!r})")
+        elif isinstance(node, ast.Attribute) and node.attr in ("__array__", "__array_interface__", "__array_struct__"):
+            reasons.append(f"line {line} turns a tensor into a NumPy array ({node.attr})")
+        elif isinstance(node, ast.Attribute) and node.attr == "np" and _root(node.value) in torch_names:
+            reasons.append(f"line {line} uses NumPy through torch ({ast.unparse(node)})")
+        elif (isinstance(node, ast.Subscript) and isinstance(node.value, ast.Attribute) and node.value.attr == "modules"
+              and isinstance(node.slice, ast.Constant) and isinstance(node.slice.value, str) and outside(node.slice.value)):
+            reasons.append(f"line {line} reads {node.slice.value.split('.')[0]} from sys.modules")
+    return list(dict.fromkeys(reasons)), taints
 
 
-def scan(cells: list[tuple[str, str]], allowed: set[str]) -> dict[str, list[str]]:
-    """``{cell id: reasons}`` for the student's cells ``[(cell id, source), ...]`` in notebook order."""
-    tainted: dict[str, str] = {}
+def _root(node: ast.AST) -> str | None:
+    while isinstance(node, (ast.Attribute, ast.Subscript, ast.Call)):
+        node = node.func if isinstance(node, ast.Call) else node.value
+    return node.id if isinstance(node, ast.Name) else None
+
+
+def scan(cells: list[tuple[str, str]], allowed: set[str], added: set[str] | frozenset = frozenset()) -> dict[str, list[str]]:
+    """``{cell id: reasons}`` for the student's cells ``[(cell id, source), ...]`` in notebook order; ``added``
+    are the ids of the cells the student added (not answer cells).
+
+    A cell breaks the rule by what it does itself (an import of another library, ``.numpy()``, ...), or by
+    using a name bound outside the rule: a name an earlier cell bound by such an import (until a cell
+    binds it again), or a name an added cell that breaks the rule binds, wherever that cell stands (a
+    helper there runs when a test calls the answer), unless a later cell binds it again. What an answer
+    cell defines carries nothing to other answers: each part's tests call the earlier parts' references."""
+    from .guard import module_bindings
+
+    trees = [(cell_id, _parse(source)) for cell_id, source in cells]
+    direct = {cell_id: _direct(tree, allowed) if tree is not None else ([], {}) for cell_id, tree in trees}
+    last: dict[str, str] = {}
+    for cell_id, tree in trees:
+        for name, _ in module_bindings(tree) if tree is not None else []:
+            last[name] = cell_id
+    helpers = {name: f"defined in cell {cell_id}, which uses libraries outside the rule"
+               for name, cell_id in last.items() if cell_id in added and direct[cell_id][0]}
+    imported: dict[str, str] = {}
     found: dict[str, list[str]] = {}
-    for cell_id, source in cells:
-        reasons, taints = cell_findings(source, allowed, tainted)
-        tainted.update({name: what.format(cell=cell_id) for name, what in taints.items()})
+    for cell_id, tree in trees:
+        if tree is None:
+            continue
+        reasons = list(direct[cell_id][0])
+        own = _bound_here(tree)
+        tainted = {**helpers, **imported}
+        reasons += [f"line {node.lineno} uses {node.id} ({tainted[node.id]})" for node in ast.walk(tree)
+                    if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Load) and node.id in tainted
+                    and node.id not in own]
+        for name, _ in module_bindings(tree):
+            imported.pop(name, None)
+        imported.update({name: what.format(cell=cell_id) for name, what in direct[cell_id][1].items()})
         if reasons:
-            found[cell_id] = reasons
+            found[cell_id] = list(dict.fromkeys(reasons))
     return found
 
 
