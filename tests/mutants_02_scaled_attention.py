@@ -632,9 +632,27 @@ class FixedSelfAttention(SeedSelfAttention):
     "mc_answers": 'answer_masking = "d"\nanswer_doubling = "b"',
 }
 
+# A layer that calls Part 5's masked_attention in its input's dtype, bfloat16 included (red team 7: the hidden
+# test's reference of masked_attention could not fill a bfloat16 score with -1e30, so this lost its 2 points).
+LAYER_CALLS_PART_5 = {"fixed_self_attention": """
+class FixedSelfAttention(SeedSelfAttention):
+    def forward(self, x, lengths=None, causal=False):
+        t = x.shape[1]
+        q, k, v = self.query(x), self.key(x), self.value(x)
+        allowed = torch.ones(t, t, dtype=torch.bool, device=x.device)
+        if causal:
+            allowed = allowed.tril()
+        if lengths is not None:
+            real = torch.arange(t, device=x.device)[None, :] < lengths.long()[:, None]
+            allowed = allowed & real[:, None, :] & real[:, :, None]
+        out, _ = masked_attention(q, k, v, allowed)
+        return out
+"""}
+
 CORRECT_VARIANTS = {
     "einsum_and_loops": EINSUM_AND_LOOPS,
     "loops_and_torch": LOOPS_AND_TORCH,
+    "layer_calls_part_5": LAYER_CALLS_PART_5,
 }
 
 # Mutants of independent parts graded together, one submission per batch: each member changes its own
