@@ -458,6 +458,20 @@ def test_a_crash_is_replaced_by_an_error_and_the_rest_is_graded(tmp_path):
 
 
 @pytest.mark.slow
+def test_the_notebook_limit_covers_all_its_runs(tmp_path):
+    """Three cells that each swallow the interrupt: each run goes again without one of them. The runs share one
+    limit (a helper's notebook with a thread that starved the checks took 757 s under a fresh limit per run)."""
+    swallow = "import time\nwhile True:\n    try:\n        time.sleep(0.05)\n    except KeyboardInterrupt:\n        pass"
+    started = time.monotonic()
+    ctx, cells = run_notebook(tmp_path, [(SETUP, "setup", "locked")] + [
+        (swallow, f"a{i}", "student") for i in range(3)] + [("assert x == 1", "t1", "test")],
+        timeout=2, interrupt_grace=1, notebook_timeout=12)
+    assert time.monotonic() - started < 30
+    assert ctx.stopped and "ran past its limit of 12 s" in ctx.stopped, (ctx.stopped, ctx.crashed)
+    assert ctx.not_run == ["t1"]
+
+
+@pytest.mark.slow
 def test_a_test_cell_that_crashes_in_student_code_fails_alone(tmp_path):
     ctx, cells = run_notebook(tmp_path, [
         (SETUP, "setup", "locked"), ("def boom():\n    os._exit(9)", "a1", "student"), ("boom()", "t1", "test"),

@@ -2,7 +2,7 @@
 
 One scratch course of chapter 2 receives an LMS download with two ordinary students and one
 student per kind of hostile submission; it is collected and autograded once, with two workers and
-short limits (10 s a cell, 30 s a notebook, 2 GiB of address space, 100 kB of output). Each kind's
+short limits (10 s a cell, 60 s a notebook (all its runs), 2 GiB of address space, 100 kB of output). Each kind's
 test then checks the exact outcome in the closing summary and the gradebook.
 """
 
@@ -124,7 +124,7 @@ def _hostile(root: Path) -> dict[str, tuple[str, bytes]]:
         "                exec(''.join(_c['source']), globals())\n"
         "    except OSError as _e:\n"
         "        print('blocked', _e)\n").format(ch=CHAPTER, path=str(root / "solutions" / CHAPTER / "exercises.ipynb"))
-    slow = {cell: "import time\ntime.sleep(4)\n" + code for cell, code in solution_code(CHAPTER).items()}
+    slow = {cell: "import time\ntime.sleep(8)\n" + code for cell, code in solution_code(CHAPTER).items()}
     return {
         "alice": ("alice_exercises.ipynb", model),
         "bob": ("bob_exercises.ipynb", _notebook(base="student")),
@@ -227,7 +227,7 @@ EXPECTED = {
     "steal": ("flagged", 0, "uses globals, which reaches the notebook's namespace"),
     "flood": ("graded", 16, "output truncated"),
     "killer": ("graded", 16, ""),
-    "slow": ("flagged", None, "the notebook ran past its limit of 30 s"),
+    "slow": ("flagged", None, "the notebook ran past its limit of 60 s"),
     "added": ("flagged", 0, "cell added-mine, line 3: assigns to torch.softmax"),
     "chatty": ("graded", 16, ""),
     "numpy": ("graded", 14, "answer cell causal_mask line 1 imports numpy"),
@@ -276,7 +276,7 @@ def graded_course(tmp_path_factory):
             in_temp.setenv("TMPDIR", str(temp))
             in_temp.setattr(tempfile, "tempdir", str(temp))
             run["autograde"] = cli("autograde", CHAPTER, "--workers", "2", "--cell-timeout", "10",
-                                   "--notebook-timeout", "30", "--memory-mb", "2048", "--output-bytes", "100000")
+                                   "--notebook-timeout", "60", "--memory-mb", "2048", "--output-bytes", "100000")
         run["left_in_tempdir"] = sorted(p.name for p in temp.iterdir())
         run["feedback"] = cli("feedback", CHAPTER, "--student", "alice", "--student", "allclose")
         run["export"] = cli("export", "--out", str(root / "grades.csv"))

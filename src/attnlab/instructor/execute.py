@@ -5,8 +5,8 @@
 
 * a kernel folder that holds only the student's submitted files, copied fresh for every run
   (``<scratch course>/kernel/<student>/``), never the notebook with the hidden tests put back;
-* a wall-clock limit per notebook (on top of nbgrader's per-cell timeout): when it runs out the
-  kernel is stopped, which also ends a loop that ignores the interrupt sent at a cell timeout; a cell
+* a wall-clock limit per notebook, over all its runs (on top of nbgrader's per-cell timeout): when it
+  runs out the kernel is stopped, which also ends a loop that ignores the interrupt sent at a cell timeout; a cell
   interrupted at its limit gets ``interrupt_grace`` seconds to stop before it counts as "kept running";
 * a cap on the bytes of output kept per notebook (nbgrader's ``LimitOutput`` counts lines only);
 * survival of a crash: when the kernel dies in a cell (a segfault, ``os._exit``), the notebook is run
@@ -160,6 +160,9 @@ class HardenedExecute(Execute):
         submitted, folder = self._folders(original_path, student)
         original = copy.deepcopy(nb)
         self._crashed: dict[int, tuple[str, str]] = {}  # cell index -> (error name, what the cell did)
+        # the notebook's limit covers all its runs: a cell that hangs and one after it that hangs again (four
+        # of them, or a thread that starves every check) cost one limit, not one per run (757 s seen before)
+        self._overall_deadline = time.monotonic() + self.notebook_timeout if self.notebook_timeout else None
         try:
             for attempt in range(self.crash_restarts + 1):
                 self._attempt = attempt
@@ -204,7 +207,7 @@ class HardenedExecute(Execute):
         NotebookClient.__init__(self, nb, km)
         self.reset_execution_trackers()
         self._check_assign_resources(resources)
-        self._deadline = time.monotonic() + self.notebook_timeout if self.notebook_timeout else None
+        self._deadline = self._overall_deadline  # one budget for all the runs of a notebook
         self._output_bytes = 0
         self._truncated_cells: set[int] = set()
         self._guard_ready = False
@@ -238,6 +241,10 @@ class HardenedExecute(Execute):
             return self.timeout
         remaining = max(1, int(self._deadline - time.monotonic()) + 1)
         return min(self.timeout, remaining) if self.timeout else remaining
+
+    def _time_left(self) -> bool:
+        """Whether the notebook's limit, shared by all its runs, leaves time for another run."""
+        return self._deadline is None or time.monotonic() < self._deadline
 
     def _wait(self) -> float:
         """How long to wait for the reply to one of the grader's own requests: ``probe_timeout``, a minute by
@@ -454,12 +461,14 @@ class HardenedExecute(Execute):
         ename, event = KEPT_RUNNING if kept_running else TEST_INTERRUPTED
         gid = _gid(cell)
         index = next((i for i, c in enumerate(self.nb.cells) if c is cell), cell_index)
-        if not self._notebook_limit_hit and self._attempt < self.crash_restarts and index not in self._crashed:
+        again = not self._notebook_limit_hit and self._attempt < self.crash_restarts and index not in self._crashed
+        if again and self._time_left():
             self._crash = (index, gid, ename, event)
             await self._stop_kernel(f"cell {gid} {event}; the notebook is run again without it")
             cell.outputs.append(_error(ename, replaced_message(event)))
-        elif kept_running and self._notebook_limit_hit:
-            # the notebook's limit cut the cell short, and a loaded machine may leave it no time to stop
+        elif kept_running and (self._notebook_limit_hit or again):
+            # the notebook's limit cut the cell short, and a loaded machine may leave it no time to stop; or the
+            # limit, shared by all the runs, leaves no time to run the notebook again
             await self._stop_kernel(f"the notebook ran past its limit of {self.notebook_timeout} s "
                                     f"(cell {gid} {event})")
             cell.outputs.append(_error("KernelStopped", self._ctx.stopped))
@@ -477,7 +486,7 @@ class HardenedExecute(Execute):
         how = self._how_it_died()
         gid = _gid(culprit)
         index = next((i for i, c in enumerate(self.nb.cells) if c is culprit), cell_index)
-        if self._attempt < self.crash_restarts and index not in self._crashed:
+        if self._attempt < self.crash_restarts and index not in self._crashed and self._time_left():
             self._crash = (index, gid, "KernelCrash", f"crashed the kernel ({how})")
             await self._stop_kernel(f"the kernel died in cell {gid} ({how}); the notebook is run again without it")
         else:
