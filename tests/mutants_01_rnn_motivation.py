@@ -285,9 +285,10 @@ def coverage_decoder(x, h, allowed, s0, p):
 # Jacobians, einsum and an explicit exponential.
 ADDMM_LOOPS_AUTOGRAD = {
     "rnn_step": """
-def rnn_step(x, h, p, leak):
-    candidate = torch.tanh(torch.addmm(p["b_ih"], x, p["W_ih"].t()) + torch.addmm(p["b_hh"], h, p["W_hh"].t()))
-    return h + leak * (candidate - h)
+def rnn_step(x, h, p, leak):  # rows of any leading shape, one vector too: addmm wants a matrix
+    x2, h2 = x.reshape(-1, x.shape[-1]), h.reshape(-1, h.shape[-1])
+    candidate = torch.tanh(torch.addmm(p["b_ih"], x2, p["W_ih"].t()) + torch.addmm(p["b_hh"], h2, p["W_hh"].t()))
+    return h + leak * (candidate.reshape(h.shape) - h)
 """,
     "costs": "n, d = 4096, 512\nattention_over_lstm = (4 * d + 2 * n) / (8 * d)\nequal_cost_length = 1536.0",
     "mc": 'answer_parallel = "b"',
@@ -298,11 +299,11 @@ def rnn_unroll_reverse(x, lengths, p, h0=None):
     outputs = torch.zeros(b, t, d_h, dtype=x.dtype)
     first = torch.zeros(b, d_h, dtype=x.dtype) if h0 is None else h0.clone()
     for i in range(b):                          # one sequence at a time, its real tokens from the end
-        h = first[i:i + 1]
+        h = first[i]                            # one state vector (D_h,): rnn_step on single vectors
         for step in range(int(lengths[i]) - 1, -1, -1):
-            h = rnn_step(x[i:i + 1, step], h, p, torch.ones(d_h, dtype=x.dtype))
-            outputs[i, step] = h[0]
-        first[i] = h[0]
+            h = rnn_step(x[i, step], h, p, torch.ones(d_h, dtype=x.dtype))
+            outputs[i, step] = h
+        first[i] = h
     return outputs, first
 """,
     "gradient_norms": """

@@ -374,10 +374,14 @@ def rope_partial_left_padded(x, lengths, rotary_dim, base=10000.0):
     "shift": """
 def shift_matrix_halves(offset, d_model, base=10000.0):
     half = d_model // 2
+    try:  # the sines and cosines of offset * omega_i are Part 1's table at the position offset
+        row = sinusoidal_table_halves(torch.tensor([offset]), d_model, base, dtype=torch.float64)[0]
+        sines, cosines = row[:half].tolist(), row[half:].tolist()
+    except ValueError:  # Part 1 refuses d_model = 2: its one frequency is 1
+        sines, cosines = [math.sin(offset)], [math.cos(offset)]
     m = torch.zeros(d_model, d_model, dtype=torch.float64)
     for i in range(half):
-        angle = offset * base ** (-2 * i / d_model)
-        c, s = math.cos(angle), math.sin(angle)
+        c, s = cosines[i], sines[i]
         m[i, i] = c
         m[i + half, i] = s
         m[i, i + half] = -s
