@@ -571,16 +571,11 @@ def decayed_linear_attention(q, k, v, decay, chunk=64):
 """}),
     # ---- red team round 3 (issue #22): answers that kept full marks in the blind round; each class is now
     # tested in every part that it applies to
-    # Part 4 -- a value exactly at the threshold (round 3, slipped): strict `>` for every token but the best, so
-    # the old min_p = 1 ties still pass; caught by a token at exactly 0.25 times the best. It takes the batch
-    # place of min_p_strict_threshold (plain `>`, which this check and the ties both catch; removed).
-    "min_p_strict_threshold_keeps_best": ("test_min_p_sample", {"min_p_sample": """
-def min_p_sample(logits, min_p, generator):
-    probs = torch.softmax(logits, dim=-1)
-    best = probs.amax(dim=-1, keepdim=True)
-    keep = (probs > min_p * best) | (probs == best)
-    return torch.multinomial(probs * keep, 1, generator=generator).squeeze(-1)
-"""}),
+    # Part 4 -- min_p_strict_threshold_keeps_best (round 3: `probs > min_p * best` or the best itself) removed in
+    # red team 8: distinct logits never put a probability at min_p times the best in exact arithmetic, so it equals
+    # `>=` except through float32 rounding, and the check that caught it (a token at 0.25 times the best in a
+    # float32 softmax, 0.2499999990 times in exact arithmetic) refused a float64 softmax that the text allows. Plain
+    # `>` is still caught by the min_p = 1 ties.
     # Part 6 -- a softmax that overflows (round 3, the class of part 4's round-2 slip): exp() without the row
     # maximum; caught by router logits offset by up to +-1000. It takes the batch place of
     # expert_choice_softmax_over_tokens (the visible gate check catches it; removed).
@@ -714,7 +709,7 @@ MUTANT_BATCHES = [
      "min_p_ignores_generator", "restore_sentinels_by_range", "expert_choice_exp_without_max_shift",
      "gqa_cached_tiles_heads", "decay_rescaled_in_chunks"],
     ["window_pairs_ignores_short_sequences", "tokens_per_pass_ignores_stopping", "whole_word_float_mask",
-     "min_p_strict_threshold_keeps_best", "restore_segments_by_sentinel_index", "expert_choice_ties_to_later_tokens",
+     "restore_segments_by_sentinel_index", "expert_choice_ties_to_later_tokens",
      "gqa_cached_exp_without_max_shift", "decay_normaliser_not_decayed"],
     ["window_pairs_builds_mask_when_short", "tokens_per_pass_lying_float", "whole_word_changes_pick",
      "min_p_on_logits", "restore_pads_with_zero", "expert_choice_float32_gate", "gqa_cached_view_for_bmm",
@@ -847,7 +842,7 @@ def whole_word_chosen(starts, pick):
 """,
         "min_p_sample": """
 def min_p_sample(logits, min_p, generator):
-    probs = torch.softmax(logits, dim=-1)
+    probs = torch.softmax(logits.double(), dim=-1)  # float64 whatever the logits (red team 8: once refused)
     keep = probs / probs.max(dim=-1, keepdim=True).values >= min_p
     u = torch.rand(probs.shape, generator=generator, dtype=probs.dtype)
     gumbel = -torch.log(-torch.log(u))
