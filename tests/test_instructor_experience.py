@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from attnlab.instructor.submission import metadata_problems, repair_file, repair_metadata
+from attnlab.instructor.submission import metadata_problems, repair_file, repair_metadata, unrun_shell, unrun_shell_cells
 from attnlab.instructor.workflow import check_students, export, write_report
 from grading import ROOT, write_submission
 from instructor_course import CHAPTER, cli, copy_course, summary_rows
@@ -138,6 +138,26 @@ def test_repair_file_rewrites_only_a_tampered_copy(tmp_path):
                                           "the nbgrader metadata of every cell was restored from the released notebook "
                                           "before grading"]
     assert metadata_problems(json.loads(bad.read_text(encoding="utf-8")), _released()) == []
+
+
+SHELL = {  # source -> (what is graded, the lines not run)
+    "!pip install torch\nimport torch\n": ("pass  # not run when graded: !pip install torch\nimport torch\n",
+                                           ["!pip install torch"]),
+    "%pip install -q numpy": ("pass  # not run when graded: %pip install -q numpy", ["%pip install -q numpy"]),
+    "if True:\n    !nvidia-smi\nx = 1": ("if True:\n    pass  # not run when graded: !nvidia-smi\nx = 1", ["!nvidia-smi"]),
+    "%%bash\nls\npwd": ("pass  # not run when graded: %%bash\n# ls\n# pwd\n", ["%%bash"]),
+    "s = '!x'\n%conda install x": ("s = '!x'\npass  # not run when graded: %conda install x", ["%conda install x"]),
+    # left as they are: a shell call inside an expression (the tamper guard sees it), a string, other magics
+    "files = !ls": ("files = !ls", []),
+    'x = """\n!not a shell\n"""': ('x = """\n!not a shell\n"""', []),
+    "%time y = 1\n%matplotlib inline": ("%time y = 1\n%matplotlib inline", []),
+    "def f(:\n    !ls": ("def f(:\n    !ls", []),
+}
+
+
+@pytest.mark.parametrize("source", list(SHELL))
+def test_shell_and_install_lines_are_not_run_when_graded(source):
+    assert unrun_shell(source) == SHELL[source]
 
 
 # --------------------------------------------------------------------------- the course folder
@@ -296,3 +316,24 @@ def test_export_after_grading_names_each_status(graded):
     assert (grades["points"]["status"], float(grades["points"]["score"])) == ("graded", 16.0)
     assert (grades["empty"]["status"], grades["empty"]["score"]) == ("invalid", "")
     assert "wrote " in graded["run"]["export"][1] and "1 invalid" in graded["run"]["export"][1]
+
+
+def test_only_the_students_cells_lose_their_shell_lines():
+    """Answer cells and cells the student added; a locked or test cell of the course is graded as released."""
+    answer = {"nbgrader": {"solution": True, "grade": False, "grade_id": "part"}}
+    test = {"nbgrader": {"locked": True, "grade": True, "grade_id": "test_part", "points": 1}}
+    nb = {"cells": [{"cell_type": "code", "metadata": {}, "source": "!pip install torch\nx = 1"},
+                    {"cell_type": "code", "metadata": answer, "source": ["torch.topk?\n", "%pip install numpy\n"]},
+                    {"cell_type": "code", "metadata": test, "source": "!ls"},
+                    {"cell_type": "markdown", "metadata": {}, "source": "!not code"}]}
+    before = copy.deepcopy(nb)
+    out, notes = unrun_shell_cells(nb)
+    assert nb == before  # a copy: the submitted notebook is not changed
+    assert [c["source"] for c in out["cells"]] == [
+        "pass  # not run when graded: !pip install torch\nx = 1",
+        "torch.topk?\npass  # not run when graded: %pip install numpy\n", "!ls", "!not code"]
+    assert notes == [
+        "a cell the student added ('!pip install torch'): `!pip install torch` was not run: the grader has the "
+        "course's packages and runs no shell commands",
+        "answer cell part: `%pip install numpy` was not run: the grader has the course's packages and runs no shell "
+        "commands"]

@@ -178,8 +178,9 @@ def _hostile(root: Path) -> dict[str, tuple[str, bytes]]:
         # setup and helpers deleted (VS Code and Colab let a student do that), odd metadata on added cells, a
         # magic: a correct notebook keeps its marks
         "careless": ("careless_exercises.ipynb", _notebook(
-            {"raw_scores": "%time _ = 1 + 1\n" + solution_code(CHAPTER)["raw_scores"]}, edit=_edits(
-                _move_cells({"setup": None, "grading_helpers": None}), _added_cell("raw_scores", "x = 1", "odd"),
+            {"raw_scores": "%time _ = 1 + 1\ntorch.einsum?\n" + solution_code(CHAPTER)["raw_scores"]}, edit=_edits(
+                _move_cells({"setup": None, "grading_helpers": None}),
+                _added_cell("raw_scores", "!pip install torch\n%pip install numpy\nx = 1", "odd"),
                 lambda nb: next(c for c in nb["cells"] if c.get("id") == "odd")["metadata"].update(
                     nbgrader={"schema_version": 99}),
                 lambda nb: nb["cells"].append({"cell_type": "code", "id": "odd2", "metadata": {"nbgrader": "oops"},
@@ -473,6 +474,10 @@ def test_static_scan_leaves_local_names_and_harmless_magics_alone():
     assert guard.static_findings("c", "%matplotlib inline\n%timeit -n 3 sum(range(4))", set(), set()) == []
     assert guard.static_findings("c", "%%time\nimport sys\nsys._getframe()", set(), set())  # the code a magic runs
     assert guard.static_findings("c", "%run other.py", set(), set())                         # other magics
+    # help left in an answer runs no code; on the grader's own helpers it is a look inside
+    assert guard.static_findings("c", "torch.topk?\n?torch.softmax\ntorch.cat??\n%pdef torch.cat\n%whos", set(), set()) == []
+    for peek in ("_tensor?", "torch._C??", "f.__globals__?", "%psource _tensor"):
+        assert guard.static_findings("c", peek, {"_tensor"}, set()), peek
     deep = guard.static_findings("c", "z = " + "1+" * 200_000 + "1", set(), set())
     assert deep and "nested too deeply" in deep[0]
 
@@ -681,7 +686,13 @@ def test_released_order_and_metadata_are_restored_before_grading(graded_course):
     assert "cell grading_helpers was deleted; the released one was put back" in notes
     assert "carries nbgrader metadata that stands for no cell of the assignment" in notes
     assert "the cells were not in the released order" in graded_course["rows"]["movedhelpers"]["notes"]
-    assert graded_course["rows"]["careless"]["reasons"] == ""  # %time is not a hook
+    assert graded_course["rows"]["careless"]["reasons"] == ""  # %time and `torch.einsum?` are not hooks
+    assert ("a cell the student added ('!pip install torch'): `!pip install torch` was not run: the grader has the course's packages "
+            "and runs no shell commands") in notes
+    assert "`%pip install numpy` was not run" in notes
+    graded = graded_course["root"] / "autograded" / "careless" / CHAPTER / "exercises.ipynb"
+    cell = next(c for c in json.loads(graded.read_text(encoding="utf-8"))["cells"] if c.get("id") == "odd")
+    assert "".join(cell["source"]).startswith("pass  # not run when graded: !pip install torch\n")
 
 
 @pytest.mark.slow

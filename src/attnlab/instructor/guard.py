@@ -17,8 +17,11 @@ Three checks, each reported with a reason an instructor can read:
   ``gc.get_objects`` / ``get_referrers`` / ``get_referents``, reading a traceback's or generator's
   frame, replacing a function's ``__code__``, ``sys.settrace`` / ``sys.setprofile``, every
   ``ctypes`` event, starting programs (``os.exec*``, ``os.system``, ``subprocess.Popen``, ``os.fork``,
-  ``os.posix_spawn``). Events raised inside library code (``collections.namedtuple`` calls
-  ``sys._getframe``) are not the student's and are not recorded.
+  ``os.posix_spawn``), code loaded from bytes (``marshal.loads``) and unpickled references beyond
+  tensors and plain containers (``pickle.loads`` of ``numpy.sqrt`` or ``builtins.__import__``, also
+  through ``torch.load``). Events raised inside library code (``collections.namedtuple`` calls
+  ``sys._getframe``, the import system unmarshals compiled modules) are not the student's and are not
+  recorded.
 * :func:`probe_expression` is fresh check code, sent again before every cell through the reply's
   ``user_expressions`` (so IPython's input and AST transformers never see it). It fingerprints what a
   hook could change: IPython's input transformers (cleanup, post, the transformer manager), AST
@@ -369,6 +372,9 @@ def static_findings(cell_id: str, source: str, protected: set[str], test_builtin
 # IPython magics an answer may use: these run the code they are given (scanned like the cell), those none
 CODE_MAGICS = {"time", "timeit", "capture"}
 PLAIN_MAGICS = {"matplotlib", "precision", "pprint"}
+# help that a student leaves in an answer (`torch.topk?`, `%whos`): it shows documentation or the names the
+# notebook holds, and runs no code; not on an underscore name (the grader's helpers)
+HELP_MAGICS = {"pinfo", "pinfo2", "pdoc", "pdef", "psource", "pfile", "who", "whos", "who_ls", "lsmagic", "quickref"}
 
 
 def _magic_call(node: ast.AST) -> tuple[str, list[str]] | None:
@@ -384,6 +390,11 @@ def _magic_call(node: ast.AST) -> tuple[str, list[str]] | None:
     if node.keywords or not node.args or not all(_literal_text(a) and isinstance(a.value, str) for a in node.args):
         return None
     name = node.args[0].value
+    if name in HELP_MAGICS and node.func.attr == "run_line_magic":
+        target = node.args[1].value.strip() if len(node.args) > 1 else ""
+        if target.startswith("_") or any(ch in target for ch in "()[];=") or ".__" in target or "._" in target:
+            return None
+        return name, []
     if name not in CODE_MAGICS | PLAIN_MAGICS:
         return None
     texts = [a.value for a in node.args[1:]]
@@ -427,13 +438,20 @@ AUDIT_EVENTS = (
     "ctypes.addressof", "ctypes.call_function", "ctypes.cdata", "ctypes.cdata/buffer", "ctypes.create_string_buffer",
     "ctypes.create_unicode_buffer", "ctypes.dlopen", "ctypes.dlsym", "ctypes.dlsym/handle", "ctypes.get_errno",
     "ctypes.set_errno", "ctypes.string_at", "ctypes.wstring_at", "ctypes.PyObj_FromPtr", "ctypes.set_exception",
+    "marshal.loads", "marshal.load", "pickle.find_class",
 )
+# what a pickle of tensors, dicts, lists and the student's own classes refers to: `pickle.loads(pickle.dumps(x))`
+# is an honest deep copy. Anything else unpickled on behalf of a student cell (`numpy.sqrt`, `builtins.__import__`,
+# `importlib.import_module`) calls code that no static check can read, such as another library
+PICKLE_MODULES = ("torch", "collections", "copyreg", "_codecs", "__main__", "datetime", "decimal", "fractions")
+PICKLE_BUILTINS = ("object", "int", "float", "complex", "str", "bytes", "bytearray", "bool", "list", "tuple", "dict",
+                   "set", "frozenset", "slice", "range", "Ellipsis", "NotImplemented")
 # attributes whose reading (object.__getattr__) or writing (object.__setattr__) raises an audit event
 AUDIT_ATTRS = ("tb_frame", "gi_frame", "cr_frame", "ag_frame", "gi_code", "__code__")
 
 # Runs silently in the grading kernel before the first cell, so before any student code.
 AUDIT_SOURCE = r"""
-def __attnlab_install_audit__(watched, attrs, module_name):
+def __attnlab_install_audit__(watched, attrs, module_name, pickle_modules, pickle_builtins):
     import os, sys, sysconfig, types
     if module_name in sys.modules:
         return
@@ -465,14 +483,29 @@ def __attnlab_install_audit__(watched, attrs, module_name):
 
     def record(event, args):
         frame = getframe(2)
-        while frame is not None and (frame.f_code.co_filename in wrappers or frame.f_code.co_filename.startswith("<")):
-            frame = frame.f_back
+        if event.startswith("marshal."):
+            # the import system loads every compiled module with marshal: only a student cell's own call counts
+            owner = rec.files.get(frame.f_code.co_filename)
+            if owner is None or owner[1] != "student":
+                return
+        elif event == "pickle.find_class":
+            module, name = (str(a) for a in args[:2])
+            if module.split(".")[0] in pickle_modules or (module == "builtins" and name in pickle_builtins):
+                return
+            # torch.load and copy helpers unpickle for their caller: any student cell up the stack is the owner
+            while frame is not None and rec.files.get(frame.f_code.co_filename, (None, None))[1] != "student":
+                frame = frame.f_back
+            if frame is None:
+                return
+        else:
+            while frame is not None and (frame.f_code.co_filename in wrappers or frame.f_code.co_filename.startswith("<")):
+                frame = frame.f_back
         if frame is None:
             return
         owner = rec.files.get(frame.f_code.co_filename)
         if owner is None or owner[1] != "student":
             return
-        what = args[1] if event.startswith("object.") else ""
+        what = args[1] if event.startswith("object.") else f"{args[0]}.{args[1]}" if event == "pickle.find_class" else ""
         key = (event, what, owner[0], frame.f_lineno)
         if key not in seen and len(rec.events) < 200:
             seen.add(key)
@@ -481,13 +514,14 @@ def __attnlab_install_audit__(watched, attrs, module_name):
     rec.hook = hook
     sys.modules[module_name] = rec
     sys.addaudithook(hook)
-__attnlab_install_audit__(%r, %r, %r)
+__attnlab_install_audit__(%r, %r, %r, %r, %r)
 del __attnlab_install_audit__
 """
 
 
 def audit_source() -> str:
-    return AUDIT_SOURCE % (("compile", *AUDIT_EVENTS), AUDIT_ATTRS, AUDIT_MODULE)
+    return AUDIT_SOURCE % (("compile", *AUDIT_EVENTS), AUDIT_ATTRS, AUDIT_MODULE, frozenset(PICKLE_MODULES),
+                           frozenset(PICKLE_BUILTINS))
 
 
 # The check itself, run through exec in a namespace of its own; P holds the grader's parameters.
@@ -741,6 +775,8 @@ AUDIT_WHY = {
     "sys.setprofile": "sets a profile function (sys.setprofile)",
     "code.__new__": "builds a code object",
     "sys.addaudithook": "tries to add an audit hook (refused)",
+    "marshal.loads": "loads code from bytes (marshal), which no check can read",
+    "marshal.load": "loads code from a file (marshal), which no check can read",
 }
 
 
@@ -753,6 +789,9 @@ def describe_event(event: str, what: str) -> str:
         return f"reads a frame from a traceback or generator ({what})"
     if event == "object.__setattr__":
         return f"replaces a function's code ({what})"
+    if event == "pickle.find_class":
+        return (f"unpickles a reference to {what}, which calls code no check can read (a way around the library "
+                "rule or the tamper guard)")
     if event.startswith("ctypes."):
         return f"uses ctypes ({event}), which reaches any memory of the grader's code"
     return f"starts a program ({event})"

@@ -212,6 +212,103 @@ def released_order(submitted_nb, source_nb) -> tuple[dict, list[str]]:
     return nb, notes
 
 
+# IPython magics that run a program or install packages: a notebook written in Colab or on a laptop often
+# starts with `!pip install torch`. They are not run when graded (the grading kernel has the course's
+# packages and no network); run, they would start a program from the student's code, which the tamper
+# guard flags, and a whole notebook would wait for review over a line that changes nothing.
+SHELL_LINE_MAGICS = frozenset({"pip", "conda", "mamba", "micromamba", "uv", "system", "sx", "sc"})
+SHELL_CELL_MAGICS = frozenset({"bash", "sh", "script", "system", "!", "sx", "perl", "ruby", "python", "python2",
+                               "python3", "pypy", "pip"})
+NOT_RUN = "pass  # not run when graded: "
+
+
+def _shell_call(node) -> str | None:
+    """``"line"`` or ``"cell"`` if ``node`` is IPython's form of a shell or package-install magic with literal
+    arguments (``get_ipython().system('pip install torch')``), else None."""
+    import ast
+
+    if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)):
+        return None
+    owner = node.func.value
+    if not (isinstance(owner, ast.Call) and isinstance(owner.func, ast.Name) and owner.func.id == "get_ipython"
+            and not owner.args and not owner.keywords):
+        return None
+    if node.keywords or not node.args or not all(isinstance(a, ast.Constant) and isinstance(a.value, str)
+                                                 for a in node.args):
+        return None
+    attr, name = node.func.attr, node.args[0].value
+    if attr in ("system", "getoutput"):
+        return "line"
+    if attr == "run_line_magic" and name in SHELL_LINE_MAGICS:
+        return "line"
+    if attr == "run_cell_magic" and name in SHELL_CELL_MAGICS:
+        return "cell"
+    return None
+
+
+def unrun_shell(source: str) -> tuple[str, list[str]]:
+    """``(source, lines)``: the cell with each statement that runs a shell command or installs packages
+    (``!pip install torch``, ``%pip install numpy``, ``!nvidia-smi``; a ``%%bash`` cell as a whole) turned
+    into ``pass`` with the line kept as a comment, and those lines. Anything else is left as it is: a shell
+    call inside an expression (``files = !ls``) still runs, and the tamper guard sees it."""
+    import ast
+
+    try:
+        from IPython.core.inputtransformer2 import TransformerManager
+
+        python = TransformerManager().transform_cell(source)
+        tree = ast.parse(python)
+    except Exception:  # no IPython, or a cell that does not parse: it runs (or fails) as it is
+        return source, []
+    hits = [node for node in ast.walk(tree) if isinstance(node, ast.Expr) and _shell_call(node.value)]
+    if not hits:
+        return source, []
+    lines = source.splitlines()
+    if len(tree.body) == 1 and _shell_call(hits[0].value) == "cell":
+        first = lines[0].strip()
+        return "\n".join([NOT_RUN + first] + ["# " + line for line in lines[1:]]) + "\n", [first]
+    if len(python.splitlines()) != len(lines):
+        return source, []  # IPython changed the number of lines: they cannot be matched one to one
+    done = []
+    for node in hits:
+        i = node.lineno - 1
+        text = lines[i].strip()
+        if node.end_lineno != node.lineno or not text.startswith(("!", "%")):
+            continue
+        lines[i] = lines[i][: len(lines[i]) - len(lines[i].lstrip())] + NOT_RUN + text
+        done.append(text)
+    new = "\n".join(lines) + ("\n" if source.endswith("\n") else "")
+    try:
+        ast.parse(TransformerManager().transform_cell(new))
+    except Exception:
+        return source, []
+    return new, done
+
+
+def unrun_shell_cells(nb) -> tuple[dict, list[str]]:
+    """A copy of ``nb`` whose student cells (answer cells and cells nbgrader does not manage) run no shell
+    command (see :func:`unrun_shell`), and the notes that say which lines were not run."""
+    notes, out = [], None
+    for index, cell in enumerate(nb.get("cells", [])):
+        meta = _meta(cell)
+        if cell.get("cell_type") != "code" or (_managed(meta) and not meta.get("solution")):
+            continue
+        source = cell.get("source", "")
+        source = "".join(source) if isinstance(source, list) else str(source)
+        new, done = unrun_shell(source)
+        if not done:
+            continue
+        if out is None:
+            out = copy.deepcopy(nb)
+        out["cells"][index]["source"] = new
+        name = meta.get("grade_id") if meta and meta.get("solution") else None
+        first = next((line.strip() for line in source.splitlines() if line.strip()), "")
+        where = f"answer cell {name}" if name else f"a cell the student added ({first[:40]!r})"
+        notes += [f"{where}: `{text}` was not run: the grader has the course's packages and runs no shell commands"
+                  for text in done]
+    return (nb if out is None else out), notes
+
+
 _REFERENCES: dict[str, dict] = {}
 
 
@@ -245,6 +342,9 @@ def repair_file(path: Path, *references: Path) -> list[str]:
     notes = converted + notes
     repaired, moved = released_order(repaired, _REFERENCES[key])
     notes += moved
+    if NO_MATCH not in moved:
+        repaired, shell = unrun_shell_cells(repaired)
+        notes += shell
     if notes:
         tmp = Path(path).with_suffix(".repair.tmp")
         tmp.write_text(json.dumps(repaired, indent=1, ensure_ascii=False), encoding="utf-8")
