@@ -146,6 +146,8 @@ AUDIT_TRIGGERS = {
     "os.posix_spawn": "os.waitpid(os.posix_spawn('/bin/true', ['true'], {}), 0)",
     "sys.addaudithook": "sys.addaudithook(lambda *a: None)",
     "compile": "compile('1', '/tmp/ipykernel_1/2.py', 'eval')",
+    "marshal.loads": "import marshal\nmarshal.loads(marshal.dumps(1))",
+    "pickle.find_class": "import pickle\npickle.loads(pickle.dumps(len))",
 }
 
 
@@ -179,6 +181,43 @@ def test_the_audit_hook_refuses_new_hooks_and_records_only_student_code():
     assert proc.returncode == 0, proc.stderr
     events, refused = proc.stdout.strip().splitlines()[-2:]
     assert json.loads(events) == [["sys._getframe", "", "part", 3, "part"]] and refused == "1"
+
+
+UNPICKLING_CELL = r"""import io, json, marshal, pickle, torch
+def honest():
+    return pickle.loads(pickle.dumps({"w": torch.ones(2), "n": [1, 2.5, (3,)], "s": {1}}))
+def fresh_import():
+    import tabnanny  # not imported by torch: the import system unmarshals its compiled code
+def library_through_pickle():
+    return pickle.loads(b"cbuiltins\n__import__\n(Vjson\ntR.")
+def through_torch_load():
+    buffer = io.BytesIO()
+    torch.save(json.dumps, buffer)
+    buffer.seek(0)
+    return torch.load(buffer, weights_only=False)
+def code_from_bytes():
+    return marshal.loads(marshal.dumps(compile("1", "x", "eval")))
+"""
+
+
+def test_the_audit_hook_records_code_a_student_cell_unpickles_or_unmarshals():
+    """Unpickling a reference outside tensors and plain containers (another library, ``builtins.__import__``),
+    directly or through ``torch.load``, and ``marshal.loads`` of a student cell's own are recorded; an honest
+    pickle round trip of tensors and the import system's own marshal calls are not."""
+    script = guard.audit_source() + (
+        "import sys, json\n"
+        "rec = sys.modules['__attnlab_audit__']\n"
+        "rec.cell = ('part', 'student')\n"
+        f"ns = {{}}\nexec(compile({UNPICKLING_CELL!r}, '/tmp/ipykernel_1/1.py', 'exec'), ns)\n"
+        "for name in ('honest', 'fresh_import', 'library_through_pickle', 'through_torch_load', 'code_from_bytes'):\n"
+        "    ns[name]()\n"
+        "print(json.dumps([[e[0], e[1], e[3]] for e in rec.events]))\n")
+    proc = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=120)
+    assert proc.returncode == 0, proc.stderr
+    events = json.loads(proc.stdout.strip().splitlines()[-1])
+    assert events == [["pickle.find_class", "builtins.__import__", 7], ["pickle.find_class", "json.dumps", 12],
+                      ["marshal.loads", "", 14]], events
+    assert "library rule" in guard.describe_event("pickle.find_class", "numpy.sqrt")
 
 
 def test_probe_names_what_changed(monkeypatch):

@@ -124,6 +124,16 @@ EVASIONS = {
     "from torch.nn.functional import np": "line 1 imports NumPy through torch.nn.functional (np)",
     "exec('import numpy as np')": "line 1 imports numpy",
     "import pkgutil\nf = pkgutil.resolve_name('numpy.exp')": "line 2 imports numpy",
+    # modules reached by a name built at run time, or loaded by hand
+    "np = sys.modules.get('numpy')": "line 1 reads numpy from sys.modules",
+    "name = 'num' + 'py'\nnp = sys.modules[name]": "line 2 reads sys.modules by a name this check cannot read",
+    "np = [m for k, m in sys.modules.items() if k.startswith('nu')][0]":
+        "line 1 reads sys.modules by a name this check cannot read",
+    "import sys as s\nnp = s.modules[k]": "line 2 reads sys.modules by a name this check cannot read",
+    "from sys import modules": "line 1 imports sys.modules, which reaches modules by names this check cannot read",
+    "import importlib.util\nspec = importlib.util.find_spec('nu' + 'mpy')":
+        "line 2 loads a module by hand (find_spec), which this check cannot read",
+    "import runpy\nns = runpy.run_module(name)": "line 2 loads a module by hand (run_module), which this check cannot read",
 }
 
 
@@ -136,6 +146,8 @@ def test_ways_around_a_plain_import_break_the_rule_too(code):
     "from IPython.display import display, Markdown\ndisplay(Markdown('**done**'))",
     "class Config:\n    numpy = False\nuse = Config().numpy",
     "ok = hasattr(x, 'numpy')",
+    "version = sys.modules['torch'].__version__\nhave_triton = 'triton' in sys.modules",
+    "for m in model.modules():\n    m.eval()",
 ])
 def test_torch_only_answers_keep_the_rule(code):
     assert libraries.scan([("answer", code)], TORCH) == {}

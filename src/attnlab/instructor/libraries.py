@@ -10,11 +10,14 @@ imports NumPy itself), so the rule is read from the student's cells with :mod:`a
   locked cell (the grading helpers look for NumPy's scalar types) allows nothing;
 * an answer breaks the rule when it imports another module (``import numpy``, ``from scipy import``,
   ``__import__("numpy")``, ``importlib.import_module("numpy")``, ``sys.modules["numpy"]``, also in the
-  text of an ``exec`` or a ``%time``), converts a tensor (``.numpy()``, ``__array__``), reaches NumPy
-  through torch (``F.np``), or uses a name bound outside the rule: one an earlier cell bound by such an
-  import, or a helper of a cell the student added that breaks the rule (see :func:`scan`). A static
-  scan cannot see everything a hostile answer could build at run time; it is there for the honest
-  ways of breaking the rule, and the tamper guard flags code built at run time;
+  text of an ``exec`` or a ``%time``), reads ``sys.modules`` by a name that is not in the text, loads a
+  module by hand (``importlib.util.find_spec``, ``runpy.run_module``), converts a tensor (``.numpy()``,
+  ``__array__``), reaches NumPy through torch (``F.np``), or uses a name bound outside the rule: one an
+  earlier cell bound by such an import, or a helper of a cell the student added that breaks the rule
+  (see :func:`scan`). A static scan cannot see everything a hostile answer could build at run time
+  (``getattr(x, "num" + "py")``); it is there for the honest ways of breaking the rule, and the tamper
+  guard flags code built at run time (``__import__`` of a computed name, ``exec`` of computed text, an
+  unpickled reference to another library, ``marshal.loads``);
 * ``attnlab`` is left to the grading kernel's import hook, which answers every import of it with a
   clear error (a ``try``/``except`` around it then costs nothing, since nothing of it is used).
 
@@ -126,8 +129,19 @@ def _direct(tree: ast.Module, allowed: set[str]) -> tuple[list[str], dict[str, s
     torch_names = {"torch", "F", "nn"} | {
         (alias.asname or alias.name).split(".")[0] for node in ast.walk(tree) if isinstance(node, (ast.Import, ast.ImportFrom))
         for alias in node.names if (getattr(node, "module", None) or alias.name).split(".")[0] == "torch"}
+    parents = {id(child): node for node in ast.walk(tree) for child in ast.iter_child_nodes(node)}
+    sys_names = {"sys", "__import__", "import_module"} | {
+        alias.asname or alias.name for node in ast.walk(tree) if isinstance(node, ast.Import) for alias in node.names
+        if alias.name == "sys"}
     for node in ast.walk(tree):
         line = getattr(node, "lineno", "?")
+        if isinstance(node, ast.Attribute) and node.attr == "modules" and _root(node) in sys_names and \
+                not _literal_modules_use(node, parents.get(id(node)), parents):
+            reasons.append(f"line {line} reads sys.modules by a name this check cannot read")
+        if isinstance(node, ast.ImportFrom) and node.module == "sys" and any(a.name == "modules" for a in node.names):
+            reasons.append(f"line {line} imports sys.modules, which reaches modules by names this check cannot read")
+        if isinstance(node, ast.Call) and _loader_call(node):
+            reasons.append(f"line {line} loads a module by hand ({_loader_call(node)}), which this check cannot read")
         if isinstance(node, ast.Import):
             for alias in node.names:
                 if outside(alias.name):
@@ -157,7 +171,38 @@ def _direct(tree: ast.Module, allowed: set[str]) -> tuple[list[str], dict[str, s
         elif (isinstance(node, ast.Subscript) and isinstance(node.value, ast.Attribute) and node.value.attr == "modules"
               and isinstance(node.slice, ast.Constant) and isinstance(node.slice.value, str) and outside(node.slice.value)):
             reasons.append(f"line {line} reads {node.slice.value.split('.')[0]} from sys.modules")
+        elif (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "get"
+              and isinstance(node.func.value, ast.Attribute) and node.func.value.attr == "modules" and node.args
+              and isinstance(node.args[0], ast.Constant) and isinstance(node.args[0].value, str)
+              and outside(node.args[0].value)):
+            reasons.append(f"line {line} reads {node.args[0].value.split('.')[0]} from sys.modules")
     return list(dict.fromkeys(reasons)), taints
+
+
+# importlib.util, importlib.machinery, runpy, pkgutil and zipimport: loading a module by hand, which no answer needs
+LOADERS = {"find_spec", "module_from_spec", "spec_from_file_location", "spec_from_loader", "exec_module", "load_module",
+           "run_module", "run_path", "find_loader", "get_loader", "SourceFileLoader", "SourcelessFileLoader",
+           "ExtensionFileLoader", "zipimporter", "import_fresh_module"}
+
+
+def _loader_call(call: ast.Call) -> str | None:
+    func = call.func
+    name = func.id if isinstance(func, ast.Name) else func.attr if isinstance(func, ast.Attribute) else None
+    return name if name in LOADERS else None
+
+
+def _literal_modules_use(node: ast.Attribute, parent: ast.AST | None, parents: dict) -> bool:
+    """True for the uses of ``sys.modules`` that name their module in the text: ``sys.modules["math"]``,
+    ``sys.modules.get("math")``, ``"math" in sys.modules`` (whether the module is allowed is checked apart)."""
+    literal = lambda n: isinstance(n, ast.Constant) and isinstance(n.value, str)  # noqa: E731
+    if isinstance(parent, ast.Subscript) and parent.value is node:
+        return literal(parent.slice)
+    if isinstance(parent, ast.Compare) and all(isinstance(op, (ast.In, ast.NotIn)) for op in parent.ops):
+        return node is not parent.left
+    if isinstance(parent, ast.Attribute) and parent.attr == "get":
+        call = parents.get(id(parent))
+        return isinstance(call, ast.Call) and call.func is parent and bool(call.args) and literal(call.args[0])
+    return False
 
 
 def _root(node: ast.AST) -> str | None:
