@@ -656,6 +656,37 @@ def generate_with_cache(step, prompt, max_new_tokens, eos_id, pad_id, temperatur
     "generate_own_generator_when_none": ("test_generate_with_cache", {"generate_with_cache": _gen().replace(
         "    logits, cache = step(prompt, None)\n",
         "    generator = torch.Generator() if generator is None else generator\n    logits, cache = step(prompt, None)\n")}),
+    # red team 8: parts 1, 2 and 5 never received the views that are not contiguous that the introduction promises,
+    # so .view of an input that merges axes kept full marks there; their hidden tests now pass such views
+    # Part 1 -- every way an input may come: every head of every position flattened into one row with .view
+    "rms_flattens_rows_with_view": ("test_head_rms_norm", {"head_rms_norm": """
+def head_rms_norm(x, n_heads, weight, eps=1e-6, unit_offset=False):
+    if n_heads < 1 or x.shape[-1] % n_heads:
+        raise ValueError("the heads do not split the last axis")
+    dh = x.shape[-1] // n_heads
+    work = torch.float64 if x.dtype == torch.float64 else torch.float32
+    rows = x.view(-1, dh).to(work)  # one row per head and position
+    scale = weight.to(work) + 1 if unit_offset else weight.to(work)
+    y = rows * torch.rsqrt(rows.square().mean(dim=-1, keepdim=True) + eps) * scale
+    return y.view(*x.shape[:-1], n_heads, dh).transpose(-3, -2).to(x.dtype)
+"""}),
+    # Part 2 -- every way an input may come: the leading axes of x merged with .view for one matrix product
+    "swiglu_flattens_x_with_view": ("test_fused_swiglu", {"fused_swiglu": """
+def fused_swiglu(x, w_gate_up, w_down, beta=1.0, limit=None, interleaved=False):
+    f = w_gate_up.shape[0] // 2
+    work = torch.float64 if x.dtype == torch.float64 else torch.float32
+    flat = x.view(-1, x.shape[-1]).to(work)
+    both = flat @ w_gate_up.to(work).T
+    g, u = (both[:, 0::2], both[:, 1::2]) if interleaved else (both[:, :f], both[:, f:])
+    if limit is not None:
+        g, u = g.clamp(max=limit), u.clamp(-limit, limit)
+    out = (g * torch.sigmoid(beta * g) * u) @ w_down.to(work).T
+    return out.view(*x.shape).to(x.dtype)
+"""}),
+    # Part 5 -- every way an input may come: the residual stream flattened to (B * T, D) with .view
+    "block_flattens_x_with_view": ("test_block_variant", {"block_variant": _block(
+        reordered="flat = x.view(-1, x.shape[-1])\n        h = (flat + norm_1(attn(x)).reshape(flat.shape)).reshape(x.shape)\n"
+                  "        return h + norm_2(ffn(h))")}),
 }
 
 MUTANT_BATCHES = [
@@ -681,7 +712,9 @@ MUTANT_BATCHES = [
      # red team 6's slips of parts 2, 3 and 7
      "swiglu_beta_through_silu", "moe_top_k_checked_only_with_experts", "ragged_writes_contiguous_copy"],
     # red team 7's slips of parts 4 and 8: every batch above already holds a mutant of both parts
-    ["loss_junk_scores_through_where", "generate_tests_the_cache"],
+    ["loss_junk_scores_through_where", "generate_tests_the_cache",
+     # red team 8: .view of inputs that are not contiguous, in the three parts that had never received them
+     "rms_flattens_rows_with_view", "swiglu_flattens_x_with_view", "block_flattens_x_with_view"],
     ["loss_masks_by_multiplying", "generate_own_generator_when_none"],
 ]
 
