@@ -634,7 +634,22 @@ class FixedSelfAttention(SeedSelfAttention):
 
 # A layer that calls Part 5's masked_attention in its input's dtype, bfloat16 included (red team 7: the hidden
 # test's reference of masked_attention could not fill a bfloat16 score with -1e30, so this lost its 2 points).
-LAYER_CALLS_PART_5 = {"fixed_self_attention": """
+# Red team 8: weights that call Part 1 on sequence-first transposed views (2-D inputs as a batch of one), and a
+# causal mask copied out of a table made in advance for small sizes, computed beyond it (the text asks for the
+# right mask at every size in memory proportional to it, which this gives; it no longer forbids the table).
+LAYER_CALLS_PART_5 = {"attention_weights": """
+def attention_weights(q, k, temperature):
+    lead, (t, d), s = q.shape[:-2], q.shape[-2:], k.shape[-2]
+    scores = raw_scores(q.reshape(-1, t, d).transpose(0, 1), k.reshape(-1, s, d).transpose(0, 1))
+    return torch.softmax(scores.reshape(*lead, t, s) / math.sqrt(d) / temperature.unsqueeze(-1), dim=-1)
+""", "causal_mask": """
+CAUSAL_TABLE = torch.ones(2048, 2048, dtype=torch.bool).tril()
+
+def causal_mask(t, s, offset):
+    if s <= 2048:
+        return CAUSAL_TABLE[offset:offset + t, :s].clone()
+    return torch.arange(s)[None, :] <= offset + torch.arange(t)[:, None]
+""", "fixed_self_attention": """
 class FixedSelfAttention(SeedSelfAttention):
     def forward(self, x, lengths=None, causal=False):
         t = x.shape[1]
