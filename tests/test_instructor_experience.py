@@ -147,6 +147,10 @@ SHELL = {  # source -> (what is graded, the lines not run)
     "if True:\n    !nvidia-smi\nx = 1": ("if True:\n    pass  # not run when graded: !nvidia-smi\nx = 1", ["!nvidia-smi"]),
     "%%bash\nls\npwd": ("pass  # not run when graded: %%bash\n# ls\n# pwd\n", ["%%bash"]),
     "s = '!x'\n%conda install x": ("s = '!x'\npass  # not run when graded: %conda install x", ["%conda install x"]),
+    "%load_ext autoreload\n%autoreload 2\n%config InlineBackend.figure_format = 'retina'\nimport torch": (
+        "pass  # not run when graded: %load_ext autoreload\npass  # not run when graded: %autoreload 2\n"
+        "pass  # not run when graded: %config InlineBackend.figure_format = 'retina'\nimport torch",
+        ["%load_ext autoreload", "%autoreload 2", "%config InlineBackend.figure_format = 'retina'"]),
     # left as they are: a shell call inside an expression (the tamper guard sees it), a string, other magics
     "files = !ls": ("files = !ls", []),
     'x = """\n!not a shell\n"""': ('x = """\n!not a shell\n"""', []),
@@ -333,7 +337,7 @@ def test_only_the_students_cells_lose_their_shell_lines():
         "pass  # not run when graded: !pip install torch\nx = 1",
         "torch.topk?\npass  # not run when graded: %pip install numpy\n", "!ls", "!not code"]
     assert notes == [
-        "a cell the student added ('!pip install torch'): `!pip install torch` was not run: the grader has the "
-        "course's packages and runs no shell commands",
-        "answer cell part: `%pip install numpy` was not run: the grader has the course's packages and runs no shell "
-        "commands"]
+        "a cell the student added ('!pip install torch'): `!pip install torch` was not run: the grader runs the "
+        "answers with the course's packages, without shell commands or IPython set-up",
+        "answer cell part: `%pip install numpy` was not run: the grader runs the answers with the course's "
+        "packages, without shell commands or IPython set-up"]

@@ -212,11 +212,17 @@ def released_order(submitted_nb, source_nb) -> tuple[dict, list[str]]:
     return nb, notes
 
 
-# IPython magics that run a program or install packages: a notebook written in Colab or on a laptop often
-# starts with `!pip install torch`. They are not run when graded (the grading kernel has the course's
-# packages and no network); run, they would start a program from the student's code, which the tamper
-# guard flags, and a whole notebook would wait for review over a line that changes nothing.
-SHELL_LINE_MAGICS = frozenset({"pip", "conda", "mamba", "micromamba", "uv", "system", "sx", "sc"})
+# IPython magics that run a program, install packages or set up the session: a notebook written in Colab, VS
+# Code or on a laptop often starts with `!pip install torch`, `%load_ext autoreload` or `%config
+# InlineBackend.figure_format = "retina"`. They are not run when graded (the grading kernel has the course's
+# packages and no network); run, they would start a program or hook IPython from the student's code, which
+# the tamper guard flags, and a whole notebook would wait for review over a line that changes no answer.
+SHELL_LINE_MAGICS = frozenset({
+    "pip", "conda", "mamba", "micromamba", "uv", "system", "sx", "sc",
+    "load_ext", "reload_ext", "unload_ext", "autoreload", "aimport", "config", "cd", "env", "set_env", "alias",
+    "unalias", "bookmark", "dhist", "pushd", "popd", "colors", "xmode", "autocall", "automagic", "doctest_mode",
+    "ls", "ll", "lf", "lk", "lx", "ldir", "mkdir", "rmdir", "rm", "cp", "mv", "cat", "less", "more", "man",
+    "clear", "rep"})
 SHELL_CELL_MAGICS = frozenset({"bash", "sh", "script", "system", "!", "sx", "perl", "ruby", "python", "python2",
                                "python3", "pypy", "pip"})
 NOT_RUN = "pass  # not run when graded: "
@@ -304,7 +310,8 @@ def unrun_shell_cells(nb) -> tuple[dict, list[str]]:
         name = meta.get("grade_id") if meta and meta.get("solution") else None
         first = next((line.strip() for line in source.splitlines() if line.strip()), "")
         where = f"answer cell {name}" if name else f"a cell the student added ({first[:40]!r})"
-        notes += [f"{where}: `{text}` was not run: the grader has the course's packages and runs no shell commands"
+        notes += [f"{where}: `{text}` was not run: the grader runs the answers with the course's packages, without shell "
+                  "commands or IPython set-up"
                   for text in done]
     return (nb if out is None else out), notes
 
