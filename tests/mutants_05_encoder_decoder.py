@@ -85,6 +85,12 @@ MUTANTS = {
     # every argument with a non-default value: eps is ignored
     "rms_ignores_eps": ("test_rms_norm", {"rms_norm": rms(_RMS_FLOAT32 +
         "    return (x32 * torch.rsqrt(x32.pow(2).mean(dim=-1, keepdim=True) + 1e-6) * weight.to(x32.dtype)).to(x.dtype)")}),
+    # red team 8 (slipped, white-box): eps read by keyword only (the hidden tests passed it only by keyword);
+    # the signature rms_norm(x, weight, eps=1e-6) allows it by position
+    "rms_eps_keyword_only": ("test_rms_norm", {"rms_norm": rms(
+        "    eps = options.get('eps', 1e-6)\n" + _RMS_FLOAT32 +
+        "    return (x32 * torch.rsqrt(x32.pow(2).mean(dim=-1, keepdim=True) + eps) * weight.to(x32.dtype)).to(x.dtype)"
+    ).replace("weight, eps=1e-6)", "weight, **options)")}),
     # ---- Part 2, parameter count
     # the lesson's formula kept: biases everywhere, LayerNorm with bias
     "params_with_biases": ("test_modern_params", {"modern_params": params(
@@ -407,6 +413,6 @@ MUTANT_BATCHES = [
     ["rms_divides_x_in_place", "params_decoder_two_norms", "without_cache_forgets_heads", "with_cache_square_once", "masks_causal_cached_to_256", "sandwich_mask_in_place", "cached_folds_scale_into_params"],
     ["rms_ignores_eps", "params_returns_float", "without_cache_lying_float", "with_cache_lying_int", "masks_renumber_padding_in_place", "sandwich_own_causal_mask", "cached_cache_in_float64"],
     # each its own notebook: every batch above already holds a mutant of part 6
-    ["cached_exp_without_the_maximum", "masks_uint8_segments"],
+    ["cached_exp_without_the_maximum", "masks_uint8_segments", "rms_eps_keyword_only"],
     ["cached_state_in_global"],
 ]

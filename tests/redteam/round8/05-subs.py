@@ -336,4 +336,12 @@ for obj in gc.get_objects():
         dot_products_with_cache = obj["dot_products_with_cache"]
         break
 '''}, "why": "hostile: hunts the grader's expected value through gc"},
+# ---------------- phase 2 (white-box, added after the blind grading) ----------------
+{"name": "p2_rms_eps_keyword_only", "correct": False, "cells": {"rms_norm": '''
+def rms_norm(x, weight, **options):
+    eps = options.get("eps", 1e-6)
+    work = torch.float32 if x.dtype in (torch.float16, torch.bfloat16) else x.dtype
+    xw = x.to(work)
+    return (xw * torch.rsqrt(xw.pow(2).mean(dim=-1, keepdim=True) + eps) * weight.to(work)).to(x.dtype)
+'''}, "why": "eps only by keyword: a call rms_norm(x, w, 1e-2) of the stated signature raises"},
 ]
