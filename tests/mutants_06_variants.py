@@ -576,6 +576,26 @@ def decayed_linear_attention(q, k, v, decay, chunk=64):
     # `>=` except through float32 rounding, and the check that caught it (a token at 0.25 times the best in a
     # float32 softmax, 0.2499999990 times in exact arithmetic) refused a float64 softmax that the text allows. Plain
     # `>` is still caught by the min_p = 1 ties.
+    # Part 4 -- red team 8 (slipped, white-box): every number from `generator` itself. A new generator seeded from
+    # its initial_seed(), and one given a copy of its state, keep "same seed, same tokens" and "other seed, other
+    # tokens" but leave the caller's generator where it was; caught by two calls in a row with one generator.
+    "min_p_reseeds_from_initial_seed": ("test_min_p_sample", {"min_p_sample": """
+def min_p_sample(logits, min_p, generator):
+    probs = torch.softmax(logits, dim=-1)
+    keep = probs >= min_p * probs.amax(dim=-1, keepdim=True)
+    kept = torch.where(keep, probs, torch.zeros_like(probs))
+    own = torch.Generator().manual_seed(generator.initial_seed())
+    return torch.multinomial(kept, 1, generator=own).squeeze(-1)
+"""}),
+    "min_p_draws_from_state_copy": ("test_min_p_sample", {"min_p_sample": """
+def min_p_sample(logits, min_p, generator):
+    probs = torch.softmax(logits, dim=-1)
+    keep = probs >= min_p * probs.amax(dim=-1, keepdim=True)
+    kept = torch.where(keep, probs, torch.zeros_like(probs))
+    copy = torch.Generator()
+    copy.set_state(generator.get_state())
+    return torch.multinomial(kept, 1, generator=copy).squeeze(-1)
+"""}),
     # Part 6 -- a softmax that overflows (round 3, the class of part 4's round-2 slip): exp() without the row
     # maximum; caught by router logits offset by up to +-1000. It takes the batch place of
     # expert_choice_softmax_over_tokens (the visible gate check catches it; removed).
@@ -709,7 +729,7 @@ MUTANT_BATCHES = [
      "min_p_ignores_generator", "restore_sentinels_by_range", "expert_choice_exp_without_max_shift",
      "gqa_cached_tiles_heads", "decay_rescaled_in_chunks"],
     ["window_pairs_ignores_short_sequences", "tokens_per_pass_ignores_stopping", "whole_word_float_mask",
-     "restore_segments_by_sentinel_index", "expert_choice_ties_to_later_tokens",
+     "min_p_reseeds_from_initial_seed", "restore_segments_by_sentinel_index", "expert_choice_ties_to_later_tokens",
      "gqa_cached_exp_without_max_shift", "decay_normaliser_not_decayed"],
     ["window_pairs_builds_mask_when_short", "tokens_per_pass_lying_float", "whole_word_changes_pick",
      "min_p_on_logits", "restore_pads_with_zero", "expert_choice_float32_gate", "gqa_cached_view_for_bmm",
@@ -724,7 +744,7 @@ MUTANT_BATCHES = [
      "decay_powers_in_float32"],
     # ids past a narrow dtype's range (red team 4's class, checked in every chapter): one notebook
     ["whole_word_int16_positions", "restore_tokens_in_int16", "window_pairs_numpy_mask_for_small_t",
-     "tokens_per_pass_int_for_int_alpha"],
+     "tokens_per_pass_int_for_int_alpha", "min_p_draws_from_state_copy"],
     # red team 6: every batch above already holds a Part 3 mutant; red team 7: and a Part 5 mutant
     ["whole_word_row_offset_collides", "restore_sentinel_table_int64_only"],
 ]

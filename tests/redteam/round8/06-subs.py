@@ -421,4 +421,22 @@ def expert_choice(router_logits, capacity):
             chosen[int(n), e] = True
     return chosen, torch.where(chosen, probs, torch.zeros_like(probs))
 '''}, "why": "hostile: NumPy's argsort smuggled in through pickle"},
+# ---------------- phase 2 (white-box, added after the blind grading) ----------------
+{"name": "p2_min_p_reseeds_from_initial_seed", "correct": False, "cells": {"min_p_sample": '''
+def min_p_sample(logits, min_p, generator):
+    probs = torch.softmax(logits, dim=-1)
+    keep = probs >= min_p * probs.amax(dim=-1, keepdim=True)
+    kept = torch.where(keep, probs, torch.zeros_like(probs))
+    g = torch.Generator().manual_seed(generator.initial_seed())
+    return torch.multinomial(kept, 1, generator=g).squeeze(-1)
+'''}, "why": "phase 2 (white-box, after the blind grading): draws from a new generator or a copy of its state, so the caller's generator never advances: breaks 'draw every random number from generator'"},
+{"name": "p2_min_p_copies_generator_state", "correct": False, "cells": {"min_p_sample": '''
+def min_p_sample(logits, min_p, generator):
+    probs = torch.softmax(logits, dim=-1)
+    keep = probs >= min_p * probs.amax(dim=-1, keepdim=True)
+    kept = torch.where(keep, probs, torch.zeros_like(probs))
+    g = torch.Generator()
+    g.set_state(generator.get_state())
+    return torch.multinomial(kept, 1, generator=g).squeeze(-1)
+'''}, "why": "phase 2 (white-box, after the blind grading): draws from a new generator or a copy of its state, so the caller's generator never advances: breaks 'draw every random number from generator'"},
 ]
