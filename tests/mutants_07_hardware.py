@@ -497,6 +497,21 @@ MUTANTS = {
     # same way (the class, closed there too)
     "bound_none_decided_by_float_quotients": ("test_compute_bound_batch", {"compute_bound_batch": BOUND_NONE_BY_FLOAT_QUOTIENT}),
     "max_batch_weights_compared_in_floating_point": ("test_max_batch", {"max_batch": BATCH_WEIGHTS_COMPARED_IN_FLOAT}),
+    # red team round 8: an optional argument that works only by keyword or only by position (the hidden tests
+    # passed window by keyword only, eps and causal by position only; now each comes both ways)
+    "max_batch_window_keyword_only": ("test_max_batch", {"max_batch": BATCH_WINDOW_ALWAYS.replace(
+        "bytes_per_value, window=None):", "bytes_per_value, *, window=None):").replace(
+        "cached = length if window is None else window", "cached = length if window is None else min(length, window)")}),
+    "rms_eps_by_position_only": ("test_rms_norm_half", {"rms_norm_half": """
+def rms_norm_half(x, *options):
+    eps = options[0] if options else 1e-6
+    wide = x.float()
+    return (wide * torch.rsqrt((wide * wide).mean(dim=-1, keepdim=True) + eps)).to(x.dtype)
+"""}),
+    "backward_causal_by_position_only": ("test_chunk_attention", {"chunk_attention": backward().replace(
+        "def chunk_attention_backward(q, k, v, sink, out, lse, d_out, offset, block, causal=True):\n",
+        "def chunk_attention_backward(q, k, v, sink, out, lse, d_out, *where):\n"
+        "    offset, block, causal = (list(where) + [True])[:3]\n")}),
 }
 
 # Mutants of independent parts graded together, one per part in each notebook (6 notebooks): each changes
@@ -555,7 +570,13 @@ MUTANT_BATCHES = [
     [
         "backward_copies_a_strided_cache",
         "bound_none_decided_by_float_quotients",
-        "max_batch_weights_compared_in_floating_point"
+        "max_batch_weights_compared_in_floating_point",
+        "rms_eps_by_position_only"
+    ],
+    # red team round 8: every batch above already holds a mutant of parts 1 and 7
+    [
+        "max_batch_window_keyword_only",
+        "backward_causal_by_position_only"
     ]
 ]
 

@@ -408,6 +408,18 @@ def decoder_io(targets):
     shifted = torch.nn.functional.pad(targets[:, :-1].float(), (1, 0), value=BOS).to(targets.dtype)
     return shifted.masked_fill(shifted == EOS, PAD), targets
 """}),
+    # red team round 8: floor accepted by keyword only (the hidden tests passed it by keyword only)
+    "lr_floor_keyword_only": ("test_lr_at", {"lr_at": lr(
+        "    if step <= warmup:\n        return peak * step / warmup\n    if step >= total:\n"
+        "        return float(floor)\n    return " + _COSINE).replace("total, floor=0.0):", "total, *, floor=0.0):")}),
+    # red team round 8: keys compared by their number only, so a renamed key raises KeyError, not ValueError
+    "average_key_count_only": ("test_average", {"average": average(
+        "        t = states[-1][k]\n        if t.is_floating_point():\n"
+        "            out[k] = (sum(s[k].double() for s in states) / len(states)).to(t.dtype)\n"
+        "        else:\n            out[k] = t.clone()",
+        check="    if not states:\n        raise ValueError('empty')\n"
+              "    for s in states[1:]:\n        if len(s) != len(states[0]):\n            raise ValueError('different models')\n"
+              "        for k in states[0]:\n            if s[k].shape != states[0][k].shape:\n                raise ValueError(k)\n")}),
     # Part 5: "integer" read as the usual counter dtypes, so int8, uint8 and int16 tensors are averaged
     "average_narrow_ints_averaged": ("test_average", {"average": average(
         "        t = states[-1][k]\n        if t.dtype in (torch.int64, torch.int32, torch.bool):\n"
@@ -736,6 +748,7 @@ MUTANT_BATCHES = [
     # red team 5's classes: every batch above already holds a mutant of parts 6 and 8
     ["sample_probabilities_through_float32", "bleu_skips_empty_hypotheses"],
     # red team 6's part-6 slips: every batch above already holds a mutant of part 6
-    ["sample_max_len_zero_draws"],
-    ["sample_start_eos_finishes"],
+    # (red team 8's slips of Parts 2 and 5 joined these two, which hold no mutant of those parts)
+    ["sample_max_len_zero_draws", "lr_floor_keyword_only"],
+    ["sample_start_eos_finishes", "average_key_count_only"],
 ]
