@@ -192,6 +192,20 @@ answer_parallel = _Any("a")
         "        h = torch.where(inside, cell(x[:, i], h), h)\n"
         "        outputs[i] = h * inside\n"
         "    return torch.stack(outputs, dim=1), h")}),
+    # argument class (red team 8, slipped: the hidden tests passed h0 by position only): the optional
+    # argument renamed, so a call with h0= by name raises
+    "reverse_h0_renamed": ("test_rnn_unroll", {"rnn_unroll": """
+def rnn_unroll_reverse(x, lengths, p, start=None):
+    b, t, _ = x.shape
+    cell = lambda x_t, h: torch.tanh(x_t @ p['W_ih'].T + p['b_ih'] + h @ p['W_hh'].T + p['b_hh'])
+    h = torch.zeros(b, p['W_hh'].shape[0], dtype=x.dtype) if start is None else start
+    outputs = [None] * t
+    for i in reversed(range(t)):
+        inside = (i < lengths.long())[:, None]
+        h = torch.where(inside, cell(x[:, i], h), h)
+        outputs[i] = torch.where(inside, h, torch.zeros((), dtype=x.dtype))
+    return torch.stack(outputs, dim=1), h
+"""}),
     # Part 5: Jacobian norms
     # reduction-order class: the norm of the batch-mean Jacobian, not the mean of the norms
     "jacobian_norm_of_the_batch_mean": ("test_gradient_norms", {"gradient_norms": jacobians(
@@ -425,4 +439,5 @@ MUTANT_BATCHES = [
      "jacobian_caches_recurrent_weight_by_id"],
     ["decoder_keys_with_view", "reverse_last_index_wraps_in_narrow_dtype"],  # red team 5, 6
     ["reverse_compares_step_with_narrow_lengths", "decoder_masks_with_minus_1e4"],  # red team 6
+    ["reverse_h0_renamed"],  # red team 8: every batch above already has a test_rnn_unroll mutant
 ]

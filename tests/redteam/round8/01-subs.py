@@ -190,6 +190,10 @@ W("p6-coverage-weight-on-x", {"additive": CORRECT["additive"].replace("cov[:, :,
 W("p6-scores-scaled-by-sqrt-A", {"additive": CORRECT["additive"].replace("torch.tanh(pre) @ p[\"v\"]", "torch.tanh(pre) @ p[\"v\"] / math.sqrt(p[\"v\"].shape[0])")},
   "'e_{t,j} = v^T tanh(...)': the student scales the scores by 1/sqrt(A) as in dot-product attention (visible by-hand A = 1).")
 
+# added in phase 2 (not blind)
+W('p4-h0-renamed [phase 2]', {'rnn_unroll': '\ndef rnn_unroll_reverse(x, lengths, p, start=None):\n    B, T, _ = x.shape\n    D_h = p["W_hh"].shape[0]\n    h = torch.zeros(B, D_h, dtype=x.dtype) if start is None else start\n    L = lengths.to(torch.int64)\n    ones = torch.ones(D_h, dtype=x.dtype)\n    zero = torch.zeros((), dtype=x.dtype)\n    outs = [None] * T\n    for t in range(T - 1, -1, -1):\n        active = (L > t)[:, None]\n        h = torch.where(active, rnn_step(x[:, t], h, p, ones), h)\n        outs[t] = torch.where(active, h, zero)\n    return torch.stack(outs, 1), h\n'},
+  "intro (now): 'Keep the signatures of the stubs, argument names included': the stub names the optional argument; a call by name raises. Slipped before phase 2: the hidden tests passed it by position only.")
+
 # ---------------- correct ----------------
 C("p1-lerp", {"rnn_step": '''
 def rnn_step(x, h, p, leak):
