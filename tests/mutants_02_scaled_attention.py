@@ -331,6 +331,16 @@ def masked_attention(q, k, v, allowed):
 """}),
     # stated-requirement class (slipped: with n >= 2000 dividing by n is within any tolerance): the
     # population variance; caught by the mean of 2000 calls with n = 2
+    # argument class (red team 8, slipped: the hidden tests passed scale by position only): the optional
+    # argument renamed, so a call with scale= by name raises
+    "variance_scale_renamed": ("test_variance_experiment", {"variance_experiment": """
+def dot_product_variance(d_k, n, c=1.0, generator=None):
+    q = torch.rand(n, d_k, generator=generator, dtype=torch.float64)
+    k = torch.randn(n, d_k, generator=generator, dtype=torch.float64)
+    return (c * (q * k).sum(dim=-1)).var().item()
+
+predicted_variance_512 = 512 / 3
+"""}),
     "variance_divides_by_n": ("test_variance_experiment", {"variance_experiment": """
 def dot_product_variance(d_k, n, scale=1.0, generator=None):
     q = torch.rand(n, d_k, generator=generator, dtype=torch.float64)
@@ -696,4 +706,5 @@ MUTANT_BATCHES = [
      "attention_weights_power_of_the_softmax", "masked_attention_fills_with_minus_1e4"],
     ["variance_keys_from_a_derived_generator", "fix_caches_its_causal_mask"],  # red team 6
     ["variance_fresh_generator_when_none"],  # red team 7: every batch above already has a variance mutant
+    ["variance_scale_renamed"],  # red team 8: likewise
 ]

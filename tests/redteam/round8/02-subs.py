@@ -254,6 +254,10 @@ W("p7-padding-queries-not-zeroed-for-B>1", {"fixed_self_attention": CORRECT["fix
 W("p8a-uniform", {"mc_answers": 'answer_masking = "c"\nanswer_doubling = "b"\n'}, "8a: in float64 -1e9 + s keeps s to ~1e-7, so the weights equal the unmasked ones (d), not uniform (c).")
 W("p8b-forgot-variance-4", {"mc_answers": 'answer_masking = "d"\nanswer_doubling = "d"\n'}, "8b: 'variance **4**': std = sqrt(128*16)/8 = 4 sqrt 2 (b).")
 
+# added in phase 2 (not blind)
+W('p6-scale-renamed [phase 2]', {'variance_experiment': '\ndef dot_product_variance(d_k, n, c=1.0, generator=None):\n    q = torch.rand(n, d_k, generator=generator, dtype=torch.float64)\n    k = torch.randn(n, d_k, generator=generator, dtype=torch.float64)\n    return (c * (q * k).sum(-1)).var().item()\n\npredicted_variance_512 = 512 / 3\n'},
+  "intro (now): 'Keep the signatures of the stubs, argument names included': the stub names the optional argument; a call by name raises. Slipped before phase 2: the hidden tests passed it by position only.")
+
 # ---------------- correct ----------------
 C("p1-broadcast-sum", {"raw_scores": '''
 def raw_scores(q, k):
