@@ -15,7 +15,8 @@ subclass equal to everything). Red team 3 added numerics at extremes: a softmax 
 subtracting the row maximum, which overflows once scores exceed about 709 in float64 (parts 5 to 7
 now each have a case with scores in the thousands). Red team 7: the parameters read by the dict's
 order instead of by key (the hidden tests of parts 5 to 7 pass the entries in another order), and 0
-query heads rejected although 0 is a multiple of every number of key/value heads.
+query heads rejected although 0 is a multiple of every number of key/value heads. Red team 8: masks
+built from positions in the dtype of a bfloat16 or float16 x (exact only up to 256 and 2048).
 """
 
 CHAPTER = "03-multi-head"
@@ -384,6 +385,12 @@ def causal_attention_with_cache(x, past_k, past_v, params, num_heads):
         '@ params["w_o"].T + params["b_o"]', "@ w_o.T + b_o").replace(
         "    p, t = past_k.shape[2], x.shape[1]\n",
         "    p, t = past_k.shape[2], x.shape[1]\n    w_qkv, b_qkv, w_o, b_o = params.values()\n")}),
+    # Red team 8 (slipped): masks built from positions in the dtype of x, which bfloat16 and float16 hold exactly
+    # only up to 256 and 2048 (the hidden tests of parts 6 and 7 have such inputs with S and P + T past both)
+    "left_padded_mask_positions_in_dtype_of_x": ("test_left_padded", {"left_padded": left_padded(
+        real="torch.arange(s, dtype=x.dtype)[None, :] >= s - memory_lengths.long()[:, None]")}),
+    "cache_mask_positions_in_dtype_of_x": ("test_cache", {"cache": cache(
+        "torch.arange(p + t, dtype=x.dtype)[None, :] <= torch.arange(p, p + t, dtype=x.dtype)[:, None]")}),
 }
 
 # Two correct answers written differently from the model answer (and from each other).
@@ -569,4 +576,6 @@ MUTANT_BATCHES = [
     ["left_padded_start_in_narrow_dtype",
      # red team 7
      "contributions_params_by_dict_order", "cache_params_by_dict_order"],
+    # red team 8: every batch above already has a part 6 and a part 7 mutant
+    ["left_padded_mask_positions_in_dtype_of_x", "cache_mask_positions_in_dtype_of_x"],
 ]
