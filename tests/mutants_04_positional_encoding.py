@@ -12,7 +12,8 @@ the generator (permutations redrawn when the identity comes up; the same checks 
 random state), rules that change results rarely (padding rows rotated by negative positions; an
 angle from acos, right only below pi; truncation instead of rounding) and objects that lie (a
 float and a str subclass equal to everything). Red team 7: positions rounded to a float16 or bfloat16
-output (or x) dtype before the angles, which those dtypes hold exactly only up to 2048 and 256.
+output (or x) dtype before the angles, which those dtypes hold exactly only up to 2048 and 256. Red team 8:
+ALiBi positions in float16 (offsets past 2048).
 """
 
 CHAPTER = "04-positional-encoding"
@@ -315,6 +316,8 @@ def sinusoidal_table_halves(positions, d_model, base=10000.0, scale=1.0, dtype=t
     "table_positions_rounded_to_dtype": ("test_table_halves", {"table_halves": table(pos="positions.to(dtype).to(work)[..., None]")}),
     "partial_rope_positions_in_dtype_of_x": ("test_rotate_half", {"rotate_half": partial_rope(
         pos="(torch.arange(t)[None, :] - (t - lengths.long())[:, None]).clamp(min=0).to(x.dtype)")}),
+    # Red team 8 (slipped): ALiBi positions in float16, which holds every integer only up to 2048
+    "alibi_block_positions_in_float16": ("test_alibi_block", {"alibi_block": alibi(distance="(q.half() - k.half()).abs()")}),
 }
 
 LOOPS_AND_COMPLEX = {
@@ -483,7 +486,8 @@ MUTANT_BATCHES = [
     ["table_positions_as_one_row", "alibi_block_integer_exponent", "reach_as_a_tensor", "position_from_asin",
      "partial_rope_writes_into_x", "cache_question_values_rotated", "shift_frequencies_without_the_two",
      "equivariance_redraws_the_identity"],
-    ["partial_rope_returns_x_when_nothing_turns", "table_rows_counted_in_narrow_dtype"],  # red team 6; narrow dtypes
+    ["partial_rope_returns_x_when_nothing_turns", "table_rows_counted_in_narrow_dtype",  # red team 6; narrow dtypes
+     "alibi_block_positions_in_float16"],  # red team 8
     ["partial_rope_start_in_narrow_dtype",  # narrow integer dtypes: every batch above already has a part 5 mutant
      "table_positions_rounded_to_dtype"],  # red team 7
     ["partial_rope_positions_in_dtype_of_x"],  # red team 7: every batch above already has a part 5 mutant
