@@ -195,3 +195,40 @@ def test_grad_differentiates_an_exact_tensor_and_refuses_what_cannot_train(ns):
         ns["_grad"](leaf.sum(), leaf, "loss", index=0)
     with pytest.raises(AssertionError, match="must have an item 2"):
         ns["_grad"]((leaf.sum(), 1), leaf, "loss", index=2)
+
+
+def test_grad_with_weights_is_a_vector_jacobian_product(ns):
+    leaf = torch.tensor([[1.0, -2.0], [0.5, 3.0]], dtype=torch.float64, requires_grad=True)
+    weights = torch.tensor([[1.0, 2.0], [-1.0, 0.5]], dtype=torch.float64)
+    got = ns["_grad"](leaf.square(), leaf, "x squared", weights=weights)
+    assert type(got) is torch.Tensor and torch.equal(got, 2 * leaf.detach() * weights)
+    with pytest.raises(AssertionError, match=r"must have shape \(2, 2\), not \(4,\)"):
+        ns["_grad"](leaf.square().reshape(4), leaf, "x squared", weights=weights)
+    with pytest.raises(AssertionError, match="cannot be differentiated"):
+        with torch.no_grad():
+            ns["_grad"](leaf.square(), leaf, "a result computed under no_grad", weights=weights)
+    with pytest.raises(AssertionError, match="not a subclass"):
+        ns["_grad"](ns["_liar"](), leaf, "a lying result", weights=weights)
+
+
+def test_scribble_writes_into_a_result_as_its_owner_may(ns):
+    mask, counts = torch.tensor([True, False]), torch.tensor([[1, 2]], dtype=torch.int16)
+    assert ns["_scribble"](mask, "mask") is None and torch.equal(mask, torch.tensor([False, True]))
+    ns["_scribble"](counts, "counts")
+    assert torch.equal(counts, torch.tensor([[2, 3]], dtype=torch.int16))
+    table = torch.zeros(8, 8)
+    ns["_scribble"](table[:2, :3], "a slice of a kept table")  # the table kept between calls sees the write
+    assert table[:2, :3].eq(1).all() and table[2:].eq(0).all()
+    leaf = torch.ones(3, requires_grad=True)
+    ns["_scribble"](leaf, "a parameter")
+    assert torch.equal(leaf.detach(), torch.full((3,), 2.0))
+    ns["_scribble"](torch.ones(1).expand(4), "a broadcast view")  # cannot be written in place: left as it is
+    ns["_scribble"](torch.empty(0, 3), "an empty tensor")
+    with pytest.raises(AssertionError, match="not a subclass"):
+        ns["_scribble"](ns["_liar"](), "a lying result")
+
+
+def test_hidden_tests_may_scribble_on_student_results():
+    test = _hidden("_x = _REF(3)\n_first = f(_x.clone())\n_scribble(_first, 'f(x)')\n"
+                   "_close(_tensor(f(_x.clone()), 'f(x) again'), _x * 2)")
+    assert plain.hidden_test_problems(_nb(ANSWER, test)) == []

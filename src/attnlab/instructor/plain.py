@@ -18,11 +18,18 @@ runs:
     any of the above, or ``None``, or a tuple/list/dict of them, converted recursively.
 ``_items(x, n, what)``
     a tuple or list of exactly ``n`` items, each converted by ``_plain``; returns a tuple.
-``_grad(result, leaf, what, index=None)``
+``_grad(result, leaf, what, index=None, weights=None)``
     the gradient of a student's 0-dimensional tensor ``result`` (or of item ``index`` of a returned
     tuple or list) with respect to ``leaf``, a tensor of the hidden test's own that requires grad,
     as a plain copy; an answer that cannot be differentiated, or that does not reach ``leaf``
     through autograd, raises. ``result`` must be exactly a ``torch.Tensor``, as for ``_tensor``.
+    With ``weights`` (a tensor of the test's own, of the result's shape), the gradient of
+    ``(weights * result).sum()``: a vector-Jacobian product, for results of any shape.
+``_scribble(x, what)``
+    writes into a returned tensor in place, as a caller that owns its result may (booleans are
+    negated, numbers increased by 1), so that the test can call again and see that no later result
+    shares memory with it (a slice of a table kept between calls); a tensor that cannot be written
+    in place (a broadcast view) is left as it is.
 ``_close(got, expected, what, rtol=..., atol=...)`` and ``_equal(got, expected, what)``
     compare plain tensors (dtype and shape included) with code captured before any student cell.
 ``_use_references(**functions)``
@@ -47,7 +54,7 @@ import textwrap
 
 HELPER_GRADE_ID = "grading_helpers"
 HELPER_NAMES = ("_plain", "_tensor", "_number", "_float", "_integer", "_text", "_flag", "_items", "_grad",
-                "_close", "_equal", "_use_references")
+                "_scribble", "_close", "_equal", "_use_references")
 SANITISERS = frozenset(HELPER_NAMES) - {"_close", "_equal", "_use_references"}
 
 
@@ -64,6 +71,8 @@ def _attnlab_plain_helpers(namespace):
     exact, name_of = type, type.__dict__["__name__"].__get__
     Tensor, Parameter, strided = torch.Tensor, torch.nn.Parameter, torch.strided
     detach, clone, is_meta, layout = Tensor.detach, Tensor.clone, Tensor.is_meta.__get__, Tensor.layout.__get__
+    negate_, add_, numel, mul, total, no_grad = Tensor.logical_not_, Tensor.add_, Tensor.numel, torch.mul, torch.sum, torch.no_grad
+    bool_dtype = torch.bool
     dtype_of, shape_of, dims_of = Tensor.dtype.__get__, Tensor.shape.__get__, Tensor.dim
     autograd_grad = torch.autograd.grad
     no_subclass, function_modes = torch._C.DisableTorchFunctionSubclass, torch._C._len_torch_function_stack
@@ -128,7 +137,7 @@ def _attnlab_plain_helpers(namespace):
             raise AssertionError(f"{what} must have {n} items, not {len_(x)}")
         return tuple_(plain(x, what))
 
-    def gradient(result, leaf, what="the result", index=None):
+    def gradient(result, leaf, what="the result", index=None, weights=None):
         if function_modes() or dispatch_modes():
             raise AssertionError("a torch function or dispatch mode is active, so no value can be checked")
         if index is not None:
@@ -139,6 +148,11 @@ def _attnlab_plain_helpers(namespace):
             result = result[index]
         if exact(result) is not Tensor:
             raise AssertionError(f"{what} must be a torch.Tensor (not a subclass), not {kind(result)}")
+        if weights is not None:
+            if tuple_(shape_of(result)) != tuple_(shape_of(weights)):
+                raise AssertionError(f"{what} must have shape {tuple_(shape_of(weights))}, not {tuple_(shape_of(result))}")
+            with no_subclass():
+                result = total(mul(result, weights))
         if dims_of(result) != 0:
             raise AssertionError(f"{what} must be a 0-dimensional tensor")
         try:
@@ -150,6 +164,25 @@ def _attnlab_plain_helpers(namespace):
         if found is None:
             raise AssertionError(f"{what} does not depend on its input through autograd")
         return tensor(found, f"the gradient of {what}")
+
+    def scribble(x, what="the result"):
+        if function_modes() or dispatch_modes():
+            raise AssertionError("a torch function or dispatch mode is active, so no value can be checked")
+        if exact(x) is not Tensor and exact(x) is not Parameter:
+            raise AssertionError(f"{what} must be a torch.Tensor (not a subclass), not {kind(x)}")
+        if layout(x) is not strided or is_meta(x):
+            raise AssertionError(f"{what} must be an ordinary dense tensor with data")
+        if numel(x) == 0:
+            return None
+        try:
+            with no_grad(), no_subclass():
+                if dtype_of(x) == bool_dtype:
+                    negate_(x)
+                else:
+                    add_(x, 1)
+        except RuntimeError:  # a broadcast view (one element in several places): no caller can write it either
+            pass
+        return None
 
     def plain_tensor(x, what):
         if exact(x) is not Tensor:
@@ -175,10 +208,10 @@ def _attnlab_plain_helpers(namespace):
 
     helpers = {"_plain": plain, "_tensor": tensor, "_number": number, "_float": strict(float_, "float"),
                "_integer": strict(int_, "int"), "_text": strict(str_, "str"), "_flag": strict(bool_, "bool"),
-               "_items": pair_of_items, "_grad": gradient, "_close": close, "_equal": same,
+               "_items": pair_of_items, "_grad": gradient, "_scribble": scribble, "_close": close, "_equal": same,
                "_use_references": use_references}
     return tuple_(helpers[name] for name in ("_plain", "_tensor", "_number", "_float", "_integer", "_text", "_flag",
-                                             "_items", "_grad", "_close", "_equal", "_use_references"))
+                                             "_items", "_grad", "_scribble", "_close", "_equal", "_use_references"))
 
 
 CELL_HEADER = """\
