@@ -89,6 +89,10 @@ def _execute(cells, threads: int, conn) -> None:
     parts = {}
     for gid, code, points in cells:
         error = ""
+        if points:  # as the grader does before every test cell: torch's global switches back to their defaults
+            torch.set_grad_enabled(True)
+            torch.autograd.set_detect_anomaly(False)
+            torch.use_deterministic_algorithms(False)
         try:
             exec(compile(code, f"<cell {gid}>", "exec"), namespace)
         except BaseException as err:  # noqa: BLE001 - a cell's error (SystemExit included) is its result

@@ -420,9 +420,15 @@ def test_an_honest_notebook_with_libraries_is_not_flagged(tmp_path):
               "f = functools.lru_cache()(lambda n: n)\n_z = torch.nn.Linear(2, 2)(torch.ones(1, 2)).sum().backward()\n")
     ctx, cells = run_notebook(tmp_path, [(SETUP, "setup", "locked"), (honest, "a1", "student"),
                                          ("assert x == 1", "t1", "test"), ("raise ValueError('a slip')", "a2", "student"),
-                                         ("assert x == 1", "t2", "test")])
+                                         ("assert x == 1", "t2", "test"),
+                                         # torch's global switches left on by an answer are off again in the
+                                         # next test cell: no later part is graded under them
+                                         ("torch.set_grad_enabled(False)\ntorch.use_deterministic_algorithms(True)",
+                                          "a3", "student"),
+                                         ("assert torch.is_grad_enabled()\n"
+                                          "assert not torch.are_deterministic_algorithms_enabled()", "t3", "test")])
     assert ctx.tampered == [] and ctx.skipped_tests == [], ctx.tampered
-    assert not cells["t1"].outputs and not cells["t2"].outputs
+    assert not cells["t1"].outputs and not cells["t2"].outputs and not cells["t3"].outputs, cells["t3"].outputs
 
 
 BREAKS_THE_KERNEL = "import builtins\n_real = builtins.type\nbuiltins.type = lambda *a: _real(*a)"

@@ -412,6 +412,11 @@ class HardenedExecute(Execute):
             return await self.async_execute_cell(cell, cell_index, execution_count, store_history)
         if self._blocked_by and (kind == "test" or not self.keep_running_when_flagged):
             return await self._after_block(cell, gid, kind)
+        if kind == "test":
+            # torch's global switches back to their defaults, so that a part is not graded under a mode an
+            # earlier cell left on (`torch.set_grad_enabled(False)` at the top of an answer would fail every
+            # later gradient check); evaluated as a user expression, so no input transformer sees it
+            await self._silent("", guard.RESET_SWITCHES)
         self._last = (cell, gid, kind)
         timeouts = len(self._ctx.timed_out)
         self._notebook_limit_hit = False

@@ -429,6 +429,10 @@ def edited_locked_cells(submitted: dict, released: dict) -> tuple[list[str], lis
 
 # ------------------------------------------------------------------------------------------ in the kernel
 
+# torch's global switches that change what a test sees, back to their defaults before every test cell
+RESET_SWITCHES = ("(__import__('torch').set_grad_enabled(True), __import__('torch').autograd.set_detect_anomaly(False), "
+                  "__import__('torch').use_deterministic_algorithms(False)) and None")
+
 AUDIT_MODULE = "__attnlab_audit__"
 # audit events recorded when raised on behalf of a student cell (Python 3.11 names; checked by the tests)
 AUDIT_EVENTS = (
