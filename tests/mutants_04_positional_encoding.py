@@ -13,7 +13,9 @@ random state), rules that change results rarely (padding rows rotated by negativ
 angle from acos, right only below pi; truncation instead of rounding) and objects that lie (a
 float and a str subclass equal to everything). Red team 7: positions rounded to a float16 or bfloat16
 output (or x) dtype before the angles, which those dtypes hold exactly only up to 2048 and 256. Red team 8:
-ALiBi positions in float16 (offsets past 2048).
+ALiBi positions in float16 (offsets past 2048); second pass: optional arguments taken by name only (base, scale,
+dtype, tol), results that are slices of a table kept between calls (Parts 1, 2 and 7), and a rotation whose
+values are right but whose gradient is not (a factor detached).
 """
 
 CHAPTER = "04-positional-encoding"
@@ -318,6 +320,67 @@ def sinusoidal_table_halves(positions, d_model, base=10000.0, scale=1.0, dtype=t
         pos="(torch.arange(t)[None, :] - (t - lengths.long())[:, None]).clamp(min=0).to(x.dtype)")}),
     # Red team 8 (slipped): ALiBi positions in float16, which holds every integer only up to 2048
     "alibi_block_positions_in_float16": ("test_alibi_block", {"alibi_block": alibi(distance="(q.half() - k.half()).abs()")}),
+    # Red team 8, second pass, three classes. (1) An optional argument taken by name only (keyword-only, or read
+    # from **options): the hidden tests passed base, scale, dtype and tol by name only
+    "table_options_keyword_only": ("test_table_halves", {"table_halves": table().replace("d_model, base=", "d_model, *, base=")}),
+    "partial_rope_base_keyword_only": ("test_rotate_half", {"rotate_half": partial_rope().replace(
+        "rotary_dim, base=10000.0)", "rotary_dim, *, base=10000.0)")}),
+    "shift_base_keyword_only": ("test_shift", {"shift": shift().replace("d_model, base=", "d_model, *, base=")}),
+    "equivariance_tol_from_options": ("test_equivariance", {"equivariance": equivariance().replace(
+        "generator, tol=1e-5):\n", "generator, **options):\n    tol = options.get(\"tol\", 1e-5)\n")}),
+    # (2) A result that shares memory with a table kept between calls: right values, but a caller that writes
+    # into one result changes the next
+    "table_slice_of_kept_table": ("test_table_halves", {"table_halves": """
+TABLES = {}
+
+def sinusoidal_table_halves(positions, d_model, base=10000.0, scale=1.0, dtype=torch.float32):
+    if d_model % 2 or d_model < 4:
+        raise ValueError("d_model must be even and at least 4")
+    key = (d_model, base, scale, dtype)
+    rows = int(positions.max()) + 1 if positions.numel() else 0
+    if key not in TABLES or TABLES[key].shape[0] < rows:
+        freq = (base * scale ** (d_model / (d_model - 2))) ** (-torch.arange(0, d_model, 2, dtype=torch.float64) / d_model)
+        angle = torch.arange(max(rows, 64), dtype=torch.float64)[:, None] * freq
+        TABLES[key] = torch.cat([angle.sin(), angle.cos()], dim=-1).to(dtype)
+    table = TABLES[key]
+    if positions.dim() == 1 and positions.numel():
+        first = int(positions[0])
+        if torch.equal(positions.long(), torch.arange(first, first + positions.numel())):
+            return table[first:first + positions.numel()]  # consecutive positions: a slice of the table
+    return table[positions.long()]
+"""}),
+    "alibi_block_slice_of_kept_table": ("test_alibi_block", {"alibi_block": """
+TABLES = {}
+
+def alibi_block(num_heads, t, offset):
+    s = offset + t
+    if num_heads not in TABLES or TABLES[num_heads][1].shape[0] < s:
+        n = max(s, 64)
+        slopes = 2.0 ** (-8.0 * torch.arange(1, num_heads + 1, dtype=torch.float64) / num_heads)
+        pos = torch.arange(n)
+        TABLES[num_heads] = ((-slopes[:, None, None] * (pos[:, None] - pos[None, :]).abs()).float(),
+                             pos[None, :] <= pos[:, None])
+    bias, allowed = TABLES[num_heads]
+    return bias[:, offset:s, :s], allowed[offset:s, :s]
+"""}),
+    "shift_kept_between_calls": ("test_shift", {"shift": """
+MATRICES = {}
+
+def shift_matrix_halves(offset, d_model, base=10000.0):
+    key = (offset, d_model, base)
+    if key not in MATRICES:
+        half = d_model // 2
+        freq = base ** (-torch.arange(0, d_model, 2, dtype=torch.float64) / d_model)
+        c, s = torch.cos(offset * freq), torch.sin(offset * freq)
+        m = torch.zeros(d_model, d_model, dtype=torch.float64)
+        i = torch.arange(half)
+        m[i, i], m[i + half, i], m[i, i + half], m[i + half, i + half] = c, s, -s, c
+        MATRICES[key] = m
+    return MATRICES[key]
+"""}),
+    # (3) Right values, wrong gradient: one factor of the rotation detached from autograd
+    "partial_rope_second_half_detached": ("test_rotate_half", {"rotate_half": partial_rope(
+        pairs="x[..., :half], x[..., half:rotary_dim].detach()")}),
 }
 
 LOOPS_AND_COMPLEX = {
@@ -487,8 +550,14 @@ MUTANT_BATCHES = [
      "partial_rope_writes_into_x", "cache_question_values_rotated", "shift_frequencies_without_the_two",
      "equivariance_redraws_the_identity"],
     ["partial_rope_returns_x_when_nothing_turns", "table_rows_counted_in_narrow_dtype",  # red team 6; narrow dtypes
-     "alibi_block_positions_in_float16"],  # red team 8
+     "alibi_block_positions_in_float16",  # red team 8
+     "shift_kept_between_calls", "equivariance_tol_from_options"],  # red team 8, second pass (classes 2 and 1)
     ["partial_rope_start_in_narrow_dtype",  # narrow integer dtypes: every batch above already has a part 5 mutant
-     "table_positions_rounded_to_dtype"],  # red team 7
-    ["partial_rope_positions_in_dtype_of_x"],  # red team 7: every batch above already has a part 5 mutant
+     "table_positions_rounded_to_dtype",  # red team 7
+     "alibi_block_slice_of_kept_table", "shift_base_keyword_only"],  # red team 8, second pass (classes 2 and 1)
+    ["partial_rope_positions_in_dtype_of_x",  # red team 7: every batch above already has a part 5 mutant
+     "table_options_keyword_only"],  # red team 8, second pass (class 1)
+    # red team 8, second pass: every batch above already has a part 5 mutant (and a part 1 mutant)
+    ["partial_rope_base_keyword_only", "table_slice_of_kept_table"],
+    ["partial_rope_second_half_detached"],
 ]

@@ -718,6 +718,45 @@ def whole_word_chosen(starts, pick):
     key = word + T * torch.arange(B)[:, None]                # make the numbers unique per row
     return torch.isin(key, key[starts & pick])               # a start has word >= 1, so word 0 is never picked
 """}),
+    # Red team 8, second pass (gradients): right values, but one factor computed outside autograd, so a model
+    # trained through the result gets a wrong gradient. Part 6: the gate from detached probabilities (no gradient
+    # reaches the router)
+    "expert_choice_gate_detached": ("test_expert_choice", {"expert_choice": """
+def expert_choice(router_logits, capacity):
+    probs = router_logits.softmax(dim=-1)
+    n = probs.shape[0]
+    order = probs.sort(dim=0, descending=True, stable=True).indices
+    rank = torch.empty_like(order).scatter_(0, order, torch.arange(n)[:, None].expand_as(order).clone())
+    chosen = rank < capacity
+    return chosen, torch.where(chosen, probs.detach(), torch.zeros_like(probs))
+"""}),
+    # Part 7: the attention weights under torch.no_grad() (the gradient reaches v only)
+    "gqa_cached_weights_under_no_grad": ("test_gqa_cached_attention", {"gqa_cached_attention": """
+def gqa_cached_attention(q, k, v):
+    b, h, t, d = q.shape
+    g, s = k.shape[1], k.shape[2]
+    qg = q.reshape(b, g, h // g, t, d)
+    allowed = torch.arange(s)[None, :] <= torch.arange(s - t, s)[:, None]
+    with torch.no_grad():  # the weights
+        scores = torch.einsum("bgrtd,bgsd->bgrts", qg, k) / math.sqrt(d)
+        weights = scores.masked_fill(~allowed, float("-inf")).softmax(dim=-1)
+    return torch.einsum("bgrts,bgsd->bgrtd", weights, v).reshape(b, h, t, d)
+"""}),
+    # Part 8: the denominator detached
+    "decay_denominator_detached": ("test_decayed_linear_attention", {"decayed_linear_attention": """
+def decayed_linear_attention(q, k, v, decay):
+    phi_q, phi_k = F.elu(q) + 1, F.elu(k) + 1
+    state = torch.zeros(*q.shape[:-2], q.shape[-1], v.shape[-1], dtype=q.dtype)
+    norm = torch.zeros(*q.shape[:-2], q.shape[-1], dtype=q.dtype)
+    outs = []
+    for i in range(q.shape[-2]):
+        state = decay * state + phi_k[..., i, :, None] * v[..., i, None, :]
+        norm = decay * norm + phi_k[..., i, :]
+        top = torch.einsum("...d,...de->...e", phi_q[..., i, :], state)
+        bottom = (phi_q[..., i, :] * norm).sum(-1, keepdim=True).detach()
+        outs.append(top / bottom)
+    return torch.stack(outs, dim=-2).to(q.dtype)
+"""}),
 }
 
 # Mutants graded together in one submission (one notebook run each batch). No part calls another
@@ -744,7 +783,9 @@ MUTANT_BATCHES = [
      "decay_powers_in_float32"],
     # ids past a narrow dtype's range (red team 4's class, checked in every chapter): one notebook
     ["whole_word_int16_positions", "restore_tokens_in_int16", "window_pairs_numpy_mask_for_small_t",
-     "tokens_per_pass_int_for_int_alpha", "min_p_draws_from_state_copy"],
+     "tokens_per_pass_int_for_int_alpha", "min_p_draws_from_state_copy",
+     # red team 8, second pass: right values, wrong gradients
+     "expert_choice_gate_detached", "gqa_cached_weights_under_no_grad", "decay_denominator_detached"],
     # red team 6: every batch above already holds a Part 3 mutant; red team 7: and a Part 5 mutant
     ["whole_word_row_offset_collides", "restore_sentinel_table_int64_only"],
 ]
