@@ -293,6 +293,14 @@ def coverage_decoder(x, h, allowed, s0, p):
         "        alpha = torch.softmax((hidden @ p['v']).masked_fill(~allowed, float('-inf')), dim=-1)\n",
         "        alpha = torch.exp((hidden @ p['v']).masked_fill(~allowed, float('-inf')))\n"
         "        alpha = alpha / alpha.sum(dim=-1, keepdim=True)\n")}),
+    # Red team 8, gradients: right in the forward pass, wrong gradients (a model is trained through these)
+    "step_candidate_detached": ("test_rnn_step", {"rnn_step": step(
+        CANDIDATE.rstrip("\n") + ".detach()\n"
+        + "    return (1 - leak) * h + leak * candidate")}),
+    "decoder_keys_under_no_grad": ("test_additive", {"additive": decoder().replace(
+        "        hidden = torch.tanh(query[:, None, :] + h @ p['W_k'].T + ",
+        "        with torch.no_grad():\n            keys = h @ p['W_k'].T\n"
+        "        hidden = torch.tanh(query[:, None, :] + keys + ")}),
 }
 
 # Correct answers written differently: addmm, a loop over each sequence's real tokens, autograd
@@ -313,7 +321,8 @@ def rnn_unroll_reverse(x, lengths, p, h0=None):
     outputs = torch.zeros(b, t, d_h, dtype=x.dtype)
     first = torch.zeros(b, d_h, dtype=x.dtype) if h0 is None else h0.clone()
     for i in range(b):                          # one sequence at a time, its real tokens from the end
-        h = first[i]                            # one state vector (D_h,): rnn_step on single vectors
+        h = first[i].clone()                    # one state vector (D_h,): rnn_step on single vectors
+        # (a clone: first[i] = h below writes into first, which backward would otherwise still read)
         for step in range(int(lengths[i]) - 1, -1, -1):
             h = rnn_step(x[i, step], h, p, torch.ones(d_h, dtype=x.dtype))
             outputs[i, step] = h
@@ -437,7 +446,7 @@ MUTANT_BATCHES = [
      "jacobian_float32_ones_minus_square", "decoder_context_before_input"],
     ["reverse_merges_axes_with_view", "decoder_softmax_without_the_maximum", "step_caches_weights_by_id",
      "jacobian_caches_recurrent_weight_by_id"],
-    ["decoder_keys_with_view", "reverse_last_index_wraps_in_narrow_dtype"],  # red team 5, 6
+    ["decoder_keys_with_view", "reverse_last_index_wraps_in_narrow_dtype", "step_candidate_detached"],  # red team 5, 6, 8
     ["reverse_compares_step_with_narrow_lengths", "decoder_masks_with_minus_1e4"],  # red team 6
-    ["reverse_h0_renamed"],  # red team 8: every batch above already has a test_rnn_unroll mutant
+    ["reverse_h0_renamed", "decoder_keys_under_no_grad"],  # red team 8: every batch above already has a test_rnn_unroll mutant
 ]

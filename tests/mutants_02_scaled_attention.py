@@ -514,6 +514,54 @@ class FixedSelfAttention(SeedSelfAttention):
         out = torch.nan_to_num(torch.softmax(scores, dim=-1), nan=0.0) @ v
         return out.masked_fill(~real[:, :, None], 0.0) if lengths is not None else out
 """}),
+    # Red team 8, second pass. Shared memory with kept state: the mask is a view of a table kept between calls
+    # (the phase-2 slip p3-table-view-no-copy), so a caller that edits one mask changes every later one
+    "causal_mask_view_of_a_kept_table": ("test_causal_mask", {"causal_mask": """
+CAUSAL_TABLE = torch.ones(2048, 2048, dtype=torch.bool).tril()
+
+def causal_mask(t, s, offset):
+    if s <= 2048:
+        return CAUSAL_TABLE[offset:offset + t, :s]
+    return torch.arange(s)[None, :] <= (offset + torch.arange(t))[:, None]
+"""}),
+    # the same class: results kept in a dict keyed on the arguments and returned again
+    "padding_mask_kept_between_calls": ("test_padding_mask", {"padding_mask": """
+KEPT = {}
+
+def padding_mask(lengths, s):
+    key = (tuple(lengths.tolist()), s)
+    if key not in KEPT:
+        start = s - lengths.long()[:, None]
+        slots = torch.arange(s)[None, :]
+        KEPT[key] = (slots >= start, (slots - start).clamp(min=0))
+    return KEPT[key]
+"""}),
+    # gradients: right forward, wrong backward: the log-sum-exp used as the shift is detached, so the
+    # gradient misses the normalisation's share (-softmax * softmax^T)
+    "masked_attention_shift_detached": ("test_masked_attention", {"masked_attention": """
+def masked_attention(q, k, v, allowed):
+    scores = (q @ k.transpose(-2, -1) / math.sqrt(q.shape[-1])).masked_fill(~allowed, float("-inf"))
+    lse = torch.logsumexp(scores, dim=-1)
+    shift = torch.where(torch.isinf(lse), torch.zeros_like(lse), lse).detach()
+    return torch.exp(scores - shift.unsqueeze(-1)) @ v, lse
+"""}),
+    # optional arguments both ways: causal taken by keyword only, so layer(x, lengths, True) raises
+    "fix_causal_keyword_only": ("test_fixed_self_attention", {"fixed_self_attention": """
+class FixedSelfAttention(SeedSelfAttention):
+    def forward(self, x, lengths=None, *, causal=False):
+        t = x.shape[1]
+        q, k, v = self.query(x), self.key(x), self.value(x)
+        scores = q @ k.transpose(-2, -1) / math.sqrt(q.shape[-1])
+        allowed = torch.ones(t, t, dtype=torch.bool)
+        if causal:
+            allowed = allowed.tril()
+        if lengths is None:
+            return torch.softmax(scores.masked_fill(~allowed, float("-inf")), dim=-1) @ v
+        real = torch.arange(t)[None, :] < lengths.long()[:, None]
+        allowed = allowed & real[:, None, :]
+        weights = torch.softmax(scores.masked_fill(~allowed, float("-inf")), dim=-1)
+        return weights.masked_fill(~real[:, :, None], 0.0) @ v
+"""}),
 }
 
 # Correct answers that differ from the model answers: einsum, a hand-written stable softmax,
@@ -704,7 +752,9 @@ MUTANT_BATCHES = [
      "masked_attention_flattens_with_view", "variance_reseeds_the_global_generator", "fix_float_mask_promotes_dtype"],
     ["causal_mask_cut_from_the_square", "variance_formula_not_sampled", "fix_masks_with_minus_1e4",
      "attention_weights_power_of_the_softmax", "masked_attention_fills_with_minus_1e4"],
-    ["variance_keys_from_a_derived_generator", "fix_caches_its_causal_mask"],  # red team 6
-    ["variance_fresh_generator_when_none"],  # red team 7: every batch above already has a variance mutant
+    ["variance_keys_from_a_derived_generator", "fix_caches_its_causal_mask",  # red team 6
+     "causal_mask_view_of_a_kept_table", "masked_attention_shift_detached"],  # red team 8, second pass
+    ["variance_fresh_generator_when_none",  # red team 7: every batch above already has a variance mutant
+     "padding_mask_kept_between_calls", "fix_causal_keyword_only"],  # red team 8, second pass
     ["variance_scale_renamed"],  # red team 8: likewise
 ]

@@ -391,6 +391,61 @@ def causal_attention_with_cache(x, past_k, past_v, params, num_heads):
         real="torch.arange(s, dtype=x.dtype)[None, :] >= s - memory_lengths.long()[:, None]")}),
     "cache_mask_positions_in_dtype_of_x": ("test_cache", {"cache": cache(
         "torch.arange(p + t, dtype=x.dtype)[None, :] <= torch.arange(p, p + t, dtype=x.dtype)[:, None]")}),
+    # Red team 8, second pass. Optional arguments both ways: bias taken by keyword only
+    "cost_bias_keyword_only": ("test_cost", {"cost": """
+def decode_step_cost(past, d_model, num_heads, num_kv_heads, head_dim, *, bias=True):
+    if num_kv_heads <= 0 or num_heads % num_kv_heads != 0:
+        raise ValueError("num_heads must be a multiple of num_kv_heads")
+    q_width, kv_width = num_heads * head_dim, num_kv_heads * head_dim
+    weights = d_model * q_width + 2 * d_model * kv_width + q_width * d_model
+    parameters = weights + (q_width + 2 * kv_width + d_model if bias else 0)
+    return parameters, weights + 2 * num_heads * (past + 1) * head_dim, 2 * kv_width * (past + 1)
+"""}),
+    # shared memory with kept state: a pre-allocated key/value buffer kept between calls, returned as views
+    # (as static caches do); every value is right when returned, but the next call overwrites it
+    "cache_returns_views_of_a_kept_buffer": ("test_cache", {"cache": """
+BUFFERS = {}
+
+def causal_attention_with_cache(x, past_k, past_v, params, num_heads):
+    p, t = past_k.shape[2], x.shape[1]
+    qkv = x @ params["w_qkv"].T + params["b_qkv"]
+    q, k_new, v_new = (split_heads(part, num_heads) for part in qkv.chunk(3, dim=-1))
+    b, h, _, dh = past_k.shape
+    key = (b, h, dh, x.dtype)
+    if key not in BUFFERS or BUFFERS[key][0].shape[2] < p + t:
+        size = max(4096, p + t)
+        BUFFERS[key] = (torch.zeros(b, h, size, dh, dtype=x.dtype), torch.zeros(b, h, size, dh, dtype=x.dtype))
+    k_buffer, v_buffer = BUFFERS[key]
+    with torch.no_grad():
+        k_buffer[:, :, :p], k_buffer[:, :, p:p + t] = past_k, k_new
+        v_buffer[:, :, :p], v_buffer[:, :, p:p + t] = past_v, v_new
+    k = torch.cat([past_k, k_new], dim=2)
+    v = torch.cat([past_v, v_new], dim=2)
+    allowed = torch.ones(t, p + t, dtype=torch.bool).tril(diagonal=p)
+    out = merge_heads(attention(q, k, v, allowed)) @ params["w_o"].T + params["b_o"]
+    return out, k_buffer[:, :, :p + t], v_buffer[:, :, :p + t]
+"""}),
+    # gradients: right forward, wrong backward
+    "contributions_scores_detached": ("test_contributions", {"contributions": """
+def head_contributions(x, params, num_heads):
+    b, t, d = x.shape
+    qkv = x @ params["w_qkv"].T + params["b_qkv"]
+    q, k, v = (split_heads(part, num_heads) for part in qkv.chunk(3, dim=-1))
+    heads = attention(q.detach(), k.detach(), v)  # the weights as constants: only the values get gradients
+    w_o = params["w_o"].reshape(d, num_heads, d // num_heads)
+    return torch.einsum("bhtk,ehk->bhte", heads, w_o)
+"""}),
+    "left_padded_keys_under_no_grad": ("test_left_padded", {"left_padded": """
+def cross_attention_left_padded(x, memory, memory_lengths, params, num_heads):
+    d, s = x.shape[-1], memory.shape[1]
+    w, b = params["w_qkv"], params["b_qkv"]
+    q = split_heads(x @ w[:d].T + b[:d], num_heads)
+    with torch.no_grad():  # "the keys are only compared": their gradient is lost
+        k = split_heads(memory @ w[d:2 * d].T + b[d:2 * d], num_heads)
+    v = split_heads(memory @ w[2 * d:].T + b[2 * d:], num_heads)
+    real = torch.arange(s)[None, :] >= s - memory_lengths.long()[:, None]
+    return merge_heads(attention(q, k, v, real[:, None, None, :])) @ params["w_o"].T + params["b_o"]
+"""}),
 }
 
 # Two correct answers written differently from the model answer (and from each other).
@@ -575,7 +630,9 @@ MUTANT_BATCHES = [
     # narrow integer dtypes: every batch above already has a Part 6 mutant
     ["left_padded_start_in_narrow_dtype",
      # red team 7
-     "contributions_params_by_dict_order", "cache_params_by_dict_order"],
+     "contributions_params_by_dict_order", "cache_params_by_dict_order", "cost_bias_keyword_only"],
     # red team 8: every batch above already has a part 6 and a part 7 mutant
-    ["left_padded_mask_positions_in_dtype_of_x", "cache_mask_positions_in_dtype_of_x"],
+    ["left_padded_mask_positions_in_dtype_of_x", "cache_mask_positions_in_dtype_of_x", "contributions_scores_detached"],
+    # red team 8, second pass: likewise
+    ["cache_returns_views_of_a_kept_buffer", "left_padded_keys_under_no_grad"],
 ]
