@@ -80,6 +80,14 @@ STATIC_CASES = {
     "magic line": ("%load_ext something", "get_ipython"),
     "shell line": ("!cat exercises.ipynb", "get_ipython"),
     "subclasses": ("x = ().__class__.__base__.__subclasses__()", "(__subclasses__)"),
+    # the notebook's namespace, where a hidden test's reference lives while it calls the answer (white-box 8)
+    "import __main__": ("import __main__\nf = __main__._ref_masked_attention", "imports __main__"),
+    "__main__ by name": ("import sys\nm = sys.modules['__main__']", "names the module __main__"),
+    "reference as attribute": ("f = m._ref_masked_attention", "reads _ref_masked_attention, a helper of the grader's"),
+    "reference by name": ("import operator\nf = operator.attrgetter('_ref_masked_attention')(m)",
+                          "names _ref_masked_attention, a helper of the grader's tests"),
+    "pydoc": ("import pydoc\nf = pydoc.locate(name)", "imports pydoc"),
+    "linecache": ("import linecache\nlines = linecache.cache", "imports linecache"),
 }
 
 
@@ -97,7 +105,10 @@ def test_static_scan_keeps_ordinary_code_unflagged():
     ordinary = ("import math\nimport torch\nfrom collections import namedtuple\n"
                 "def f(x, _t=2):\n    _s = torch.stack([x, x]).trace()\n    return getattr(torch, 'exp')(_s) * _t\n"
                 "P = namedtuple('P', 'a b')\nname = 'exp'\ng = getattr(math, name)\nimport re\npat = re.compile('a+')\n"
-                "from IPython.display import display, HTML\ndisplay(HTML('<b>table</b>'))\n")
+                "from IPython.display import display, HTML\ndisplay(HTML('<b>table</b>'))\n"
+                # the usual reproducibility snippet, a script guard and IPython's display by another name
+                "torch.backends.cudnn.deterministic = True\ntorch.backends.cudnn.benchmark = False\n"
+                "if __name__ == '__main__':\n    pass\nfrom IPython import display as show\n")
     assert guard.static_findings("part", ordinary, protected, test_builtins) == []
 
 
@@ -183,6 +194,23 @@ def test_the_audit_hook_refuses_new_hooks_and_records_only_student_code():
     assert json.loads(events) == [["sys._getframe", "", "part", 3, "part"]] and refused == "1"
 
 
+def test_code_a_timing_magic_compiled_for_a_student_cell_is_the_students():
+    """%%time compiles the cell's code as a syntax tree under the name "<timed exec>" (its compile event has no
+    file name): a function defined there that reads frames when a test calls it is recorded."""
+    script = guard.audit_source() + (
+        "import ast, sys, json\n"
+        "rec = sys.modules['__attnlab_audit__']\n"
+        "rec.cell = ('part', 'student')\n"
+        "tree = ast.parse('import sys\\ndef f():\\n    return sys._getframe(1)\\n')\n"
+        "ns = {}\nexec(compile(tree, '<timed exec>', 'exec'), ns)\n"
+        "rec.cell = ('test_part', 'grader')\n"
+        "ns['f']()\n"
+        "print(json.dumps([list(e) for e in rec.events]))\n")
+    proc = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=120)
+    assert proc.returncode == 0, proc.stderr
+    assert json.loads(proc.stdout.strip().splitlines()[-1]) == [["sys._getframe", "", "part", 3, "test_part"]]
+
+
 UNPICKLING_CELL = r"""import io, json, marshal, pickle, torch
 def honest():
     return pickle.loads(pickle.dumps({"w": torch.ones(2), "n": [1, 2.5, (3,)], "s": {1}}))
@@ -259,9 +287,10 @@ def _cell(source: str, gid: str, kind: str):
 SETUP = "import torch, os, sys\n_REF = {'allclose': torch.allclose}\nx = 1"
 
 
-def run_notebook(tmp: Path, cells: list[tuple[str, str, str]], static=None, **options) -> tuple[StudentContext, dict]:
+def run_notebook(tmp: Path, cells: list[tuple[str, str, str]], static=None, tags=None,
+                 **options) -> tuple[StudentContext, dict]:
     """Run ``[(source, grade id, kind)]`` with :class:`HardenedExecute` in a plain kernel; no static scan, but
-    ``static`` (``{cell id: reasons}``) stands for one's findings."""
+    ``static`` (``{cell id: reasons}``) stands for one's findings; ``tags``: ``{grade id: [tag, ...]}``."""
     submitted = tmp / "submitted"
     submitted.mkdir(parents=True)
     (submitted / "exercises.ipynb").write_text("{}", encoding="utf-8")
@@ -271,6 +300,8 @@ def run_notebook(tmp: Path, cells: list[tuple[str, str, str]], static=None, **op
     CONTEXT.clear()
     CONTEXT["s"] = ctx
     nb = nbformat.v4.new_notebook(cells=[_cell(*c) for c in cells])
+    for cell in nb.cells:
+        cell.metadata["tags"] = list((tags or {}).get(cell.metadata.nbgrader["grade_id"], []))
     try:
         options.setdefault("timeout", 120)
         out, _ = HardenedExecute(kernel_name="python3", **options).preprocess(
@@ -429,6 +460,22 @@ def test_an_honest_notebook_with_libraries_is_not_flagged(tmp_path):
                                           "assert not torch.are_deterministic_algorithms_enabled()", "t3", "test")])
     assert ctx.tampered == [] and ctx.skipped_tests == [], ctx.tampered
     assert not cells["t1"].outputs and not cells["t2"].outputs and not cells["t3"].outputs, cells["t3"].outputs
+
+
+@pytest.mark.slow
+def test_tags_skip_no_cell_and_printed_history_holds_no_test(tmp_path):
+    """nbclient skips cells tagged "skip-execution" (nbgrader then scores a test cell that never ran as passed:
+    an empty notebook got full marks); a student cell printing `In` or linecache after a test cell ran finds
+    none of the test's lines (the feedback would show them)."""
+    leak = ("import linecache\nprint(In)\nprint(_ih)\n"
+            "print([''.join(v[2]) for k, v in list(linecache.cache.items()) if 'ipykernel' in k and len(v) > 2])")
+    ctx, cells = run_notebook(tmp_path, [(SETUP, "setup", "locked"), ("answer = 2", "a1", "student"),
+                                         ("assert answer == 1, 'wrong'  # hidden-line-xyz", "t1", "test"),
+                                         (leak, "a2", "student")],
+                              tags={"t1": ["skip-execution", "raises-exception"], "a1": ["skip-execution"]})
+    assert cells["t1"].outputs and cells["t1"].outputs[-1]["ename"] == "AssertionError", cells["t1"].outputs
+    printed = "".join(o.get("text", "") for o in cells["a2"].outputs)
+    assert "answer = 2" in printed and "hidden-line-xyz" not in printed, printed
 
 
 BREAKS_THE_KERNEL = "import builtins\n_real = builtins.type\nbuiltins.type = lambda *a: _real(*a)"

@@ -151,6 +151,8 @@ SHELL = {  # source -> (what is graded, the lines not run)
         "pass  # not run when graded: %load_ext autoreload\npass  # not run when graded: %autoreload 2\n"
         "pass  # not run when graded: %config InlineBackend.figure_format = 'retina'\nimport torch",
         ["%load_ext autoreload", "%autoreload 2", "%config InlineBackend.figure_format = 'retina'"]),
+    "%%html\n<b>done</b>": ("pass  # not run when graded: %%html\n# <b>done</b>\n", ["%%html"]),
+    "%debug\nx = 1": ("pass  # not run when graded: %debug\nx = 1", ["%debug"]),
     # left as they are: a shell call inside an expression (the tamper guard sees it), a string, other magics
     "files = !ls": ("files = !ls", []),
     'x = """\n!not a shell\n"""': ('x = """\n!not a shell\n"""', []),
@@ -341,3 +343,14 @@ def test_only_the_students_cells_lose_their_shell_lines():
         "answers with the course's packages, without shell commands or IPython set-up",
         "answer cell part: `%pip install numpy` was not run: the grader runs the answers with the course's "
         "packages, without shell commands or IPython set-up"]
+
+
+def test_a_byte_order_mark_is_removed_before_grading(tmp_path):
+    """Windows editors may save a notebook with a UTF-8 byte-order mark, which nbformat refuses."""
+    from attnlab.instructor.grading import check_notebook
+
+    path = tmp_path / "bom.ipynb"
+    path.write_bytes(b"\xef\xbb\xbf" + json.dumps(_submission(tmp_path)).encode("utf-8"))
+    assert check_notebook(path) is None
+    assert repair_file(path, RELEASED) == ["the notebook began with a byte-order mark; it was removed before grading"]
+    assert not path.read_bytes().startswith(b"\xef\xbb\xbf") and check_notebook(path) is None

@@ -20,6 +20,7 @@ from pathlib import Path
 import pytest
 
 from attnlab.instructor import guard, sandbox
+from attnlab.instructor.submission import unrun_shell
 from attnlab.instructor.grading import check_notebook
 from grading import ROOT, solution_code, write_submission
 from instructor_course import CHAPTER, cli, copy_course, part_grades, summary_rows
@@ -195,6 +196,10 @@ def _hostile(root: Path) -> dict[str, tuple[str, bytes]]:
         "stripped": ("stripped_exercises.ipynb", _notebook(edit=lambda nb: [
             c.update(metadata={}) or c.pop("id", None) for c in nb["cells"]] and nb.update(nbformat_minor=4))),
         "deepjson": ("deepjson_exercises.ipynb", model[:-2] + b', "x": ' + b"[" * 100_000 + b"]" * 100_000 + b"}"),
+        # exploration code that names a global after a builtin a hidden test uses: put aside while tests run
+        "scratchmax": ("scratchmax_exercises.ipynb", _notebook(edit=_added_cell(
+            "attention_weights", "scores = raw_scores(torch.randn(3, 2, 4), torch.randn(5, 2, 4))\nmax = scores.max()\n"
+                          "print(max)", "scratch"))),
         "addednumpy": ("addednumpy_exercises.ipynb", _notebook(
             {"raw_scores": "def raw_scores(q, k):\n    return _scores(q, k)"},
             edit=_added_cell("raw_scores", "import numpy\n\ndef _scores(q, k):\n    numpy.random.seed(0)\n"
@@ -236,6 +241,7 @@ EXPECTED = {
     "movedhelpers": ("flagged", 0, "cell added-fake, line 3: redefines _tensor, which the tests use"),
     "careless": ("graded", 16, "cell setup was deleted; the released one was put back"),
     "flufl": ("flagged", 14, "cell mc_answers, line 2: uses globals"),
+    "scratchmax": ("graded", 16, "the student's cells bind max, a builtin the tests use; it was put aside"),
     "oldformat": ("graded", 16, "the notebook was saved in nbformat 3; it was converted to nbformat 4 before grading"),
     "stripped": ("invalid", None, "no cell of the notebook matches a cell of the released one"),
     "deepjson": ("invalid", None, "cannot be read as a notebook (RecursionError"),
@@ -480,6 +486,11 @@ def test_static_scan_leaves_local_names_and_harmless_magics_alone():
         assert guard.static_findings("c", peek, {"_tensor"}, set()), peek
     deep = guard.static_findings("c", "z = " + "1+" * 200_000 + "1", set(), set())
     assert deep and "nested too deeply" in deep[0]
+    # IPython's transform costs (lines of IPython syntax) x (length): such a cell is flagged, not transformed
+    costly = "\n".join(f"x{i} = {i}" for i in range(10_000)) + "\n" + "%time y = 1\n" * 300
+    assert guard.ipython_work(costly) > guard.IPYTHON_WORK_LIMIT
+    assert "too long for this check to read it" in guard.static_findings("c", costly, set(), set())[0]
+    assert unrun_shell(costly + "!pip install torch\n") == (costly + "!pip install torch\n", [])
 
 
 def test_invalid_files_get_a_reason(tmp_path):

@@ -148,6 +148,7 @@ def test_ways_around_a_plain_import_break_the_rule_too(code):
     "ok = hasattr(x, 'numpy')",
     "version = sys.modules['torch'].__version__\nhave_triton = 'triton' in sys.modules",
     "for m in model.modules():\n    m.eval()",
+    "from IPython import display\ndisplay.display(display.Markdown('**done**'))",
 ])
 def test_torch_only_answers_keep_the_rule(code):
     assert libraries.scan([("answer", code)], TORCH) == {}

@@ -48,7 +48,7 @@ from nbclient import NotebookClient
 from nbclient.exceptions import CellTimeoutError, DeadKernelError
 from nbclient.util import ensure_async, run_sync
 from nbformat.notebooknode import NotebookNode
-from traitlets import Bool, Enum, Integer
+from traitlets import Bool, Enum, Integer, Unicode
 
 from nbgrader.preprocessors import Execute
 
@@ -64,6 +64,7 @@ class StudentContext:
     protected: set[str] = field(default_factory=set)
     test_builtins: set[str] = field(default_factory=set)
     static: dict[str, list[str]] = field(default_factory=dict)   # cell id -> static findings
+    hidden_builtins: list[str] = field(default_factory=list)     # student globals put aside while test cells run
     library: dict[str, str] = field(default_factory=dict)        # test cell id -> why its part breaks the library rule
     submitted: str | None = None                                 # folder of the student's submitted files
     tampered: list[str] = field(default_factory=list)            # reasons, in order found
@@ -142,6 +143,11 @@ class HardenedExecute(Execute):
                                      "read, so that each later change is named too (a patched builtin can make each "
                                      "later check crawl until the notebook's limit); by default one more check names "
                                      "what the flagged cell changed, and nothing more runs").tag(config=True)
+    # nbclient skips a cell tagged "skip-execution", and nbgrader scores a test cell that never ran as passed:
+    # a tag the student put on every test cell gave an empty notebook full marks. No tag a student can
+    # know skips anything here
+    skip_cells_with_tag = Unicode("attnlab-skips-no-cell-" + secrets.token_hex(16),
+                                  help="a tag no submission can know: no cell is skipped when graded").tag(config=False)
     probe_timeout = Integer(60, help="seconds the grader waits for the kernel's answer to one of its own checks (they "
                             "take well under a second); a kernel that does not answer in time is flagged").tag(config=True)
     # the outputs are in once the last cell ran: the kernel (and its sandbox) is killed, not asked to end.
@@ -317,7 +323,9 @@ class HardenedExecute(Execute):
 
     async def _probe(self, upcoming, detail):
         nonce = secrets.token_hex(8)
-        expression = guard.probe_expression(nonce, cell=upcoming, detail=detail, test_builtins=self._ctx.test_builtins,
+        # a shadowing global the grader puts aside before each test cell (see grading.py) is no tampering
+        watched = set(self._ctx.test_builtins) - set(self._ctx.hidden_builtins)
+        expression = guard.probe_expression(nonce, cell=upcoming, detail=detail, test_builtins=watched,
                                             protected=self._ctx.protected)
         text = await self._silent("", expression)
         return guard.read_probe(text, nonce) if text is not None else None
@@ -417,16 +425,25 @@ class HardenedExecute(Execute):
             # earlier cell left on (`torch.set_grad_enabled(False)` at the top of an answer would fail every
             # later gradient check); evaluated as a user expression, so no input transformer sees it
             await self._silent("", guard.RESET_SWITCHES)
+            if self._ctx.hidden_builtins:
+                await self._silent("", guard.HIDE_SHADOWS % (tuple(self._ctx.hidden_builtins),))
+        else:
+            await self._silent("", guard.FORGET_SOURCES)
         self._last = (cell, gid, kind)
         timeouts = len(self._ctx.timed_out)
         self._notebook_limit_hit = False
         try:
-            cell = await super().async_execute_cell(cell, cell_index, execution_count, store_history)
+            # only the student's cells go into IPython's history (In, _ih, _i): a cell printing `In` shows no
+            # hidden test in the feedback
+            cell = await super().async_execute_cell(cell, cell_index, execution_count,
+                                                    store_history and kind == "student")
         except DeadKernelError:
             return await self._died(cell, cell, cell_index)
         except CellTimeoutError:
             # nbclient interrupted the cell at its time limit, but the kernel kept running it
             return await self._without(cell, cell_index, kept_running=True)
+        if kind == "test" and self._ctx.hidden_builtins:
+            await self._silent("", guard.RESTORE_SHADOWS)
         if kind == "test" and len(self._ctx.timed_out) > timeouts:
             return await self._without(cell, cell_index, kept_running=False)
         if kind == "student" and self._ctx.static.get(gid):

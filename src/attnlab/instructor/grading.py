@@ -141,7 +141,7 @@ def check_notebook(path: Path, limits: Limits | None = None) -> str | None:
     if not data.strip():
         return f"{path.name} is empty ({len(data)} bytes): ask the student to submit the notebook again"
     try:
-        text = data.decode("utf-8")
+        text = data.decode("utf-8-sig")  # a byte-order mark (Windows editors write one) is removed by the repair
     except UnicodeDecodeError as err:
         return (f"{path.name} is not UTF-8 text (byte 0x{data[err.start]:02x} at offset {err.start}): "
                 "ask the student to save it from Jupyter again")
@@ -348,7 +348,8 @@ def _grade_in_scratch(student: str, notebook: str, note: str) -> Result:
 
     from . import libraries
     from .execute import CONTEXT, StudentContext, _gid, _kind
-    from .guard import defined_names, edited_locked_cells, static_findings, used_builtins
+    from .guard import (builtins_used_by_functions, defined_names, edited_locked_cells, shadow_note, static_findings,
+                        used_builtins)
     from .submission import NO_MATCH, repair_file
 
     w = _WORKER
@@ -394,10 +395,21 @@ def _grade_in_scratch(student: str, notebook: str, note: str) -> Result:
     ctx = StudentContext(protected=protected, test_builtins=used_builtins([c.source for c in tests]))
     # the student's code: the answer cells and any cell nbgrader does not manage (one the student added)
     written = [(_gid(c), c.source) for c in submitted.cells if c.cell_type == "code" and _kind(c) == "student"]
+    # a scratch global that shadows a builtin the tests use (`max = scores.max()`) is put aside while test cells
+    # run, unless a function of the student's reads that name (then the tests would see it: flagged as before)
+    read_by_functions = builtins_used_by_functions([text for _, text in written])
+    hidden = set()
     for gid, text in written:
         found = static_findings(gid, text, protected, ctx.test_builtins)
+        for name in ctx.test_builtins - read_by_functions:
+            if any(f.endswith(shadow_note(name)) for f in found):
+                found = [f for f in found if not f.endswith(shadow_note(name))]
+                hidden.add(name)
         if found:
             ctx.static[gid] = found
+    ctx.hidden_builtins = sorted(hidden)
+    result.notes += [f"the student's cells bind {name}, a builtin the tests use; it was put aside while the test "
+                     "cells ran" for name in ctx.hidden_builtins]
     added = {_gid(c) for c in submitted.cells if c.cell_type == "code" and _kind(c) == "student"
              and not c.metadata.get("nbgrader", {}).get("solution")}
     for gid, reasons in libraries.scan(written, w["allowed"], added).items():

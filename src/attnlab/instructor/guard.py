@@ -102,6 +102,14 @@ def used_builtins(sources: list[str]) -> set[str]:
     return used & set(dir(builtins))
 
 
+# switches that the usual reproducibility snippet sets (`torch.backends.cudnn.deterministic = True`)
+TORCH_SWITCHES = frozenset({
+    "torch.backends.cudnn.deterministic", "torch.backends.cudnn.benchmark", "torch.backends.cudnn.enabled",
+    "torch.backends.cudnn.allow_tf32", "torch.backends.cuda.matmul.allow_tf32",
+    "torch.backends.cuda.matmul.allow_fp16_reduced_precision_reduction",
+    "torch.backends.cuda.matmul.allow_bf16_reduced_precision_reduction"})
+
+
 def _patch_findings(cell_id: str, tree: ast.Module, protected: set[str], test_builtins: set[str]) -> list[str]:
     """Assignments and rebindings that patch modules, builtins or the tests' helpers."""
     roots = {"torch", "numpy", "np", "math", "builtins", "__builtins__", "nn", "F", "sys"}
@@ -135,6 +143,9 @@ def _patch_findings(cell_id: str, tree: ast.Module, protected: set[str], test_bu
         for target in flat:
             if isinstance(target, (ast.Attribute, ast.Subscript)):
                 root = _root(target)
+                if isinstance(node, ast.Assign) and _dotted(target) in TORCH_SWITCHES and isinstance(
+                        node.value, ast.Constant) and isinstance(node.value.value, bool):
+                    continue  # a reproducibility snippet: numerics switches of GPU back ends, nothing a test reads
                 if root in roots or root in protected or root in ("globals", "vars"):
                     findings.append(f"{where(node)}: assigns to {_dotted(target)}")
                 elif isinstance(target, ast.Attribute) and target.attr in ASSERT_HELPERS:
@@ -153,7 +164,7 @@ def _patch_findings(cell_id: str, tree: ast.Module, protected: set[str], test_bu
         if name in protected:
             findings.append(f"{where(at)}: redefines {name}, which the tests use")
         elif name in test_builtins:
-            findings.append(f"{where(at)}: redefines the builtin {name}, which the tests use")
+            findings.append(f"{where(at)}: {shadow_note(name)}")
         elif name in ASSERT_HELPERS and not imported:
             findings.append(f"{where(at)}: defines an assertion helper named {name}")
         elif name in ("torch", "np", "numpy", "math", "nn", "F") and not imported:
@@ -236,7 +247,9 @@ FUNC_ATTRS = {"__code__", "__closure__", "cell_contents", "__globals__", "__buil
 # modules whose only use in an answer would be to look into or hook the grader
 INTROSPECTION_MODULES = {"inspect": "inspect", "gc": "gc", "ctypes": "ctypes", "IPython": "IPython",
                          "ipykernel": "ipykernel", "dis": "dis", "pdb": "pdb", "bdb": "bdb", "_ctypes": "ctypes",
-                         "faulthandler": "faulthandler", "tracemalloc": "tracemalloc", "sysconfig": None}
+                         "faulthandler": "faulthandler", "tracemalloc": "tracemalloc", "sysconfig": None,
+                         # the notebook's own namespace, a lookup by dotted name, the source of the tests' cells
+                         "__main__": "__main__", "pydoc": "pydoc", "linecache": "linecache"}
 NAMESPACE_CALLS = {"globals", "vars", "locals", "get_ipython", "breakpoint"}
 DYNAMIC_CALLS = {"__import__", "exec", "eval", "compile", "import_module"}
 
@@ -274,13 +287,19 @@ def _introspection_findings(cell_id: str, tree: ast.Module, protected: set[str])
         findings.append(f"cell {cell_id}, line {getattr(node, 'lineno', '?')}: {text}")
 
     magics = {id(node.func.value.func) for node in ast.walk(tree) if _magic_call(node)}
+    # `if __name__ == "__main__":` names the notebook's module honestly; any other "__main__" reaches its namespace
+    main_guard = {id(c) for node in ast.walk(tree) if isinstance(node, ast.Compare)
+                  and any(isinstance(n, ast.Name) and n.id == "__name__" for n in [node.left, *node.comparators])
+                  for c in [node.left, *node.comparators]}
 
     for node in ast.walk(tree):
         if isinstance(node, (ast.Import, ast.ImportFrom)):
             names = [a.name for a in node.names] if isinstance(node, ast.Import) else [node.module or ""]
             for name in names:
                 top = name.split(".")[0]
-                if name == "IPython.display" or name.startswith("IPython.display."):
+                if name == "IPython.display" or name.startswith("IPython.display.") or (
+                        isinstance(node, ast.ImportFrom) and name == "IPython"
+                        and all(a.name == "display" for a in node.names)):
                     continue  # showing a table or a plot is an ordinary thing for an answer to do
                 if top in INTROSPECTION_MODULES and INTROSPECTION_MODULES[top]:
                     add(node, f"imports {name}, which looks into or hooks the grader's code")
@@ -291,6 +310,14 @@ def _introspection_findings(cell_id: str, tree: ast.Module, protected: set[str])
         elif isinstance(node, ast.Attribute):
             if node.attr in FRAME_ATTRS | GC_ATTRS | HOOK_ATTRS | FUNC_ATTRS:
                 add(node, f"uses {_dotted(node)}: " + _why(node.attr))
+            elif node.attr in protected and node.attr.lower().startswith(("_ref", "_check")):
+                add(node, f"reads {node.attr}, a helper of the grader's tests, as an attribute")
+        elif isinstance(node, ast.Constant) and isinstance(node.value, str) and id(node) not in main_guard:
+            text = node.value.strip()
+            if text == "__main__" or text.startswith("__main__."):
+                add(node, "names the module __main__, which is the notebook's namespace with the tests' helpers")
+            elif text in protected or text.split(".")[-1] in protected:
+                add(node, f"names {text}, a helper of the grader's tests")
         elif isinstance(node, ast.Name) and isinstance(node.ctx, ast.Load):
             if node.id in protected and node.id not in bound:
                 add(node, f"reads {node.id}, a helper of the grader's tests")
@@ -332,9 +359,23 @@ class TooDeep(Exception):
     """A cell nested too deeply for the parser (a sum of 200,000 terms): nothing can be said about it."""
 
 
+# IPython's transform of a cell costs about (lines of IPython syntax) x (length of the cell): 300 `%time` lines in
+# a 189 KB cell held the grader for minutes. Past this product the cell is not transformed but flagged
+IPYTHON_WORK_LIMIT = 2_000_000
+
+
+def ipython_work(source: str) -> int:
+    """The lines of IPython syntax (``%magic``, ``!shell``, ``x?``) times the length of the cell."""
+    special = sum(1 for line in source.splitlines()
+                  if line.lstrip().startswith(("%", "!", "?")) or line.rstrip().endswith("?"))
+    return special * len(source)
+
+
 def _parse_cell(source: str) -> ast.Module | None:
     """The cell as IPython runs it (``%magic`` and ``!shell`` lines become calls), parsed; None if it does
     not parse (it then fails when it runs, too). Raises :class:`TooDeep` for a cell too deep to parse."""
+    if ipython_work(source) > IPYTHON_WORK_LIMIT:
+        raise TooDeep(f"{len(source)} characters with many lines of IPython commands")
     try:
         from IPython.core.inputtransformer2 import TransformerManager
 
@@ -360,13 +401,57 @@ def static_findings(cell_id: str, source: str, protected: set[str], test_builtin
     try:
         tree = _parse_cell(source)
     except TooDeep as err:
-        return [f"cell {cell_id}: is nested too deeply for this check to read it ({err}); graded by hand"]
+        return [f"cell {cell_id}: is nested too deeply or too long for this check to read it ({err}); graded by hand"]
     if tree is None:
         return []  # the cell fails when it runs; nothing to patch
     found = _patch_findings(cell_id, tree, protected, test_builtins) + _introspection_findings(cell_id, tree, protected)
     for code in magic_code(tree):  # %time and %%timeit run code that IPython passes as text
         found += static_findings(cell_id, code, protected, test_builtins)
     return list(dict.fromkeys(found))
+
+
+def builtins_used_by_functions(sources: list[str]) -> set[str]:
+    """Names that a function, lambda or class body of these cells reads without binding it there: a global
+    the student's own code looks up when a test calls it."""
+    used = set()
+    for source in sources:
+        try:
+            tree = _parse_cell(source)
+        except TooDeep:
+            continue
+        for node in ast.walk(tree) if tree is not None else ():
+            if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef)):
+                inner = ast.Module(body=node.body if isinstance(node.body, list) else [ast.Expr(node.body)],
+                                   type_ignores=[])
+                bound = _bound_in(node)
+                used |= {n.id for n in ast.walk(inner) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load)
+                         and n.id not in bound}
+    return used
+
+
+def _bound_in(node) -> set[str]:
+    names = set()
+    args = getattr(node, "args", None)
+    if isinstance(args, ast.arguments):
+        names |= {a.arg for a in [*args.posonlyargs, *args.args, *args.kwonlyargs, args.vararg, args.kwarg] if a}
+    for child in ast.walk(node):
+        if isinstance(child, ast.Name) and isinstance(child.ctx, (ast.Store, ast.Del)):
+            names.add(child.id)
+        elif isinstance(child, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)) and child is not node:
+            names.add(child.name)
+    return names
+
+
+def shadow_note(name: str) -> str:
+    return f"redefines the builtin {name}, which the tests use"
+
+
+# before a test cell, the globals of the student's that shadow a builtin the tests use (a scratch `max = x.max()`)
+# are put aside, and after it put back; only for names no student function reads (see grading.py)
+HIDE_SHADOWS = ("setattr(__import__('sys').modules['__attnlab_audit__'], 'shadows', "
+                "{n: globals().pop(n) for n in %r if n in globals()}) or None")
+RESTORE_SHADOWS = ("globals().update(__import__('sys').modules['__attnlab_audit__'].__dict__.pop('shadows', {})) "
+                   "or None")
 
 
 # IPython magics an answer may use: these run the code they are given (scanned like the cell), those none
@@ -430,8 +515,14 @@ def edited_locked_cells(submitted: dict, released: dict) -> tuple[list[str], lis
 # ------------------------------------------------------------------------------------------ in the kernel
 
 # torch's global switches that change what a test sees, back to their defaults before every test cell
-RESET_SWITCHES = ("(__import__('torch').set_grad_enabled(True), __import__('torch').autograd.set_detect_anomaly(False), "
-                  "__import__('torch').use_deterministic_algorithms(False)) and None")
+# (only when the notebook has imported torch: importing it here would change what the tamper guard watches)
+RESET_SWITCHES = ("(lambda t: t is not None and (t.set_grad_enabled(True), t.autograd.set_detect_anomaly(False), "
+                  "t.use_deterministic_algorithms(False)) and None)(__import__('sys').modules.get('torch'))")
+
+# before a student cell: the source lines the grader's own cells left in linecache (IPython keeps every cell's
+# source there for tracebacks) are dropped, so that code printing linecache finds no hidden test
+FORGET_SOURCES = ("[__import__('linecache').cache.pop(f, None) for f, o in "
+                  "list(__import__('sys').modules['__attnlab_audit__'].files.items()) if o[1] != 'student'] and None")
 
 AUDIT_MODULE = "__attnlab_audit__"
 # audit events recorded when raised on behalf of a student cell (Python 3.11 names; checked by the tests)
@@ -467,12 +558,23 @@ def __attnlab_install_audit__(watched, attrs, module_name, pickle_modules, pickl
     rec = types.ModuleType(module_name)
     rec.events, rec.files, rec.cell, rec.refused = [], {}, None, 0
     getframe, watched, attrs, busy = sys._getframe, frozenset(watched), frozenset(attrs), [False]
+    # the timing magics compile the cell's code as a syntax tree (the compile event then has no file name)
+    # under these names: such code belongs to the last student cell that compiled a tree (no grader cell times
+    # anything). Not "<string>": namedtuple and dataclasses compile their methods under that name too
+    magic_files = frozenset(("<timed exec>", "<timed eval>", "<magic-timeit>"))
+    rec.timed = None
+
+    def owner_of(filename):
+        return rec.files.get(filename) or (rec.timed if filename in magic_files else None)
     seen = set()
 
     def hook(event, args):
         if event == "compile":      # a cell's code: remember which cell its file belongs to
-            if rec.cell is not None and len(args) > 1 and isinstance(args[1], str) and "ipykernel_" in args[1]:
-                rec.files.setdefault(args[1], rec.cell)
+            if rec.cell is not None and len(args) > 1:
+                if isinstance(args[1], str) and "ipykernel_" in args[1]:
+                    rec.files.setdefault(args[1], rec.cell)
+                elif args[1] is None and rec.cell[1] == "student":
+                    rec.timed = rec.cell
             return
         if event in watched and not busy[0] and not (
                 event in ("object.__getattr__", "object.__setattr__") and (len(args) < 2 or args[1] not in attrs)):
@@ -489,24 +591,26 @@ def __attnlab_install_audit__(watched, attrs, module_name, pickle_modules, pickl
         frame = getframe(2)
         if event.startswith("marshal."):
             # the import system loads every compiled module with marshal: only a student cell's own call counts
-            owner = rec.files.get(frame.f_code.co_filename)
+            owner = owner_of(frame.f_code.co_filename)
             if owner is None or owner[1] != "student":
                 return
         elif event == "pickle.find_class":
             module, name = (str(a) for a in args[:2])
-            if module.split(".")[0] in pickle_modules or (module == "builtins" and name in pickle_builtins):
-                return
+            if (module.split(".")[0] in pickle_modules and not (module == "__main__" and name.startswith("_"))) or (
+                    module == "builtins" and name in pickle_builtins):
+                return  # the student's own classes, not the tests' underscore helpers
             # torch.load and copy helpers unpickle for their caller: any student cell up the stack is the owner
-            while frame is not None and rec.files.get(frame.f_code.co_filename, (None, None))[1] != "student":
+            while frame is not None and (owner_of(frame.f_code.co_filename) or (None, None))[1] != "student":
                 frame = frame.f_back
             if frame is None:
                 return
         else:
-            while frame is not None and (frame.f_code.co_filename in wrappers or frame.f_code.co_filename.startswith("<")):
+            while frame is not None and (frame.f_code.co_filename in wrappers or (
+                    frame.f_code.co_filename.startswith("<") and owner_of(frame.f_code.co_filename) is None)):
                 frame = frame.f_back
         if frame is None:
             return
-        owner = rec.files.get(frame.f_code.co_filename)
+        owner = owner_of(frame.f_code.co_filename)
         if owner is None or owner[1] != "student":
             return
         what = args[1] if event.startswith("object.") else f"{args[0]}.{args[1]}" if event == "pickle.find_class" else ""

@@ -149,6 +149,8 @@ def _direct(tree: ast.Module, allowed: set[str]) -> tuple[list[str], dict[str, s
                     taints[(alias.asname or alias.name).split(".")[0]] = f"{alias.name.split('.')[0]}, imported in cell {{cell}}"
         elif isinstance(node, ast.ImportFrom) and node.module and not node.level:
             top = node.module.split(".")[0]
+            if node.module == "IPython" and all(alias.name == "display" for alias in node.names):
+                continue  # `from IPython import display`: IPython.display by another name
             if outside(node.module):
                 reasons.append(f"line {line} imports from {top}")
                 for alias in node.names:

@@ -222,9 +222,11 @@ SHELL_LINE_MAGICS = frozenset({
     "load_ext", "reload_ext", "unload_ext", "autoreload", "aimport", "config", "cd", "env", "set_env", "alias",
     "unalias", "bookmark", "dhist", "pushd", "popd", "colors", "xmode", "autocall", "automagic", "doctest_mode",
     "ls", "ll", "lf", "lk", "lx", "ldir", "mkdir", "rmdir", "rm", "cp", "mv", "cat", "less", "more", "man",
-    "clear", "rep"})
+    "clear", "rep", "debug", "pdb"})
 SHELL_CELL_MAGICS = frozenset({"bash", "sh", "script", "system", "!", "sx", "perl", "ruby", "python", "python2",
-                               "python3", "pypy", "pip"})
+                               "python3", "pypy", "pip",
+                               # display only: a note in HTML or LaTeX grades nothing
+                               "html", "markdown", "latex", "javascript", "js", "svg"})
 NOT_RUN = "pass  # not run when graded: "
 
 
@@ -259,6 +261,10 @@ def unrun_shell(source: str) -> tuple[str, list[str]]:
     call inside an expression (``files = !ls``) still runs, and the tamper guard sees it."""
     import ast
 
+    from .guard import IPYTHON_WORK_LIMIT, ipython_work
+
+    if ipython_work(source) > IPYTHON_WORK_LIMIT:
+        return source, []  # too costly to transform; the static scan flags such a cell for review
     try:
         from IPython.core.inputtransformer2 import TransformerManager
 
@@ -330,10 +336,13 @@ def repair_file(path: Path, *references: Path) -> list[str]:
     if key not in _REFERENCES:
         _REFERENCES[key] = json.loads(reference.read_text(encoding="utf-8"))
     try:
-        submitted = json.loads(Path(path).read_text(encoding="utf-8"))
+        raw = Path(path).read_bytes()
+        submitted = json.loads(raw.decode("utf-8-sig"))
     except (OSError, UnicodeDecodeError, json.JSONDecodeError):
         return []  # the grader's own checks explain an unreadable notebook
     converted = []
+    if raw.startswith(b"\xef\xbb\xbf"):  # Windows editors may save one; nbformat refuses it
+        converted.append("the notebook began with a byte-order mark; it was removed before grading")
     if isinstance(submitted, dict) and submitted.get("nbformat") == 3:
         # an old file (or one saved as format 3 on purpose): converted first, so that the repair applies to it too
         import nbformat
