@@ -511,7 +511,21 @@ def rms_norm_half(x, *options):
     "backward_causal_by_position_only": ("test_chunk_attention", {"chunk_attention": backward().replace(
         "def chunk_attention_backward(q, k, v, sink, out, lse, d_out, offset, block, causal=True):\n",
         "def chunk_attention_backward(q, k, v, sink, out, lse, d_out, *where):\n"
-        "    offset, block, causal = (list(where) + [True])[:3]\n")}),
+        "    offset, block, causal = (list(where) + [True])[:3]\n")}),    # red team 8, second pass (gradients): the right values, one factor computed off the graph. The merge's weights
+    # under torch.no_grad() (o's gradient misses the lse terms, lse has none); the norm's statistic detached
+    "merge_weights_under_no_grad": ("test_merge_partials", {"merge_partials": merge("""    top = torch.maximum(lse_a, lse_b)
+    with torch.no_grad():
+        w_a, w_b = torch.exp(lse_a - top), torch.exp(lse_b - top)
+        total = w_a + w_b
+    part_a = torch.where((w_a > 0)[:, None], o_a * (w_a / total)[:, None], 0.0)
+    part_b = torch.where((w_b > 0)[:, None], o_b * (w_b / total)[:, None], 0.0)
+    return (part_a + part_b).to(o_a.dtype), (top + torch.log(total)).to(lse_a.dtype)""")}),
+    "rms_statistic_detached": ("test_rms_norm_half", {"rms_norm_half": """
+def rms_norm_half(x, eps=1e-6):
+    wide = x.float()
+    mean_square = (wide * wide).mean(dim=-1, keepdim=True).detach()
+    return (wide * torch.rsqrt(mean_square + eps)).to(x.dtype)
+"""}),
 }
 
 # Mutants of independent parts graded together, one per part in each notebook (6 notebooks): each changes
@@ -571,12 +585,14 @@ MUTANT_BATCHES = [
         "backward_copies_a_strided_cache",
         "bound_none_decided_by_float_quotients",
         "max_batch_weights_compared_in_floating_point",
-        "rms_eps_by_position_only"
+        "rms_eps_by_position_only",
+        "merge_weights_under_no_grad"
     ],
     # red team round 8: every batch above already holds a mutant of parts 1 and 7
     [
         "max_batch_window_keyword_only",
-        "backward_causal_by_position_only"
+        "backward_causal_by_position_only",
+        "rms_statistic_detached"
     ]
 ]
 

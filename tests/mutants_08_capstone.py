@@ -330,6 +330,11 @@ def sentence_smoothed_loss(logits, targets, eps):
         "    per_token = (1 - eps) * nll + eps * spread\n    losses = []\n"
         "    for b in range(targets.shape[0]):\n        n = int(real[b].sum())\n"
         "        if n:\n            losses.append(per_token[b, :n].mean())\n    return torch.stack(losses).mean()")}),
+    # Part 4 (red team 8, second pass: gradients): the right value, the spread term computed from detached
+    # log-probabilities, so the gradient misses eps's share
+    "loss_spread_detached": ("test_sentence_loss", {"sentence_loss": loss(
+        "    spread = -(logp.detach().sum(dim=-1) - logp.detach()[..., PAD]) / (v - 1)\n"
+        "    per_token = (1 - eps) * nll + eps * spread\n" + _PER_SENTENCE)}),
     # Part 5: only float16 upcast, bfloat16 summed in bfloat16 (rounds at every addition)
     "average_bfloat16_summed_in_bfloat16": ("test_average", {"average": average(
         "        t = states[-1][k]\n        if t.is_floating_point():\n"
@@ -749,6 +754,6 @@ MUTANT_BATCHES = [
     ["sample_probabilities_through_float32", "bleu_skips_empty_hypotheses"],
     # red team 6's part-6 slips: every batch above already holds a mutant of part 6
     # (red team 8's slips of Parts 2 and 5 joined these two, which hold no mutant of those parts)
-    ["sample_max_len_zero_draws", "lr_floor_keyword_only"],
+    ["sample_max_len_zero_draws", "lr_floor_keyword_only", "loss_spread_detached"],
     ["sample_start_eos_finishes", "average_key_count_only"],
 ]
