@@ -91,6 +91,10 @@ MUTANTS = {
         "    eps = options.get('eps', 1e-6)\n" + _RMS_FLOAT32 +
         "    return (x32 * torch.rsqrt(x32.pow(2).mean(dim=-1, keepdim=True) + eps) * weight.to(x32.dtype)).to(x.dtype)"
     ).replace("weight, eps=1e-6)", "weight, **options)")}),
+    # red team 8, class 3: the forward pass right, the 1/rms factor computed under torch.no_grad() (its gradient lost)
+    "rms_scale_under_no_grad": ("test_rms_norm", {"rms_norm": rms(_RMS_FLOAT32 +
+        "    with torch.no_grad():\n        inv_rms = torch.rsqrt(x32.pow(2).mean(dim=-1, keepdim=True) + eps)\n"
+        "    return (x32 * inv_rms * weight.to(x32.dtype)).to(x.dtype)")}),
     # ---- Part 2, parameter count
     # the lesson's formula kept: biases everywhere, LayerNorm with bias
     "params_with_biases": ("test_modern_params", {"modern_params": params(
@@ -414,5 +418,5 @@ MUTANT_BATCHES = [
     ["rms_ignores_eps", "params_returns_float", "without_cache_lying_float", "with_cache_lying_int", "masks_renumber_padding_in_place", "sandwich_own_causal_mask", "cached_cache_in_float64"],
     # each its own notebook: every batch above already holds a mutant of part 6
     ["cached_exp_without_the_maximum", "masks_uint8_segments", "rms_eps_keyword_only"],
-    ["cached_state_in_global"],
+    ["cached_state_in_global", "rms_scale_under_no_grad"],
 ]

@@ -95,6 +95,8 @@ def rms_norm(x, weight, eps=1e-6):
     xw = x.to(work)
     return (xw * torch.rsqrt(xw.pow(2).mean(dim=-1, keepdim=True) + eps) * weight.to(work)).to(x.dtype)
 '''}, "why": "upcasts float16 only, bfloat16 computed in bfloat16: breaks 'For float16 and bfloat16 inputs ... Arithmetic in float16 or bfloat16 ... is not accurate enough'"},
+# relabelled (round 8, second pass): the blind pass took it as a mislabel because the text never asked for
+# gradients; Part 1 now says gradients must flow through the result, and a hidden _grad case catches it
 {"name": "rms_detached_scale", "correct": False, "cells": {"rms_norm": '''
 def rms_norm(x, weight, eps=1e-6):
     work = torch.float32 if x.dtype in (torch.float16, torch.bfloat16) else x.dtype
