@@ -266,6 +266,18 @@ MUTANTS = {
     "generate_flattens_the_history_with_view": ("test_generate_with_cache", {"generate_with_cache": GENERATE_FLATTENS_THE_HISTORY_WITH_VIEW}),
     # Part 1 -- stated precision (red team 2): 1 + w rounded in the weight's float16 / bfloat16 before the float32
     # arithmetic, so a small Gemma offset is partly lost (within one unit in the last place, not half of one)
+    # red team 8, class 3: the forward pass right, 1/rms under torch.no_grad() (its gradient lost)
+    "rms_scale_under_no_grad": ("test_head_rms_norm", {"head_rms_norm": """
+def head_rms_norm(x, n_heads, weight, eps=1e-6, unit_offset=False):
+    if n_heads < 1 or x.dim() < 2 or x.shape[-1] % n_heads:
+        raise ValueError("bad heads")
+    work = torch.float64 if x.dtype == torch.float64 else torch.float32
+    heads = x.to(work).unflatten(-1, (n_heads, x.shape[-1] // n_heads))
+    with torch.no_grad():
+        inv_rms = torch.rsqrt(heads.square().mean(dim=-1, keepdim=True) + eps)
+    scale = weight.to(work) + 1 if unit_offset else weight.to(work)
+    return (heads * inv_rms * scale).transpose(-3, -2).to(x.dtype)
+"""}),
     "rms_offset_rounded_in_weight_dtype": ("test_head_rms_norm", {"head_rms_norm": """
 def head_rms_norm(x, n_heads, weight, eps=1e-6, unit_offset=False):
     if x.shape[-1] % n_heads:
@@ -715,7 +727,7 @@ MUTANT_BATCHES = [
     ["loss_junk_scores_through_where", "generate_tests_the_cache",
      # red team 8: .view of inputs that are not contiguous, in the three parts that had never received them
      "rms_flattens_rows_with_view", "swiglu_flattens_x_with_view", "block_flattens_x_with_view"],
-    ["loss_masks_by_multiplying", "generate_own_generator_when_none"],
+    ["loss_masks_by_multiplying", "generate_own_generator_when_none", "rms_scale_under_no_grad"],
 ]
 
 CORRECT_VARIANTS = {
