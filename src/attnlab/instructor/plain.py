@@ -84,13 +84,16 @@ def _attnlab_plain_helpers(namespace):
     def kind(x):
         return f"an object of type {name_of(exact(x))}"
 
-    def tensor(x, what="the result", dtype=None, shape=None):
+    def dense(x, what):
         if function_modes() or dispatch_modes():
             raise AssertionError("a torch function or dispatch mode is active, so no value can be checked")
         if exact(x) is not Tensor and exact(x) is not Parameter:
             raise AssertionError(f"{what} must be a torch.Tensor (not a subclass), not {kind(x)}")
         if layout(x) is not strided or is_meta(x):
             raise AssertionError(f"{what} must be an ordinary dense tensor with data")
+
+    def tensor(x, what="the result", dtype=None, shape=None):
+        dense(x, what)
         with no_subclass():
             copy = clone(detach(x))
         if dtype is not None and dtype_of(copy) != dtype:
@@ -166,12 +169,7 @@ def _attnlab_plain_helpers(namespace):
         return tensor(found, f"the gradient of {what}")
 
     def scribble(x, what="the result"):
-        if function_modes() or dispatch_modes():
-            raise AssertionError("a torch function or dispatch mode is active, so no value can be checked")
-        if exact(x) is not Tensor and exact(x) is not Parameter:
-            raise AssertionError(f"{what} must be a torch.Tensor (not a subclass), not {kind(x)}")
-        if layout(x) is not strided or is_meta(x):
-            raise AssertionError(f"{what} must be an ordinary dense tensor with data")
+        dense(x, what)
         if numel(x) == 0:
             return None
         try:
