@@ -712,3 +712,12 @@ def test_a_value_shown_in_a_test_cell_is_not_a_score(graded_course):
     assert parts["test_raw_scores"] == (0.0, False)            # wrong, though its test cell showed 'ok'
     assert parts["test_causal_mask"] == (2.0, False)           # right, though it showed 100 and wrote to stderr
     assert parts["test_attention_weights"] == (2.0, False)     # its print ran past the output limit
+
+
+def test_a_builtin_a_student_function_reads_or_declares_global_is_not_put_aside():
+    """A scratch global shadowing a builtin is put aside while test cells run only if no student function
+    could see it: one that reads the name, or declares it global and could bind it again during a test."""
+    assert guard.builtins_used_by_functions(["max = scores.max()\nprint(max)"]) == set()
+    assert "max" in guard.builtins_used_by_functions(["max = 3\ndef f(x):\n    return max(x)"])
+    assert "isinstance" in guard.builtins_used_by_functions(["def f():\n    global isinstance\n    isinstance = print"])
+    assert "len" not in guard.builtins_used_by_functions(["def f(x, len=3):\n    return len"])

@@ -411,8 +411,8 @@ def static_findings(cell_id: str, source: str, protected: set[str], test_builtin
 
 
 def builtins_used_by_functions(sources: list[str]) -> set[str]:
-    """Names that a function, lambda or class body of these cells reads without binding it there: a global
-    the student's own code looks up when a test calls it."""
+    """Names that a function, lambda or class body of these cells reads without binding it there (a global
+    the student's own code looks up when a test calls it), or declares ``global``."""
     used = set()
     for source in sources:
         try:
@@ -426,6 +426,8 @@ def builtins_used_by_functions(sources: list[str]) -> set[str]:
                 bound = _bound_in(node)
                 used |= {n.id for n in ast.walk(inner) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load)
                          and n.id not in bound}
+                # a function that declares a name global can bind it again while a test runs
+                used |= {name for n in ast.walk(inner) if isinstance(n, (ast.Global, ast.Nonlocal)) for name in n.names}
     return used
 
 
