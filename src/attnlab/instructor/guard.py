@@ -413,6 +413,8 @@ def static_findings(cell_id: str, source: str, protected: set[str], test_builtin
 def builtins_used_by_functions(sources: list[str]) -> set[str]:
     """Names that a function, lambda or class body of these cells reads without binding it there (a global
     the student's own code looks up when a test calls it), or declares ``global``."""
+    from .libraries import _bound_here
+
     used = set()
     for source in sources:
         try:
@@ -423,25 +425,12 @@ def builtins_used_by_functions(sources: list[str]) -> set[str]:
             if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef)):
                 inner = ast.Module(body=node.body if isinstance(node.body, list) else [ast.Expr(node.body)],
                                    type_ignores=[])
-                bound = _bound_in(node)
+                bound = _bound_here(node) - {getattr(node, "name", None)}  # its own name is looked up globally
                 used |= {n.id for n in ast.walk(inner) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load)
                          and n.id not in bound}
                 # a function that declares a name global can bind it again while a test runs
                 used |= {name for n in ast.walk(inner) if isinstance(n, (ast.Global, ast.Nonlocal)) for name in n.names}
     return used
-
-
-def _bound_in(node) -> set[str]:
-    names = set()
-    args = getattr(node, "args", None)
-    if isinstance(args, ast.arguments):
-        names |= {a.arg for a in [*args.posonlyargs, *args.args, *args.kwonlyargs, args.vararg, args.kwarg] if a}
-    for child in ast.walk(node):
-        if isinstance(child, ast.Name) and isinstance(child.ctx, (ast.Store, ast.Del)):
-            names.add(child.id)
-        elif isinstance(child, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)) and child is not node:
-            names.add(child.name)
-    return names
 
 
 def shadow_note(name: str) -> str:

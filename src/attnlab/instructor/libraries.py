@@ -29,6 +29,7 @@ Each part loses only its own points: the cells still run, so later parts find th
 from __future__ import annotations
 
 import ast
+import collections
 import sys
 
 RULE = "the exercises use only {allowed} and Python's standard library (the notebook's introduction says so)"
@@ -74,9 +75,9 @@ def allowed_modules(locked_sources: list[str]) -> set[str]:
 def _outside_functions(tree: ast.Module):
     """The nodes of a cell that run when the cell runs (inside ``try`` or ``if`` too), not those of its
     functions and classes, which run only when called."""
-    todo = list(tree.body)
+    todo = collections.deque(tree.body)  # popleft: a cell of many thousand lines stays linear
     while todo:
-        node = todo.pop(0)
+        node = todo.popleft()
         yield node
         if not isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda)):
             todo.extend(ast.iter_child_nodes(node))

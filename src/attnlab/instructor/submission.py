@@ -28,10 +28,17 @@ def _managed(meta: dict | None) -> bool:
     return bool(meta) and any(meta.get(flag) for flag in FLAGS)
 
 
-def _label(cell, index: int) -> str:
+def _source(cell) -> str:
     source = cell.get("source", "")
-    source = "".join(source) if isinstance(source, list) else str(source)
-    first = next((line.strip() for line in source.splitlines() if line.strip()), "")
+    return "".join(source) if isinstance(source, list) else str(source)
+
+
+def _first_line(source: str) -> str:
+    return next((line.strip() for line in source.splitlines() if line.strip()), "")
+
+
+def _label(cell, index: int) -> str:
+    first = _first_line(_source(cell))
     return f"cell {index + 1}" + (f" ({first[:40]!r})" if first else "")
 
 
@@ -305,8 +312,7 @@ def unrun_shell_cells(nb) -> tuple[dict, list[str]]:
         meta = _meta(cell)
         if cell.get("cell_type") != "code" or (_managed(meta) and not meta.get("solution")):
             continue
-        source = cell.get("source", "")
-        source = "".join(source) if isinstance(source, list) else str(source)
+        source = _source(cell)
         new, done = unrun_shell(source)
         if not done:
             continue
@@ -314,8 +320,7 @@ def unrun_shell_cells(nb) -> tuple[dict, list[str]]:
             out = copy.deepcopy(nb)
         out["cells"][index]["source"] = new
         name = meta.get("grade_id") if meta and meta.get("solution") else None
-        first = next((line.strip() for line in source.splitlines() if line.strip()), "")
-        where = f"answer cell {name}" if name else f"a cell the student added ({first[:40]!r})"
+        where = f"answer cell {name}" if name else f"a cell the student added ({_first_line(source)[:40]!r})"
         notes += [f"{where}: `{text}` was not run: the grader runs the answers with the course's packages, without shell "
                   "commands or IPython set-up"
                   for text in done]
