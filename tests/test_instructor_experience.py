@@ -153,10 +153,15 @@ SHELL = {  # source -> (what is graded, the lines not run)
         ["%load_ext autoreload", "%autoreload 2", "%config InlineBackend.figure_format = 'retina'"]),
     "%%html\n<b>done</b>": ("pass  # not run when graded: %%html\n# <b>done</b>\n", ["%%html"]),
     "%debug\nx = 1": ("pass  # not run when graded: %debug\nx = 1", ["%debug"]),
-    # left as they are: a shell call inside an expression (the tamper guard sees it), a string, other magics
-    "files = !ls": ("files = !ls", []),
+    # shell output assigned to names: an empty list, as from a command that printed nothing
+    "files = !ls\nprint(files)": ("files = []  # not run when graded: files = !ls\nprint(files)", ["files = !ls"]),
+    "for _ in range(1):\n    out = %sx nvidia-smi -L": (
+        "for _ in range(1):\n    out = []  # not run when graded: out = %sx nvidia-smi -L", ["out = %sx nvidia-smi -L"]),
+    "gpu = !nvidia-smi  # é": ("gpu = []  # not run when graded: gpu = !nvidia-smi  # é", ["gpu = !nvidia-smi  # é"]),
+    # left as they are: a string, other magics, a magic that runs Python
     'x = """\n!not a shell\n"""': ('x = """\n!not a shell\n"""', []),
     "%time y = 1\n%matplotlib inline": ("%time y = 1\n%matplotlib inline", []),
+    "t = %timeit -o sum(range(3))": ("t = %timeit -o sum(range(3))", []),
     "def f(:\n    !ls": ("def f(:\n    !ls", []),
 }
 

@@ -181,7 +181,8 @@ def _hostile(root: Path) -> dict[str, tuple[str, bytes]]:
         "careless": ("careless_exercises.ipynb", _notebook(
             {"raw_scores": "%time _ = 1 + 1\ntorch.einsum?\n" + solution_code(CHAPTER)["raw_scores"]}, edit=_edits(
                 _move_cells({"setup": None, "grading_helpers": None}),
-                _added_cell("raw_scores", "!pip install torch\n%pip install numpy\n%load_ext autoreload\nx = 1", "odd"),
+                _added_cell("raw_scores", "!pip install torch\n%pip install numpy\n%load_ext autoreload\nfiles = !ls\n"
+                            "x = len(files) + 1", "odd"),
                 lambda nb: next(c for c in nb["cells"] if c.get("id") == "odd")["metadata"].update(
                     nbgrader={"schema_version": 99}),
                 lambda nb: nb["cells"].append({"cell_type": "code", "id": "odd2", "metadata": {"nbgrader": "oops"},
@@ -701,6 +702,7 @@ def test_released_order_and_metadata_are_restored_before_grading(graded_course):
     assert ("a cell the student added ('!pip install torch'): `!pip install torch` was not run: the grader runs the answers with the "
             "course's packages, without shell commands or IPython set-up") in notes
     assert "`%pip install numpy` was not run" in notes and "`%load_ext autoreload` was not run" in notes
+    assert "`files = !ls` was not run" in notes  # an empty list is assigned: nothing flagged (reasons above)
     graded = graded_course["root"] / "autograded" / "careless" / CHAPTER / "exercises.ipynb"
     cell = next(c for c in json.loads(graded.read_text(encoding="utf-8"))["cells"] if c.get("id") == "odd")
     assert "".join(cell["source"]).startswith("pass  # not run when graded: !pip install torch\n")

@@ -264,8 +264,10 @@ def _shell_call(node) -> str | None:
 def unrun_shell(source: str) -> tuple[str, list[str]]:
     """``(source, lines)``: the cell with each statement that runs a shell command or installs packages
     (``!pip install torch``, ``%pip install numpy``, ``!nvidia-smi``; a ``%%bash`` cell as a whole) turned
-    into ``pass`` with the line kept as a comment, and those lines. Anything else is left as it is: a shell
-    call inside an expression (``files = !ls``) still runs, and the tamper guard sees it."""
+    into ``pass`` with the line kept as a comment, and those lines. A shell command whose output is assigned
+    to names on a line of its own (``files = !ls``, ``out = %sx nvidia-smi``) assigns an empty list instead, as
+    a command that printed nothing would. Anything else is left as it is: a shell call deeper inside an
+    expression (``n = len(!ls)`` is not Python) still runs, and the tamper guard sees it."""
     import ast
 
     from .guard import IPYTHON_WORK_LIMIT, ipython_work
@@ -279,7 +281,9 @@ def unrun_shell(source: str) -> tuple[str, list[str]]:
         tree = ast.parse(python)
     except Exception:  # no IPython, or a cell that does not parse: it runs (or fails) as it is
         return source, []
-    hits = [node for node in ast.walk(tree) if isinstance(node, ast.Expr) and _shell_call(node.value)]
+    hits = [node for node in ast.walk(tree)
+            if (isinstance(node, ast.Expr) and _shell_call(node.value))
+            or (isinstance(node, ast.Assign) and _shell_call(node.value) == "line")]
     if not hits:
         return source, []
     lines = source.splitlines()
@@ -292,9 +296,14 @@ def unrun_shell(source: str) -> tuple[str, list[str]]:
     for node in hits:
         i = node.lineno - 1
         text = lines[i].strip()
-        if node.end_lineno != node.lineno or not text.startswith(("!", "%")):
+        if node.end_lineno != node.lineno or not (isinstance(node, ast.Assign) or text.startswith(("!", "%"))):
             continue
-        lines[i] = lines[i][: len(lines[i]) - len(lines[i].lstrip())] + NOT_RUN + text
+        indent = lines[i][: len(lines[i]) - len(lines[i].lstrip())]
+        if isinstance(node, ast.Assign):  # the targets as IPython wrote them, then an empty output
+            targets = python.splitlines()[i].encode("utf-8")[: node.value.col_offset].decode("utf-8")
+            lines[i] = targets + "[]" + NOT_RUN[len("pass"):] + text
+        else:
+            lines[i] = indent + NOT_RUN + text
         done.append(text)
     new = "\n".join(lines) + ("\n" if source.endswith("\n") else "")
     try:
