@@ -704,6 +704,24 @@ def fused_swiglu(x, w_gate_up, w_down, beta=1.0, limit=None, interleaved=False):
     "block_parallel_ffn_input_detached": ("test_block_variant", {"block_variant": '\ndef block_variant(x, attn, ffn, norm_1, norm_2, layout, post_norms=None):\n    if layout == "parallel":\n        n = norm_1(x)\n        return x + attn(n) + ffn(n.detach())\n    if layout == "reordered":\n        h = x + norm_1(attn(x))\n        return h + norm_2(ffn(h))\n    if layout == "sandwich":\n        if post_norms is None:\n            raise ValueError("the sandwich layout needs post_norms")\n        post_1, post_2 = post_norms\n        h = x + post_1(attn(norm_1(x)))\n        return h + post_2(ffn(norm_2(h)))\n    raise ValueError("unknown layout")\n'}),
     "rope_second_half_detached": ("test_rope_llama3", {"rope_llama3": '\ndef rope_llama3(x, positions, base=500000.0, factor=8.0, low_freq_factor=1.0, high_freq_factor=4.0, original_context=8192):\n    b, _, t, dh = x.shape\n    if dh % 2 or tuple(positions.shape) != (b, t):\n        raise ValueError("bad shapes")\n    theta = base ** (-torch.arange(0, dh, 2, dtype=torch.float64) / dh)\n    wavelength = 2 * math.pi / theta\n    s = (original_context / wavelength - low_freq_factor) / (high_freq_factor - low_freq_factor)\n    mixed = (1 - s) * theta / factor + s * theta\n    theta = torch.where(wavelength < original_context / high_freq_factor, theta,\n                        torch.where(wavelength > original_context / low_freq_factor, theta / factor, mixed))\n    angle = positions.to(torch.float64)[:, None, :, None] * theta\n    cos, sin = angle.cos(), angle.sin()\n    first, second = x.to(torch.float64).chunk(2, dim=-1)\n    out = torch.cat([first * cos - second.detach() * sin, second * cos + first.detach() * sin], dim=-1)\n    return out.to(x.dtype)\n'}),
     "ragged_weights_detached": ("test_ragged_cached_attention", {"ragged_cached_attention": '\ndef ragged_cached_attention(q, k_new, v_new, k_cache, v_cache, lengths):\n    b, h, t, dh = q.shape\n    g, s_max = k_cache.shape[1], k_cache.shape[2]\n    if h % g:\n        raise ValueError("heads")\n    if int((lengths.long() + t).max()) > s_max:\n        raise ValueError("too long")\n    slots = lengths.long()[:, None] + torch.arange(t)\n    index = slots[:, None, :, None].expand(b, g, t, dh)\n    k_cache.scatter_(2, index, k_new)\n    v_cache.scatter_(2, index, v_new)\n    written = torch.arange(s_max)[None, :] < (lengths.long() + t)[:, None]\n    keys = torch.where(written[:, None, :, None], k_cache, torch.zeros((), dtype=k_cache.dtype))\n    values = torch.where(written[:, None, :, None], v_cache, torch.zeros((), dtype=v_cache.dtype))\n    qg = q.reshape(b, g, h // g, t, dh)\n    scores = torch.einsum("bgrtd,bgsd->bgrts", qg, keys) / math.sqrt(dh)\n    allowed = torch.arange(s_max)[None, None, :] <= slots[:, :, None]\n    scores = scores.masked_fill(~allowed[:, None, None], float("-inf"))\n    weights = scores.softmax(dim=-1).detach()  # the weights as constants: q and k_new get no gradient\n    out = torch.einsum("bgrts,bgsd->bgrtd", weights, values)\n    return out.reshape(b, h, t, dh).to(q.dtype), lengths + t\n'}),
+    # red team 9: numbers the forward pass gets right and the backward pass does not. A sigma written by hand
+    # overflows at gates of about -100 (inf / inf in its derivative); a NaN key masked only after q k^T gives q a
+    # NaN gradient (0 * NaN)
+    "swiglu_sigmoid_by_hand_overflows": ("test_fused_swiglu", {"fused_swiglu": """
+def fused_swiglu(x, w_gate_up, w_down, beta=1.0, limit=None, interleaved=False):
+    both = x @ w_gate_up.T
+    if interleaved:
+        gate, up = both[..., 0::2], both[..., 1::2]
+    else:
+        gate, up = both.chunk(2, dim=-1)
+    if limit is not None:
+        gate = gate.clamp(max=limit)
+        up = up.clamp(min=-limit, max=limit)
+    return (gate / (1 + torch.exp(-beta * gate)) * up) @ w_down.T
+"""}),
+    "ragged_keys_masked_after_product": ("test_ragged_cached_attention", {"ragged_cached_attention": _ragged(
+        values="keys = k_cache  # NaN keys reach q k^T; masked_fill hides them in the output only\n"
+               "    values = torch.where(written[:, None, :, None], v_cache, torch.zeros((), dtype=v_cache.dtype))")}),
     # class 1 (optional arguments both ways): keyword-only, **options, a renamed argument
     "swiglu_options_keyword_only": ("test_fused_swiglu", {"fused_swiglu": '\ndef fused_swiglu(x, w_gate_up, w_down, *, beta=1.0, limit=None, interleaved=False):\n    both = x @ w_gate_up.T\n    if interleaved:\n        gate, up = both[..., 0::2], both[..., 1::2]\n    else:\n        gate, up = both.chunk(2, dim=-1)\n    if limit is not None:\n        gate = gate.clamp(max=limit)\n        up = up.clamp(min=-limit, max=limit)\n    return (gate * torch.sigmoid(beta * gate) * up) @ w_down.T\n'}),
     "moe_options_keyword_only": ("test_moe_params", {"moe_params": '\ndef moe_params(vocab, dim, n_layers, n_heads, n_kv_heads, head_dim, ffn_hidden, n_experts, top_k, *, tied=False,\n               n_shared=0, first_dense=0, dense_hidden=0):\n    if n_kv_heads < 1 or n_heads % n_kv_heads or not 1 <= top_k <= n_experts:\n        raise ValueError("bad configuration")\n    if n_shared < 0 or not 0 <= first_dense <= n_layers:\n        raise ValueError("bad configuration")\n    embeddings = vocab * dim * (1 if tied else 2)\n    common = 2 * dim + 2 * dim * n_heads * head_dim + 2 * dim * n_kv_heads * head_dim\n    expert = 3 * dim * ffn_hidden\n    dense = first_dense * (common + 3 * dim * dense_hidden)\n    sparse = n_layers - first_dense\n    total = embeddings + dim + dense + sparse * (common + dim * n_experts + (n_experts + n_shared) * expert)\n    active = embeddings + dim + dense + sparse * (common + dim * n_experts + (top_k + n_shared) * expert)\n    return int(total), int(active)\n'}),
@@ -740,13 +758,16 @@ MUTANT_BATCHES = [
     ["loss_junk_scores_through_where", "generate_tests_the_cache",
      # red team 8: .view of inputs that are not contiguous, in the three parts that had never received them
      "rms_flattens_rows_with_view", "swiglu_flattens_x_with_view", "block_flattens_x_with_view",
-     "rope_options_as_kwargs"],  # red team 8, second pass, class 1
+     "rope_options_as_kwargs",  # red team 8, second pass, class 1
+     "ragged_keys_masked_after_product"],  # red team 9
     ["loss_masks_by_multiplying", "generate_own_generator_when_none", "rms_scale_under_no_grad",
      # red team 8, second pass: class 1 and class 2
      "swiglu_options_keyword_only", "block_post_norms_renamed", "rope_results_memoised"],
     # red team 8, second pass: class 3 in parts 2, 5, 6 and 7, and class 1 in parts 3 and 4
     ["swiglu_gate_sigmoid_detached", "block_parallel_ffn_input_detached", "rope_second_half_detached",
      "ragged_weights_detached", "moe_options_keyword_only", "loss_z_loss_keyword_only"],
+    # red team 9: every batch above already holds a mutant of part 2
+    ["swiglu_sigmoid_by_hand_overflows"],
 ]
 
 CORRECT_VARIANTS = {
@@ -780,7 +801,7 @@ def fused_swiglu(x, w_gate_up, w_down, beta=1.0, limit=None, interleaved=False):
     if limit is not None:
         gate = torch.minimum(gate, torch.full_like(gate, limit))
         up = torch.maximum(torch.minimum(up, torch.full_like(up, limit)), torch.full_like(up, -limit))
-    swish = gate / (1 + torch.exp(-beta * gate))
+    swish = gate * torch.exp(-F.softplus(-beta * gate))  # sigma(z) = exp(-softplus(-z)): no overflow (red team 9)
     return torch.einsum("...f,df->...d", swish * up, w_down)
 """,
         "moe_params": """
