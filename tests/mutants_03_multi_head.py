@@ -16,7 +16,9 @@ subtracting the row maximum, which overflows once scores exceed about 709 in flo
 now each have a case with scores in the thousands). Red team 7: the parameters read by the dict's
 order instead of by key (the hidden tests of parts 5 to 7 pass the entries in another order), and 0
 query heads rejected although 0 is a multiple of every number of key/value heads. Red team 8: masks
-built from positions in the dtype of a bfloat16 or float16 x (exact only up to 256 and 2048).
+built from positions in the dtype of a bfloat16 or float16 x (exact only up to 256 and 2048). Red team 9:
+torch's global state changed by a function (the generator seeded again, deterministic algorithms switched on;
+every part's hidden tests now check it around their calls), a bool for a size-1 result, zero widths refused.
 """
 
 CHAPTER = "03-multi-head"
@@ -446,6 +448,21 @@ def cross_attention_left_padded(x, memory, memory_lengths, params, num_heads):
     real = torch.arange(s)[None, :] >= s - memory_lengths.long()[:, None]
     return merge_heads(attention(q, k, v, real[:, None, None, :])) @ params["w_o"].T + params["b_o"]
 """}),
+    # Red team 9 (slipped): a size of 1 (head_dim = 1) returned as a bool: False is not the int 0 (the hidden
+    # tests had no head width of 1)
+    "scrambled_feature_false_for_one_wide_heads": ("test_scrambled", {"scrambled": scrambled("""    flat = position * num_heads * head_dim + column
+    head, rest = divmod(flat, length * head_dim)
+    return head, rest // head_dim, (rest % head_dim if head_dim > 1 else False)""")}),
+    # Red team 9 (slipped): a check too strict: a model or head width of 0 refused, though only the head counts raise
+    "cost_refuses_zero_widths": ("test_cost", {"cost": cost(
+        check="d_model < 1 or head_dim < 1 or num_kv_heads < 1 or num_heads % num_kv_heads")}),
+    # Red team 9 (slipped): torch's global state changed by a function: the deterministic-algorithms flag switched on
+    # "for reproducible grading", the global generator seeded again on every call
+    "left_padded_turns_on_deterministic_algorithms": ("test_left_padded", {"left_padded": left_padded(
+        before="    torch.use_deterministic_algorithms(True)\n")}),
+    "cache_reseeds_the_global_generator": ("test_cache", {"cache": cache(
+        "torch.ones(t, p + t, dtype=torch.bool).tril(diagonal=p)").replace(
+        "    p, t = past_k.shape[2], x.shape[1]\n", "    torch.manual_seed(0)\n    p, t = past_k.shape[2], x.shape[1]\n")}),
 }
 
 # Two correct answers written differently from the model answer (and from each other).
@@ -630,9 +647,13 @@ MUTANT_BATCHES = [
     # narrow integer dtypes: every batch above already has a Part 6 mutant
     ["left_padded_start_in_narrow_dtype",
      # red team 7
-     "contributions_params_by_dict_order", "cache_params_by_dict_order", "cost_bias_keyword_only"],
+     "contributions_params_by_dict_order", "cache_params_by_dict_order", "cost_bias_keyword_only",
+     "scrambled_feature_false_for_one_wide_heads"],  # red team 9
     # red team 8: every batch above already has a part 6 and a part 7 mutant
-    ["left_padded_mask_positions_in_dtype_of_x", "cache_mask_positions_in_dtype_of_x", "contributions_scores_detached"],
+    ["left_padded_mask_positions_in_dtype_of_x", "cache_mask_positions_in_dtype_of_x", "contributions_scores_detached",
+     "cost_refuses_zero_widths"],  # red team 9
     # red team 8, second pass: likewise
     ["cache_returns_views_of_a_kept_buffer", "left_padded_keys_under_no_grad"],
+    # red team 9: torch's global state (every batch above already has a part 6 and a part 7 mutant)
+    ["left_padded_turns_on_deterministic_algorithms", "cache_reseeds_the_global_generator"],
 ]

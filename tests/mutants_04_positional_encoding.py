@@ -381,6 +381,21 @@ def shift_matrix_halves(offset, d_model, base=10000.0):
     # (3) Right values, wrong gradient: one factor of the rotation detached from autograd
     "partial_rope_second_half_detached": ("test_rotate_half", {"rotate_half": partial_rope(
         pairs="x[..., :half], x[..., half:rotary_dim].detach()")}),
+    # Red team 9 (chapter 3's slip, closed here too): torch's global state changed by a function. The global
+    # generator seeded from the argument's seed and the permutations drawn from it (the same permutations for a
+    # freshly seeded generator), and the deterministic-algorithms flag switched on
+    "equivariance_seeds_the_global_generator": ("test_equivariance", {"equivariance": """
+def check_equivariance(layer, x, trials, generator, tol=1e-5):
+    torch.manual_seed(generator.initial_seed())
+    reference = layer(x)
+    worst = 0.0
+    for _ in range(trials):
+        perm = torch.randperm(x.shape[1])
+        worst = max(worst, (layer(x[:, perm]) - reference[:, perm]).abs().max().item())
+    return worst <= tol, float(worst)
+"""}),
+    "alibi_block_turns_on_deterministic_algorithms": ("test_alibi_block", {"alibi_block": alibi().replace(
+        "def alibi_block(num_heads, t, offset):\n", "def alibi_block(num_heads, t, offset):\n    torch.use_deterministic_algorithms(True)\n")}),
 }
 
 LOOPS_AND_COMPLEX = {
@@ -556,8 +571,10 @@ MUTANT_BATCHES = [
      "table_positions_rounded_to_dtype",  # red team 7
      "alibi_block_slice_of_kept_table", "shift_base_keyword_only"],  # red team 8, second pass (classes 2 and 1)
     ["partial_rope_positions_in_dtype_of_x",  # red team 7: every batch above already has a part 5 mutant
-     "table_options_keyword_only"],  # red team 8, second pass (class 1)
+     "table_options_keyword_only",  # red team 8, second pass (class 1)
+     "alibi_block_turns_on_deterministic_algorithms"],  # red team 9
     # red team 8, second pass: every batch above already has a part 5 mutant (and a part 1 mutant)
-    ["partial_rope_base_keyword_only", "table_slice_of_kept_table"],
+    ["partial_rope_base_keyword_only", "table_slice_of_kept_table",
+     "equivariance_seeds_the_global_generator"],  # red team 9
     ["partial_rope_second_half_detached"],
 ]
