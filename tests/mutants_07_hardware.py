@@ -526,6 +526,50 @@ def rms_norm_half(x, eps=1e-6):
     mean_square = (wide * wide).mean(dim=-1, keepdim=True).detach()
     return (wide * torch.rsqrt(mean_square + eps)).to(x.dtype)
 """}),
+    # ---- red team round 9 (blind slips)
+    # Parts 1 and 3: exact-looking arithmetic in decimal's default 28 significant digits: a quotient within 10**-20 of
+    # an integer rounds to it (the hidden tests' quotients need 31 digits and more)
+    "max_batch_decimal_quotient": ("test_max_batch", {"max_batch": batch("""    from decimal import Decimal, ROUND_FLOOR
+    if memory_bytes < weight_bytes:
+        return 0
+    return int((Decimal(memory_bytes - weight_bytes) / Decimal(per_sequence)).to_integral_value(rounding=ROUND_FLOOR))""")}),
+    "bound_decimal_28_digits": ("test_compute_bound_batch", {"compute_bound_batch": """
+from decimal import Decimal, ROUND_CEILING
+
+def compute_bound_batch(k, n, bytes_per_value, peak, bandwidth):
+    slope = 2 * k * n * bandwidth - peak * bytes_per_value * (k + n)
+    if slope <= 0:
+        return None
+    need = peak * bytes_per_value * k * n
+    return max(1, int((Decimal(need) / Decimal(slope)).to_integral_value(rounding=ROUND_CEILING)))
+"""}),
+    # Part 4: a process-wide setting changed (torch.set_flush_denormal left on): every later float computation of the
+    # program flushes subnormals; the intro says not to change anything inside torch
+    "rms_flushes_denormals": ("test_rms_norm_half", {"rms_norm_half": """
+def rms_norm_half(x, eps=1e-6):
+    torch.set_flush_denormal(True)  # subnormals are slow on CPUs
+    wide = x.float()
+    return (wide / torch.sqrt((wide * wide).mean(dim=-1, keepdim=True) + eps)).to(x.dtype)
+"""}),
+    # Part 5: cast to uint8 before the clamp: round(253.5) + round(1.5) = 256 wraps to 0 at 8 bits
+    "asym_casts_before_clamp": ("test_quantize_asym", {"quantize_asym": """
+def quantize_asym(w, bits, group_size):
+    rows, cols = w.shape
+    top = 2 ** bits - 1
+    g = w.reshape(rows, cols // group_size, group_size)
+    lo = torch.clamp(g.amin(dim=-1), max=0)
+    hi = torch.clamp(g.amax(dim=-1), min=0)
+    scale = (hi - lo) / top
+    scale = torch.where(scale > 0, scale, torch.ones_like(scale))
+    zero = torch.round(-lo / scale).to(torch.uint8)
+    q = (torch.round(g / scale[..., None]).to(torch.int16) + zero[..., None]).to(torch.uint8).clamp(0, top)
+    return q.reshape(rows, cols), scale, zero
+
+
+def dequantize_asym(q, scale, zero):
+    group = q.shape[1] // scale.shape[1]
+    return (q.to(scale.dtype) - zero.repeat_interleave(group, dim=1).to(scale.dtype)) * scale.repeat_interleave(group, dim=1)
+"""}),
 }
 
 # Mutants of independent parts graded together, one per part in each notebook (6 notebooks): each changes
@@ -592,7 +636,14 @@ MUTANT_BATCHES = [
     [
         "max_batch_window_keyword_only",
         "backward_causal_by_position_only",
-        "rms_statistic_detached"
+        "rms_statistic_detached",
+        "bound_decimal_28_digits",  # red team 9
+        "asym_casts_before_clamp"
+    ],
+    # red team 9: every batch above already holds a mutant of parts 1 and 4
+    [
+        "max_batch_decimal_quotient",
+        "rms_flushes_denormals"
     ]
 ]
 
