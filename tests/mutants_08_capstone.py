@@ -494,6 +494,40 @@ def beam_search(next_logprobs, start, k, max_len, alpha):
     "bleu_ngrams_joined_with_spaces": ("test_bleu", {"bleu": bleu().replace(
         "Counter(tuple(hyp[i:i + n])", "Counter(' '.join(hyp[i:i + n])").replace(
         "Counter(tuple(ref[i:i + n])", "Counter(' '.join(ref[i:i + n])")}),
+    # ---- red team round 9 (blind slips)
+    # Part 2: the result rounded to 12 decimals: right to 1e-12 absolute, wrong for learning rates of 1e-7
+    # (the check compares relative to the schedule's peak and floor now)
+    "lr_rounded_to_12_decimals": ("test_lr_at", {"lr_at": lr("""    if step <= warmup:
+        value = peak * step / warmup
+    elif step >= total:
+        value = floor
+    else:
+        value = """ + _COSINE + """
+    return round(float(value), 12)  # no float noise in the logs""")}),
+    # Part 6: torch's global generator re-seeded (the draws still come from `generator`): every later torch.randn of
+    # the caller's program repeats; "draw with no other random source", "do not change anything inside torch"
+    "sample_reseeds_global_rng": ("test_sample", {"sample": """
+def sample_decode(next_logprobs, starts, max_len, temperature, top_k, generator):
+    torch.manual_seed(1234)  # reproducible runs
+    outs, live = [[] for _ in starts], list(range(len(starts)))
+    for _ in range(max_len):
+        if not live:
+            break
+        scores = next_logprobs([[starts[i]] + outs[i] for i in live]) / temperature
+        if top_k is not None and top_k < scores.shape[-1]:
+            kept = scores.topk(top_k, dim=-1).indices
+            scores = torch.full_like(scores, float('-inf')).scatter(-1, kept, scores.gather(-1, kept))
+        drawn = torch.multinomial(torch.softmax(scores, dim=-1), 1, generator=generator).flatten().tolist()
+        for i, token in zip(live, drawn):
+            outs[i].append(int(token))
+        live = [i for i in live if outs[i][-1] != EOS]
+    return outs
+"""}),
+    # Part 8: n-grams joined with the ASCII unit separator, which "cannot appear in text": a token may hold any
+    # characters (the round-7 check tried common separators only)
+    "bleu_ngrams_joined_with_unit_separator": ("test_bleu", {"bleu": bleu().replace(
+        "Counter(tuple(hyp[i:i + n])", "Counter('\\x1f'.join(hyp[i:i + n])").replace(
+        "Counter(tuple(ref[i:i + n])", "Counter('\\x1f'.join(ref[i:i + n])")}),
 }
 
 VECTORISED = {
@@ -755,5 +789,8 @@ MUTANT_BATCHES = [
     # red team 6's part-6 slips: every batch above already holds a mutant of part 6
     # (red team 8's slips of Parts 2 and 5 joined these two, which hold no mutant of those parts)
     ["sample_max_len_zero_draws", "lr_floor_keyword_only", "loss_spread_detached"],
-    ["sample_start_eos_finishes", "average_key_count_only"],
+    ["sample_start_eos_finishes", "average_key_count_only", "lr_rounded_to_12_decimals",  # red team 9: lr and bleu
+     "bleu_ngrams_joined_with_unit_separator"],
+    # red team 9: every batch above already holds a mutant of part 6
+    ["sample_reseeds_global_rng"],
 ]
