@@ -211,6 +211,11 @@ def packed_masks(src_segments, tgt_segments):
         "    if self_allowed is not None:\n        self_allowed |= torch.eye(y.shape[1], dtype=torch.bool)\n"
         + _SW1 + _SW2 + _SW3)}),
     # its own causal mask instead of self_allowed (a rule that differs only on a per-row mask)
+    # red team 9: an entry added to the caller's parameter dict (the last self-attention output kept
+    # for inspection); every given entry keeps its value
+    "sandwich_adds_entry_to_p": ("test_sandwich", {"sandwich": sandwich(
+        "    p['self_attn_out'] = mha(layer_norm(y, *p['pre1']), None, self_allowed, p['self_attn'])\n"
+        "    y = y + layer_norm(p['self_attn_out'], *p['post1'])\n" + _SW2 + _SW3)}),
     "sandwich_own_causal_mask": ("test_sandwich", {"sandwich": sandwich(
         "    t = y.shape[1]\n"
         "    y = y + layer_norm(mha(layer_norm(y, *p['pre1']), None, torch.ones(t, t, dtype=torch.bool).tril(),"
@@ -275,6 +280,16 @@ def cached_self_attention(x_new, params, cache):
         prologue="    params['w_qkv'][:d].div_(math.sqrt(dh)); params['b_qkv'][:d].div_(math.sqrt(dh))\n"
                  "    params['w_qkv'][:d].mul_(math.sqrt(dh)); params['b_qkv'][:d].mul_(math.sqrt(dh))\n"
                  "    params['w_qkv'][:d].div_(3.0); params['w_qkv'][:d].mul_(3.0)\n")}),
+    # red team 9 (slipped): the split projections stored in params (an entry added to the caller's
+    # dict); the four given entries keep their values, so only a check of params' entries sees it
+    "cached_params_gain_split_weights": ("test_cached_attention", {"cached_attention": cached(
+        _OFFSET_MASK, prologue="    if 'w_k' not in params:\n"
+                               "        params['w_q'], params['w_k'], params['w_v'] = params['w_qkv'].chunk(3)\n")}),
+    # red team 9 (slipped): past taken from a position counter kept in the cache, not from cache['k'];
+    # right until the caller shortens the cache (rejected drafts of speculative decoding)
+    "cached_position_counter": ("test_cached_attention", {"cached_attention": cached(
+        "    past = cache['pos'] - n\n" + _OFFSET_MASK,
+        store="    cache['k'], cache['v'] = k, v\n    cache['pos'] = cache.get('pos', 0) + n\n")}),
     # stated requirement (the cache keeps the dtype of x_new): kept in float64 whatever the input,
     # right for float64 inputs only
     "cached_cache_in_float64": ("test_cached_attention", {"cached_attention": cached(
@@ -417,6 +432,9 @@ MUTANT_BATCHES = [
     ["rms_divides_x_in_place", "params_decoder_two_norms", "without_cache_forgets_heads", "with_cache_square_once", "masks_causal_cached_to_256", "sandwich_mask_in_place", "cached_folds_scale_into_params"],
     ["rms_ignores_eps", "params_returns_float", "without_cache_lying_float", "with_cache_lying_int", "masks_renumber_padding_in_place", "sandwich_own_causal_mask", "cached_cache_in_float64"],
     # each its own notebook: every batch above already holds a mutant of part 6
-    ["cached_exp_without_the_maximum", "masks_uint8_segments", "rms_eps_keyword_only"],
+    ["cached_exp_without_the_maximum", "masks_uint8_segments", "rms_eps_keyword_only", "sandwich_adds_entry_to_p"],
     ["cached_state_in_global", "rms_scale_under_no_grad"],
+    # red team 9: every batch above already holds a Part 6 mutant
+    ["cached_params_gain_split_weights"],
+    ["cached_position_counter"],
 ]
