@@ -233,6 +233,25 @@ def expert_choice(router_logits, capacity):
         chosen[best, e] = True
     return chosen, torch.where(chosen, probs, torch.zeros_like(probs))
 """}),
+    # red team 9 (slipped): ties broken by a small penalty on the token index, which also reorders
+    # tokens whose probabilities differ by less than 1e-7 per index step
+    "expert_choice_epsilon_tie_break": ("test_expert_choice", {"expert_choice": """
+def expert_choice(router_logits, capacity):
+    probs = torch.softmax(router_logits, dim=-1)
+    n, e = probs.shape
+    score = probs.detach() - 1e-7 * torch.arange(n, dtype=probs.dtype).unsqueeze(1)
+    top = score.topk(min(capacity, n), dim=0).indices
+    chosen = torch.zeros(n, e, dtype=torch.bool).scatter(0, top, True)
+    return chosen, torch.where(chosen, probs, torch.zeros_like(probs))
+"""}),
+    # red team 9: a slack on the threshold "for rounding", which keeps tokens just below it
+    "min_p_threshold_with_slack": ("test_min_p_sample", {"min_p_sample": """
+def min_p_sample(logits, min_p, generator):
+    probs = torch.softmax(logits, dim=-1)
+    keep = probs >= min_p * probs.amax(-1, keepdim=True) - 1e-4
+    kept = probs * keep
+    return torch.multinomial(kept / kept.sum(-1, keepdim=True), 1, generator=generator).squeeze(-1)
+"""}),
     # Part 6 -- keep the dtype: computes the gates in float32
     "expert_choice_float32_gate": ("test_expert_choice", {"expert_choice": """
 def expert_choice(router_logits, capacity):
@@ -787,7 +806,8 @@ MUTANT_BATCHES = [
      # red team 8, second pass: right values, wrong gradients
      "expert_choice_gate_detached", "gqa_cached_weights_under_no_grad", "decay_denominator_detached"],
     # red team 6: every batch above already holds a Part 3 mutant; red team 7: and a Part 5 mutant
-    ["whole_word_row_offset_collides", "restore_sentinel_table_int64_only"],
+    ["whole_word_row_offset_collides", "restore_sentinel_table_int64_only", "expert_choice_epsilon_tie_break",
+     "min_p_threshold_with_slack"],
 ]
 
 # Correct answers that differ from the model answers: closed forms written another way, Python
