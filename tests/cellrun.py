@@ -72,6 +72,12 @@ def _execute(cells, threads: int, conn) -> None:
 
     import torch
 
+    from attnlab.instructor import guard
+
+    reset_switches, settings_changed, settings_message = guard.RESET_SWITCHES, guard.SETTINGS_CHANGED, guard.settings_message
+    for name in [name for name in sys.modules if name == "attnlab" or name.startswith("attnlab.")]:
+        del sys.modules[name]  # as in a grading kernel, where the course package cannot be imported
+
     class NoCoursePackage:  # as in a grading kernel: `import attnlab` fails
         @staticmethod
         def find_spec(name, path=None, target=None):
@@ -90,13 +96,16 @@ def _execute(cells, threads: int, conn) -> None:
     for gid, code, points in cells:
         error = ""
         if points:  # as the grader does before every test cell: torch's global switches back to their defaults
-            torch.set_grad_enabled(True)
-            torch.autograd.set_detect_anomaly(False)
-            torch.use_deterministic_algorithms(False)
+            eval(reset_switches, {"__builtins__": builtins})
         try:
             exec(compile(code, f"<cell {gid}>", "exec"), namespace)
         except BaseException as err:  # noqa: BLE001 - a cell's error (SystemExit included) is its result
             error = "".join(traceback.format_exception_only(type(err), err)).strip()[-300:]
+        if points:  # as the grader does after every test cell: a switch an answer left changed fails the cell
+            changed = eval(settings_changed, {"__builtins__": builtins})
+            if changed:
+                error = error or f"GlobalSettings: {settings_message(changed)}"
+                eval(reset_switches, {"__builtins__": builtins})
         if points:
             parts[gid] = (0.0 if error else points, points, error)
     conn.send(parts)

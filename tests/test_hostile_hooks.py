@@ -67,7 +67,8 @@ STATIC_CASES = {
     "import_module": ("import importlib\nm = importlib.import_module(name)", "calls import_module with code or a name"),
     "exec": ("exec(''.join(['x', '=1']))", "calls exec with code or a name built at run time"),
     "literal exec": ("exec('import gc')", "imports gc"),
-    "getattr built": ("import sys\nf = getattr(sys, '_get' + 'frame')", "calls getattr on sys with a name built at run time"),
+    "getattr built": ("import sys\nf = getattr(sys, '_get' + 'frame')", "uses getattr(..., '_getframe') with the name built"),
+    "getattr computed": ("import sys\nf = getattr(sys, name)", "calls getattr on sys with a name built at run time"),
     "getattr literal": ("import sys\nf = getattr(sys, '_getframe')", "uses getattr(..., '_getframe')"),
     "protected read": ("def raw_scores(q, k):\n    return _REF['einsum']('...d,...e->...de', q, k)", "reads _REF, a helper of the grader's tests"),
     "function code": ("def f():\n    pass\nf.__code__ = (lambda: 1).__code__", "(__code__)"),
@@ -88,6 +89,19 @@ STATIC_CASES = {
                           "names _ref_masked_attention, a helper of the grader's tests"),
     "pydoc": ("import pydoc\nf = pydoc.locate(name)", "imports pydoc"),
     "linecache": ("import linecache\nlines = linecache.cache", "imports linecache"),
+    # white-box 9: the tests' references and source reached from an answer while a test calls it
+    "globals in pieces": ("def f(q):\n    g = getattr(f, '__glob' + 'als__')", "with the name built from pieces"),
+    "globals by f-string": ("g = getattr(f, f\"{'__glob'}als__\")", "with the name built from pieces"),
+    "globals joined": ("g = getattr(f, ''.join(['__gl', 'obals__']))", "with the name built from pieces"),
+    "attrgetter": ("import operator\ng = operator.attrgetter('x.__globals__')(f)", "attrgetter(... '__globals__'"),
+    "getattribute": ("g = object.__getattribute__(f, '__globals__')", "__getattribute__(... '__globals__'"),
+    "signal": ("import signal\nsignal.signal(signal.SIGALRM, h)", "imports signal"),
+    "traceback linecache": ("import traceback\nc = traceback.linecache.cache", "(linecache)"),
+    "stack source": ("import traceback\nlines = traceback.extract_stack()", "(extract_stack)"),
+    "torch.library": ("lib = torch.library.Library('aten', 'IMPL')", "replaces torch's own operators"),
+    "from torch import library": ("from torch import library", "imports torch.library"),
+    "import torch.library": ("import torch.library as L", "imports torch.library"),
+    "op py_impl": ("torch.ops.aten.isclose.default.py_impl(k)(f)", "(py_impl)"),
 }
 
 
@@ -108,7 +122,10 @@ def test_static_scan_keeps_ordinary_code_unflagged():
                 "from IPython.display import display, HTML\ndisplay(HTML('<b>table</b>'))\n"
                 # the usual reproducibility snippet, a script guard and IPython's display by another name
                 "torch.backends.cudnn.deterministic = True\ntorch.backends.cudnn.benchmark = False\n"
-                "if __name__ == '__main__':\n    pass\nfrom IPython import display as show\n")
+                "if __name__ == '__main__':\n    pass\nfrom IPython import display as show\n"
+                # names built from pieces that are no dunder; an ordinary op of torch.ops; a traceback printed
+                "h = getattr(torch, 'float' + '16')\ny = torch.ops.aten.add(x, x)\nimport traceback\n"
+                "try:\n    1 / 0\nexcept ZeroDivisionError:\n    traceback.print_exc()\n")
     assert guard.static_findings("part", ordinary, protected, test_builtins) == []
 
 
@@ -476,6 +493,41 @@ def test_tags_skip_no_cell_and_printed_history_holds_no_test(tmp_path):
     assert cells["t1"].outputs and cells["t1"].outputs[-1]["ename"] == "AssertionError", cells["t1"].outputs
     printed = "".join(o.get("text", "") for o in cells["a2"].outputs)
     assert "answer = 2" in printed and "hidden-line-xyz" not in printed, printed
+
+
+@pytest.mark.slow
+def test_a_test_cells_source_is_not_in_linecache_while_it_runs(tmp_path):
+    """White-box 9: an answer that a test calls read the running test's lines from linecache (IPython puts a
+    cell's source there when it compiles it); the audit hook now drops a grader cell's source as it starts."""
+    spy = ("seen = []\ndef answer():\n    cache = __import__('sys').modules['line' + 'cache'].cache\n"
+           "    seen.extend(''.join(v[2]) for k, v in list(cache.items()) if 'ipykernel' in k and len(v) > 2)\n    return 1")
+    ctx, cells = run_notebook(tmp_path, [(SETUP, "setup", "locked"), (spy, "a1", "student"),
+                                         ("assert answer() == 1  # hidden-line-xyz", "t1", "test"),
+                                         ("print('own-line-abc', seen)", "a2", "student")])
+    printed = "".join(o.get("text", "") for o in cells["a2"].outputs)
+    assert "own-line-abc" in printed and "hidden-line-xyz" not in printed, printed
+    assert not cells["t1"].outputs, cells["t1"].outputs
+
+
+@pytest.mark.slow
+def test_a_function_that_leaves_a_torch_setting_changed_fails_the_test_that_called_it(tmp_path):
+    """Red team 9: a function turning on the flush-denormal mode (or another process-wide setting) and leaving
+    it so. The same call at the top of a cell is put back before the next test cell and costs nothing."""
+    answers = ("torch.set_default_dtype(torch.float64)\ntorch.set_float32_matmul_precision('medium')\n"
+               "def f(x):\n    torch.set_flush_denormal(True)\n    return x\n"
+               "def g(x):\n    with torch.no_grad():\n        return x * 2\n")
+    ctx, cells = run_notebook(tmp_path, [(SETUP, "setup", "locked"), (answers, "a1", "student"),
+                                         ("assert torch.get_default_dtype() == torch.float32\n"
+                                          "assert torch.get_float32_matmul_precision() == 'highest'\n"
+                                          "assert g(torch.ones(1)).item() == 2", "t1", "test"),
+                                         ("assert f(torch.ones(1)).item() == 1", "t2", "test"),
+                                         ("assert float((torch.tensor([2e-38]) / 4)[0]) != 0", "t3", "test")])
+    assert ctx.tampered == [], ctx.tampered
+    assert not cells["t1"].outputs and not cells["t3"].outputs, (cells["t1"].outputs, cells["t3"].outputs)
+    assert cells["t2"].outputs[0]["ename"] == "GlobalSettings", cells["t2"].outputs
+    assert "the flush-denormal mode (torch.set_flush_denormal)" in cells["t2"].outputs[0]["evalue"]
+    assert ctx.settings_changed == ["test cell t2 failed: the answers it ran changed the flush-denormal mode "
+                                    "(torch.set_flush_denormal)"]
 
 
 BREAKS_THE_KERNEL = "import builtins\n_real = builtins.type\nbuiltins.type = lambda *a: _real(*a)"

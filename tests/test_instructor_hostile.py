@@ -201,6 +201,13 @@ def _hostile(root: Path) -> dict[str, tuple[str, bytes]]:
         "scratchmax": ("scratchmax_exercises.ipynb", _notebook(edit=_added_cell(
             "attention_weights", "scores = raw_scores(torch.randn(3, 2, 4), torch.randn(5, 2, 4))\nmax = scores.max()\n"
                           "print(max)", "scratch"))),
+        # a function that leaves a process-wide setting changed loses its own part; the same call at the top of a
+        # cell is put back before the tests run and costs nothing
+        "settings": ("settings_exercises.ipynb", _notebook({
+            "raw_scores": solution_code(CHAPTER)["raw_scores"].replace(
+                "    return", "    torch.set_flush_denormal(True)\n    return", 1),
+            "attention_weights": "torch.set_default_dtype(torch.float64)\ntorch.set_grad_enabled(False)\n"
+                                 + solution_code(CHAPTER)["attention_weights"]})),
         "addednumpy": ("addednumpy_exercises.ipynb", _notebook(
             {"raw_scores": "def raw_scores(q, k):\n    return _scores(q, k)"},
             edit=_added_cell("raw_scores", "import numpy\n\ndef _scores(q, k):\n    numpy.random.seed(0)\n"
@@ -246,6 +253,8 @@ EXPECTED = {
     "oldformat": ("graded", 16, "the notebook was saved in nbformat 3; it was converted to nbformat 4 before grading"),
     "stripped": ("invalid", None, "no cell of the notebook matches a cell of the released one"),
     "deepjson": ("invalid", None, "cannot be read as a notebook (RecursionError"),
+    "settings": ("graded", 15, "test cell test_raw_scores failed: the answers it ran changed the flush-denormal mode "
+                               "(torch.set_flush_denormal)"),
     "addednumpy": ("graded", 15, "answer cell raw_scores line 2 uses _scores (defined in cell added-helper, which uses "
                                  "libraries outside the rule)"),
 }
@@ -723,3 +732,7 @@ def test_a_builtin_a_student_function_reads_or_declares_global_is_not_put_aside(
     assert "max" in guard.builtins_used_by_functions(["max = 3\ndef f(x):\n    return max(x)"])
     assert "isinstance" in guard.builtins_used_by_functions(["def f():\n    global isinstance\n    isinstance = print"])
     assert "len" not in guard.builtins_used_by_functions(["def f(x, len=3):\n    return len"])
+    # nested scopes count with the scope that encloses them, each read once (2000 nested lambdas were quadratic)
+    assert "max" in guard.builtins_used_by_functions(["def f():\n    def g():\n        return max(1)\n    return g"])
+    assert "min" in guard.builtins_used_by_functions(["f = " + "lambda x: " * 900 + "min(x)"])
+    assert "sum" in guard.builtins_used_by_functions(["class A:\n    def m(self):\n        global sum"])

@@ -106,6 +106,21 @@ def test_names_from_a_cell_that_breaks_the_rule_carry_it_to_the_cells_that_use_t
     assert "part3" not in found and "part4" not in found
 
 
+def test_an_answer_defined_again_by_an_added_cell_that_breaks_the_rule_breaks_it_too():
+    """Red team 9: the answer cell in torch, then a cell below defines the same function with NumPy; the tests
+    call the last definition, so the part breaks the rule (an added cell redefining it with torch does not)."""
+    cells = [("part1", "def one(x):\n    return x"),
+             ("added-1", "import numpy as np\ndef one(x):\n    return torch.from_numpy(np.exp(x.numpy()))"),
+             ("part2", "def two(x):\n    return x"),
+             ("added-2", "def two(x):\n    return torch.exp(x)"),
+             ("part3", "def three(x):\n    return x"),
+             ("added-3", "import numpy as np\ndef three(x):\n    return x"),
+             ("part3b", "def three(x):\n    return x")]  # bound again after the added cell: the answer's own
+    found = libraries.scan(cells, TORCH, added={"added-1", "added-2", "added-3"})
+    assert found["part1"] == ["one is defined again in cell added-1, which uses libraries outside the rule"]
+    assert "part2" not in found and "part3" not in found and "part3b" not in found
+
+
 def test_the_last_binding_of_a_name_wins():
     cells = [("added-1", "import numpy as np\ndef helper(x):\n    return np.exp(x)"),
              ("part1", "def one(x):\n    return helper(x)"),

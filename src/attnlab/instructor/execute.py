@@ -35,6 +35,7 @@ the preprocessor itself.
 
 from __future__ import annotations
 
+import ast
 import copy
 import os
 import secrets
@@ -74,11 +75,13 @@ class StudentContext:
     not_run: list[str] = field(default_factory=list)             # grade ids not run after the stop
     output_truncated: int = 0                                    # bytes of output dropped
     crashed: list[str] = field(default_factory=list)             # cells that crashed the kernel, and how
+    settings_changed: list[str] = field(default_factory=list)    # test cells after which torch's settings differed
     runs: int = 0                                                # kernels started for this notebook
 
     def reset_run(self) -> None:
         """Forget what one run found; a run after a crash starts again from the first cell."""
         self.tampered, self.skipped_tests, self.timed_out, self.not_run = [], [], [], []
+        self.settings_changed = []
         self.stopped, self.output_truncated = None, 0
 
 
@@ -444,6 +447,14 @@ class HardenedExecute(Execute):
             return await self._without(cell, cell_index, kept_running=True)
         if kind == "test" and self._ctx.hidden_builtins:
             await self._silent("", guard.RESTORE_SHADOWS)
+        if kind == "test" and not self._ctx.stopped:
+            changed = await self._silent("", guard.SETTINGS_CHANGED)
+            if changed and changed.strip("'\"") and changed.startswith(("'", '"')):
+                # before any other output, so that nothing printed before it reads as a score
+                changed = ast.literal_eval(changed)
+                cell.outputs.insert(0, _error("GlobalSettings", guard.settings_message(changed)))
+                self._ctx.settings_changed.append(f"test cell {gid} failed: the answers it ran changed {changed}")
+                await self._silent("", guard.RESET_SWITCHES)
         if kind == "test" and len(self._ctx.timed_out) > timeouts:
             return await self._without(cell, cell_index, kept_running=False)
         if kind == "student" and self._ctx.static.get(gid):

@@ -449,6 +449,7 @@ def _grade_in_scratch(student: str, notebook: str, note: str) -> Result:
         result.reasons.append(ctx.stopped + (("; not run: " + ", ".join(ctx.not_run)) if ctx.not_run else ""))
     result.notes += ctx.crashed  # cells that crashed the kernel, replaced by an error (execute.py)
     result.notes += [f"cell {gid} hit the time limit of one cell and was interrupted" for gid in ctx.timed_out]
+    result.notes += ctx.settings_changed  # torch's process-wide settings left changed by an answer (execute.py)
     if ctx.output_truncated:
         result.notes.append(f"output truncated: {ctx.output_truncated} bytes beyond the limit were dropped")
 

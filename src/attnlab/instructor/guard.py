@@ -45,11 +45,15 @@ from __future__ import annotations
 import __future__
 import ast
 import builtins
+import collections
 import functools
 import os
 
-WATCHED_MODULES = ("torch", "torch.testing", "torch.nn", "torch.nn.functional", "numpy", "numpy.testing", "math",
-                   "builtins")
+WATCHED_MODULES = ("torch", "torch.testing", "torch.testing._comparison", "torch.nn", "torch.nn.functional", "numpy",
+                   "numpy.testing", "math", "builtins")
+# modules whose own classes are watched too: torch.testing.assert_close (the helpers' _close) is built on the pair
+# classes of torch.testing._comparison, whose methods a patch could make agree with anything (red team 9)
+WATCHED_CLASS_MODULES = ("torch.testing._comparison",)
 ASSERT_HELPERS = {"assert_close", "allclose", "isclose", "assert_allclose", "array_equal", "equal"}
 _IPYTHON_NAMES = {"_", "__", "___", "_i", "_ii", "_iii", "_ih", "_oh", "_dh", "_exit_code", "__builtins__",
                   "__name__", "__doc__", "__package__", "__loader__", "__spec__", "__builtin__"}
@@ -241,15 +245,23 @@ HOOK_ATTRS = {"settrace", "setprofile", "addaudithook", "input_transformers_post
               "_pop_torch_function_stack", "_pop_torch_dispatch_stack", "_set_dispatch_mode", "_unset_dispatch_mode",
               "_ExcludeDispatchKeyGuard", "_DisablePythonDispatcher", "_disabled_torch_function_impl",
               "_disabled_torch_dispatch_impl",
-              "display_formatter", "user_ns", "user_global_ns"}
+              "display_formatter", "user_ns", "user_global_ns",
+              # torch's own operators replaced from Python: kernels registered for aten ops (red team 9)
+              "Library", "_dispatch_library", "custom_op", "register_kernel", "register_fake", "py_impl"}
+# the source and the stack of the running cells: while a test calls an answer, its own lines are there
+SOURCE_ATTRS = {"linecache", "extract_stack", "format_stack", "print_stack", "StackSummary", "getsource",
+                "getsourcelines", "findsource"}
 FUNC_ATTRS = {"__code__", "__closure__", "cell_contents", "__globals__", "__builtins__", "__defaults__",
               "__kwdefaults__", "__subclasses__", "co_consts", "co_code"}
+WATCHED_ATTRS = FRAME_ATTRS | GC_ATTRS | HOOK_ATTRS | FUNC_ATTRS | SOURCE_ATTRS
 # modules whose only use in an answer would be to look into or hook the grader
 INTROSPECTION_MODULES = {"inspect": "inspect", "gc": "gc", "ctypes": "ctypes", "IPython": "IPython",
                          "ipykernel": "ipykernel", "dis": "dis", "pdb": "pdb", "bdb": "bdb", "_ctypes": "ctypes",
                          "faulthandler": "faulthandler", "tracemalloc": "tracemalloc", "sysconfig": None,
                          # the notebook's own namespace, a lookup by dotted name, the source of the tests' cells
-                         "__main__": "__main__", "pydoc": "pydoc", "linecache": "linecache"}
+                         "__main__": "__main__", "pydoc": "pydoc", "linecache": "linecache",
+                         # a signal handler is handed the running frame: the test's, with its expected values
+                         "signal": "signal"}
 NAMESPACE_CALLS = {"globals", "vars", "locals", "get_ipython", "breakpoint"}
 DYNAMIC_CALLS = {"__import__", "exec", "eval", "compile", "import_module"}
 
@@ -261,6 +273,8 @@ def _why(attr: str) -> str:
         return f"searches the interpreter's objects ({attr}), where the tests keep their expected values"
     if attr in FUNC_ATTRS:
         return f"reads or changes the internals of functions or classes ({attr})"
+    if attr in SOURCE_ATTRS:
+        return f"reads the source or the stack of the running cells ({attr}), where the tests keep their code"
     return f"installs or reads a hook into the interpreter, IPython or torch ({attr})"
 
 
@@ -303,13 +317,19 @@ def _introspection_findings(cell_id: str, tree: ast.Module, protected: set[str])
                     continue  # showing a table or a plot is an ordinary thing for an answer to do
                 if top in INTROSPECTION_MODULES and INTROSPECTION_MODULES[top]:
                     add(node, f"imports {name}, which looks into or hooks the grader's code")
+                elif name == "torch.library" or name.startswith("torch.library.") or (
+                        isinstance(node, ast.ImportFrom) and name == "torch"
+                        and any(a.name == "library" for a in node.names)):
+                    add(node, "imports torch.library, which replaces torch's own operators")
             if isinstance(node, ast.ImportFrom):
                 for alias in node.names:
-                    if alias.name in FRAME_ATTRS | GC_ATTRS | HOOK_ATTRS | FUNC_ATTRS | NAMESPACE_CALLS:
+                    if alias.name in WATCHED_ATTRS | NAMESPACE_CALLS:
                         add(node, f"imports {alias.name}: " + _why(alias.name))
         elif isinstance(node, ast.Attribute):
-            if node.attr in FRAME_ATTRS | GC_ATTRS | HOOK_ATTRS | FUNC_ATTRS:
+            if node.attr in WATCHED_ATTRS:
                 add(node, f"uses {_dotted(node)}: " + _why(node.attr))
+            elif node.attr == "library" and _root(node) == "torch":
+                add(node, f"uses {_dotted(node)}, which replaces torch's own operators")
             elif node.attr in protected and node.attr.lower().startswith(("_ref", "_check")):
                 add(node, f"reads {node.attr}, a helper of the grader's tests, as an attribute")
         elif isinstance(node, ast.Constant) and isinstance(node.value, str) and id(node) not in main_guard:
@@ -340,15 +360,50 @@ def _introspection_findings(cell_id: str, tree: ast.Module, protected: set[str])
                         inner = None
                     if inner is not None:
                         findings += _introspection_findings(cell_id, inner, protected)
+            # attribute names given as text elsewhere: operator.attrgetter("f.__globals__"), methodcaller,
+            # object.__getattribute__(f, "__globals__")
+            literal = (first if name in ("attrgetter", "methodcaller") else node.args[1] if name in (
+                "__getattribute__", "__getattr__", "__setattr__", "__delattr__") and len(node.args) > 1 else None)
+            if _literal_text(literal) and isinstance(literal.value, str):
+                for part in literal.value.split("."):
+                    if part in WATCHED_ATTRS:
+                        add(node, f"uses {name}(... {part!r} ...): " + _why(part))
             if name in ("getattr", "setattr", "delattr", "hasattr") and isinstance(func, ast.Name) and len(node.args) > 1:
                 attr = node.args[1]
                 if _literal_text(attr):
-                    if attr.value in FRAME_ATTRS | GC_ATTRS | HOOK_ATTRS | FUNC_ATTRS:
+                    if attr.value in WATCHED_ATTRS:
                         add(node, f"uses {name}(..., {attr.value!r}): " + _why(attr.value))
+                elif _folded_text(attr) is not None and (_folded_text(attr) in WATCHED_ATTRS or (
+                        _folded_text(attr).startswith("__") and _folded_text(attr).endswith("__"))):
+                    # a name spelt in pieces ('__glob' + 'als__'): only to get past this check
+                    add(node, f"uses {name}(..., {_folded_text(attr)!r}) with the name built from pieces: "
+                              + _why(_folded_text(attr)))
                 elif _root(node.args[0]) in _MODULE_ROOTS or isinstance(node.args[0], ast.Call):
                     add(node, f"calls {name} on {_dotted(node.args[0])} with a name built at run time, "
                               "which this check cannot read")
     return findings
+
+
+def _folded_text(node: ast.AST, depth: int = 0) -> str | None:
+    """The text of an expression built only from string literals (``'__glob' + 'als__'``, an f-string of
+    literals, ``''.join([...])`` of literals), else None."""
+    if depth > 50:
+        return None
+    if isinstance(node, ast.Constant) and isinstance(node.value, str):
+        return node.value
+    if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Add):
+        left, right = _folded_text(node.left, depth + 1), _folded_text(node.right, depth + 1)
+        return None if left is None or right is None else left + right
+    if isinstance(node, ast.JoinedStr):
+        parts = [_folded_text(v, depth + 1) if not isinstance(v, ast.FormattedValue)
+                 else _folded_text(v.value, depth + 1) for v in node.values]
+        return None if any(p is None for p in parts) else "".join(parts)
+    if (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "join"
+            and len(node.args) == 1 and isinstance(node.args[0], (ast.List, ast.Tuple))):
+        glue = _folded_text(node.func.value, depth + 1)
+        parts = [_folded_text(e, depth + 1) for e in node.args[0].elts]
+        return None if glue is None or any(p is None for p in parts) else glue.join(parts)
+    return None
 
 
 # modules where a name built at run time can only be looking for a hook or a frame
@@ -421,16 +476,31 @@ def builtins_used_by_functions(sources: list[str]) -> set[str]:
             tree = _parse_cell(source)
         except TooDeep:
             continue
-        for node in ast.walk(tree) if tree is not None else ():
-            if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef)):
-                inner = ast.Module(body=node.body if isinstance(node.body, list) else [ast.Expr(node.body)],
-                                   type_ignores=[])
-                bound = _bound_here(node) - {getattr(node, "name", None)}  # its own name is looked up globally
-                used |= {n.id for n in ast.walk(inner) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load)
-                         and n.id not in bound}
-                # a function that declares a name global can bind it again while a test runs
-                used |= {name for n in ast.walk(inner) if isinstance(n, (ast.Global, ast.Nonlocal)) for name in n.names}
+        # each outermost function, lambda or class once, with the scopes nested in it
+        for node in _outermost_scopes(tree) if tree is not None else ():
+            inner = ast.Module(body=node.body if isinstance(node.body, list) else [ast.Expr(node.body)],
+                               type_ignores=[])
+            bound = _bound_here(node) - {getattr(node, "name", None)}  # its own name is looked up globally
+            used |= {n.id for n in ast.walk(inner) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load)
+                     and n.id not in bound}
+            # a function that declares a name global can bind it again while a test runs
+            used |= {name for n in ast.walk(inner) if isinstance(n, (ast.Global, ast.Nonlocal)) for name in n.names}
     return used
+
+
+def _outermost_scopes(tree: ast.AST):
+    """The functions, lambdas and classes of a cell that no other one encloses. Walking each nested scope
+    again on its own was quadratic in the nesting (white-box 9: 2000 nested lambdas took 65 s); a name a nested
+    scope binds counts as bound for the scope that encloses it."""
+    scopes = (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef)
+    todo = collections.deque([tree])
+    while todo:
+        node = todo.popleft()
+        for child in ast.iter_child_nodes(node):
+            if isinstance(child, scopes):
+                yield child
+            else:
+                todo.append(child)
 
 
 def shadow_note(name: str) -> str:
@@ -508,7 +578,31 @@ def edited_locked_cells(submitted: dict, released: dict) -> tuple[list[str], lis
 # torch's global switches that change what a test sees, back to their defaults before every test cell
 # (only when the notebook has imported torch: importing it here would change what the tamper guard watches)
 RESET_SWITCHES = ("(lambda t: t is not None and (t.set_grad_enabled(True), t.autograd.set_detect_anomaly(False), "
-                  "t.use_deterministic_algorithms(False)) and None)(__import__('sys').modules.get('torch'))")
+                  "t.use_deterministic_algorithms(False), t.set_default_dtype(t.float32), t.set_flush_denormal(False), "
+                  "t.set_float32_matmul_precision('highest')) and None)(__import__('sys').modules.get('torch'))")
+
+# after a test cell: those of the switches above that are no longer at their defaults. No hidden test changes
+# them, so a change there was made by an answer the test called (a function that calls torch.set_default_dtype or
+# torch.set_flush_denormal and leaves it so); that test cell loses its points. A subnormal float32 quotient that
+# comes out 0 shows the flush-denormal mode, which torch offers no way to read.
+SETTINGS_CHANGED = (
+    "(lambda t: '' if t is None else '; '.join(name for name, changed in ("
+    "('the default dtype (torch.set_default_dtype)', t.get_default_dtype() != t.float32), "
+    "('the flush-denormal mode (torch.set_flush_denormal)', "
+    "float(t.full((1,), 2e-38, dtype=t.float32).div(4.0)[0]) == 0.0), "
+    "('the float32 matmul precision (torch.set_float32_matmul_precision)', "
+    "t.get_float32_matmul_precision() != 'highest'), "
+    "('the grad mode (torch.set_grad_enabled)', not t.is_grad_enabled()), "
+    "('anomaly detection (torch.autograd.set_detect_anomaly)', t.is_anomaly_enabled()), "
+    "('deterministic algorithms (torch.use_deterministic_algorithms)', t.are_deterministic_algorithms_enabled())"
+    ") if changed))(__import__('sys').modules.get('torch'))")
+
+
+def settings_message(changed: str) -> str:
+    """The reason a test cell fails when the answers it called left torch's process-wide settings changed."""
+    return (f"while this test ran, your code changed torch's process-wide settings: {changed}. A function must "
+            "leave them as it found them (the notebook's introduction says so; use a `with` block, such as "
+            "`with torch.no_grad():`, for a change that should last only while it runs); they were put back")
 
 # before a student cell: the source lines the grader's own cells left in linecache (IPython keeps every cell's
 # source there for tracebacks) are dropped, so that code printing linecache finds no hidden test
@@ -567,6 +661,12 @@ def __attnlab_install_audit__(watched, attrs, module_name, pickle_modules, pickl
                 elif args[1] is None and rec.cell[1] == "student":
                     rec.timed = rec.cell
             return
+        if event == "exec" and args and type(args[0]) is types.CodeType:
+            # a grader cell starts: its source leaves linecache, where IPython put it for tracebacks, so that an
+            # answer the test calls cannot read the test's lines there (red team 9)
+            owner = rec.files.get(args[0].co_filename)
+            if owner is not None and owner[1] != "student" and "linecache" in sys.modules:
+                sys.modules["linecache"].cache.pop(args[0].co_filename, None)
         if event in watched and not busy[0] and not (
                 event in ("object.__getattr__", "object.__setattr__") and (len(args) < 2 or args[1] not in attrs)):
             busy[0] = True
@@ -680,10 +780,19 @@ def _probe(P):
             errors.append(label + ": " + _repr(err))
 
     volatile = {"input", "raw_input", "get_ipython", "display", "exit", "quit", "_", "__", "___", "__IPYTHON__"}
+    # what Python and torch rebind themselves: a module's warning registry (a warning torch raises on its own
+    # behalf), torch.Storage (torch.set_default_dtype), set back to float32 before every test cell
+    rebound = {"__warningregistry__", "Storage"}
     for name in P["modules"]:
         module = sys.modules.get(name)
         if module is not None:
-            namespace("module " + name, _vars(module), volatile if name == "builtins" else ())
+            namespace("module " + name, _vars(module), volatile | rebound if name == "builtins" else rebound)
+    for name in P["class_modules"]:
+        module = sys.modules.get(name)
+        if module is not None:
+            for key, value in _sorted(_dict(_vars(module)).items()):
+                if _isinstance(value, _type) and _getattr(value, "__module__", None) == name:
+                    namespace("class " + name + "." + key, _vars(value))
     groups["sys.modules"] = {name: _id(sys.modules.get(name)) for name in P["modules"] + ["sys", "torch._C"]}
     torch = sys.modules.get("torch")
     if torch is not None:
@@ -809,7 +918,8 @@ def probe_expression(nonce: str, *, cell: tuple[str, str] | None = None, detail:
     ``cell`` is ``(grade id, "student" or "grader")`` of the cell about to run; ``detail`` names the
     groups to send in full (None: all), the others come as digests only."""
     params = {"nonce": nonce, "cell": list(cell) if cell else None, "detail": None if detail is None else list(detail),
-              "test_builtins": sorted(test_builtins), "modules": list(modules), "audit": AUDIT_MODULE,
+              "test_builtins": sorted(test_builtins), "modules": list(modules), "class_modules": list(WATCHED_CLASS_MODULES),
+              "audit": AUDIT_MODULE,
               "torch_dir": _torch_dir(),
               "protected": sorted(n for n in protected if not n.startswith("__attnlab"))}
     return (f"(lambda d: __import__('builtins').exec({PROBE_SOURCE!r}, d) or d['R'])"
