@@ -301,6 +301,45 @@ def coverage_decoder(x, h, allowed, s0, p):
         "        hidden = torch.tanh(query[:, None, :] + h @ p['W_k'].T + ",
         "        with torch.no_grad():\n            keys = h @ p['W_k'].T\n"
         "        hidden = torch.tanh(query[:, None, :] + keys + ")}),
+    # Red team 9, numerics at extremes: tanh written out with exp overflows (inf / inf = NaN) once the
+    # pre-activations pass about 44 in float32 and 355 in float64, where tanh is +-1
+    "step_tanh_through_exp": ("test_rnn_step", {"rnn_step": step(
+        '    a = x @ p["W_ih"].T + p["b_ih"] + h @ p["W_hh"].T + p["b_hh"]\n'
+        "    e = torch.exp(2 * a)\n"
+        "    return (1 - leak) * h + leak * (e - 1) / (e + 1)")}),
+    "jacobian_tanh_through_exp": ("test_gradient_norms", {"gradient_norms": jacobians(
+        "    norms = [torch.linalg.matrix_norm(product).mean()]\n"
+        "    for s in range(t - 1, 0, -1):\n"
+        "        product = product @ ((1 - states[s] ** 2)[:, :, None] * p['W_hh'])\n"
+        "        norms.append(torch.linalg.matrix_norm(product).mean())\n"
+        "    return torch.stack(norms)").replace(
+        "        h = torch.tanh(x[:, i] @ p['W_ih'].T + p['b_ih'] + h @ p['W_hh'].T + p['b_hh'])\n",
+        "        a = x[:, i] @ p['W_ih'].T + p['b_ih'] + h @ p['W_hh'].T + p['b_hh']\n"
+        "        h = (1 - torch.exp(-2 * a)) / (1 + torch.exp(-2 * a))\n")}),
+    "decoder_tanh_through_exp": ("test_additive", {"additive": decoder().replace(
+        "        hidden = torch.tanh(query[:, None, :] + h @ p['W_k'].T + coverage[:, :, None] * p['w_c'])\n",
+        "        pre = query[:, None, :] + h @ p['W_k'].T + coverage[:, :, None] * p['w_c']\n"
+        "        hidden = (torch.exp(2 * pre) - 1) / (torch.exp(2 * pre) + 1)\n")}),
+    # Red team 9, side effects on global state: a leftover torch.manual_seed resets torch's global generator
+    "step_reseeds_global_generator": ("test_rnn_step", {"rnn_step": step(
+        "    torch.manual_seed(0)  # left over from debugging\n" + CANDIDATE
+        + "    return (1 - leak) * h + leak * candidate")}),
+    # Red team 9, long inputs: one recursive call per column overflows Python's stack past ~1000 steps
+    "reverse_recursive_per_column": ("test_rnn_unroll", {"rnn_unroll": """
+def rnn_unroll_reverse(x, lengths, p, h0=None):
+    b, t, _ = x.shape
+    inside_all = lengths.long()[:, None]
+    def go(step, h):  # reads column step, then the columns before it
+        if step < 0:
+            return [], h
+        h_new = torch.tanh(x[:, step] @ p["W_ih"].T + p["b_ih"] + h @ p["W_hh"].T + p["b_hh"])
+        inside = inside_all > step
+        outs, first = go(step - 1, torch.where(inside, h_new, h))
+        return outs + [torch.where(inside, h_new, torch.zeros_like(h_new))], first
+    h = torch.zeros(b, p["W_hh"].shape[0], dtype=x.dtype) if h0 is None else h0
+    outs, first = go(t - 1, h)
+    return torch.stack(outs, dim=1), first
+"""}),
 }
 
 # Correct answers written differently: addmm, a loop over each sequence's real tokens, autograd
@@ -446,7 +485,9 @@ MUTANT_BATCHES = [
      "jacobian_float32_ones_minus_square", "decoder_context_before_input"],
     ["reverse_merges_axes_with_view", "decoder_softmax_without_the_maximum", "step_caches_weights_by_id",
      "jacobian_caches_recurrent_weight_by_id"],
-    ["decoder_keys_with_view", "reverse_last_index_wraps_in_narrow_dtype", "step_candidate_detached"],  # red team 5, 6, 8
-    ["reverse_compares_step_with_narrow_lengths", "decoder_masks_with_minus_1e4"],  # red team 6
-    ["reverse_h0_renamed", "decoder_keys_under_no_grad"],  # red team 8: every batch above already has a test_rnn_unroll mutant
+    ["decoder_keys_with_view", "reverse_last_index_wraps_in_narrow_dtype", "step_candidate_detached",
+     "jacobian_tanh_through_exp"],  # red team 5, 6, 8, 9
+    ["reverse_compares_step_with_narrow_lengths", "decoder_masks_with_minus_1e4", "step_tanh_through_exp"],  # red team 6, 9
+    ["reverse_h0_renamed", "decoder_keys_under_no_grad", "step_reseeds_global_generator"],  # red team 8, 9: every batch above already has a test_rnn_unroll mutant
+    ["reverse_recursive_per_column", "decoder_tanh_through_exp"],  # red team 9: every batch above has test_rnn_unroll and test_additive mutants
 ]
