@@ -562,6 +562,38 @@ class FixedSelfAttention(SeedSelfAttention):
         weights = torch.softmax(scores.masked_fill(~allowed, float("-inf")), dim=-1)
         return weights.masked_fill(~real[:, :, None], 0.0) @ v
 """}),
+    # Red team 9, NaN gradients behind a right forward pass: the mask added as a -inf bias; a sequence of
+    # length 0 gives softmax rows of NaN, zeroed afterwards, but the addition passes their NaN gradients on
+    "fix_additive_mask_nan_gradients": ("test_fixed_self_attention", {"fixed_self_attention": """
+class FixedSelfAttention(SeedSelfAttention):
+    def forward(self, x, lengths=None, causal=False):
+        t = x.shape[1]
+        q, k, v = self.query(x), self.key(x), self.value(x)
+        scores = q @ k.transpose(-2, -1) / math.sqrt(q.shape[-1])
+        bias = torch.zeros(t, t, dtype=scores.dtype)
+        if causal:
+            bias = bias.masked_fill(torch.ones(t, t, dtype=torch.bool).triu(1), float("-inf"))
+        if lengths is not None:
+            real = torch.arange(t)[None, :] < lengths.long()[:, None]
+            bias = bias + torch.zeros(real.shape, dtype=scores.dtype).masked_fill(~real, float("-inf"))[:, None, :]
+        out = torch.nan_to_num(torch.softmax(scores + bias, dim=-1), nan=0.0) @ v
+        if lengths is not None:
+            out = out.masked_fill(~real[:, :, None], 0.0)
+        return out
+"""}),
+    # Red team 9, positions past the range of a narrow running count: an int16 cumsum wraps past 32767 slots
+    "padding_positions_count_in_int16": ("test_padding_mask", {"padding_mask": """
+def padding_mask(lengths, s):
+    allowed = torch.arange(s)[None, :] >= s - lengths.long()[:, None]
+    positions = (allowed.cumsum(dim=1, dtype=torch.int16) - 1).clamp(min=0).long()
+    return allowed, positions
+"""}),
+    # Red team 9, side effects on global state: a leftover torch.manual_seed resets torch's global generator
+    "causal_mask_reseeds_the_global_generator": ("test_causal_mask", {"causal_mask": """
+def causal_mask(t, s, offset):
+    torch.manual_seed(0)  # left over from debugging
+    return torch.arange(s)[None, :] <= offset + torch.arange(t)[:, None]
+"""}),
 }
 
 # Correct answers that differ from the model answers: einsum, a hand-written stable softmax,
@@ -751,10 +783,12 @@ MUTANT_BATCHES = [
     ["causal_mask_from_a_position_table", "attention_weights_flattens_with_view", "padding_mask_wraps_small_int_lengths",
      "masked_attention_flattens_with_view", "variance_reseeds_the_global_generator", "fix_float_mask_promotes_dtype"],
     ["causal_mask_cut_from_the_square", "variance_formula_not_sampled", "fix_masks_with_minus_1e4",
-     "attention_weights_power_of_the_softmax", "masked_attention_fills_with_minus_1e4"],
+     "attention_weights_power_of_the_softmax", "masked_attention_fills_with_minus_1e4",
+     "padding_positions_count_in_int16"],  # red team 9
     ["variance_keys_from_a_derived_generator", "fix_caches_its_causal_mask",  # red team 6
      "causal_mask_view_of_a_kept_table", "masked_attention_shift_detached"],  # red team 8, second pass
     ["variance_fresh_generator_when_none",  # red team 7: every batch above already has a variance mutant
-     "padding_mask_kept_between_calls", "fix_causal_keyword_only"],  # red team 8, second pass
-    ["variance_scale_renamed"],  # red team 8: likewise
+     "padding_mask_kept_between_calls", "fix_causal_keyword_only",  # red team 8, second pass
+     "causal_mask_reseeds_the_global_generator"],  # red team 9
+    ["variance_scale_renamed", "fix_additive_mask_nan_gradients"],  # red team 8: likewise; red team 9
 ]
