@@ -350,6 +350,22 @@ def test_only_the_students_cells_lose_their_shell_lines():
         "packages, without shell commands or IPython set-up"]
 
 
+def test_saved_outputs_are_neither_validated_nor_kept_for_grading(tmp_path):
+    """White-box 9: 400,000 saved outputs cost minutes of nbformat validation outside the kernel's limits.
+    Outputs are never graded: the check does not parse them, and the grader's copy goes without them."""
+    from attnlab.instructor.grading import check_notebook
+
+    def many(nb):
+        code = [c for c in nb["cells"] if c["cell_type"] == "code"]
+        code[0]["outputs"] = [{"output_type": "stream", "name": "stdout", "text": "x"}] * 50_000
+        code[1]["outputs"] = [{"output_type": "not a kind of output"}]  # invalid, but never graded either
+    path = tmp_path / "outputs.ipynb"
+    path.write_text(json.dumps(_submission(tmp_path, many)), encoding="utf-8")
+    assert check_notebook(path) is None
+    assert repair_file(path, RELEASED) == []
+    assert all(not c.get("outputs") for c in json.loads(path.read_text(encoding="utf-8"))["cells"])
+
+
 def test_a_byte_order_mark_is_removed_before_grading(tmp_path):
     """Windows editors may save a notebook with a UTF-8 byte-order mark, which nbformat refuses."""
     from attnlab.instructor.grading import check_notebook

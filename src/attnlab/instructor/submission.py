@@ -375,7 +375,12 @@ def repair_file(path: Path, *references: Path) -> list[str]:
     if NO_MATCH not in moved:
         repaired, shell = unrun_shell_cells(repaired)
         notes += shell
-    if notes:
+    # the saved outputs go: nbgrader clears them anyway, after parsing and validating each one (slow by the thousand)
+    outputs = False
+    for cell in repaired.get("cells", []):
+        if isinstance(cell, dict) and cell.get("outputs"):
+            cell["outputs"], outputs = [], True
+    if notes or outputs:
         tmp = Path(path).with_suffix(".repair.tmp")
         tmp.write_text(json.dumps(repaired, indent=1, ensure_ascii=False), encoding="utf-8")
         tmp.replace(path)
