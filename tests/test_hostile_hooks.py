@@ -411,6 +411,14 @@ RUNTIME_BATCHES = {
         # torch's own lazy wrapper (what importing torch._dynamo does to manual_seed), around another function
         "dynamo_wrapper": ("def _no_seed(seed):\n    return None\ntorch.manual_seed = torch._disable_dynamo(_no_seed)",
                            "torch.manual_seed changed"),
+        # white-box 9: torch.library reached by a name built at run time, the kernel of aten::isclose replaced,
+        # and torch.testing's comparison classes patched through sys.modules
+        "aten_kernel": ("_lib = getattr(torch, 'lib' + 'rary').Library('aten', 'IMPL')\n"
+                        "_lib.impl('isclose', lambda a, b, *r, **k: torch.ones_like(a, dtype=torch.bool), 'CPU')",
+                        "the kernels of torch's comparison operators (torch.library) changed"),
+        "comparison_class": ("_m = sys.modules['torch.testing._com' + 'parison']\n"
+                             "_m.TensorLikePair.compare = lambda self: None",
+                             "torch.testing._comparison.TensorLikePair.compare changed"),
         "captured_reference": ("_REF['allclose'] = lambda *a, **k: True", "_REF['allclose'] changed"),
         "shadowed_builtin": ("isinstance = lambda *a: True", "shadows the builtin isinstance, which the tests use"),
     },

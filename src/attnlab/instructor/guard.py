@@ -51,6 +51,13 @@ import os
 
 WATCHED_MODULES = ("torch", "torch.testing", "torch.testing._comparison", "torch.nn", "torch.nn.functional", "numpy",
                    "numpy.testing", "math", "builtins")
+# the aten operators behind torch.testing.assert_close, torch.equal and torch.allclose (red team 9: a kernel
+# registered for aten::isclose from Python made every comparison pass)
+COMPARE_OPS = tuple("aten::" + op for op in (
+    "_local_scalar_dense", "abs", "add.Tensor", "all", "allclose", "bitwise_and_.Tensor", "bitwise_or_.Tensor",
+    "eq.Tensor", "eq.Scalar", "equal", "le.Tensor", "le.Scalar", "mul.Tensor", "ne.Tensor", "sub.Tensor", "isclose",
+    "isnan", "isfinite", "logical_not", "logical_and", "clone", "copy_", "_to_copy", "detach", "sum", "max", "min",
+    "lt.Tensor", "gt.Tensor", "ge.Tensor", "where.self", "masked_fill.Scalar"))
 # modules whose own classes are watched too: torch.testing.assert_close (the helpers' _close) is built on the pair
 # classes of torch.testing._comparison, whose methods a patch could make agree with anything (red team 9)
 WATCHED_CLASS_MODULES = ("torch.testing._comparison",)
@@ -820,6 +827,15 @@ def _probe(P):
         hooks["torch's function-mode stack (an active TorchFunctionMode)"] = C._len_torch_function_stack()
         if _getattr(C, "_len_torch_dispatch_stack", None) is not None:
             hooks["torch's dispatch-mode stack (an active TorchDispatchMode)"] = C._len_torch_dispatch_stack()
+        # the kernels behind the comparisons the tests make (torch.testing.assert_close, torch.equal): a kernel
+        # registered for them from Python (torch.library) changes what the dispatcher lists for the op
+        kernels = []
+        for op in P["compare_ops"]:
+            try:
+                kernels.append(_hash(C._dispatch_dump(op)))
+            except Exception:
+                kernels.append(None)
+        hooks["the kernels of torch's comparison operators (torch.library)"] = _tuple(kernels)
     audit = sys.modules.get(P["audit"])
     hooks["the grader's audit hook"] = (_id(audit), _id(_getattr(audit, "hook", None)),
                                         _id(_getattr(_getattr(audit, "hook", None), "__code__", None)),
@@ -919,6 +935,7 @@ def probe_expression(nonce: str, *, cell: tuple[str, str] | None = None, detail:
     groups to send in full (None: all), the others come as digests only."""
     params = {"nonce": nonce, "cell": list(cell) if cell else None, "detail": None if detail is None else list(detail),
               "test_builtins": sorted(test_builtins), "modules": list(modules), "class_modules": list(WATCHED_CLASS_MODULES),
+              "compare_ops": list(COMPARE_OPS),
               "audit": AUDIT_MODULE,
               "torch_dir": _torch_dir(),
               "protected": sorted(n for n in protected if not n.startswith("__attnlab"))}
