@@ -610,6 +610,23 @@ def test_a_crash_is_replaced_by_an_error_and_the_rest_is_graded(tmp_path):
 
 
 @pytest.mark.slow
+def test_a_cell_filling_the_disk_is_stopped_and_replaced_and_the_rest_is_graded(tmp_path):
+    """White-box 9: the sandbox caps each file, not their number; a cell writing file after file into the
+    kernel's folder would fill the grader's disk. Past disk_bytes the kernel is stopped, as after a crash."""
+    fill = ("import time\nfor i in range(400):\n    with open(f'fill{i}', 'wb') as f:\n        f.write(b'x' * 2**20)\n"
+            "    time.sleep(0.02)\nb = 2")
+    ctx, cells = run_notebook(tmp_path, [
+        (SETUP, "setup", "locked"), ("a = 1", "a1", "student"), ("assert a == 1", "t1", "test"),
+        (fill, "a2", "student"), ("assert b == 2", "t2", "test"), ("c = 3", "a3", "student"),
+        ("assert a + c == 4", "t3", "test")], disk_bytes=16 * 2**20)
+    how = "it wrote more than 16 MiB of files into its folder, the limit of the grader's disk a notebook may use"
+    assert ctx.crashed == [f"cell a2 crashed the kernel ({how}); it was replaced by an error and the notebook was "
+                           "run again from the start"], ctx.crashed
+    assert cells["a2"].outputs[-1]["evalue"] == crash_message(how)
+    assert not cells["t1"].outputs and not cells["t3"].outputs and cells["t2"].outputs[-1]["ename"] == "NameError"
+
+
+@pytest.mark.slow
 def test_the_notebook_limit_covers_all_its_runs(tmp_path):
     """Three cells that each swallow the interrupt: each run goes again without one of them. The runs share one
     limit (a helper's notebook with a thread that starved the checks took 757 s under a fresh limit per run)."""

@@ -40,6 +40,7 @@ import copy
 import os
 import secrets
 import shutil
+import threading
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -151,6 +152,8 @@ class HardenedExecute(Execute):
     # know skips anything here
     skip_cells_with_tag = Unicode("attnlab-skips-no-cell-" + secrets.token_hex(16),
                                   help="a tag no submission can know: no cell is skipped when graded").tag(config=False)
+    disk_bytes = Integer(1024 * 2**20, help="bytes of files the kernel may keep in its folder on the grader's disk; "
+                         "past that it is stopped, as after a crash (0: no limit)").tag(config=True)
     probe_timeout = Integer(60, help="seconds the grader waits for the kernel's answer to one of its own checks (they "
                             "take well under a second); a kernel that does not answer in time is flagged").tag(config=True)
     # the outputs are in once the last cell ran: the kernel (and its sandbox) is killed, not asked to end.
@@ -167,6 +170,7 @@ class HardenedExecute(Execute):
         metadata = resources.setdefault("metadata", {})
         original_path = metadata.get("path")
         submitted, folder = self._folders(original_path, student)
+        self._kernel_folder = folder
         original = copy.deepcopy(nb)
         self._crashed: dict[int, tuple[str, str]] = {}  # cell index -> (error name, what the cell did)
         # the notebook's limit covers all its runs: a cell that hangs and one after it that hangs again (four
@@ -227,14 +231,20 @@ class HardenedExecute(Execute):
         self._reported: set = set()
         self._last: tuple | None = None      # (cell, grade id, kind) of the last cell that ran
         self.timeout_func = self._cell_timeout
+        self._disk_hit = 0
         with self.setup_kernel():
-            info = self.wait_for_reply(self.kc.kernel_info())
-            if info is None:
-                raise RuntimeError(f"the grading kernel did not answer within {self.startup_timeout} s of starting")
-            self.nb.metadata["language_info"] = info["content"]["language_info"]
-            for index, cell in enumerate(self.nb.cells):
-                self.preprocess_cell(cell, resources, index)
-            self._finish()
+            stop = threading.Event()
+            threading.Thread(target=self._watch_disk, args=(stop,), daemon=True).start()
+            try:
+                info = self.wait_for_reply(self.kc.kernel_info())
+                if info is None:
+                    raise RuntimeError(f"the grading kernel did not answer within {self.startup_timeout} s of starting")
+                self.nb.metadata["language_info"] = info["content"]["language_info"]
+                for index, cell in enumerate(self.nb.cells):
+                    self.preprocess_cell(cell, resources, index)
+                self._finish()
+            finally:
+                stop.set()
         self.set_widgets_metadata()
         return self.nb, self.resources
 
@@ -317,7 +327,38 @@ class HardenedExecute(Execute):
         except Exception:  # a kernel that is already gone cannot be stopped twice
             pass
 
+    def _watch_disk(self, stop: threading.Event) -> None:
+        """In a thread while the kernel runs: the bytes of the files in its folder, twice a second. Past
+        ``disk_bytes`` the kernel is killed (its cell is then replaced by an error, as after a crash): a cell
+        writing file after file would otherwise fill the grader's disk, and the gradebook and the other
+        workers' notebooks with it (white-box 9: each file is capped by the sandbox, their number is not)."""
+        folder, limit = self._kernel_folder, self.disk_bytes
+        if folder is None or not limit:
+            return
+        while not stop.wait(0.5):
+            total = 0
+            for root, _dirs, files in os.walk(folder):
+                for name in files:
+                    try:
+                        total += os.lstat(os.path.join(root, name)).st_blocks * 512
+                    except OSError:
+                        pass
+                if total > limit:
+                    break
+            if total > limit:
+                self._disk_hit = total
+                process = getattr(getattr(self.km, "provisioner", None), "process", None)
+                if process is not None:
+                    try:
+                        process.kill()
+                    except OSError:
+                        pass
+                return
+
     def _how_it_died(self) -> str:
+        if self._disk_hit:
+            return (f"it wrote more than {self.disk_bytes // 2**20} MiB of files into its folder, the limit of "
+                    "the grader's disk a notebook may use")
         process = getattr(getattr(self.km, "provisioner", None), "process", None)
         status = process.poll() if process is not None else None
         return f"killed by signal {-status}" if status is not None and status < 0 else f"exit status {status}"
