@@ -1,7 +1,8 @@
 """Chapter 8 exercise spec for tests/test_exercises.py: common wrong answers (mutants) that must
 lose points, and correct answers written differently.
 
-No part calls another part's function, so mutants of different parts can share a submission."""
+The model answer calls no other part's function; answers that do are graded with references of the earlier
+functions (Parts 4 and 7), so mutants of different parts can share a submission."""
 
 CHAPTER = "08-capstone"
 FULL_MARKS = 17.0
@@ -528,6 +529,80 @@ def sample_decode(next_logprobs, starts, max_len, temperature, top_k, generator)
     "bleu_ngrams_joined_with_unit_separator": ("test_bleu", {"bleu": bleu().replace(
         "Counter(tuple(hyp[i:i + n])", "Counter('\\x1f'.join(hyp[i:i + n])").replace(
         "Counter(tuple(ref[i:i + n])", "Counter('\\x1f'.join(ref[i:i + n])")}),
+    # red team 9, second pass (each part on its own): later parts that call an earlier part's function (a loss that
+    # takes its PAD mask from Part 1's tgt_out, a beam of 1 that is Part 6 with top_k = 1, as blind answers did) are
+    # graded with references of the earlier functions, so a slip in Part 1 or Part 6 costs that part only
+    "decoder_io_slip_with_loss_calling_it": ("test_decoder_io", {"decoder_io": """
+def decoder_io(targets):
+    tgt_in = torch.full_like(targets, PAD)
+    tgt_in[:, 0] = BOS
+    tgt_in[:, 1:] = targets[:, :-1]
+    tgt_in = tgt_in.masked_fill(tgt_in == EOS, PAD)
+    return tgt_in, targets.masked_fill(targets == EOS, PAD)  # EOS dropped from what is predicted
+""", "sentence_loss": """
+def sentence_smoothed_loss(logits, targets, eps):
+    _, tgt_out = decoder_io(targets)  # Part 1: tgt_out holds the targets' values
+    logp = torch.log_softmax(logits, dim=-1)
+    v = logits.shape[-1]
+    nll = -logp.gather(-1, tgt_out.unsqueeze(-1)).squeeze(-1)
+    spread = -(logp.sum(dim=-1) - logp[..., PAD]) / (v - 1)
+    real = tgt_out != PAD
+    per_token = (1 - eps) * nll + eps * spread
+    counts = real.sum(dim=1)
+    keep = counts > 0
+    return ((per_token * real).sum(dim=1)[keep] / counts[keep]).mean()
+"""}),
+    # red team 9, second pass, class 1 (a dict argument gains entries): a record of the averaging left in the last state
+    "average_records_itself_in_the_last_state": ("test_average", {"average": """
+def average_checkpoints(states):
+    if not states:
+        raise ValueError("nothing to average")
+    for s in states[1:]:
+        if set(s) != set(states[0]) or any(s[k].shape != states[0][k].shape for k in s):
+            raise ValueError("different models")
+    out = {}
+    for k in states[0]:
+        if states[-1][k].is_floating_point():
+            out[k] = (sum(s[k].double() for s in states) / len(states)).to(states[-1][k].dtype)
+        else:
+            out[k] = states[-1][k].clone()
+    states[-1]["averaged_over"] = torch.tensor(len(states))  # for the log
+    return out
+"""}),
+    # class 3 (validation that is too strict): a state with no entries refused as if the list were empty
+    "average_refuses_states_without_entries": ("test_average", {"average": """
+def average_checkpoints(states):
+    if not states or not all(states):
+        raise ValueError("nothing to average")
+    for s in states[1:]:
+        if set(s) != set(states[0]) or any(s[k].shape != states[0][k].shape for k in s):
+            raise ValueError("different models")
+    out = {}
+    for k in states[0]:
+        if states[-1][k].is_floating_point():
+            out[k] = (sum(s[k].double() for s in states) / len(states)).to(states[-1][k].dtype)
+        else:
+            out[k] = states[-1][k].clone()
+    return out
+"""}),
+    # class 5 (ties broken by nudging values): the top k chosen on scores rounded to float32 (the probabilities kept in
+    # float64): exact ties fall as torch.topk lets them, but log-probabilities a few units in the last place apart
+    # become ties and lose their order
+    "sample_top_k_ranked_in_float32": ("test_sample", {"sample": sample(
+        "        scores = next_logprobs([[starts[i]] + outs[i] for i in live]) / temperature\n"
+        "        if top_k is not None and top_k < scores.shape[-1]:\n"
+        "            order = scores.float()  # enough to rank them\n"
+        "            kept = order.topk(top_k, dim=-1).indices\n"
+        "            scores = torch.full_like(scores, float('-inf')).scatter(-1, kept, scores.gather(-1, kept))\n"
+        + _DRAW.replace("torch.softmax(scores, dim=-1)", "torch.softmax(scores.double(), dim=-1)"))}),
+    "sample_slip_with_beam_calling_it": ("test_sample", {"sample": sample(
+        "        scores = next_logprobs([[starts[i]] + outs[i] for i in live]) / temperature\n" + _DRAW.replace(
+            "torch.softmax(scores, dim=-1)", "torch.softmax(scores.double(), dim=-1)")),  # top_k ignored
+        "beam_search": beam().replace(
+            "    live, finished = [([], 0.0)], []\n",
+            "    if k == 1:  # Part 6 with top_k = 1 keeps only the best token: greedy decoding\n"
+            "        return sample_decode(next_logprobs, [start], max_len, 1.0, 1, torch.Generator().manual_seed(0))[0]\n"
+            "    live, finished = [([], 0.0)], []\n")}),
 }
 
 VECTORISED = {
@@ -791,6 +866,10 @@ MUTANT_BATCHES = [
     ["sample_max_len_zero_draws", "lr_floor_keyword_only", "loss_spread_detached"],
     ["sample_start_eos_finishes", "average_key_count_only", "lr_rounded_to_12_decimals",  # red team 9: lr and bleu
      "bleu_ngrams_joined_with_unit_separator"],
-    # red team 9: every batch above already holds a mutant of part 6
-    ["sample_reseeds_global_rng"],
+    # red team 9: every batch above already holds a mutant of part 6 (the second pass's Part 1 slip, which also
+    # changes Part 4's cell, joined it: no other member changes Parts 1 or 4)
+    ["sample_reseeds_global_rng", "decoder_io_slip_with_loss_calling_it"],
+    # red team 9, second pass: every batch above already holds a mutant of part 6
+    ["sample_slip_with_beam_calling_it", "average_records_itself_in_the_last_state"],
+    ["sample_top_k_ranked_in_float32", "average_refuses_states_without_entries"],
 ]
