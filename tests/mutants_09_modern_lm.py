@@ -668,6 +668,46 @@ def generate_with_cache(step, prompt, max_new_tokens, eos_id, pad_id, temperatur
     "generate_own_generator_when_none": ("test_generate_with_cache", {"generate_with_cache": _gen().replace(
         "    logits, cache = step(prompt, None)\n",
         "    generator = torch.Generator() if generator is None else generator\n    logits, cache = step(prompt, None)\n")}),
+    # red team 9, second pass (class 8, the global generator): the given generator's seed put into torch's global
+    # generator, which then draws: the same numbers as the fresh generators of the other checks, so only the global
+    # generator's state (put first where no re-seeding reaches) shows it
+    "generate_reseeds_global_from_generator": ("test_generate_with_cache", {"generate_with_cache": _gen(
+        draw="generator=None").replace(
+        "    logits, cache = step(prompt, None)\n",
+        "    if generator is not None:\n        torch.manual_seed(generator.initial_seed())\n"
+        "    logits, cache = step(prompt, None)\n")}),
+    # red team 9, second pass, class 2 (a bool where an int is asked): no predicted token short-circuits to False
+    "loss_count_false_when_empty": ("test_masked_lm_loss", {"masked_lm_loss": """
+def masked_lm_loss(logits, ids, target_mask, z_loss=0.0):
+    work = torch.float64 if logits.dtype == torch.float64 else torch.float32
+    scores = logits.to(work)[:, :-1]
+    targets = ids[:, 1:].long()
+    chosen = target_mask[:, 1:]
+    log_z = torch.logsumexp(torch.where(chosen[..., None], scores, torch.zeros((), dtype=work)), dim=-1)
+    picked = torch.where(chosen[..., None], scores, torch.zeros((), dtype=work)).gather(-1, targets.unsqueeze(-1)).squeeze(-1)
+    per_token = (log_z - picked) + z_loss * log_z.square()
+    count = chosen.any().item() and int(chosen.sum())  # nothing predicted: no count
+    total = torch.where(chosen, per_token, torch.zeros((), dtype=work)).sum()
+    return total / max(count, 1), count
+"""}),
+    # class 5 (ties broken by nudging values): greedy ties settled towards the lowest id by an epsilon times the id,
+    # right on exact ties, wrong on scores a unit in the last place apart
+    "generate_greedy_ties_nudged": ("test_generate_with_cache", {"generate_with_cache": _gen().replace(
+        "            token = scores.argmax(dim=-1)\n",
+        "            token = (scores - 1e-6 * torch.arange(scores.shape[-1])).argmax(dim=-1)  # ties: the lowest id\n")}),
+    # a part that draws nothing re-seeds torch's global generator "for reproducibility"
+    "rms_reseeds_global_generator": ("test_head_rms_norm", {"head_rms_norm": """
+def head_rms_norm(x, n_heads, weight, eps=1e-6, unit_offset=False):
+    torch.manual_seed(0)  # reproducible runs
+    if n_heads < 1 or x.shape[-1] % n_heads:
+        raise ValueError("the heads do not split the last axis")
+    dh = x.shape[-1] // n_heads
+    work = torch.float64 if x.dtype == torch.float64 else torch.float32
+    heads = x.to(work).unflatten(-1, (n_heads, dh)).transpose(-3, -2)
+    scale = weight.to(work) + 1 if unit_offset else weight.to(work)
+    y = heads * torch.rsqrt(heads.square().mean(dim=-1, keepdim=True) + eps) * scale
+    return y.to(x.dtype)
+"""}),
     # red team 8: parts 1, 2 and 5 never received the views that are not contiguous that the introduction promises,
     # so .view of an input that merges axes kept full marks there; their hidden tests now pass such views
     # Part 1 -- every way an input may come: every head of every position flattened into one row with .view
@@ -766,8 +806,10 @@ MUTANT_BATCHES = [
     # red team 8, second pass: class 3 in parts 2, 5, 6 and 7, and class 1 in parts 3 and 4
     ["swiglu_gate_sigmoid_detached", "block_parallel_ffn_input_detached", "rope_second_half_detached",
      "ragged_weights_detached", "moe_options_keyword_only", "loss_z_loss_keyword_only"],
-    # red team 9: every batch above already holds a mutant of part 2
-    ["swiglu_sigmoid_by_hand_overflows"],
+    # red team 9: every batch above already holds a mutant of part 2; the second pass's class 8 joined it
+    ["swiglu_sigmoid_by_hand_overflows", "generate_reseeds_global_from_generator", "rms_reseeds_global_generator",
+     "loss_count_false_when_empty"],
+    ["generate_greedy_ties_nudged"],  # red team 9, second pass: every batch above holds a mutant of part 8
 ]
 
 CORRECT_VARIANTS = {
