@@ -570,6 +570,33 @@ def dequantize_asym(q, scale, zero):
     group = q.shape[1] // scale.shape[1]
     return (q.to(scale.dtype) - zero.repeat_interleave(group, dim=1).to(scale.dtype)) * scale.repeat_interleave(group, dim=1)
 """}),
+    # red team 9, second pass. Part 2 (a hand-written exponential whose gradient overflows): the two weights as
+    # sigmoids written out, 1 / (1 + exp(lse_b - lse_a)): right values everywhere, a NaN gradient where the
+    # log-sum-exps are hundreds apart (inf / inf)
+    "merge_sigmoid_by_hand": ("test_merge_partials", {"merge_partials": merge("""    top = torch.maximum(lse_a, lse_b)
+    w_a = 1 / (1 + torch.exp(lse_b - lse_a))
+    w_b = 1 / (1 + torch.exp(lse_a - lse_b))
+    o = torch.where((w_a > 0)[:, None], o_a * w_a[:, None], 0.0) + torch.where((w_b > 0)[:, None], o_b * w_b[:, None], 0.0)
+    return o.to(o_a.dtype), (top + torch.log1p(torch.exp(-(lse_a - lse_b).abs()))).to(lse_a.dtype)""")}),
+    # class 8 (the global generator): a spot check on batch sizes drawn from torch's global generator; the answer
+    # is right, but every later torch.randn of the caller's program changes
+    "bound_spot_checks_with_global_draws": ("test_compute_bound_batch", {"compute_bound_batch": """
+def compute_bound_batch(k, n, bytes_per_value, peak, bandwidth):
+    slope = 2 * k * n * bandwidth - peak * bytes_per_value * (k + n)
+    need = peak * bytes_per_value * k * n
+    if slope <= 0:
+        return None
+    m = max(1, -(-need // slope))
+    for probe in torch.randint(0, 1000, (3,)).tolist():  # spot-check the inequality above m
+        probe += m
+        assert 2 * probe * k * n * bandwidth >= peak * bytes_per_value * (probe * k + k * n + probe * n)
+    return m
+"""}),
+    # Part 5 (ties broken by nudging): half-to-even rounding written out, a value within 1e-9 of a half step
+    # counted as a tie: exact halves go right, a weight a few units in the last place above a half goes down
+    "asym_halves_within_epsilon_to_even": ("test_quantize_asym", {"quantize_asym": asym(divide=(
+        "(lambda x: torch.where(((x - torch.floor(x)) - 0.5).abs() < 1e-9, torch.floor(x) + torch.remainder(torch.floor(x), 2), "
+        "torch.floor(x + 0.5)))(groups / scale[..., None])"))}),
 }
 
 # Mutants of independent parts graded together, one per part in each notebook (6 notebooks): each changes
@@ -643,7 +670,10 @@ MUTANT_BATCHES = [
     # red team 9: every batch above already holds a mutant of parts 1 and 4
     [
         "max_batch_decimal_quotient",
-        "rms_flushes_denormals"
+        "rms_flushes_denormals",
+        "merge_sigmoid_by_hand",  # red team 9, second pass
+        "asym_halves_within_epsilon_to_even",
+        "bound_spot_checks_with_global_draws"
     ]
 ]
 
