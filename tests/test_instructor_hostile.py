@@ -156,7 +156,8 @@ def _hostile(root: Path) -> dict[str, tuple[str, bytes]]:
         "steal": ("steal_exercises.ipynb", _notebook({"mc_answers": steal}, base="student")),
         "flood": ("flood_exercises.ipynb", _notebook(_answers_with("mc_answers", "print('x' * 100_000_000)"))),
         "killer": ("killer_exercises.ipynb", _notebook(_answers_with(
-            "mc_answers", "import os, signal\ntry:\n    os.kill(os.getppid(), signal.SIGKILL)\nexcept OSError as _e:\n    print(_e)"))),
+            # SIGKILL by number: an import of signal is flagged by the static scan, and this case tests the sandbox
+            "mc_answers", "import os\ntry:\n    os.kill(os.getppid(), 9)\nexcept OSError as _e:\n    print(_e)"))),
         "slow": ("slow_exercises.ipynb", _notebook(slow)),
         # a cell the student added is the student's code: its patch is found as in an answer cell
         "added": ("added_exercises.ipynb", _notebook(edit=_added_cell(
