@@ -320,6 +320,28 @@ def coverage_decoder(x, h, allowed, s0, p):
         "        hidden = torch.tanh(query[:, None, :] + h @ p['W_k'].T + coverage[:, :, None] * p['w_c'])\n",
         "        pre = query[:, None, :] + h @ p['W_k'].T + coverage[:, :, None] * p['w_c']\n"
         "        hidden = (torch.exp(2 * pre) - 1) / (torch.exp(2 * pre) + 1)\n")}),
+    # Red team 9, second pass, a dict argument gains entries: the transposed weights stored back into p (views of
+    # the given tensors, so they follow new values), which the hidden tests now refuse: p keeps exactly its entries
+    "step_stores_transposes_in_p": ("test_rnn_step", {"rnn_step": step(
+        '    if "W_ih_T" not in p:\n        p["W_ih_T"], p["W_hh_T"] = p["W_ih"].T, p["W_hh"].T\n'
+        '    candidate = torch.tanh(x @ p["W_ih_T"] + p["b_ih"] + h @ p["W_hh_T"] + p["b_hh"])\n'
+        "    return (1 - leak) * h + leak * candidate")}),
+    # Red team 9, second pass, a hand-written tanh whose gradient overflows: 1 - 2 / (e^2a + 1) is +-1 at
+    # pre-activations in the hundreds (worked in float64 for accuracy, so the values pass), but its gradient is
+    # 0 * inf = NaN once e^2a overflows; the hidden gradient cases at such pre-activations catch it
+    "step_tanh_one_minus_reciprocal": ("test_rnn_step", {"rnn_step": step(
+        '    a = (x @ p["W_ih"].T + p["b_ih"] + h @ p["W_hh"].T + p["b_hh"]).double()\n'
+        "    candidate = (1 - 2 / (torch.exp(2 * a) + 1)).to(x.dtype)\n"
+        "    return (1 - leak) * h + leak * candidate")}),
+    "reverse_tanh_one_minus_reciprocal": ("test_rnn_unroll", {"rnn_unroll": REVERSE_MERGES_AXES_WITH_VIEW.replace(
+        "    x = x.view(-1, x.shape[-1]).view(x.shape)\n", "    lengths = lengths.long()\n").replace(
+        '        h_new = torch.tanh(x[:, step] @ p["W_ih"].T + p["b_ih"] + h @ p["W_hh"].T + p["b_hh"])\n',
+        '        a = (x[:, step] @ p["W_ih"].T + p["b_ih"] + h @ p["W_hh"].T + p["b_hh"]).double()\n'
+        "        h_new = (1 - 2 / (torch.exp(2 * a) + 1)).to(x.dtype)\n")}),
+    "decoder_tanh_one_minus_reciprocal": ("test_additive", {"additive": decoder().replace(
+        "        hidden = torch.tanh(query[:, None, :] + h @ p['W_k'].T + coverage[:, :, None] * p['w_c'])\n",
+        "        pre = (query[:, None, :] + h @ p['W_k'].T + coverage[:, :, None] * p['w_c']).double()\n"
+        "        hidden = (1 - 2 / (torch.exp(2 * pre) + 1)).to(x.dtype)\n")}),
     # Red team 9, side effects on global state: a leftover torch.manual_seed resets torch's global generator
     "step_reseeds_global_generator": ("test_rnn_step", {"rnn_step": step(
         "    torch.manual_seed(0)  # left over from debugging\n" + CANDIDATE
@@ -489,5 +511,6 @@ MUTANT_BATCHES = [
      "jacobian_tanh_through_exp"],  # red team 5, 6, 8, 9
     ["reverse_compares_step_with_narrow_lengths", "decoder_masks_with_minus_1e4", "step_tanh_through_exp"],  # red team 6, 9
     ["reverse_h0_renamed", "decoder_keys_under_no_grad", "step_reseeds_global_generator"],  # red team 8, 9: every batch above already has a test_rnn_unroll mutant
-    ["reverse_recursive_per_column", "decoder_tanh_through_exp"],  # red team 9: every batch above has test_rnn_unroll and test_additive mutants
+    ["reverse_recursive_per_column", "decoder_tanh_through_exp", "step_tanh_one_minus_reciprocal"],  # red team 9: every batch above has test_rnn_unroll and test_additive mutants
+    ["reverse_tanh_one_minus_reciprocal", "decoder_tanh_one_minus_reciprocal", "step_stores_transposes_in_p"],  # red team 9, second pass: likewise
 ]

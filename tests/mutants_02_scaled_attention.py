@@ -319,6 +319,29 @@ def padding_mask(lengths, s):
         allowed[b, -int(lengths[b]):] = True
     return allowed, (allowed.long().cumsum(dim=-1) - 1).clamp(min=0)
 """}),
+    # Red team 9, second pass, a written-out softmax whose gradient overflows: w_i = 1 / sum_j e^(z_j - z_i) is right
+    # at temperatures near 0.01 (an overflowing term gives the weight 0 it has), but its gradient is 0 * inf = NaN;
+    # worked in float64 so that the values pass in every dtype. Caught by the gradient case at such temperatures
+    "attention_weights_one_over_a_sum_of_ratios": ("test_attention_weights", {"attention_weights": """
+def attention_weights(q, k, temperature):
+    z = q.double() @ k.double().transpose(-2, -1) / math.sqrt(q.shape[-1]) / temperature.double()[..., :, None]
+    return (1 / torch.exp(z[..., None, :] - z[..., :, None]).sum(dim=-1)).to(q.dtype)
+"""}),
+    # Red team 9, white box: the hidden test's reference, reached through the function's own globals, answers for
+    # it whenever it is there (a guess in float32 otherwise, right on the visible tests). Part 5's reference now
+    # lives inside _check_masked_attention and every _ref_ name is deleted before student code runs, so the guess
+    # is graded
+    "masked_attention_borrows_the_hidden_reference": ("test_masked_attention", {"masked_attention": """
+def masked_attention(q, k, v, allowed):
+    for name, value in getattr(masked_attention, '__glob' + 'als__').items():
+        if name.startswith('_ref') and 'masked' in name and callable(value):
+            out, lse = value(q.double(), k.double(), v.double(), allowed)
+            return out.to(q.dtype), lse.to(q.dtype)
+    z = (q.float() @ k.float().transpose(-2, -1)) / math.sqrt(q.shape[-1])
+    lse = torch.logsumexp(z.masked_fill(~allowed, float("-inf")), dim=-1)
+    w = torch.exp(z.masked_fill(~allowed, float("-inf")) - lse[..., None]).nan_to_num(0.0)
+    return (w @ v.float()).to(q.dtype), lse.to(q.dtype)
+"""}),
     # dtype class (bfloat16, slipped: no bfloat16 case): FlashAttention keeps lse in float32, the text asks
     # for the dtype of q
     "lse_float32_accumulator": ("test_masked_attention", {"masked_attention": """
@@ -789,6 +812,8 @@ MUTANT_BATCHES = [
      "causal_mask_view_of_a_kept_table", "masked_attention_shift_detached"],  # red team 8, second pass
     ["variance_fresh_generator_when_none",  # red team 7: every batch above already has a variance mutant
      "padding_mask_kept_between_calls", "fix_causal_keyword_only",  # red team 8, second pass
-     "causal_mask_reseeds_the_global_generator"],  # red team 9
-    ["variance_scale_renamed", "fix_additive_mask_nan_gradients"],  # red team 8: likewise; red team 9
+     "causal_mask_reseeds_the_global_generator",  # red team 9
+     "attention_weights_one_over_a_sum_of_ratios"],  # red team 9, second pass
+    ["variance_scale_renamed", "fix_additive_mask_nan_gradients",  # red team 8: likewise; red team 9
+     "masked_attention_borrows_the_hidden_reference"],  # red team 9, white box
 ]

@@ -456,6 +456,42 @@ def cross_attention_left_padded(x, memory, memory_lengths, params, num_heads):
     # Red team 9 (slipped): a check too strict: a model or head width of 0 refused, though only the head counts raise
     "cost_refuses_zero_widths": ("test_cost", {"cost": cost(
         check="d_model < 1 or head_dim < 1 or num_kv_heads < 1 or num_heads % num_kv_heads")}),
+    # Red team 9, second pass, a check too strict: a model width below the number of heads refused, D = 0 included,
+    # which the text allows (0 is divisible by every number of heads)
+    "interleaved_refuses_a_width_below_the_heads": ("test_interleaved", {"interleaved": interleaved(
+        SPLIT, MERGE, check="    if d % num_heads or d < num_heads:\n        raise ValueError('not divisible')\n")}),
+    # Red team 9, second pass, exact integers through decimal: the group size H / G as a Decimal keeps every count
+    # exact to 28 digits only; the hidden counts of 31 digits and more round
+    "cost_group_through_decimal": ("test_cost", {"cost": "from decimal import Decimal\n" + cost(
+        macs="weights + int(2 * num_kv_heads * (past + 1) * head_dim * (Decimal(num_heads) / num_kv_heads))")}),
+    # Red team 9, second pass, a written-out softmax whose gradient overflows: w_i = 1 / sum_j e^(z_j - z_i) (in
+    # float64) is right at scores in the thousands, but its gradient is 0 * inf = NaN there
+    "contributions_softmax_one_over_a_sum_of_ratios": ("test_contributions", {"contributions": """
+def head_contributions(x, params, num_heads):
+    b, t, d = x.shape
+    qkv = x @ params["w_qkv"].T + params["b_qkv"]
+    q, k, v = (split_heads(part, num_heads) for part in qkv.chunk(3, dim=-1))
+    z = (q.double() @ k.double().transpose(-2, -1)) / math.sqrt(q.shape[-1])
+    weights = (1 / torch.exp(z[..., None, :] - z[..., :, None]).sum(dim=-1)).to(x.dtype)
+    w_o = params["w_o"].reshape(d, num_heads, d // num_heads)
+    return torch.einsum("bhtk,ehk->bhte", weights @ v, w_o)
+"""}),
+    # Red team 9, white box: the hidden test's reference, reached through the function's own globals, answers for
+    # it whenever it is there (a float32 guess otherwise, right on the visible tests). The references now live
+    # inside the _check_ functions, so the guess is graded
+    "contributions_borrows_the_hidden_reference": ("test_contributions", {"contributions": """
+def head_contributions(x, params, num_heads):
+    b, t, d = x.shape
+    w_o = params["w_o"].reshape(d, num_heads, d // num_heads)
+    found = getattr(head_contributions, '__glob' + 'als__').get('_ref_head_outputs')
+    if found is not None:
+        heads = found(x, x, params, num_heads)
+    else:
+        qkv = x.float() @ params["w_qkv"].float().T + params["b_qkv"].float()
+        q, k, v = (split_heads(part, num_heads) for part in qkv.chunk(3, dim=-1))
+        heads = attention(q, k, v).to(x.dtype)
+    return torch.einsum("bhtk,ehk->bhte", heads, w_o)
+"""}),
     # Red team 9 (slipped): torch's global state changed by a function: the deterministic-algorithms flag switched on
     # "for reproducible grading", the global generator seeded again on every call
     "left_padded_turns_on_deterministic_algorithms": ("test_left_padded", {"left_padded": left_padded(
@@ -653,7 +689,11 @@ MUTANT_BATCHES = [
     ["left_padded_mask_positions_in_dtype_of_x", "cache_mask_positions_in_dtype_of_x", "contributions_scores_detached",
      "cost_refuses_zero_widths"],  # red team 9
     # red team 8, second pass: likewise
-    ["cache_returns_views_of_a_kept_buffer", "left_padded_keys_under_no_grad"],
+    ["cache_returns_views_of_a_kept_buffer", "left_padded_keys_under_no_grad",
+     # red team 9, second pass; white box
+     "interleaved_refuses_a_width_below_the_heads", "contributions_borrows_the_hidden_reference",
+     "cost_group_through_decimal"],
     # red team 9: torch's global state (every batch above already has a part 6 and a part 7 mutant)
-    ["left_padded_turns_on_deterministic_algorithms", "cache_reseeds_the_global_generator"],
+    ["left_padded_turns_on_deterministic_algorithms", "cache_reseeds_the_global_generator",
+     "contributions_softmax_one_over_a_sum_of_ratios"],  # red team 9, second pass
 ]
