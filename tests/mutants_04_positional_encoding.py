@@ -396,6 +396,12 @@ def check_equivariance(layer, x, trials, generator, tol=1e-5):
 """}),
     "alibi_block_turns_on_deterministic_algorithms": ("test_alibi_block", {"alibi_block": alibi().replace(
         "def alibi_block(num_heads, t, offset):\n", "def alibi_block(num_heads, t, offset):\n    torch.use_deterministic_algorithms(True)\n")}),
+    # red team 9, second pass -- Part 8: a threshold with a slack "for rounding" (chapter 6's class): caught by a tol
+    # one float64 rounding below an exact gap
+    "equivariance_tol_with_rounding_slack": ("test_equivariance", {"equivariance": equivariance(flag="worst <= tol + 1e-12")}),
+    # Part 5: validation stricter than the text (chapter 3's class): a batch without rows refused
+    "partial_rope_refuses_no_rows": ("test_rotate_half", {"rotate_half": partial_rope().replace(
+        "    if rotary_dim % 2 or not 2 <= rotary_dim <= dh:\n", "    if rotary_dim % 2 or not 2 <= rotary_dim <= dh or t == 0:\n")}),
 }
 
 LOOPS_AND_COMPLEX = {
@@ -569,7 +575,8 @@ MUTANT_BATCHES = [
      "shift_kept_between_calls", "equivariance_tol_from_options"],  # red team 8, second pass (classes 2 and 1)
     ["partial_rope_start_in_narrow_dtype",  # narrow integer dtypes: every batch above already has a part 5 mutant
      "table_positions_rounded_to_dtype",  # red team 7
-     "alibi_block_slice_of_kept_table", "shift_base_keyword_only"],  # red team 8, second pass (classes 2 and 1)
+     "alibi_block_slice_of_kept_table", "shift_base_keyword_only",  # red team 8, second pass (classes 2 and 1)
+     "equivariance_tol_with_rounding_slack"],  # red team 9, second pass
     ["partial_rope_positions_in_dtype_of_x",  # red team 7: every batch above already has a part 5 mutant
      "table_options_keyword_only",  # red team 8, second pass (class 1)
      "alibi_block_turns_on_deterministic_algorithms"],  # red team 9
@@ -577,4 +584,5 @@ MUTANT_BATCHES = [
     ["partial_rope_base_keyword_only", "table_slice_of_kept_table",
      "equivariance_seeds_the_global_generator"],  # red team 9
     ["partial_rope_second_half_detached"],
+    ["partial_rope_refuses_no_rows"],  # red team 9, second pass: every batch above has a part 5 mutant
 ]

@@ -295,6 +295,34 @@ def cached_self_attention(x_new, params, cache):
     "cached_cache_in_float64": ("test_cached_attention", {"cached_attention": cached(
         _OFFSET_MASK, store="    cache['k'], cache['v'] = k.double(), v.double()\n",
         prologue="    if 'k' in cache:\n        cache['k'], cache['v'] = cache['k'].to(x_new.dtype), cache['v'].to(x_new.dtype)\n")}),
+    # red team 9, second pass -- Part 6: a softmax written out whose gradient overflows (chapter 9's class):
+    # exp() of every score minus the maximum of the allowed ones, the future positions dropped by where()
+    # afterwards; the output is right, but at scores in the thousands a future score far above the allowed ones
+    # overflows and its 0 * inf makes the gradient NaN
+    "cached_exp_masked_after": ("test_cached_attention", {"cached_attention": """
+def cached_self_attention(x_new, params, cache):
+    b, n, d = x_new.shape
+    dh = d // NUM_HEADS
+    (w_q, w_k, w_v), (b_q, b_k, b_v) = params["w_qkv"].chunk(3), params["b_qkv"].chunk(3)
+    split = lambda x: x.reshape(b, n, NUM_HEADS, dh).transpose(1, 2)
+    q, k, v = split(x_new @ w_q.T + b_q), split(x_new @ w_k.T + b_k), split(x_new @ w_v.T + b_v)
+    if "k" in cache:
+        k, v = torch.cat([cache["k"], k], dim=2), torch.cat([cache["v"], v], dim=2)
+    cache["k"], cache["v"] = k, v
+    past = k.shape[2] - n
+    allowed = torch.arange(past + n)[None, :] <= torch.arange(past, past + n)[:, None]
+    scores = q @ k.transpose(-2, -1) / math.sqrt(dh)
+    top = scores.masked_fill(~allowed, float("-inf")).amax(dim=-1, keepdim=True)
+    e = torch.where(allowed, (scores - top).exp(), torch.zeros_like(scores))
+    heads = (e / e.sum(-1, keepdim=True)) @ v
+    return heads.transpose(1, 2).reshape(b, n, d) @ params["w_o"].T + params["b_o"]
+"""}),
+    # red team 9, second pass -- Part 4: the global random generator (chapter 1's class), reseeded "to be safe"
+    "masks_reseed_global_generator": ("test_packed_masks", {"packed_masks": masks(
+        "    torch.manual_seed(0)\n"
+        "    same = lambda a, b: " + _SAME + " & (a != 0)[:, :, None] & (b != 0)[:, None, :]\n"
+        "    return same(src_segments, src_segments), same(tgt_segments, tgt_segments) & causal, "
+        "same(tgt_segments, src_segments)")}),
 }
 
 DIFFERENT_BUT_CORRECT = {
@@ -433,8 +461,10 @@ MUTANT_BATCHES = [
     ["rms_ignores_eps", "params_returns_float", "without_cache_lying_float", "with_cache_lying_int", "masks_renumber_padding_in_place", "sandwich_own_causal_mask", "cached_cache_in_float64"],
     # each its own notebook: every batch above already holds a mutant of part 6
     ["cached_exp_without_the_maximum", "masks_uint8_segments", "rms_eps_keyword_only", "sandwich_adds_entry_to_p"],
-    ["cached_state_in_global", "rms_scale_under_no_grad"],
+    ["cached_state_in_global", "rms_scale_under_no_grad", "masks_reseed_global_generator"],
     # red team 9: every batch above already holds a Part 6 mutant
     ["cached_params_gain_split_weights"],
     ["cached_position_counter"],
+    # red team 9, second pass: likewise
+    ["cached_exp_masked_after"],
 ]

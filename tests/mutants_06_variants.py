@@ -776,6 +776,56 @@ def decayed_linear_attention(q, k, v, decay):
         outs.append(top / bottom)
     return torch.stack(outs, dim=-2).to(q.dtype)
 """}),
+    # ---- red team 9, second pass: classes found in other chapters, closed here
+    # Part 1 -- exact integers through decimal at its default 28 digits (chapter 7's slip): counts of 31 digits
+    "window_pairs_decimal_28_digits": ("test_window_pairs", {"window_pairs": """
+def window_pairs(t, window):
+    from decimal import Decimal
+    m = min(t, window)
+    return int(Decimal(m) * (m + 1) / 2 + Decimal(t - m) * window)
+"""}),
+    # Part 4 -- a threshold with a slack of 1e-6 "for rounding" (smaller than round 9's 1e-4): caught by a token a
+    # millionth (relative) below the threshold
+    "min_p_threshold_with_tiny_slack": ("test_min_p_sample", {"min_p_sample": """
+def min_p_sample(logits, min_p, generator):
+    probs = torch.softmax(logits, dim=-1)
+    keep = probs >= min_p * probs.amax(-1, keepdim=True) - 1e-6
+    kept = probs * keep
+    return torch.multinomial(kept / kept.sum(-1, keepdim=True), 1, generator=generator).squeeze(-1)
+"""}),
+    # Part 6 -- ties broken by a penalty of 1e-13 per token index (round 9's class, a smaller nudge): caught by
+    # probabilities 4e-14 apart
+    "expert_choice_tiny_index_penalty": ("test_expert_choice", {"expert_choice": """
+def expert_choice(router_logits, capacity):
+    probs = torch.softmax(router_logits, dim=-1)
+    n, e = probs.shape
+    score = probs.detach() - 1e-13 * torch.arange(n, dtype=probs.dtype).unsqueeze(1)
+    top = score.topk(min(capacity, n), dim=0).indices
+    chosen = torch.zeros(n, e, dtype=torch.bool).scatter(0, top, True)
+    return chosen, torch.where(chosen, probs, torch.zeros_like(probs))
+"""}),
+    # Part 8 -- elu written out with exp (chapter 9's class): exp(800) overflows, the gradient is NaN
+    "decay_elu_by_hand": ("test_decayed_linear_attention", {"decayed_linear_attention": """
+def decayed_linear_attention(q, k, v, decay):
+    phi = lambda x: torch.where(x > 0, x + 1, torch.exp(x))
+    phi_q, phi_k = phi(q), phi(k)
+    state = torch.zeros(*q.shape[:-2], q.shape[-1], v.shape[-1], dtype=q.dtype)
+    norm = torch.zeros(*q.shape[:-2], q.shape[-1], dtype=q.dtype)
+    outs = []
+    for i in range(q.shape[-2]):
+        state = decay * state + phi_k[..., i, :, None] * v[..., i, None, :]
+        norm = decay * norm + phi_k[..., i, :]
+        outs.append(torch.einsum("...d,...de->...e", phi_q[..., i, :], state) / (phi_q[..., i, :] * norm).sum(-1, keepdim=True))
+    return torch.stack(outs, dim=-2)
+"""}),
+    # Part 3 -- the global random generator (chapter 1's class): reseeded "for reproducibility"
+    "whole_word_reseeds_global_generator": ("test_whole_word_chosen", {"whole_word_chosen": """
+def whole_word_chosen(starts, pick):
+    torch.manual_seed(0)  # reproducible
+    positions = torch.arange(starts.shape[-1]).expand(starts.shape)
+    word_start = torch.where(starts, positions, torch.full_like(positions, -1)).cummax(dim=-1).values
+    return (word_start >= 0) & pick.gather(-1, word_start.clamp(min=0))
+"""}),
 }
 
 # Mutants graded together in one submission (one notebook run each batch). No part calls another
@@ -807,7 +857,11 @@ MUTANT_BATCHES = [
      "expert_choice_gate_detached", "gqa_cached_weights_under_no_grad", "decay_denominator_detached"],
     # red team 6: every batch above already holds a Part 3 mutant; red team 7: and a Part 5 mutant
     ["whole_word_row_offset_collides", "restore_sentinel_table_int64_only", "expert_choice_epsilon_tie_break",
-     "min_p_threshold_with_slack"],
+     "min_p_threshold_with_slack",
+     # red team 9, second pass
+     "window_pairs_decimal_28_digits", "decay_elu_by_hand"],
+    # red team 9, second pass: every batch above holds a Part 3, a Part 4 and a Part 6 mutant
+    ["min_p_threshold_with_tiny_slack", "expert_choice_tiny_index_penalty", "whole_word_reseeds_global_generator"],
 ]
 
 # Correct answers that differ from the model answers: closed forms written another way, Python
