@@ -489,10 +489,12 @@ class HardenedExecute(Execute):
         if kind == "test" and self._ctx.hidden_builtins:
             await self._silent("", guard.RESTORE_SHADOWS)
         if kind == "test" and not self._ctx.stopped:
-            changed = await self._silent("", guard.SETTINGS_CHANGED)
-            if changed and changed.strip("'\"") and changed.startswith(("'", '"')):
+            try:  # the repr of a str, '' when every setting is at its default
+                changed = ast.literal_eval(await self._silent("", guard.SETTINGS_CHANGED) or "''")
+            except (ValueError, SyntaxError):
+                changed = ""
+            if isinstance(changed, str) and changed:
                 # before any other output, so that nothing printed before it reads as a score
-                changed = ast.literal_eval(changed)
                 cell.outputs.insert(0, _error("GlobalSettings", guard.settings_message(changed)))
                 self._ctx.settings_changed.append(f"test cell {gid} failed: the answers it ran changed {changed}")
                 await self._silent("", guard.RESET_SWITCHES)

@@ -45,7 +45,6 @@ from __future__ import annotations
 import __future__
 import ast
 import builtins
-import collections
 import functools
 import os
 
@@ -475,7 +474,9 @@ def static_findings(cell_id: str, source: str, protected: set[str], test_builtin
 def builtins_used_by_functions(sources: list[str]) -> set[str]:
     """Names that a function, lambda or class body of these cells reads without binding it there (a global
     the student's own code looks up when a test calls it), or declares ``global``."""
-    from .libraries import _bound_here
+    from .libraries import _bound_here, _outside_functions
+
+    scopes = (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef)
 
     used = set()
     for source in sources:
@@ -483,8 +484,12 @@ def builtins_used_by_functions(sources: list[str]) -> set[str]:
             tree = _parse_cell(source)
         except TooDeep:
             continue
-        # each outermost function, lambda or class once, with the scopes nested in it
-        for node in _outermost_scopes(tree) if tree is not None else ():
+        # each outermost function, lambda or class once, with the scopes nested in it (walking each nested scope
+        # again on its own was quadratic: 2000 nested lambdas took 65 s); a name a nested scope binds counts as
+        # bound for the scope that encloses it
+        for node in _outside_functions(tree) if tree is not None else ():
+            if not isinstance(node, scopes):
+                continue
             inner = ast.Module(body=node.body if isinstance(node.body, list) else [ast.Expr(node.body)],
                                type_ignores=[])
             bound = _bound_here(node) - {getattr(node, "name", None)}  # its own name is looked up globally
@@ -493,21 +498,6 @@ def builtins_used_by_functions(sources: list[str]) -> set[str]:
             # a function that declares a name global can bind it again while a test runs
             used |= {name for n in ast.walk(inner) if isinstance(n, (ast.Global, ast.Nonlocal)) for name in n.names}
     return used
-
-
-def _outermost_scopes(tree: ast.AST):
-    """The functions, lambdas and classes of a cell that no other one encloses. Walking each nested scope
-    again on its own was quadratic in the nesting (white-box 9: 2000 nested lambdas took 65 s); a name a nested
-    scope binds counts as bound for the scope that encloses it."""
-    scopes = (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef)
-    todo = collections.deque([tree])
-    while todo:
-        node = todo.popleft()
-        for child in ast.iter_child_nodes(node):
-            if isinstance(child, scopes):
-                yield child
-            else:
-                todo.append(child)
 
 
 def shadow_note(name: str) -> str:
