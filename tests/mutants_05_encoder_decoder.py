@@ -2,7 +2,8 @@
 lose points, and correct answers written differently.
 
 The parts do not call each other's functions (Parts 5 and 6 use the setup's `layer_norm`,
-`feed_forward` and `mha`), so mutants of different parts can share a submission."""
+`feed_forward` and `mha`), except Part 3 (b), which may call (a)'s `prefill_dot_products`: its test
+cell binds that name to a reference first, so mutants of different parts can share a submission."""
 
 CHAPTER = "05-encoder-decoder"
 FULL_MARKS = 16.0
@@ -17,6 +18,17 @@ _RMS_FLOAT32 = "    x32 = x.float() if x.dtype in (torch.float16, torch.bfloat16
 
 def params(body):
     return ("\ndef modern_params(vocab, d_model, d_ff, n_enc, n_dec):\n    d = d_model\n" + body + "\n")
+
+
+def prefill(body):
+    return "\ndef prefill_dot_products(prompt_len, chunk, layers, heads):\n" + body + "\n"
+
+
+def request(steps, own=1):
+    """(b) on top of prefill_dot_products: `steps` single-position steps, each meeting prompt_len + j - 1 + own keys."""
+    return ("\ndef request_dot_products(prompt_len, chunk, new_tokens, layers, heads):\n" + steps +
+            "    total = prefill_dot_products(prompt_len, chunk, layers, heads)\n"
+            f"    return total + layers * heads * (steps * (prompt_len - 1 + {own}) + steps * (steps + 1) // 2)\n")
 
 
 def masks(body):
@@ -113,48 +125,95 @@ MUTANTS = {
     "params_returns_float": ("test_modern_params", {"modern_params": params(
         "    ffn = 3.0 * d * d_ff\n"
         "    return 2 * vocab * d + n_enc * (4 * d * d + ffn + 2 * d) + n_dec * (8 * d * d + ffn + 3 * d) + 2 * d")}),
-    # ---- Part 3, the cache arithmetic
-    # counts only the allowed (lower-triangle) scores
-    "without_cache_counts_only_allowed": ("test_cache_count_without", {
-        "cache_count_without": "dot_products_without_cache = 6 * 8 * sum(t * (t + 1) // 2 for t in range(1, 21))"}),
-    # red team: the prefix counted from 0 (t - 1 tokens at step t)
-    "without_cache_prefix_from_zero": ("test_cache_count_without", {
-        "cache_count_without": "dot_products_without_cache = 6 * 8 * sum(t * t for t in range(20))"}),
-    # red team 2 (caught): the prefix counted with the token being produced (t + 1 at step t)
-    "without_cache_prefix_plus_one": ("test_cache_count_without", {
-        "cache_count_without": "dot_products_without_cache = 6 * 8 * sum((t + 1) ** 2 for t in range(1, 21))"}),
-    # forgets the heads
-    "without_cache_forgets_heads": ("test_cache_count_without", {
-        "cache_count_without": "dot_products_without_cache = 6 * sum(t * t for t in range(1, 21))"}),
-    # a lying number: a float subclass equal to everything
-    "without_cache_lying_float": ("test_cache_count_without", {"cache_count_without": """
-class _Anything(float):
-    def __eq__(self, other):
-        return True
-    __hash__ = float.__hash__
-
-dot_products_without_cache = _Anything(1.0)
+    # ---- Part 3, the dot products of a chunked prefill (a) and of a whole request (b)
+    # the lesson's cached count copied: only the causal pairs, as if every position met only its prefix
+    # (right for chunks of 1 only)
+    "prefill_counts_only_causal_pairs": ("test_cache_count_without", {"cache_count_without": prefill(
+        "    return layers * heads * (prompt_len * (prompt_len + 1) // 2)")}),
+    # the chunk ignored: the prompt's whole square in one pass (right when chunk >= prompt_len only)
+    "prefill_ignores_chunk": ("test_cache_count_without", {"cache_count_without": prefill(
+        "    return layers * heads * prompt_len * prompt_len")}),
+    # the cached keys forgotten: each chunk scored against its own keys only
+    "prefill_own_keys_only": ("test_cache_count_without", {"cache_count_without": prefill(
+        "    full, rest = divmod(prompt_len, chunk)\n"
+        "    return layers * heads * (full * chunk * chunk + rest * rest)")}),
+    # the last chunk counted as a full one (ceil division), as if the prompt were padded to a multiple of chunk
+    "prefill_last_chunk_padded": ("test_cache_count_without", {"cache_count_without": prefill(
+        "    k = -(-prompt_len // chunk)\n"
+        "    return layers * heads * (chunk * chunk * k * (k + 1) // 2)")}),
+    # stated requirement (a Python int): the closed form with /, a float of the right value at small sizes
+    "prefill_float_division": ("test_cache_count_without", {"cache_count_without": prefill(
+        "    full, rest = divmod(prompt_len, chunk)\n"
+        "    return layers * heads * (chunk * chunk * full * (full + 1) / 2 + rest * prompt_len)")}),
+    # the float converted back with int(): exact below 2**53 only
+    "prefill_int_of_float": ("test_cache_count_without", {"cache_count_without": prefill(
+        "    full, rest = divmod(prompt_len, chunk)\n"
+        "    return int(layers * heads * (chunk * chunk * full * (full + 1) / 2 + rest * prompt_len))")}),
+    # int64 tensor arithmetic: exact until it wraps past 2**63
+    "prefill_int64_tensor": ("test_cache_count_without", {"cache_count_without": prefill(
+        "    full, rest = divmod(prompt_len, chunk)\n"
+        "    t = lambda v: torch.tensor(v, dtype=torch.int64)\n"
+        "    per_head = t(chunk) * t(chunk) * t(full) * t(full + 1) // 2 + t(rest) * t(prompt_len)\n"
+        "    return int(t(layers) * t(heads) * per_head)")}),
+    # every argument by name: the stub's argument names changed
+    "prefill_arguments_renamed": ("test_cache_count_without", {"cache_count_without": """
+def prefill_dot_products(P, c, L, H):
+    full, rest = divmod(P, c)
+    return L * H * (c * c * full * (full + 1) // 2 + rest * P)
 """}),
-    # one key per step, as if the cache removed the keys too
-    "with_cache_one_key_per_step": ("test_cache_count_with", {
-        "cache_count_with": "dot_products_with_cache = 6 * 8 * 20"}),
-    # red team: the new query's own key left out
-    "with_cache_excludes_itself": ("test_cache_count_with", {
-        "cache_count_with": "dot_products_with_cache = 6 * 8 * sum(t - 1 for t in range(1, 21))"}),
-    # red team 2 (caught): the layers forgotten
-    "with_cache_forgets_layers": ("test_cache_count_with", {
-        "cache_count_with": "dot_products_with_cache = 8 * sum(range(1, 21))"}),
-    # counts the 20 x 20 square once
-    "with_cache_square_once": ("test_cache_count_with", {
-        "cache_count_with": "dot_products_with_cache = 6 * 8 * 20 * 20"}),
-    # a lying int subclass
-    "with_cache_lying_int": ("test_cache_count_with", {"cache_count_with": """
-class _Anything(int):
+    # the heads forgotten
+    "prefill_forgets_heads": ("test_cache_count_without", {"cache_count_without": prefill(
+        "    full, rest = divmod(prompt_len, chunk)\n"
+        "    return layers * (chunk * chunk * full * (full + 1) // 2 + rest * prompt_len)")}),
+    # a lying number: an int subclass equal to everything
+    "prefill_lying_int": ("test_cache_count_without", {"cache_count_without": """
+class Anything(int):
     def __eq__(self, other):
         return True
     __hash__ = int.__hash__
 
-dot_products_with_cache = _Anything(0)
+def prefill_dot_products(prompt_len, chunk, layers, heads):
+    return Anything(0)
+"""}),
+    # (b): one step per new token after the prefill, as if the prefill did not choose the first one
+    "request_one_step_per_token": ("test_cache_count_with", {"cache_count_with": request(
+        "    steps = new_tokens\n")}),
+    # (b): a step's query scored against the cached keys only, not its own
+    "request_step_excludes_own_key": ("test_cache_count_with", {"cache_count_with": request(
+        "    steps = max(new_tokens - 1, 0)\n", own=0)}),
+    # (b): the closed form for new_tokens - 1 steps, without the case new_tokens = 0 (-1 steps)
+    "request_minus_one_step_at_zero": ("test_cache_count_with", {"cache_count_with": request(
+        "    steps = new_tokens - 1\n")}),
+    # (b): its own prefill count, which ignores the chunk (the whole prompt's square)
+    "request_prefill_unchunked": ("test_cache_count_with", {"cache_count_with": """
+def request_dot_products(prompt_len, chunk, new_tokens, layers, heads):
+    steps = max(new_tokens - 1, 0)
+    return layers * heads * (prompt_len * prompt_len + steps * prompt_len + steps * (steps + 1) // 2)
+"""}),
+    # (b): the lesson's count copied, one position per step from the start (right for chunks of 1 only)
+    "request_lesson_count": ("test_cache_count_with", {"cache_count_with": """
+def request_dot_products(prompt_len, chunk, new_tokens, layers, heads):
+    last = prompt_len + max(new_tokens - 1, 0)
+    return layers * heads * sum(range(1, last + 1))
+"""}),
+    # (b), stated requirement (a Python int): the arithmetic series with /
+    "request_float_division": ("test_cache_count_with", {"cache_count_with": """
+def request_dot_products(prompt_len, chunk, new_tokens, layers, heads):
+    steps = max(new_tokens - 1, 0)
+    return prefill_dot_products(prompt_len, chunk, layers, heads) + layers * heads * steps * (2 * prompt_len + steps + 1) / 2
+"""}),
+    # (b): int64 tensor arithmetic for the generation, which wraps past 2**63
+    "request_int64_tensor": ("test_cache_count_with", {"cache_count_with": """
+def request_dot_products(prompt_len, chunk, new_tokens, layers, heads):
+    steps = torch.arange(max(new_tokens - 1, 0), dtype=torch.int64)
+    keys = (prompt_len + 1 + steps).sum() * layers * heads
+    return prefill_dot_products(prompt_len, chunk, layers, heads) + int(keys)
+"""}),
+    # (b), every argument by name: new_tokens renamed
+    "request_arguments_renamed": ("test_cache_count_with", {"cache_count_with": """
+def request_dot_products(prompt_len, chunk, n, layers, heads):
+    steps = max(n - 1, 0)
+    return prefill_dot_products(prompt_len, chunk, layers, heads) + layers * heads * (steps * prompt_len + steps * (steps + 1) // 2)
 """}),
     # ---- Part 4, packed masks
     # red team: target padding not checked (the visible target has none), so padding queries see padding
@@ -341,8 +400,21 @@ def modern_params(vocab, d_model, d_ff, n_enc, n_dec):
     decoder = n_dec * (2 * attention + gated + 3 * d_model) + d_model
     return matrix(vocab, d_model) + matrix(vocab, d_model) + encoder + decoder
 """,
-    "cache_count_without": "dot_products_without_cache = 48.0 * 20 * 21 * 41 / 6",
-    "cache_count_with": "dot_products_with_cache = 48 * 20 * 21 // 2",
+    "cache_count_without": """
+def prefill_dot_products(prompt_len, chunk, layers, heads):
+    total = 0
+    for start in range(0, prompt_len, chunk):      # one pass per chunk
+        m = min(chunk, prompt_len - start)
+        total += m * (start + m)                   # m queries against start cached keys and m new ones
+    return total * layers * heads
+""",
+    "cache_count_with": """
+def request_dot_products(prompt_len, chunk, new_tokens, layers, heads):
+    total = prefill_dot_products(prompt_len, chunk, layers, heads)
+    for position in range(prompt_len, prompt_len + new_tokens - 1):   # fed one at a time
+        total += layers * heads * (position + 1)
+    return total
+""",
     "packed_masks": """
 def packed_masks(src_segments, tgt_segments):
     def same(q, k):
@@ -399,14 +471,20 @@ def modern_params(vocab, d_model, d_ff, n_enc, n_dec):
     return total + 2 * d_model
 """,
     "cache_count_without": """
-count = 0
-for layer in range(6):
-    for head in range(8):
-        for t in range(1, 21):
-            count += t * t
-dot_products_without_cache = count
+def prefill_dot_products(prompt_len, chunk, layers, heads):
+    chunks = -(-prompt_len // chunk)
+    # chunk k holds min(chunk, prompt_len - k * chunk) queries and ends at key min((k + 1) * chunk, prompt_len)
+    return sum(min(chunk, prompt_len - k * chunk) * min((k + 1) * chunk, prompt_len) for k in range(chunks)) * heads * layers
 """,
-    "cache_count_with": "dot_products_with_cache = sum(6 * 8 * t for t in range(1, 21))",
+    "cache_count_with": """
+def request_dot_products(prompt_len, chunk, new_tokens, layers, heads):
+    full, rest = divmod(prompt_len, chunk)
+    prefill = chunk * chunk * full * (full + 1) // 2 + rest * prompt_len
+    if new_tokens == 0:
+        return layers * heads * prefill
+    # keys prompt_len + 1 .. prompt_len + new_tokens - 1, an arithmetic series (one factor is even)
+    return layers * heads * (prefill + (new_tokens - 1) * (2 * prompt_len + new_tokens) // 2)
+""",
     "packed_masks": """
 def packed_masks(src_segments, tgt_segments):
     s_q = torch.where(src_segments == 0, -1, src_segments)   # new tensors: the inputs stay as they are
@@ -451,20 +529,17 @@ def cached_self_attention(x_new, params, cache):
 CORRECT_VARIANTS = {"float64_sdpa_broadcast": DIFFERENT_BUT_CORRECT, "loops_and_einsum": LOOPS_AND_EINSUM}
 
 # Mutants of independent parts graded together, one submission per batch: no part calls another
-# part's function, so members cannot break each other's tests (packed by tests/mutant_batches.py, one mutant per answer
+# part's function (Part 3 (b) calls a reference of (a)), so members cannot break each other's tests (packed by tests/mutant_batches.py, one mutant per answer
 # cell; tests/test_exercises.py checks that every batch loses exactly its members' tests).
 MUTANT_BATCHES = [
-    ["rms_half_arithmetic_scaled", "params_with_biases", "without_cache_counts_only_allowed", "with_cache_one_key_per_step", "masks_target_padding_unchecked", "sandwich_normalises_memory", "cached_mask_precomputed_to_128"],
-    ["rms_half_squares_overflow", "params_stacks_swapped", "without_cache_prefix_from_zero", "with_cache_excludes_itself", "masks_one_hot_int64_only", "sandwich_always_causal", "cached_keys_without_bias"],
-    ["rms_flattens_with_view", "params_ungated_ffn", "without_cache_prefix_plus_one", "with_cache_forgets_layers", "masks_float", "sandwich_ignores_memory_mask", "cached_calls_mha_captured_as_default"],
-    ["rms_divides_x_in_place", "params_decoder_two_norms", "without_cache_forgets_heads", "with_cache_square_once", "masks_causal_cached_to_256", "sandwich_mask_in_place", "cached_folds_scale_into_params"],
-    ["rms_ignores_eps", "params_returns_float", "without_cache_lying_float", "with_cache_lying_int", "masks_renumber_padding_in_place", "sandwich_own_causal_mask", "cached_cache_in_float64"],
-    # each its own notebook: every batch above already holds a mutant of part 6
-    ["cached_exp_without_the_maximum", "masks_uint8_segments", "rms_eps_keyword_only", "sandwich_adds_entry_to_p"],
-    ["cached_state_in_global", "rms_scale_under_no_grad", "masks_reseed_global_generator"],
-    # red team 9: every batch above already holds a Part 6 mutant
-    ["cached_params_gain_split_weights"],
-    ["cached_position_counter"],
-    # red team 9, second pass: likewise
-    ["cached_exp_masked_after"],
+    ["rms_half_arithmetic_scaled", "params_with_biases", "prefill_counts_only_causal_pairs", "request_one_step_per_token", "masks_target_padding_unchecked", "sandwich_normalises_memory", "cached_mask_precomputed_to_128"],
+    ["rms_half_squares_overflow", "params_stacks_swapped", "prefill_ignores_chunk", "request_step_excludes_own_key", "masks_one_hot_int64_only", "sandwich_always_causal", "cached_keys_without_bias"],
+    ["rms_flattens_with_view", "params_ungated_ffn", "prefill_own_keys_only", "request_minus_one_step_at_zero", "masks_float", "sandwich_ignores_memory_mask", "cached_calls_mha_captured_as_default"],
+    ["rms_divides_x_in_place", "params_decoder_two_norms", "prefill_last_chunk_padded", "request_prefill_unchunked", "masks_causal_cached_to_256", "sandwich_mask_in_place", "cached_exp_without_the_maximum"],
+    ["rms_ignores_eps", "params_returns_float", "prefill_float_division", "request_lesson_count", "masks_renumber_padding_in_place", "sandwich_adds_entry_to_p", "cached_state_in_global"],
+    ["rms_eps_keyword_only", "prefill_int_of_float", "request_float_division", "masks_uint8_segments", "sandwich_own_causal_mask", "cached_folds_scale_into_params"],
+    ["rms_scale_under_no_grad", "prefill_int64_tensor", "request_int64_tensor", "cached_params_gain_split_weights", "masks_reseed_global_generator"],
+    ["prefill_arguments_renamed", "request_arguments_renamed", "cached_position_counter"],
+    ["prefill_forgets_heads", "cached_cache_in_float64"],
+    ["prefill_lying_int", "cached_exp_masked_after"],
 ]
