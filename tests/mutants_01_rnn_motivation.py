@@ -9,8 +9,8 @@ CHAPTER = "01-rnn-motivation"
 FULL_MARKS = 12.0
 
 
-def step(body):
-    return "\ndef rnn_step(x, h, p, leak):\n" + body + "\n"
+def jac(body, signature="x, h, p, leak"):
+    return f"\ndef leaky_step_jacobian({signature}):\n" + body + "\n"
 
 
 def reverse(body):
@@ -45,6 +45,7 @@ def decoder(query="state @ p['W_q'].T", concat="[x[:, i], context]", start="s0",
 
 
 CANDIDATE = '    candidate = torch.tanh(x @ p["W_ih"].T + p["b_ih"] + h @ p["W_hh"].T + p["b_hh"])\n'
+SLOPE = '    slope = leak * (1 - candidate ** 2)\n'
 MASKED_SOFTMAX = "        alpha = torch.softmax((hidden @ v).masked_fill(~allowed, float('-inf')), dim=-1)"
 
 # Common wrong answers: name -> (the graded test that must lose points, {answer cell: code}).
@@ -65,35 +66,84 @@ def rnn_unroll_reverse(x, lengths, p, h0=None):
 
 MUTANTS = {
     "reverse_merges_axes_with_view": ("test_rnn_unroll", {"rnn_unroll": REVERSE_MERGES_AXES_WITH_VIEW}),
-    # Part 1: a leaky step
-    "leak_swapped": ("test_rnn_step", {"rnn_step": step(CANDIDATE + "    return leak * h + (1 - leak) * candidate")}),
-    "recurrent_weight_not_transposed": ("test_rnn_step", {"rnn_step": step(
-        '    candidate = torch.tanh(x @ p["W_ih"].T + p["b_ih"] + h @ p["W_hh"] + p["b_hh"])\n'
-        "    return (1 - leak) * h + leak * candidate")}),
-    # B == D_h class: rates laid along the batch axis still broadcast when B == D_h
-    "leak_on_the_batch_axis": ("test_rnn_step", {"rnn_step": step(
-        CANDIDATE + "    rate = leak[:, None] if x.shape[0] == leak.shape[0] else leak\n"
-        "    return (1 - rate) * h + rate * candidate")}),
-    # in-place class: the caller's h is overwritten
-    "step_updates_h_in_place": ("test_rnn_step", {"rnn_step": step(
-        CANDIDATE + "    return h.mul_(1 - leak).add_(leak * candidate)")}),
-    # dtype class (bfloat16): a float32 torch.ones mixed in keeps float32/float64 inputs right but turns
-    # bfloat16 into float32 (red team, slipped the float32/float64-only tests)
-    "step_float32_ones_minus_leak": ("test_rnn_step", {"rnn_step": step(
-        CANDIDATE + "    keep = torch.ones(leak.shape[0]) - leak\n    return keep * h + leak * candidate")}),
-    # Red team 6 (slipped), state kept between calls: weights transposed once per dict, keyed on id(p); the
-    # hidden tests now call rnn_step again with the same dict whose tensors got new values
-    "step_caches_weights_by_id": ("test_rnn_step", {"rnn_step": """
-TRANSPOSED = {}
+    # Part 1: the Jacobian of a leaky step, J[b, i, j] = d h'_i / d h_j
+    # the Jacobian's transpose (J[b, i, j] = d h'_j / d h_i): the convention mixed up
+    "jacobian_transposed": ("test_rnn_step", {"rnn_step": jac(
+        CANDIDATE + SLOPE + '    return slope[:, None, :] * p["W_hh"].T + torch.diag(1 - leak)')}),
+    # tanh' scales the columns of W_hh instead of its rows (diag on the wrong side)
+    "slope_scales_columns": ("test_rnn_step", {"rnn_step": jac(
+        CANDIDATE + SLOPE + '    return slope[:, None, :] * p["W_hh"] + torch.diag(1 - leak)')}),
+    # tanh' taken at the new (leaky) state h' instead of at the candidate: equal only when every rate is 1
+    "slope_from_the_new_state": ("test_rnn_step", {"rnn_step": jac(
+        CANDIDATE + "    new = (1 - leak) * h + leak * candidate\n    slope = leak * (1 - new ** 2)\n"
+        '    return slope[:, :, None] * p["W_hh"] + torch.diag(1 - leak)')}),
+    # tanh' taken at the old state h
+    "slope_from_the_old_state": ("test_rnn_step", {"rnn_step": jac(
+        "    slope = leak * (1 - h ** 2)\n"
+        '    return slope[:, :, None] * p["W_hh"] + torch.diag(1 - leak)')}),
+    # the part of the state each unit keeps is left out: the Elman Jacobian scaled by the rates
+    "jacobian_without_the_kept_part": ("test_rnn_step", {"rnn_step": jac(
+        CANDIDATE + SLOPE + '    return slope[:, :, None] * p["W_hh"]')}),
+    # the kept part counted as the identity, not diag(1 - leak)
+    "kept_part_as_the_identity": ("test_rnn_step", {"rnn_step": jac(
+        CANDIDATE + SLOPE + '    return slope[:, :, None] * p["W_hh"] + torch.eye(h.shape[1], dtype=h.dtype)')}),
+    # dtype class (bfloat16): a float32 torch.eye mixed in keeps float32/float64 right but turns bfloat16 into float32
+    "jacobian_float32_eye": ("test_rnn_step", {"rnn_step": jac(
+        CANDIDATE + SLOPE + '    return slope[:, :, None] * p["W_hh"] + torch.eye(h.shape[1]) * (1 - leak)')}),
+    # precision class: worked in float32 and cast back, so float64 inputs are off by about 1e-7
+    "jacobian_in_float32": ("test_rnn_step", {"rnn_step": jac(
+        "    dtype = x.dtype\n    x, h, leak = x.float(), h.float(), leak.float()\n"
+        "    p = {n: w.float() for n, w in p.items()}\n" + CANDIDATE + SLOPE
+        + '    return (slope[:, :, None] * p["W_hh"] + torch.diag(1 - leak)).to(dtype)')}),
+    # in-place class: the function also advances the state, written into the caller's h
+    "jacobian_advances_h_in_place": ("test_rnn_step", {"rnn_step": jac(
+        CANDIDATE + SLOPE + '    J = slope[:, :, None] * p["W_hh"] + torch.diag(1 - leak)\n'
+        "    h.mul_(1 - leak).add_(leak * candidate)  # step on, too\n    return J")}),
+    # Red team 9 class, side effects on global state: a leftover torch.manual_seed resets the global generator
+    "jacobian_reseeds_global_generator": ("test_rnn_step", {"rnn_step": jac(
+        "    torch.manual_seed(0)  # left over from debugging\n" + CANDIDATE + SLOPE
+        + '    return slope[:, :, None] * p["W_hh"] + torch.diag(1 - leak)')}),
+    # Red team 6 class, state kept between calls: W_hh cached per dict, keyed on id(p)
+    "jacobian_caches_weights_by_id": ("test_rnn_step", {"rnn_step": """
+RECURRENT = {}
 
 
-def rnn_step(x, h, p, leak):
-    if id(p) not in TRANSPOSED:  # transpose once per parameter dict
-        TRANSPOSED[id(p)] = (p["W_ih"].T.contiguous(), p["W_hh"].T.contiguous(), p["b_ih"] + p["b_hh"])
-    w_ih, w_hh, bias = TRANSPOSED[id(p)]
-    candidate = torch.tanh(x @ w_ih + h @ w_hh + bias)
-    return (1 - leak) * h + leak * candidate
+def leaky_step_jacobian(x, h, p, leak):
+    w_hh = RECURRENT.setdefault(id(p), p["W_hh"].clone())  # once per parameter dict
+    candidate = torch.tanh(x @ p["W_ih"].T + p["b_ih"] + h @ w_hh.T + p["b_hh"])
+    return (leak * (1 - candidate ** 2))[:, :, None] * w_hh + torch.diag(1 - leak)
 """}),
+    # Red team 9 class, a dict argument gains entries: the transposed weights stored back into p
+    "jacobian_stores_transposes_in_p": ("test_rnn_step", {"rnn_step": jac(
+        '    if "W_ih_T" not in p:\n        p["W_ih_T"], p["W_hh_T"] = p["W_ih"].T, p["W_hh"].T\n'
+        '    candidate = torch.tanh(x @ p["W_ih_T"] + p["b_ih"] + h @ p["W_hh_T"] + p["b_hh"])\n' + SLOPE
+        + '    return slope[:, :, None] * p["W_hh"] + torch.diag(1 - leak)')}),
+    # dict class: p read by position (its insertion order), which the hidden tests change
+    "jacobian_reads_p_by_position": ("test_rnn_step", {"rnn_step": jac(
+        "    w_ih, b_ih, w_hh, b_hh = p.values()\n"
+        "    candidate = torch.tanh(x @ w_ih.T + b_ih + h @ w_hh.T + b_hh)\n" + SLOPE
+        + "    return slope[:, :, None] * w_hh + torch.diag(1 - leak)", )}),
+    # argument class: the rates renamed, so a call with leak= by name raises
+    "jacobian_leak_renamed": ("test_rnn_step", {"rnn_step": jac(
+        CANDIDATE.replace("x @", "x @") + "    slope = rates * (1 - candidate ** 2)\n"
+        '    return slope[:, :, None] * p["W_hh"] + torch.diag(1 - rates)', signature="x, h, p, rates")}),
+    # gradient class: autograd's Jacobian without create_graph=True, so no gradient flows through J
+    "jacobian_by_autograd_without_graph": ("test_rnn_step", {"rnn_step": jac(
+        "    def step(x_b, h_b):\n"
+        '        return (1 - leak) * h_b + leak * torch.tanh(x_b @ p["W_ih"].T + p["b_ih"] + h_b @ p["W_hh"].T + p["b_hh"])\n'
+        "    return torch.stack([torch.autograd.functional.jacobian(lambda h_b: step(x[b], h_b), h[b])\n"
+        "                        for b in range(x.shape[0])])")}),
+    # numerics at extremes: tanh' = 1 / cosh^2 is right (0) once cosh overflows, past about 710, but its
+    # gradient is 0 * inf = NaN there
+    "slope_through_cosh": ("test_rnn_step", {"rnn_step": jac(
+        '    pre = x @ p["W_ih"].T + p["b_ih"] + h @ p["W_hh"].T + p["b_hh"]\n'
+        "    slope = leak / torch.cosh(pre) ** 2\n"
+        '    return slope[:, :, None] * p["W_hh"] + torch.diag(1 - leak)')}),
+    # Red team 9 class: tanh written out with exp overflows (inf / inf = NaN) in the hundreds
+    "leaky_jacobian_tanh_through_exp": ("test_rnn_step", {"rnn_step": jac(
+        '    a = x @ p["W_ih"].T + p["b_ih"] + h @ p["W_hh"].T + p["b_hh"]\n'
+        "    e = torch.exp(2 * a)\n    candidate = (e - 1) / (e + 1)\n" + SLOPE
+        + '    return slope[:, :, None] * p["W_hh"] + torch.diag(1 - leak)')}),
     # Part 2: costs with projections and gates
     "cost_ratio_without_projections": ("test_cost_ratio", {"costs": "attention_over_lstm = 4096 / 512\nequal_cost_length = 1536"}),
     "cost_ratio_one_product_per_gate": ("test_cost_ratio", {"costs": (
@@ -294,19 +344,12 @@ def coverage_decoder(x, h, allowed, s0, p):
         "        alpha = torch.exp((hidden @ p['v']).masked_fill(~allowed, float('-inf')))\n"
         "        alpha = alpha / alpha.sum(dim=-1, keepdim=True)\n")}),
     # Red team 8, gradients: right in the forward pass, wrong gradients (a model is trained through these)
-    "step_candidate_detached": ("test_rnn_step", {"rnn_step": step(
-        CANDIDATE.rstrip("\n") + ".detach()\n"
-        + "    return (1 - leak) * h + leak * candidate")}),
     "decoder_keys_under_no_grad": ("test_additive", {"additive": decoder().replace(
         "        hidden = torch.tanh(query[:, None, :] + h @ p['W_k'].T + ",
         "        with torch.no_grad():\n            keys = h @ p['W_k'].T\n"
         "        hidden = torch.tanh(query[:, None, :] + keys + ")}),
     # Red team 9, numerics at extremes: tanh written out with exp overflows (inf / inf = NaN) once the
     # pre-activations pass about 44 in float32 and 355 in float64, where tanh is +-1
-    "step_tanh_through_exp": ("test_rnn_step", {"rnn_step": step(
-        '    a = x @ p["W_ih"].T + p["b_ih"] + h @ p["W_hh"].T + p["b_hh"]\n'
-        "    e = torch.exp(2 * a)\n"
-        "    return (1 - leak) * h + leak * (e - 1) / (e + 1)")}),
     "jacobian_tanh_through_exp": ("test_gradient_norms", {"gradient_norms": jacobians(
         "    norms = [torch.linalg.matrix_norm(product).mean()]\n"
         "    for s in range(t - 1, 0, -1):\n"
@@ -322,17 +365,6 @@ def coverage_decoder(x, h, allowed, s0, p):
         "        hidden = (torch.exp(2 * pre) - 1) / (torch.exp(2 * pre) + 1)\n")}),
     # Red team 9, second pass, a dict argument gains entries: the transposed weights stored back into p (views of
     # the given tensors, so they follow new values), which the hidden tests now refuse: p keeps exactly its entries
-    "step_stores_transposes_in_p": ("test_rnn_step", {"rnn_step": step(
-        '    if "W_ih_T" not in p:\n        p["W_ih_T"], p["W_hh_T"] = p["W_ih"].T, p["W_hh"].T\n'
-        '    candidate = torch.tanh(x @ p["W_ih_T"] + p["b_ih"] + h @ p["W_hh_T"] + p["b_hh"])\n'
-        "    return (1 - leak) * h + leak * candidate")}),
-    # Red team 9, second pass, a hand-written tanh whose gradient overflows: 1 - 2 / (e^2a + 1) is +-1 at
-    # pre-activations in the hundreds (worked in float64 for accuracy, so the values pass), but its gradient is
-    # 0 * inf = NaN once e^2a overflows; the hidden gradient cases at such pre-activations catch it
-    "step_tanh_one_minus_reciprocal": ("test_rnn_step", {"rnn_step": step(
-        '    a = (x @ p["W_ih"].T + p["b_ih"] + h @ p["W_hh"].T + p["b_hh"]).double()\n'
-        "    candidate = (1 - 2 / (torch.exp(2 * a) + 1)).to(x.dtype)\n"
-        "    return (1 - leak) * h + leak * candidate")}),
     "reverse_tanh_one_minus_reciprocal": ("test_rnn_unroll", {"rnn_unroll": REVERSE_MERGES_AXES_WITH_VIEW.replace(
         "    x = x.view(-1, x.shape[-1]).view(x.shape)\n", "    lengths = lengths.long()\n").replace(
         '        h_new = torch.tanh(x[:, step] @ p["W_ih"].T + p["b_ih"] + h @ p["W_hh"].T + p["b_hh"])\n',
@@ -342,10 +374,6 @@ def coverage_decoder(x, h, allowed, s0, p):
         "        hidden = torch.tanh(query[:, None, :] + h @ p['W_k'].T + coverage[:, :, None] * p['w_c'])\n",
         "        pre = (query[:, None, :] + h @ p['W_k'].T + coverage[:, :, None] * p['w_c']).double()\n"
         "        hidden = (1 - 2 / (torch.exp(2 * pre) + 1)).to(x.dtype)\n")}),
-    # Red team 9, side effects on global state: a leftover torch.manual_seed resets torch's global generator
-    "step_reseeds_global_generator": ("test_rnn_step", {"rnn_step": step(
-        "    torch.manual_seed(0)  # left over from debugging\n" + CANDIDATE
-        + "    return (1 - leak) * h + leak * candidate")}),
     # Red team 9, long inputs: one recursive call per column overflows Python's stack past ~1000 steps
     "reverse_recursive_per_column": ("test_rnn_unroll", {"rnn_unroll": """
 def rnn_unroll_reverse(x, lengths, p, h0=None):
@@ -364,14 +392,16 @@ def rnn_unroll_reverse(x, lengths, p, h0=None):
 """}),
 }
 
-# Correct answers written differently: addmm, a loop over each sequence's real tokens, autograd
-# Jacobians, einsum and an explicit exponential.
+# Correct answers written differently: autograd's Jacobian of a whole batch, a loop over each sequence's
+# real tokens, autograd Jacobians, einsum and an explicit exponential.
 ADDMM_LOOPS_AUTOGRAD = {
     "rnn_step": """
-def rnn_step(x, h, p, leak):  # rows of any leading shape, one vector too: addmm wants a matrix
-    x2, h2 = x.reshape(-1, x.shape[-1]), h.reshape(-1, h.shape[-1])
-    candidate = torch.tanh(torch.addmm(p["b_ih"], x2, p["W_ih"].t()) + torch.addmm(p["b_hh"], h2, p["W_hh"].t()))
-    return h + leak * (candidate.reshape(h.shape) - h)
+def leaky_step_jacobian(x, h, p, leak):  # autograd's Jacobian of the whole batch, then the blocks of each example
+    def step(h_all):
+        candidate = torch.tanh(torch.addmm(p["b_ih"], x, p["W_ih"].t()) + torch.addmm(p["b_hh"], h_all, p["W_hh"].t()))
+        return h_all + leak * (candidate - h_all)
+    full = torch.autograd.functional.jacobian(step, h, create_graph=True)  # (B, D_h, B, D_h)
+    return full.diagonal(dim1=0, dim2=2).permute(2, 0, 1)  # example b's block: [b, :, b, :]
 """,
     "costs": "n, d = 4096, 512\nattention_over_lstm = (4 * d + 2 * n) / (8 * d)\nequal_cost_length = 1536.0",
     "mc": 'answer_parallel = "b"',
@@ -382,10 +412,10 @@ def rnn_unroll_reverse(x, lengths, p, h0=None):
     outputs = torch.zeros(b, t, d_h, dtype=x.dtype)
     first = torch.zeros(b, d_h, dtype=x.dtype) if h0 is None else h0.clone()
     for i in range(b):                          # one sequence at a time, its real tokens from the end
-        h = first[i].clone()                    # one state vector (D_h,): rnn_step on single vectors
+        h = first[i].clone()                    # one state vector (D_h,): the step on single vectors
         # (a clone: first[i] = h below writes into first, which backward would otherwise still read)
         for step in range(int(lengths[i]) - 1, -1, -1):
-            h = rnn_step(x[i, step], h, p, torch.ones(d_h, dtype=x.dtype))
+            h = torch.tanh(torch.mv(p["W_ih"], x[i, step]) + p["b_ih"] + torch.mv(p["W_hh"], h) + p["b_hh"])
             outputs[i, step] = h
         first[i] = h
     return outputs, first
@@ -434,14 +464,18 @@ def coverage_decoder(x, h, allowed, s0, p):
 """,
 }
 
-# torch.lerp, literal numbers, the flipped batch with its leading padding frozen, norms by
-# torch.linalg.norm, masking with -1e9 (every row has a real token), the decoder
-# step by Part 1's rnn_step.
+# Part 1's closed form in float64 inside, literal numbers, the flipped batch with its leading padding
+# frozen, norms by torch.linalg.norm, masking with -1e9 (every row has a real token), the decoder
+# step with einsum.
 LERP_FLIP = {
     "rnn_step": """
-def rnn_step(x, h, p, leak):
-    pre = torch.einsum("bi,hi->bh", x, p["W_ih"]) + torch.einsum("bj,hj->bh", h, p["W_hh"]) + p["b_ih"] + p["b_hh"]
-    return torch.lerp(h, torch.tanh(pre), leak)
+def leaky_step_jacobian(x, h, p, leak):  # the closed form, einsum, in float64 inside
+    x64, h64, rate = x.double(), h.double(), leak.double()
+    w_hh = p["W_hh"].double()
+    pre = torch.einsum("bi,hi->bh", x64, p["W_ih"].double()) + torch.einsum("bj,hj->bh", h64, w_hh)
+    slope = rate * (1 - torch.tanh(pre + p["b_ih"].double() + p["b_hh"].double()).pow(2))
+    J = torch.einsum("bi,ij->bij", slope, w_hh) + torch.diag_embed((1 - rate).expand_as(h64))
+    return J.to(x.dtype)
 """,
     "costs": "attention_over_lstm = 2.5\nequal_cost_length = 1536",
     "mc": 'answer_parallel = "b"  # affine maps compose into affine maps',
@@ -477,12 +511,12 @@ def coverage_decoder(x, h, allowed, s0, p):
     cov = x.new_zeros(b, h.shape[1])
     state = s0.clone()
     states, weights = x.new_zeros(b, t, s0.shape[1]), x.new_zeros(b, t, h.shape[1])
-    ones = torch.ones(s0.shape[1], dtype=x.dtype)
     for i in range(t):
         e = torch.tanh((state @ p["W_q"].T)[:, None, :] + h @ p["W_k"].T + cov.unsqueeze(-1) * p["w_c"]) @ p["v"]
         alpha = torch.softmax(e.masked_fill(~allowed, -1e9), dim=-1)
         context = torch.bmm(alpha.unsqueeze(1), h).squeeze(1)
-        state = rnn_step(torch.cat([x[:, i], context], dim=1), state, p, ones)  # Part 1, every rate 1
+        step_input = torch.cat([x[:, i], context], dim=1)
+        state = torch.tanh(torch.einsum("bi,hi->bh", step_input, p["W_ih"]) + state @ p["W_hh"].T + p["b_ih"] + p["b_hh"])
         states[:, i], weights[:, i] = state, alpha
         cov += alpha
     return states, weights
@@ -492,25 +526,78 @@ def coverage_decoder(x, h, allowed, s0, p):
 CORRECT_VARIANTS = {"addmm_loops_autograd": ADDMM_LOOPS_AUTOGRAD, "lerp_flip_einsum": LERP_FLIP}
 
 # Mutants of independent parts graded together, one submission per batch: each member changes its own
-# answer cell and, graded alone, breaks only its own graded test (the hidden tests of parts 4 and 5
-# bind the reference of rnn_step); test_exercises.py checks that each batch loses exactly its members'.
+# answer cell and, graded alone, breaks only its own graded test (the hidden tests of part 5 bind the
+# reference of leaky_step_jacobian); test_exercises.py checks that each batch loses exactly its members'.
 MUTANT_BATCHES = [
-    ["leak_swapped", "cost_ratio_without_projections", "parallel_answer_both", "reverse_reads_the_padding_first",
-     "jacobian_norm_of_the_batch_mean", "decoder_queries_with_the_new_state"],
-    ["recurrent_weight_not_transposed", "cost_ratio_one_product_per_gate", "parallel_answer_neither",
-     "reverse_outputs_only_up_to_the_longest", "jacobian_product_in_the_wrong_order", "coverage_counts_the_current_step"],
-    ["leak_on_the_batch_axis", "cost_ratio_lying_float", "parallel_answer_elman_only", "reverse_ignores_h0",
-     "jacobian_from_the_previous_state", "decoder_ignores_s0"],
-    ["step_updates_h_in_place", "equal_cost_at_n_equals_d", "parallel_answer_lying_str", "reverse_writes_into_h0",
-     "jacobian_without_the_tanh_derivative", "decoder_in_float64"],
-    ["step_float32_ones_minus_leak", "equal_cost_three_projections", "reverse_float32_mask",
-     "jacobian_float32_ones_minus_square", "decoder_context_before_input"],
-    ["reverse_merges_axes_with_view", "decoder_softmax_without_the_maximum", "step_caches_weights_by_id",
-     "jacobian_caches_recurrent_weight_by_id"],
-    ["decoder_keys_with_view", "reverse_last_index_wraps_in_narrow_dtype", "step_candidate_detached",
-     "jacobian_tanh_through_exp"],  # red team 5, 6, 8, 9
-    ["reverse_compares_step_with_narrow_lengths", "decoder_masks_with_minus_1e4", "step_tanh_through_exp"],  # red team 6, 9
-    ["reverse_h0_renamed", "decoder_keys_under_no_grad", "step_reseeds_global_generator"],  # red team 8, 9: every batch above already has a test_rnn_unroll mutant
-    ["reverse_recursive_per_column", "decoder_tanh_through_exp", "step_tanh_one_minus_reciprocal"],  # red team 9: every batch above has test_rnn_unroll and test_additive mutants
-    ["reverse_tanh_one_minus_reciprocal", "decoder_tanh_one_minus_reciprocal", "step_stores_transposes_in_p"],  # red team 9, second pass: likewise
+    [
+        "reverse_merges_axes_with_view",
+        "jacobian_transposed",
+        "cost_ratio_without_projections",
+        "parallel_answer_both",
+        "jacobian_norm_of_the_batch_mean",
+        "decoder_queries_with_the_new_state"
+    ],
+    [
+        "slope_scales_columns",
+        "cost_ratio_one_product_per_gate",
+        "parallel_answer_neither",
+        "reverse_reads_the_padding_first",
+        "jacobian_product_in_the_wrong_order",
+        "coverage_counts_the_current_step"
+    ],
+    [
+        "slope_from_the_new_state",
+        "cost_ratio_lying_float",
+        "parallel_answer_elman_only",
+        "reverse_outputs_only_up_to_the_longest",
+        "jacobian_from_the_previous_state",
+        "decoder_ignores_s0"
+    ],
+    [
+        "slope_from_the_old_state",
+        "equal_cost_at_n_equals_d",
+        "parallel_answer_lying_str",
+        "reverse_ignores_h0",
+        "jacobian_without_the_tanh_derivative",
+        "decoder_in_float64"
+    ],
+    [
+        "jacobian_without_the_kept_part",
+        "equal_cost_three_projections",
+        "reverse_writes_into_h0",
+        "jacobian_float32_ones_minus_square",
+        "decoder_context_before_input"
+    ],
+    [
+        "kept_part_as_the_identity",
+        "reverse_float32_mask",
+        "jacobian_caches_recurrent_weight_by_id",
+        "decoder_keys_with_view"
+    ],
+    [
+        "jacobian_float32_eye",
+        "reverse_last_index_wraps_in_narrow_dtype",
+        "decoder_masks_with_minus_1e4",
+        "jacobian_tanh_through_exp"
+    ],
+    [
+        "jacobian_in_float32",
+        "reverse_compares_step_with_narrow_lengths",
+        "decoder_softmax_without_the_maximum"
+    ],
+    [
+        "jacobian_advances_h_in_place",
+        "reverse_h0_renamed",
+        "decoder_keys_under_no_grad"
+    ],
+    [
+        "jacobian_reseeds_global_generator",
+        "decoder_tanh_through_exp",
+        "reverse_tanh_one_minus_reciprocal"
+    ],
+    [
+        "jacobian_caches_weights_by_id",
+        "decoder_tanh_one_minus_reciprocal",
+        "reverse_recursive_per_column"
+    ]
 ]
