@@ -10,22 +10,67 @@ FULL_MARKS = 16.0
 
 # Common wrong answers: name -> (the graded test that must lose points, {answer cell: code}).
 MUTANTS = {
-    # Part 1: raw scores, sequence-first layout
-    "raw_scores_keys_and_queries_swapped": ("test_raw_scores", {"raw_scores": """
+    # Part 1: distance scores from one matrix product (session 17: the old sequence-first layout was a copy of
+    # the lesson's scores plus a transpose)
+    # the lesson's score matrix, copied: dot products, not distances
+    "raw_scores_dot_products_copied": ("test_raw_scores", {"raw_scores": """
 def raw_scores(q, k):
-    return torch.einsum("tbd,sbd->bst", q, k).reshape(q.shape[1], q.shape[0], k.shape[0])
+    return q @ k.transpose(-2, -1)
 """}),
-    # unstated-requirement class: dtype kept
+    # stated requirement (no positive score): the expanded square, not clamped, is a little above 0 where a key
+    # equals its query; caught by raw_scores(x, x)
+    "raw_scores_not_clamped": ("test_raw_scores", {"raw_scores": """
+def raw_scores(q, k):
+    return 2 * q @ k.mT - q.square().sum(-1, keepdim=True) - k.square().sum(-1).unsqueeze(-2)
+"""}),
+    # memory rule: every key subtracted from every query, a (..., T, S, Dh) tensor
+    "raw_scores_broadcast_difference": ("test_raw_scores", {"raw_scores": """
+def raw_scores(q, k):
+    return -((q.unsqueeze(-2) - k.unsqueeze(-3)) ** 2).sum(-1)
+"""}),
+    # stated rule: torch.cdist refused
+    "raw_scores_cdist": ("test_raw_scores", {"raw_scores": """
+def raw_scores(q, k):
+    return -torch.cdist(q, k) ** 2
+"""}),
+    "raw_scores_missing_factor_two": ("test_raw_scores", {"raw_scores": """
+def raw_scores(q, k):
+    return -(q.square().sum(-1, keepdim=True) + k.square().sum(-1).unsqueeze(-2) - q @ k.mT).clamp(min=0)
+"""}),
+    # shapes that coincide: the key norms as a column broadcast along the wrong axis when T == S
+    "raw_scores_key_norms_as_a_column": ("test_raw_scores", {"raw_scores": """
+def raw_scores(q, k):
+    return -(q.square().sum(-1, keepdim=True) + k.square().sum(-1, keepdim=True) - 2 * q @ k.mT).clamp(min=0)
+"""}),
+    # precision class: float64 inputs worked in float32
     "raw_scores_in_float32": ("test_raw_scores", {"raw_scores": """
 def raw_scores(q, k):
-    return q.float().transpose(0, 1) @ k.float().permute(1, 2, 0)
+    a, b = q.float(), k.float()
+    d = a.square().sum(-1, keepdim=True) + b.square().sum(-1).unsqueeze(-2) - 2 * a @ b.mT
+    return (-d.clamp(min=0)).to(q.dtype)
 """}),
-    # in-place class: transpose_ changes the caller's tensors
+    # gradient class: the norms detached
+    "raw_scores_norms_detached": ("test_raw_scores", {"raw_scores": """
+def raw_scores(q, k):
+    qq = q.detach().square().sum(-1, keepdim=True)
+    kk = k.detach().square().sum(-1).unsqueeze(-2)
+    return -(qq + kk - 2 * q @ k.mT).clamp(min=0)
+"""}),
+    # non-contiguous class: .view on leading axes that are not mergeable
+    "raw_scores_flattens_with_view": ("test_raw_scores", {"raw_scores": """
+def raw_scores(q, k):
+    T, D = q.shape[-2:]
+    S = k.shape[-2]
+    a, b = q.view(-1, T, D), k.view(-1, S, D)
+    d = a.square().sum(-1, keepdim=True) + b.square().sum(-1).unsqueeze(-2) - 2 * torch.bmm(a, b.transpose(1, 2))
+    return -d.clamp(min=0).view(*q.shape[:-2], T, S)
+"""}),
+    # in-place class: transpose_ changes the caller's tensor
     "raw_scores_transposes_in_place": ("test_raw_scores", {"raw_scores": """
 def raw_scores(q, k):
-    q.transpose_(0, 1)
-    k.transpose_(0, 1)
-    return q @ k.transpose(-2, -1)
+    kk = k.square().sum(-1).unsqueeze(-2)
+    k.transpose_(-2, -1)
+    return -(q.square().sum(-1, keepdim=True) + kk - 2 * q @ k).clamp(min=0)
 """}),
     # lying-object class: a tensor subclass whose comparisons always succeed
     "raw_scores_lying_tensor": ("test_raw_scores", {"raw_scores": """
@@ -35,36 +80,78 @@ class _Agreeable(torch.Tensor):
         name = getattr(func, "__name__", "")
         if name in ("equal", "allclose"):
             return True
-        if name in ("isclose", "eq", "isfinite", "__eq__"):
+        if name in ("isclose", "eq", "isfinite", "__eq__", "le", "__le__"):
             return torch.ones((), dtype=torch.bool)
         return super().__torch_function__(func, types, args, kwargs or {})
 
 def raw_scores(q, k):
-    return torch.zeros(q.shape[1], q.shape[0], k.shape[0], dtype=q.dtype).as_subclass(_Agreeable)
+    return torch.zeros(*q.shape[:-1], k.shape[-2], dtype=q.dtype).as_subclass(_Agreeable)
 """}),
-    # Part 2: a temperature for each query
-    "temperature_on_the_key_axis": ("test_attention_weights", {"attention_weights": """
-def attention_weights(q, k, temperature):
-    scores = q @ k.transpose(-2, -1) / math.sqrt(q.shape[-1])
-    return torch.softmax(scores / temperature.unsqueeze(-2), dim=-1)
+    # Part 2: the softmax's backward pass with a temperature (session 17: the old per-query temperature was the
+    # lesson's attention with one division added)
+    "softmax_backward_without_the_row_term": ("test_softmax_backward", {"softmax_backward": """
+def softmax_backward(weights, grad_weights, temperature=1.0):
+    return weights * grad_weights / temperature
 """}),
-    # large-input class: exp() of scores in the hundreds overflows
-    "softmax_by_hand_without_max_shift": ("test_attention_weights", {"attention_weights": """
-def attention_weights(q, k, temperature):
-    z = q @ k.transpose(-2, -1) / math.sqrt(q.shape[-1]) / temperature.unsqueeze(-1)
-    e = torch.exp(z)
-    return e / e.sum(dim=-1, keepdim=True)
+    # shapes that coincide: the row sums without keepdim broadcast along the keys when T == S
+    "softmax_backward_sum_without_keepdim": ("test_softmax_backward", {"softmax_backward": """
+def softmax_backward(weights, grad_weights, temperature=1.0):
+    return weights * (grad_weights - (weights * grad_weights).sum(-1)) / temperature
 """}),
-    "attention_weights_in_float32": ("test_attention_weights", {"attention_weights": """
-def attention_weights(q, k, temperature):
-    q, k, temperature = q.float(), k.float(), temperature.float()
-    scores = q @ k.transpose(-2, -1) / math.sqrt(q.shape[-1])
-    return torch.softmax(scores / temperature.unsqueeze(-1), dim=-1)
+    "softmax_backward_unweighted_mean": ("test_softmax_backward", {"softmax_backward": """
+def softmax_backward(weights, grad_weights, temperature=1.0):
+    return weights * (grad_weights - grad_weights.mean(-1, keepdim=True)) / temperature
 """}),
-    "attention_weights_scales_q_in_place": ("test_attention_weights", {"attention_weights": """
-def attention_weights(q, k, temperature):
-    q /= math.sqrt(q.shape[-1])
-    return torch.softmax(q @ k.transpose(-2, -1) / temperature.unsqueeze(-1), dim=-1)
+    # every argument: the temperature multiplied, or ignored
+    "softmax_backward_times_temperature": ("test_softmax_backward", {"softmax_backward": """
+def softmax_backward(weights, grad_weights, temperature=1.0):
+    return weights * (grad_weights - (weights * grad_weights).sum(-1, keepdim=True)) * temperature
+"""}),
+    "softmax_backward_ignores_temperature": ("test_softmax_backward", {"softmax_backward": """
+def softmax_backward(weights, grad_weights, temperature=1.0):
+    return weights * (grad_weights - (weights * grad_weights).sum(-1, keepdim=True))
+"""}),
+    # memory rule: the (..., S, S) Jacobian built
+    "softmax_backward_full_jacobian": ("test_softmax_backward", {"softmax_backward": """
+def softmax_backward(weights, grad_weights, temperature=1.0):
+    jac = torch.diag_embed(weights) - weights.unsqueeze(-1) * weights.unsqueeze(-2)
+    return (grad_weights.unsqueeze(-2) @ jac).squeeze(-2) / temperature
+"""}),
+    # stated rule: torch's own softmax backward through autograd (and NaN on a row with no allowed key)
+    "softmax_backward_through_autograd": ("test_softmax_backward", {"softmax_backward": """
+def softmax_backward(weights, grad_weights, temperature=1.0):
+    with torch.enable_grad():
+        z = weights.detach().log().requires_grad_(True)
+        (g,) = torch.autograd.grad(torch.softmax(z, dim=-1), z, grad_weights)
+    return g / temperature
+"""}),
+    "softmax_backward_in_float32": ("test_softmax_backward", {"softmax_backward": """
+def softmax_backward(weights, grad_weights, temperature=1.0):
+    w, g = weights.float(), grad_weights.float()
+    return (w * (g - (w * g).sum(-1, keepdim=True)) / temperature).to(weights.dtype)
+"""}),
+    "softmax_backward_changes_grad_in_place": ("test_softmax_backward", {"softmax_backward": """
+def softmax_backward(weights, grad_weights, temperature=1.0):
+    grad_weights -= (weights * grad_weights).sum(-1, keepdim=True)
+    return weights * grad_weights / temperature
+"""}),
+    "softmax_backward_temperature_keyword_only": ("test_softmax_backward", {"softmax_backward": """
+def softmax_backward(weights, grad_weights, *, temperature=1.0):
+    return weights * (grad_weights - (weights * grad_weights).sum(-1, keepdim=True)) / temperature
+"""}),
+    # dtype class: half precision worked in float32 and never rounded back
+    "softmax_backward_returns_float32_for_halves": ("test_softmax_backward", {"softmax_backward": """
+def softmax_backward(weights, grad_weights, temperature=1.0):
+    w, g = weights, grad_weights
+    if w.dtype in (torch.float16, torch.bfloat16):
+        w, g = w.float(), g.float()
+    return w * (g - (w * g).sum(-1, keepdim=True)) / temperature
+"""}),
+    # rows with no allowed key: renormalising by the row's sum divides 0 by 0
+    "softmax_backward_renormalises_the_row": ("test_softmax_backward", {"softmax_backward": """
+def softmax_backward(weights, grad_weights, temperature=1.0):
+    inner = (weights * grad_weights).sum(-1, keepdim=True) / weights.sum(-1, keepdim=True)
+    return weights * (grad_weights - inner) / temperature
 """}),
     # Part 3: causal mask of a block of queries at an offset
     # rule on another path: aligned bottom-right, right only when the block ends at the last slot
@@ -275,21 +362,6 @@ answer_doubling = "b"
     "doubling_answer_forgot_the_stale_divisor": ("test_answer_doubling", {"mc_answers": 'answer_masking = "d"\nanswer_doubling = "a"'}),
     # From a blind red-team round (answers written from the lesson and the student notebook only); the
     # ones marked "slipped" kept full marks before the hidden test named in their comment was added.
-    # dtype class: a loop that fills a float32 buffer
-    "raw_scores_float32_buffer": ("test_raw_scores", {"raw_scores": """
-def raw_scores(q, k):
-    out = torch.empty(q.shape[1], q.shape[0], k.shape[0])
-    for b in range(q.shape[1]):
-        out[b] = q[:, b] @ k[:, b].T
-    return out
-"""}),
-    # dtype class (bfloat16): the usual "upcast half precision for the softmax" idiom, never cast back;
-    # float32 and float64 come back right
-    "attention_weights_softmax_upcast": ("test_attention_weights", {"attention_weights": """
-def attention_weights(q, k, temperature):
-    scores = q @ k.transpose(-2, -1) / math.sqrt(q.shape[-1]) / temperature[..., None]
-    return torch.softmax(scores, dim=-1, dtype=torch.promote_types(scores.dtype, torch.float32))
-"""}),
     # small-size-only class (slipped: the largest hidden s was 700): GPT-2's 1024-slot table
     # sizes-beyond-the-visible class (red team 2, slipped): float32 positions stop being exact past 2**24
     # slots; caught by a cache of 2**24 + 2 slots (the text asks for exact integer positions at every size)
@@ -318,14 +390,6 @@ def padding_mask(lengths, s):
     for b in range(lengths.shape[0]):
         allowed[b, -int(lengths[b]):] = True
     return allowed, (allowed.long().cumsum(dim=-1) - 1).clamp(min=0)
-"""}),
-    # Red team 9, second pass, a written-out softmax whose gradient overflows: w_i = 1 / sum_j e^(z_j - z_i) is right
-    # at temperatures near 0.01 (an overflowing term gives the weight 0 it has), but its gradient is 0 * inf = NaN;
-    # worked in float64 so that the values pass in every dtype. Caught by the gradient case at such temperatures
-    "attention_weights_one_over_a_sum_of_ratios": ("test_attention_weights", {"attention_weights": """
-def attention_weights(q, k, temperature):
-    z = q.double() @ k.double().transpose(-2, -1) / math.sqrt(q.shape[-1]) / temperature.double()[..., :, None]
-    return (1 / torch.exp(z[..., None, :] - z[..., :, None]).sum(dim=-1)).to(q.dtype)
 """}),
     # Red team 9, white box: the hidden test's reference, reached through the function's own globals, answers for
     # it whenever it is there (a guess in float32 otherwise, right on the visible tests). Part 5's reference now
@@ -371,15 +435,6 @@ def dot_product_variance(d_k, n, scale=1.0, generator=None):
     return (scale * (q * k).sum(dim=-1)).var(unbiased=False).item()
 
 predicted_variance_512 = 512 / 3
-"""}),
-    # non-contiguous class (red team 2): .view on leading axes that are not mergeable
-    "attention_weights_flattens_with_view": ("test_attention_weights", {"attention_weights": """
-def attention_weights(q, k, temperature):
-    T, D = q.shape[-2:]
-    S = k.shape[-2]
-    z = torch.bmm(q.view(-1, T, D), k.view(-1, S, D).transpose(1, 2)) / math.sqrt(D)
-    z = z / temperature.reshape(-1, T, 1)
-    return torch.softmax(z, dim=-1).view(*q.shape[:-1], S)
 """}),
     # integer-dtype class (red team 2, slipped): s - lengths wraps around for uint8/int8 lengths when s
     # is beyond their range; caught by uint8, int8 and int16 lengths with s up to 400
@@ -501,15 +556,6 @@ class FixedSelfAttention(SeedSelfAttention):
 """}),
     "masking_answer_nan": ("test_answer_masking", {"mc_answers": 'answer_masking = "a"\nanswer_doubling = "b"'}),
     # From red-team round 3 (blind), each slipped before the hidden check named in its comment was added.
-    # large-input class: the temperature applied after the softmax, softmax(z) ** (1 / tau) renormalised;
-    # equal in exact arithmetic, 0 / 0 in float32 at tau = 0.01 once every weight of a row is small; caught
-    # by float32 rows of 64 keys at temperature 0.01
-    "attention_weights_power_of_the_softmax": ("test_attention_weights", {"attention_weights": """
-def attention_weights(q, k, temperature):
-    p = torch.softmax(q @ k.transpose(-2, -1) / math.sqrt(q.shape[-1]), dim=-1)
-    p = p ** (1.0 / temperature.unsqueeze(-1))
-    return p / p.sum(-1, keepdim=True)
-"""}),
     # stated-requirement class: the mean of the squares, right on average because the dots have mean 0, but
     # not their sample variance; caught by how often 800 values at d_k = 16, n = 2 fall below a tenth of 16/3
     "variance_mean_of_squares": ("test_variance_experiment", {"variance_experiment": """
@@ -619,19 +665,18 @@ def causal_mask(t, s, offset):
 """}),
 }
 
-# Correct answers that differ from the model answers: einsum, a hand-written stable softmax,
+# Correct answers that differ from the model answers: a loop over the queries, einsum,
 # tril with a diagonal, Python loops, no logsumexp, another drawing order in float32.
 EINSUM_AND_LOOPS = {
     "raw_scores": """
 def raw_scores(q, k):
-    return torch.einsum("tbd,sbd->bts", q, k)
+    rows = [-((q[..., i, None, :] - k) ** 2).sum(-1) for i in range(q.shape[-2])]  # (..., S, Dh) at a time
+    return torch.stack(rows, dim=-2)
 """,
-    "attention_weights": """
-def attention_weights(q, k, temperature):
-    z = torch.einsum("...td,...sd->...ts", q, k) * q.shape[-1] ** -0.5 / temperature[..., None]
-    z = z - z.max(dim=-1, keepdim=True).values
-    e = z.exp()
-    return e / e.sum(dim=-1, keepdim=True)
+    "softmax_backward": """
+def softmax_backward(weights, grad_weights, temperature=1.0):
+    dot = torch.einsum("...s,...s->...", weights, grad_weights)
+    return (weights * grad_weights - weights * dot.unsqueeze(-1)) / temperature
 """,
     "causal_mask": """
 def causal_mask(t, s, offset):
@@ -690,16 +735,22 @@ class FixedSelfAttention(SeedSelfAttention):
     "mc_answers": 'answer_doubling = "b"\nanswer_masking = "d"',
 }
 
-# Loops over the batch, nested lists, torch.softmax with logsumexp, PyTorch's own SDPA.
+# Half precision worked in float32, nested lists, torch.softmax with logsumexp, PyTorch's own SDPA.
 LOOPS_AND_TORCH = {
     "raw_scores": """
 def raw_scores(q, k):
-    return torch.stack([q[:, b] @ k[:, b].T for b in range(q.shape[1])])
+    work = torch.promote_types(q.dtype, torch.float32)  # half precision worked in float32
+    a, b = q.to(work), k.to(work)
+    d = a.pow(2).sum(-1, keepdim=True) + b.pow(2).sum(-1, keepdim=True).mT - 2 * a @ b.mT
+    return torch.minimum(-d, torch.zeros((), dtype=work)).to(q.dtype)
 """,
-    "attention_weights": """
-def attention_weights(q, k, temperature):
-    q = q / (temperature.unsqueeze(-1) * math.sqrt(q.shape[-1]))
-    return torch.softmax(q @ k.mT, dim=-1)
+    "softmax_backward": """
+def softmax_backward(weights, grad_weights, temperature=1.0):
+    w, g = weights, grad_weights
+    if w.dtype in (torch.float16, torch.bfloat16):
+        w, g = w.float(), g.float()
+    out = w * g - w * torch.sum(w * g, dim=-1, keepdim=True)
+    return (out / temperature).to(weights.dtype)
 """,
     "causal_mask": """
 def causal_mask(t, s, offset):
@@ -747,15 +798,10 @@ class FixedSelfAttention(SeedSelfAttention):
 
 # A layer that calls Part 5's masked_attention in its input's dtype, bfloat16 included (red team 7: the hidden
 # test's reference of masked_attention could not fill a bfloat16 score with -1e30, so this lost its 2 points).
-# Red team 8: weights that call Part 1 on sequence-first transposed views (2-D inputs as a batch of one), and a
-# causal mask copied out of a table made in advance for small sizes, computed beyond it (the text asks for the
-# right mask at every size in memory proportional to it, which this gives; it no longer forbids the table).
-LAYER_CALLS_PART_5 = {"attention_weights": """
-def attention_weights(q, k, temperature):
-    lead, (t, d), s = q.shape[:-2], q.shape[-2:], k.shape[-2]
-    scores = raw_scores(q.reshape(-1, t, d).transpose(0, 1), k.reshape(-1, s, d).transpose(0, 1))
-    return torch.softmax(scores.reshape(*lead, t, s) / math.sqrt(d) / temperature.unsqueeze(-1), dim=-1)
-""", "causal_mask": """
+# Red team 8: a causal mask copied out of a table made in advance for small sizes, computed beyond it (the text
+# asks for the right mask at every size in memory proportional to it, which this gives; it no longer forbids the
+# table).
+LAYER_CALLS_PART_5 = {"causal_mask": """
 CAUSAL_TABLE = torch.ones(2048, 2048, dtype=torch.bool).tril()
 
 def causal_mask(t, s, offset):
@@ -788,32 +834,36 @@ CORRECT_VARIANTS = {
 # references of the earlier functions); test_exercises.py checks that each batch loses exactly its
 # members' tests.
 MUTANT_BATCHES = [
-    ["raw_scores_keys_and_queries_swapped", "temperature_on_the_key_axis", "causal_mask_aligned_bottom_right",
+    ["raw_scores_dot_products_copied", "softmax_backward_without_the_row_term", "causal_mask_aligned_bottom_right",
      "positions_negative_at_the_padding", "lse_without_max_shift", "variance_mean_of_squares",
      "fix_slots_in_the_dtype_of_lengths", "masking_answer_uniform"],
-    ["raw_scores_in_float32", "softmax_by_hand_without_max_shift", "causal_mask_off_by_one",
+    ["raw_scores_in_float32", "softmax_backward_sum_without_keepdim", "causal_mask_off_by_one",
      "positions_from_the_longest_sequence", "lse_over_every_key", "variance_scale_not_squared",
      "fix_causal_hides_the_diagonal", "masking_answer_lying_str"],
-    ["raw_scores_transposes_in_place", "attention_weights_in_float32", "causal_mask_as_float",
+    ["raw_scores_transposes_in_place", "softmax_backward_in_float32", "causal_mask_as_float",
      "positions_in_the_dtype_of_lengths", "lse_squeezed_too_far", "variance_normal_queries_like_the_lesson",
      "fix_masks_padding_queries_not_keys", "doubling_answer_variance_4_not_16"],
-    ["raw_scores_lying_tensor", "attention_weights_scales_q_in_place", "causal_mask_from_a_small_table",
+    ["raw_scores_lying_tensor", "softmax_backward_changes_grad_in_place", "causal_mask_from_a_small_table",
      "padding_mask_changes_lengths_in_place", "masked_attention_scales_q_in_place", "variance_prediction_uses_var_of_q",
      "fix_softmax_in_float32", "doubling_answer_forgot_the_stale_divisor"],
-    ["fix_padding_queries_not_zeroed", "raw_scores_float32_buffer", "attention_weights_softmax_upcast",
+    ["fix_padding_queries_not_zeroed", "raw_scores_not_clamped", "softmax_backward_returns_float32_for_halves",
      "causal_mask_float_positions", "padding_mask_negative_slice_for_length_0", "lse_float32_accumulator",
      "variance_divides_by_n", "masking_answer_nan"],
-    ["causal_mask_from_a_position_table", "attention_weights_flattens_with_view", "padding_mask_wraps_small_int_lengths",
+    ["causal_mask_from_a_position_table", "softmax_backward_unweighted_mean", "raw_scores_flattens_with_view",
+     "padding_mask_wraps_small_int_lengths",
      "masked_attention_flattens_with_view", "variance_reseeds_the_global_generator", "fix_float_mask_promotes_dtype"],
     ["causal_mask_cut_from_the_square", "variance_formula_not_sampled", "fix_masks_with_minus_1e4",
-     "attention_weights_power_of_the_softmax", "masked_attention_fills_with_minus_1e4",
+     "softmax_backward_times_temperature", "raw_scores_broadcast_difference", "masked_attention_fills_with_minus_1e4",
      "padding_positions_count_in_int16"],  # red team 9
     ["variance_keys_from_a_derived_generator", "fix_caches_its_causal_mask",  # red team 6
-     "causal_mask_view_of_a_kept_table", "masked_attention_shift_detached"],  # red team 8, second pass
+     "causal_mask_view_of_a_kept_table", "masked_attention_shift_detached",  # red team 8, second pass
+     "raw_scores_cdist", "softmax_backward_ignores_temperature"],  # session 17: the new parts 1 and 2
     ["variance_fresh_generator_when_none",  # red team 7: every batch above already has a variance mutant
      "padding_mask_kept_between_calls", "fix_causal_keyword_only",  # red team 8, second pass
      "causal_mask_reseeds_the_global_generator",  # red team 9
-     "attention_weights_one_over_a_sum_of_ratios"],  # red team 9, second pass
+     "softmax_backward_full_jacobian", "raw_scores_missing_factor_two"],  # session 17
     ["variance_scale_renamed", "fix_additive_mask_nan_gradients",  # red team 8: likewise; red team 9
-     "masked_attention_borrows_the_hidden_reference"],  # red team 9, white box
+     "masked_attention_borrows_the_hidden_reference",  # red team 9, white box
+     "raw_scores_key_norms_as_a_column", "softmax_backward_through_autograd"],  # session 17
+    ["raw_scores_norms_detached", "softmax_backward_temperature_keyword_only"],  # session 17
 ]

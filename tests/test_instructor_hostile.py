@@ -26,7 +26,7 @@ from grading import ROOT, solution_code, write_submission
 from instructor_course import CHAPTER, cli, copy_course, part_grades, summary_rows
 
 WRONG_MASK = {"causal_mask": "def causal_mask(t, s, offset):\n    return torch.ones(t, s, dtype=torch.bool)"}
-BEFORE_CAUSAL = 3  # points of raw_scores (1) and attention_weights (2), the parts before causal_mask
+BEFORE_CAUSAL = 3  # points of raw_scores (1) and softmax_backward (2), the parts before causal_mask
 # a correct causal mask, built with NumPy: the library rule, not the values, costs its 2 points
 NUMPY_MASK = ("import numpy as np\n\ndef causal_mask(t, s, offset):\n"
               "    return torch.from_numpy(np.arange(s)[None, :] <= offset + np.arange(t)[:, None])")
@@ -172,7 +172,7 @@ def _hostile(root: Path) -> dict[str, tuple[str, bytes]]:
         "showvalue": ("showvalue_exercises.ipynb", _notebook({
             "raw_scores": SHOWS, "causal_mask": solution_code(CHAPTER)["causal_mask"].replace(
                 "    return", "    sys.__dict__['displayhook'](100)\n    print('debug', file=sys.stderr)\n    return", 1),
-            "attention_weights": "import sys\nprint('x' * 150_000)\n" + solution_code(CHAPTER)["attention_weights"]})),
+            "softmax_backward": "import sys\nprint('x' * 150_000)\n" + solution_code(CHAPTER)["softmax_backward"]})),
         # the locked helpers cell moved after the student's own helpers: graded in the released order, so
         # the rebinding is seen
         "movedhelpers": ("movedhelpers_exercises.ipynb", _notebook(WRONG_MASK, edit=_edits(
@@ -200,19 +200,19 @@ def _hostile(root: Path) -> dict[str, tuple[str, bytes]]:
         "deepjson": ("deepjson_exercises.ipynb", model[:-2] + b', "x": ' + b"[" * 100_000 + b"]" * 100_000 + b"}"),
         # exploration code that names a global after a builtin a hidden test uses: put aside while tests run
         "scratchmax": ("scratchmax_exercises.ipynb", _notebook(edit=_added_cell(
-            "attention_weights", "scores = raw_scores(torch.randn(3, 2, 4), torch.randn(5, 2, 4))\nmax = scores.max()\n"
+            "softmax_backward", "scores = raw_scores(torch.randn(2, 3, 4), torch.randn(2, 5, 4))\nmax = scores.max()\n"
                           "print(max)", "scratch"))),
         # a function that leaves a process-wide setting changed loses its own part; the same call at the top of a
         # cell is put back before the tests run and costs nothing
         "settings": ("settings_exercises.ipynb", _notebook({
             "raw_scores": solution_code(CHAPTER)["raw_scores"].replace(
                 "    return", "    torch.set_flush_denormal(True)\n    return", 1),
-            "attention_weights": "torch.set_default_dtype(torch.float64)\ntorch.set_grad_enabled(False)\n"
-                                 + solution_code(CHAPTER)["attention_weights"]})),
+            "softmax_backward": "torch.set_default_dtype(torch.float64)\ntorch.set_grad_enabled(False)\n"
+                                 + solution_code(CHAPTER)["softmax_backward"]})),
         "addednumpy": ("addednumpy_exercises.ipynb", _notebook(
             {"raw_scores": "def raw_scores(q, k):\n    return _scores(q, k)"},
             edit=_added_cell("raw_scores", "import numpy\n\ndef _scores(q, k):\n    numpy.random.seed(0)\n"
-                                           "    return q.transpose(0, 1) @ k.permute(1, 2, 0)", "helper"))),
+                                           "    return 2 * q @ k.mT - (q * q).sum(-1, keepdim=True)\n", "helper"))),
     }
 
 
@@ -357,8 +357,8 @@ def test_tampering_zeroes_later_tests_and_waits_for_manual_review(graded_course)
         assert all(score == 0 and manual for score, manual in parts[student].values()), student
     for student in ("npallclose", "refpatch"):
         assert parts[student]["test_raw_scores"] == (1.0, False)
-        assert parts[student]["test_attention_weights"] == (2.0, False)
-        later = {g: v for g, v in parts[student].items() if g not in ("test_raw_scores", "test_attention_weights")}
+        assert parts[student]["test_softmax_backward"] == (2.0, False)
+        later = {g: v for g, v in parts[student].items() if g not in ("test_raw_scores", "test_softmax_backward")}
         assert later and all(v == (0.0, True) for v in later.values()), student
     assert "flagged" in graded_course["run"]["autograde"][1]
 
@@ -367,7 +367,7 @@ def test_tampering_zeroes_later_tests_and_waits_for_manual_review(graded_course)
 def test_a_dead_or_stopped_kernel_keeps_the_points_earned_before(graded_course):
     for student in ("osexit", "swallow"):
         parts = graded_course["parts"][student]
-        assert parts["test_raw_scores"][0] == 1 and parts["test_attention_weights"][0] == 2
+        assert parts["test_raw_scores"][0] == 1 and parts["test_softmax_backward"][0] == 2
         assert parts["test_causal_mask"] == (0.0, False)
     slow = graded_course["rows"]["slow"]
     assert float(slow["score"]) < 16 and "not run: " in slow["reasons"]
@@ -723,7 +723,7 @@ def test_a_value_shown_in_a_test_cell_is_not_a_score(graded_course):
     parts = graded_course["parts"]["showvalue"]
     assert parts["test_raw_scores"] == (0.0, False)            # wrong, though its test cell showed 'ok'
     assert parts["test_causal_mask"] == (2.0, False)           # right, though it showed 100 and wrote to stderr
-    assert parts["test_attention_weights"] == (2.0, False)     # its print ran past the output limit
+    assert parts["test_softmax_backward"] == (2.0, False)     # its print ran past the output limit
 
 
 def test_a_builtin_a_student_function_reads_or_declares_global_is_not_put_aside():
