@@ -93,17 +93,29 @@ def compute_bound_batch(k, n, bytes_per_value, peak, bandwidth):
 
 # ---------------------------------------------------------------- Part 4: rms_norm_half
 
-RMS_EPS_OUTSIDE = """
-def rms_norm_half(x, eps=1e-6):
-    wide = x.float()
-    return (wide / (torch.sqrt((wide * wide).mean(dim=-1, keepdim=True)) + eps)).to(x.dtype)
-"""
-RMS_ONE_STATISTIC = """
-def rms_norm_half(x, eps=1e-6):
-    wide = x.float()
-    return (wide / torch.sqrt((wide * wide).mean() + eps)).to(x.dtype)  # one statistic for the whole tensor
-"""
+# Session 17 redesign: the statistic may not be computed in a wider dtype (no float32 copy); every row is divided,
+# with sqrt(eps), by a number of its own so that squares neither overflow (300, 4e4, 65504 in float16; 1e30, 3e38 in
+# bfloat16) nor underflow (1e-4; 1e-25), and that number is detached (its zero gradient, summed in 16 bits, is not)
 
+
+def rms(body, signature="x, eps=1e-6"):
+    return f"\ndef rms_norm_half({signature}):\n{body}"
+
+
+RMS_SCALED = """    c = x.abs().amax(dim=-1, keepdim=True).clamp(min=math.sqrt(eps)).detach()
+    s = x / c
+    return s / torch.sqrt((s * s).mean(dim=-1, keepdim=True) + (math.sqrt(eps) / c) ** 2)
+"""
+# the page's overflow cell, copied: the statistic in float32 (the copy audit's answer of the old part)
+RMS_WIDENS_TO_FLOAT32 = rms("""    y = x.float()
+    var = (y * y).mean(-1, keepdim=True)
+    return (y / (var + eps).sqrt()).to(x.dtype)
+""")
+# rows scaled by their largest |x|, but eps left as it was: wrong wherever eps counts (tiny rows, large eps)
+RMS_EPS_NOT_RESCALED = rms("""    c = x.abs().amax(dim=-1, keepdim=True).clamp(min=1e-30).detach()
+    s = x / c
+    return s / torch.sqrt((s * s).mean(dim=-1, keepdim=True) + eps)
+""")
 # ---------------------------------------------------------------- Part 5: quantize_asym
 
 
@@ -285,11 +297,6 @@ def compute_bound_batch(k, n, bytes_per_value, peak, bandwidth):
 BATCH_WEIGHTS_COMPARED_IN_FLOAT = batch("""    if weight_bytes / memory_bytes > 1:  # the weights alone do not fit
         return 0
     return (memory_bytes - weight_bytes) // per_sequence""")
-RMS_ALWAYS_FLOAT16 = """
-def rms_norm_half(x, eps=1e-6):
-    wide = x.float()
-    return (wide * torch.rsqrt((wide * wide).mean(dim=-1, keepdim=True) + eps)).half()  # bfloat16 comes back float16
-"""
 
 # ---------------------------------------------------------------- red team round 2, December 2026 (issue #22)
 # Written blind from the student notebook and the lesson pages; each kept full marks then.
@@ -302,23 +309,6 @@ MERGE_MIXES_IN_FLOAT16 = merge("""    top = torch.maximum(lse_a, lse_b)
     part_a = torch.where((w_a > 0)[:, None], o_a * share_a[:, None], 0.0)
     part_b = torch.where((w_b > 0)[:, None], o_b * share_b[:, None], 0.0)
     return (part_a + part_b).to(o_a.dtype), (top + torch.log(total)).to(lse_a.dtype)""")
-# Part 4: the statistic in Python floats (float64), no float64 tensor in sight
-RMS_PYTHON_FLOATS = """
-def rms_norm_half(x, eps=1e-6):
-    rows = x.reshape(-1, x.shape[-1]).float()
-    out = torch.empty_like(rows)
-    for i in range(rows.shape[0]):
-        values = rows[i].tolist()
-        out[i] = rows[i] / math.sqrt(sum(v * v for v in values) / len(values) + eps)
-    return out.reshape(x.shape).to(x.dtype)
-"""
-# Part 4 (hostile): float64 inside DisableTorchFunction, where a TorchFunctionMode sees nothing
-RMS_FLOAT64_OUT_OF_SIGHT = """
-def rms_norm_half(x, eps=1e-6):
-    with torch._C.DisableTorchFunction():
-        wide = x.double()
-        return (wide * torch.rsqrt((wide * wide).mean(dim=-1, keepdim=True) + eps)).to(x.dtype)
-"""
 # Part 5: round(w / scale + zero) instead of round(w / scale) + zero: differs on half steps when zero is odd
 ASYM_ROUNDS_AFTER_ADDING_ZERO = asym().replace("torch.round(groups / scale[..., None]) + zero[..., None]",
                                                "torch.round(groups / scale[..., None] + zero[..., None])", 1)
@@ -353,13 +343,11 @@ def chunk_attention_backward(q, k, v, sink, out, lse, d_out, offset, block, caus
 # ---------------------------------------------------------------- red team round 3, December 2026 (issue #22)
 # Written blind from the student notebook and the lesson pages; each kept full marks then.
 
-# Part 4: the statistic of a bfloat16 input left in bfloat16 ("it has float32's range"): no float64, no overflow,
-# but several bfloat16 steps off; caught by the half-step bound (the same bound catches a float16 division)
-RMS_BFLOAT16_STATISTIC = """
-def rms_norm_half(x, eps=1e-6):
-    wide = x.float() if x.dtype == torch.float16 else x  # bfloat16 has float32's range: only float16 needs it
-    return (wide * torch.rsqrt((wide * wide).mean(dim=-1, keepdim=True) + eps)).to(x.dtype)
-"""
+# Part 4 (hostile): the float32 copy inside DisableTorchFunction, where a TorchFunctionMode sees nothing
+RMS_WIDENS_OUT_OF_SIGHT = rms("""    with torch._C.DisableTorchFunction():
+        wide = x.float()
+        return (wide * torch.rsqrt((wide * wide).mean(dim=-1, keepdim=True) + eps)).to(x.dtype)
+""")
 # Part 5: multiplies by 1 / scale instead of dividing: differs on half steps of a scale that is not a power of two
 # (not batched: Part 5's five slots are full and the visible tests catch none of its mutants)
 ASYM_MULTIPLIES_BY_RECIPROCAL = asym(divide="torch.round(groups * (1.0 / scale)[..., None])").replace(
@@ -449,11 +437,46 @@ MUTANTS = {
     "bound_float_quotient": ("test_compute_bound_batch", {"compute_bound_batch": BOUND_FLOAT}),
     "bound_searches_up_to_a_limit": ("test_compute_bound_batch", {"compute_bound_batch": BOUND_SEARCH}),
     "bound_forgets_the_output_write": ("test_compute_bound_batch", {"compute_bound_batch": BOUND_NO_OUTPUT}),
-    # Part 4: the float64 rule (Python floats; float64 hidden from function modes), eps inside the root, one
-    # statistic per row
-    "rms_statistic_in_python_floats": ("test_rms_norm_half", {"rms_norm_half": RMS_PYTHON_FLOATS}),
-    "rms_eps_outside_the_root": ("test_rms_norm_half", {"rms_norm_half": RMS_EPS_OUTSIDE}),
-    "rms_one_statistic_for_all_rows": ("test_rms_norm_half", {"rms_norm_half": RMS_ONE_STATISTIC}),
+    # Part 4 (session 17): the rule (a float32 copy: the page's cell; torch's rms_norm, which widens inside; a value
+    # through .item()), the range (eps not rescaled; scaled by the row's max alone, so sqrt(eps) / c overflows for
+    # tiny rows and large eps; one scale for the tensor, as the page's FP8 recipe does; a norm that overflows;
+    # bfloat16 left unscaled), accuracy (float16 accumulation in a Python loop over 1024 columns), gradients (the
+    # scale not detached; the mean of squares detached), the in-place rule. Also caught when tried (session 17, not
+    # kept): the page's cell in x's dtype and eps / (c * c), by the visible tests; float16 for a bfloat16 input, a
+    # float32 0-d eps and a (rows, 1) float32 eps term, by the dtype rule
+    "rms_widens_to_float32": ("test_rms_norm_half", {"rms_norm_half": RMS_WIDENS_TO_FLOAT32}),
+    "rms_eps_not_rescaled": ("test_rms_norm_half", {"rms_norm_half": RMS_EPS_NOT_RESCALED}),
+    "rms_torch_functional_rms_norm": ("test_rms_norm_half", {"rms_norm_half": rms(
+        "    return torch.nn.functional.rms_norm(x, (x.shape[-1],), eps=eps)  # widens to float32 inside\n")}),
+    "rms_scaled_by_the_row_max_alone": ("test_rms_norm_half", {"rms_norm_half": rms("""    m = x.abs().amax(dim=-1, keepdim=True).detach()
+    c = torch.where(m > 0, m, torch.ones_like(m))  # rows of zeros
+    s = x / c
+    return s / torch.sqrt((s * s).mean(dim=-1, keepdim=True) + (math.sqrt(eps) / c) ** 2)  # overflows for tiny rows
+""")}),
+    "rms_one_scale_for_the_tensor": ("test_rms_norm_half", {"rms_norm_half": rms(RMS_SCALED.replace(
+        "x.abs().amax(dim=-1, keepdim=True)", "x.abs().amax()"))}),  # small rows underflow next to large ones
+    "rms_norm_then_hypot": ("test_rms_norm_half", {"rms_norm_half": rms("""    rms = torch.linalg.vector_norm(x, dim=-1, keepdim=True) / math.sqrt(x.shape[-1])  # the norm overflows first
+    return x / torch.hypot(rms, torch.full_like(rms, math.sqrt(eps)))
+""")}),
+    "rms_bfloat16_left_unscaled": ("test_rms_norm_half", {"rms_norm_half": rms("""    if x.dtype == torch.bfloat16:  # bfloat16 has float32's range: nothing overflows
+        return x / torch.sqrt((x * x).mean(dim=-1, keepdim=True) + eps)
+""" + RMS_SCALED)}),
+    "rms_zero_check_through_item": ("test_rms_norm_half", {"rms_norm_half": rms("""    if x.abs().max().item() == 0:
+        return torch.zeros_like(x)
+""" + RMS_SCALED)}),
+    "rms_accumulates_in_a_float16_loop": ("test_rms_norm_half", {"rms_norm_half": rms("""    c = x.abs().amax(dim=-1, keepdim=True).clamp(min=math.sqrt(eps)).detach()
+    s = x / c
+    total = torch.zeros_like(c)
+    for j in range(x.shape[-1]):  # accumulates in x's dtype: 1024 terms lose bits
+        total = total + s[..., j:j + 1] * s[..., j:j + 1]
+    return s / torch.sqrt(total / x.shape[-1] + (math.sqrt(eps) / c) ** 2)
+""")}),
+    "rms_scale_not_detached": ("test_rms_norm_half", {"rms_norm_half": rms(RMS_SCALED.replace(").detach()", ")"))}),
+    "rms_divides_x_in_place": ("test_rms_norm_half", {"rms_norm_half": rms("""    c = x.abs().amax(dim=-1, keepdim=True).clamp(min=math.sqrt(eps)).detach()
+    s = x.div_(c) if not x.requires_grad else x / c  # saves a copy of the activation
+    return s / torch.sqrt((s * s).mean(dim=-1, keepdim=True) + (math.sqrt(eps) / c) ** 2)
+""")}),
+    "rms_reseeds_the_global_generator": ("test_rms_norm_half", {"rms_norm_half": rms("    torch.manual_seed(0)\n" + RMS_SCALED)}),
     # Part 5: the range must contain 0, a group of zeros, the clamp on a half step (rare), the order of round and
     # + zero on a half step (rare)
     "asym_range_without_zero": ("test_quantize_asym", {"quantize_asym": ASYM_RANGE_WITHOUT_ZERO}),
@@ -483,12 +506,10 @@ MUTANTS = {
     "asym_cleans_tiny_weights_in_place": ("test_quantize_asym", {"quantize_asym": ASYM_CLEANS_TINY_IN_PLACE}),
     "max_batch_returns_a_float": ("test_max_batch", {"max_batch": BATCH_RETURNS_FLOAT}),
     "bound_ridge_point_in_floating_point": ("test_compute_bound_batch", {"compute_bound_batch": BOUND_RIDGE_IN_FLOATS}),
-    "rms_returns_float16_for_bfloat16": ("test_rms_norm_half", {"rms_norm_half": RMS_ALWAYS_FLOAT16}),
     "dequant_row_stride_of_k_bytes": ("test_split_kv_kernel", {"split_kv_kernel": kernel().replace(
         "W + rows[:, None] * (K // 2)", "W + rows[:, None] * K")}),
     # red team round 3: each kept full marks before. The Part 8 fake kernel replaces dequant_high_nibble_first
     # (a nibble-order mistake the visible test already catches) in the first batch
-    "rms_bfloat16_statistic_in_bfloat16": ("test_rms_norm_half", {"rms_norm_half": RMS_BFLOAT16_STATISTIC}),
     "backward_masks_by_multiplying": ("test_chunk_attention", {"chunk_attention": BACKWARD_MASKS_BY_MULTIPLYING}),
     "dequant_fake_kernel_in_torch": ("test_split_kv_kernel", {"split_kv_kernel": DEQUANT_FAKE_KERNEL}),
     # red team round 5: kept full marks before (the read rule was checked on contiguous caches only)
@@ -502,17 +523,13 @@ MUTANTS = {
     "max_batch_window_keyword_only": ("test_max_batch", {"max_batch": BATCH_WINDOW_ALWAYS.replace(
         "bytes_per_value, window=None):", "bytes_per_value, *, window=None):").replace(
         "cached = length if window is None else window", "cached = length if window is None else min(length, window)")}),
-    "rms_eps_by_position_only": ("test_rms_norm_half", {"rms_norm_half": """
-def rms_norm_half(x, *options):
-    eps = options[0] if options else 1e-6
-    wide = x.float()
-    return (wide * torch.rsqrt((wide * wide).mean(dim=-1, keepdim=True) + eps)).to(x.dtype)
-"""}),
+    "rms_eps_by_position_only": ("test_rms_norm_half", {"rms_norm_half": rms(
+        "    eps = options[0] if options else 1e-6\n" + RMS_SCALED, signature="x, *options")}),
     "backward_causal_by_position_only": ("test_chunk_attention", {"chunk_attention": backward().replace(
         "def chunk_attention_backward(q, k, v, sink, out, lse, d_out, offset, block, causal=True):\n",
         "def chunk_attention_backward(q, k, v, sink, out, lse, d_out, *where):\n"
         "    offset, block, causal = (list(where) + [True])[:3]\n")}),    # red team 8, second pass (gradients): the right values, one factor computed off the graph. The merge's weights
-    # under torch.no_grad() (o's gradient misses the lse terms, lse has none); the norm's statistic detached
+    # under torch.no_grad() (o's gradient misses the lse terms, lse has none)
     "merge_weights_under_no_grad": ("test_merge_partials", {"merge_partials": merge("""    top = torch.maximum(lse_a, lse_b)
     with torch.no_grad():
         w_a, w_b = torch.exp(lse_a - top), torch.exp(lse_b - top)
@@ -520,12 +537,8 @@ def rms_norm_half(x, *options):
     part_a = torch.where((w_a > 0)[:, None], o_a * (w_a / total)[:, None], 0.0)
     part_b = torch.where((w_b > 0)[:, None], o_b * (w_b / total)[:, None], 0.0)
     return (part_a + part_b).to(o_a.dtype), (top + torch.log(total)).to(lse_a.dtype)""")}),
-    "rms_statistic_detached": ("test_rms_norm_half", {"rms_norm_half": """
-def rms_norm_half(x, eps=1e-6):
-    wide = x.float()
-    mean_square = (wide * wide).mean(dim=-1, keepdim=True).detach()
-    return (wide * torch.rsqrt(mean_square + eps)).to(x.dtype)
-"""}),
+    "rms_mean_square_detached": ("test_rms_norm_half", {"rms_norm_half": rms(RMS_SCALED.replace(
+        "(s * s).mean(dim=-1, keepdim=True)", "(s * s).mean(dim=-1, keepdim=True).detach()"))}),
     # ---- red team round 9 (blind slips)
     # Parts 1 and 3: exact-looking arithmetic in decimal's default 28 significant digits: a quotient within 10**-20 of
     # an integer rounds to it (the hidden tests' quotients need 31 digits and more)
@@ -545,12 +558,8 @@ def compute_bound_batch(k, n, bytes_per_value, peak, bandwidth):
 """}),
     # Part 4: a process-wide setting changed (torch.set_flush_denormal left on): every later float computation of the
     # program flushes subnormals; the intro says not to change anything inside torch
-    "rms_flushes_denormals": ("test_rms_norm_half", {"rms_norm_half": """
-def rms_norm_half(x, eps=1e-6):
-    torch.set_flush_denormal(True)  # subnormals are slow on CPUs
-    wide = x.float()
-    return (wide / torch.sqrt((wide * wide).mean(dim=-1, keepdim=True) + eps)).to(x.dtype)
-"""}),
+    "rms_flushes_denormals": ("test_rms_norm_half", {"rms_norm_half": rms(
+        "    torch.set_flush_denormal(True)  # subnormals are slow on CPUs\n" + RMS_SCALED)}),
     # Part 5: cast to uint8 before the clamp: round(253.5) + round(1.5) = 256 wraps to 0 at 8 bits
     "asym_casts_before_clamp": ("test_quantize_asym", {"quantize_asym": """
 def quantize_asym(w, bits, group_size):
@@ -599,80 +608,79 @@ def compute_bound_batch(k, n, bytes_per_value, peak, bandwidth):
         "torch.floor(x + 0.5)))(groups / scale[..., None])"))}),
 }
 
-# Mutants of independent parts graded together, one per part in each notebook (6 notebooks): each changes
-# only its own part's cell, and hidden tests use references for earlier parts, so each loses only its part.
+# Mutants of independent parts graded together, one per part in each notebook (8 notebooks; Part 4's other
+# mutants are graded alone): each changes only its own part's cell, and hidden tests use references for earlier
+# parts, so each loses only its part. Repacked in session 17 (python tests/mutant_batches.py 07-hardware).
 MUTANT_BATCHES = [
     [
         "max_batch_divides_in_floating_point",
         "merge_exponentiates_directly",
         "bound_ridge_counts_as_memory",
-        "rms_statistic_in_python_floats",
+        "rms_widens_to_float32",
         "asym_range_without_zero",
         "pack_views_a_strided_q",
         "backward_sink_probability_overflows",
-        "dequant_fake_kernel_in_torch"
+        "dequant_zero_after_scaling"
     ],
     [
         "max_batch_exact_fit_refused",
         "merge_lets_nan_of_an_empty_piece_through",
         "bound_float_quotient",
+        "rms_scale_not_detached",
         "asym_zero_group_gets_scale_zero",
         "pack_whole_codes_per_byte",
         "backward_mask_ignores_offset",
-        "dequant_zero_after_scaling",
-        "rms_bfloat16_statistic_in_bfloat16"
+        "dequant_group_of_the_block"
     ],
     [
         "max_batch_negative_when_weights_do_not_fit",
         "merge_returns_float32_for_float16",
         "bound_searches_up_to_a_limit",
-        "rms_eps_outside_the_root",
+        "rms_eps_not_rescaled",
         "asym_forgets_the_clamp",
         "pack_a_row_in_one_int64",
-        "dequant_group_of_the_block",
-        "backward_masks_by_multiplying"
+        "backward_mask_from_a_256_table",
+        "dequant_store_without_mask"
     ],
     [
         "max_batch_window_longer_than_sequence",
         "merge_mixes_float16_outputs_in_float16",
         "bound_forgets_the_output_write",
-        "rms_one_statistic_for_all_rows",
+        "rms_torch_functional_rms_norm",
         "asym_rounds_after_adding_zero",
         "unpack_returns_int64",
-        "backward_mask_from_a_256_table",
-        "dequant_store_without_mask"
+        "backward_reads_the_whole_cache",
+        "dequant_row_stride_of_k_bytes"
     ],
     [
+        "rms_scaled_by_the_row_max_alone",
         "pack_shifts_q_in_place",
-        "backward_reads_the_whole_cache",
         "merge_weights_rounded_to_float16",
         "asym_cleans_tiny_weights_in_place",
         "max_batch_returns_a_float",
         "bound_ridge_point_in_floating_point",
-        "rms_returns_float16_for_bfloat16",
-        "dequant_row_stride_of_k_bytes"
+        "backward_masks_by_multiplying",
+        "dequant_fake_kernel_in_torch"
     ],
     [
+        "rms_bfloat16_left_unscaled",
         "backward_copies_a_strided_cache",
         "bound_none_decided_by_float_quotients",
         "max_batch_weights_compared_in_floating_point",
-        "rms_eps_by_position_only",
-        "merge_weights_under_no_grad"
-    ],
-    # red team round 8: every batch above already holds a mutant of parts 1 and 7
-    [
-        "max_batch_window_keyword_only",
-        "backward_causal_by_position_only",
-        "rms_statistic_detached",
-        "bound_decimal_28_digits",  # red team 9
+        "merge_weights_under_no_grad",
         "asym_casts_before_clamp"
     ],
-    # red team 9: every batch above already holds a mutant of parts 1 and 4
     [
+        "rms_one_scale_for_the_tensor",
+        "max_batch_window_keyword_only",
+        "backward_causal_by_position_only",
+        "bound_decimal_28_digits",
+        "merge_sigmoid_by_hand",
+        "asym_halves_within_epsilon_to_even"
+    ],
+    [
+        "rms_norm_then_hypot",
         "max_batch_decimal_quotient",
-        "rms_flushes_denormals",
-        "merge_sigmoid_by_hand",  # red team 9, second pass
-        "asym_halves_within_epsilon_to_even",
         "bound_spot_checks_with_global_draws"
     ]
 ]
@@ -846,9 +854,11 @@ def compute_bound_batch(k, n, bytes_per_value, peak, bandwidth):
 """,
     "rms_norm_half": """
 def rms_norm_half(x, eps=1e-6):
-    wide = x.float()
-    rms = torch.sqrt(wide.pow(2).sum(-1, keepdim=True) / x.shape[-1] + eps)
-    return (wide / rms).type(x.dtype)
+    root = math.sqrt(eps)
+    c = x.abs().amax(dim=-1, keepdim=True).clamp(min=root)
+    c = torch.ldexp(torch.ones_like(c), torch.frexp(c)[1] - 1)  # a power of two: exact to divide by, no gradient
+    s = x / c
+    return s * torch.rsqrt((s * s).sum(dim=-1, keepdim=True) / x.shape[-1] + (root / c) ** 2)
 """,
     "quantize_asym": """
 def quantize_asym(w, bits, group_size):
@@ -907,8 +917,14 @@ def compute_bound_batch(k, n, bytes_per_value, peak, bandwidth):
 """,
     "rms_norm_half": """
 def rms_norm_half(x, eps=1e-6):
-    wide = x.to(torch.float32)
-    return (wide * (torch.mean(wide ** 2, dim=x.dim() - 1, keepdim=True) + eps) ** -0.5).to(x.dtype)
+    root = math.sqrt(eps)
+    rows, out = x.reshape(-1, x.shape[-1]), []
+    for row in rows:  # one row at a time; the scale under no_grad, c / root and a negative power
+        with torch.no_grad():
+            c = torch.maximum(row.abs().max(), torch.full_like(row[0], root))
+        s = row / c
+        out.append(s * (s.pow(2).mean() + (c / root) ** -2) ** -0.5)
+    return torch.stack(out).reshape(x.shape)
 """,
     "quantize_asym": """
 def quantize_asym(w, bits, group_size):
@@ -937,6 +953,6 @@ CORRECT_VARIANTS = {"logaddexp_divmod_bisection_straddle_query_tiles_nibbles": V
 # Answers that switch torch's function or dispatch modes off, so that the tests' spies see nothing: the
 # static scan flags them (tests/test_hostile_hooks.py::test_static_scan_flags_each_chapters_hostile_answers)
 FLAGGED = {
-    "rms_float64_out_of_sight_of_function_modes": {"rms_norm_half": RMS_FLOAT64_OUT_OF_SIGHT},
+    "rms_widens_out_of_sight_of_function_modes": {"rms_norm_half": RMS_WIDENS_OUT_OF_SIGHT},
     "backward_full_matrix_out_of_sight_of_function_modes": {"chunk_attention": BACKWARD_NAIVE_OUT_OF_SIGHT},
 }
