@@ -432,6 +432,15 @@ MUTANTS = {
     "merge_lets_nan_of_an_empty_piece_through": ("test_merge_partials", {"merge_partials": MERGE_NAN_LEAKS}),
     "merge_returns_float32_for_float16": ("test_merge_partials", {"merge_partials": MERGE_FLOAT32}),
     "merge_mixes_float16_outputs_in_float16": ("test_merge_partials", {"merge_partials": MERGE_MIXES_IN_FLOAT16}),
+    # session 17 (left open by red team 9): the old model answer. An empty piece's NaN row masked by a where()
+    # after the product: right values, but the product's backward sends 0 * NaN to the weight, and from there a
+    # NaN gradient to every input
+    "merge_masks_after_the_product": ("test_merge_partials", {"merge_partials": merge("""    top = torch.maximum(lse_a, lse_b)
+    w_a, w_b = torch.exp(lse_a - top), torch.exp(lse_b - top)
+    total = w_a + w_b
+    part_a = torch.where((w_a > 0)[:, None], o_a * (w_a / total)[:, None], 0.0)
+    part_b = torch.where((w_b > 0)[:, None], o_b * (w_b / total)[:, None], 0.0)
+    return (part_a + part_b).to(o_a.dtype), (top + torch.log(total)).to(lse_a.dtype)""")}),
     # Part 3: the ridge point itself, float quotients, a bounded search, the output's bytes
     "bound_ridge_counts_as_memory": ("test_compute_bound_batch", {"compute_bound_batch": BOUND_STRICT}),
     "bound_float_quotient": ("test_compute_bound_batch", {"compute_bound_batch": BOUND_FLOAT}),
@@ -681,7 +690,8 @@ MUTANT_BATCHES = [
     [
         "rms_norm_then_hypot",
         "max_batch_decimal_quotient",
-        "bound_spot_checks_with_global_draws"
+        "bound_spot_checks_with_global_draws",
+        "merge_masks_after_the_product"
     ]
 ]
 
@@ -825,7 +835,9 @@ def merge_partials(o_a, lse_a, o_b, lse_b):
     lse = torch.logaddexp(lse_a, lse_b)
     share_a = torch.exp(lse_a - lse)[:, None]
     share_b = torch.exp(lse_b - lse)[:, None]
-    o = torch.nan_to_num(o_a.double(), nan=0.0) * share_a + torch.nan_to_num(o_b.double(), nan=0.0) * share_b
+    clean_a = torch.nan_to_num(o_a.double(), nan=0.0, posinf=0.0, neginf=0.0)  # an empty piece's row
+    clean_b = torch.nan_to_num(o_b.double(), nan=0.0, posinf=0.0, neginf=0.0)
+    o = clean_a * share_a + clean_b * share_b
     return o.to(o_a.dtype), lse.to(lse_a.dtype)
 """,
     "max_batch": """
