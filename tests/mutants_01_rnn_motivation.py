@@ -144,6 +144,21 @@ def leaky_step_jacobian(x, h, p, leak):
         '    a = x @ p["W_ih"].T + p["b_ih"] + h @ p["W_hh"].T + p["b_hh"]\n'
         "    e = torch.exp(2 * a)\n    candidate = (e - 1) / (e + 1)\n" + SLOPE
         + '    return slope[:, :, None] * p["W_hh"] + torch.diag(1 - leak)')}),
+    # session 17, blind red team on the new part: autograd on a detached copy of h gives the right J and no
+    # gradient with respect to h (caught by the gradient with respect to h)
+    "jacobian_of_a_detached_h": ("test_rnn_step", {"rnn_step": jac(
+        "    hh = h.detach().requires_grad_(True)\n"
+        "    with torch.enable_grad():\n"
+        '        out = (1 - leak) * hh + leak * torch.tanh(x @ p["W_ih"].T + p["b_ih"] + hh @ p["W_hh"].T + p["b_hh"])\n'
+        "        rows = [torch.autograd.grad(out[:, i].sum(), hh, create_graph=True)[0] for i in range(h.shape[1])]\n"
+        "    return torch.stack(rows, dim=1)")}),
+    # process-wide state: torch.set_grad_enabled(True) inside leaves the grad mode on for a caller under
+    # torch.no_grad() (caught by a call inside no_grad)
+    "jacobian_turns_grad_mode_on": ("test_rnn_step", {"rnn_step": jac(
+        "    torch.set_grad_enabled(True)\n"
+        "    def f(hh):\n"
+        '        return ((1 - leak) * hh + leak * torch.tanh(x @ p["W_ih"].T + p["b_ih"] + hh @ p["W_hh"].T + p["b_hh"])).sum(0)\n'
+        "    return torch.autograd.functional.jacobian(f, h, create_graph=True).permute(1, 0, 2)")}),
     # Part 2: costs with projections and gates
     "cost_ratio_without_projections": ("test_cost_ratio", {"costs": "attention_over_lstm = 4096 / 512\nequal_cost_length = 1536"}),
     "cost_ratio_one_product_per_gate": ("test_cost_ratio", {"costs": (

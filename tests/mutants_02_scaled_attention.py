@@ -87,6 +87,23 @@ class _Agreeable(torch.Tensor):
 def raw_scores(q, k):
     return torch.zeros(*q.shape[:-1], k.shape[-2], dtype=q.dtype).as_subclass(_Agreeable)
 """}),
+    # session 17, blind red team on the new part: the diagonal zeroed when k is q, and no clamp: positive scores
+    # where the keys are q's rows in another order (caught by k = a permutation of q's rows)
+    "raw_scores_clamp_only_when_k_is_q": ("test_raw_scores", {"raw_scores": """
+def raw_scores(q, k):
+    s = 2 * q @ k.mT - (q * q).sum(-1)[..., :, None] - (k * k).sum(-1)[..., None, :]
+    if q.shape == k.shape and torch.equal(q, k):
+        s = s - torch.diag_embed(torch.diagonal(s, dim1=-2, dim2=-1))
+    return s
+"""}),
+    # memory rule: the norms taken from the diagonals of (T, T) and (S, S) Gram matrices, within the limit only
+    # when T and S are close (caught by T = 1000, S = 10)
+    "raw_scores_norms_from_gram_diagonals": ("test_raw_scores", {"raw_scores": """
+def raw_scores(q, k):
+    qq = torch.diagonal(q @ q.mT, dim1=-2, dim2=-1)[..., :, None]
+    kk = torch.diagonal(k @ k.mT, dim1=-2, dim2=-1)[..., None, :]
+    return -(qq + kk - 2 * q @ k.mT).clamp(min=0)
+"""}),
     # Part 2: the softmax's backward pass with a temperature (session 17: the old per-query temperature was the
     # lesson's attention with one division added)
     "softmax_backward_without_the_row_term": ("test_softmax_backward", {"softmax_backward": """

@@ -155,6 +155,15 @@ MUTANTS = {
         "    t = lambda v: torch.tensor(v, dtype=torch.int64)\n"
         "    per_head = t(chunk) * t(chunk) * t(full) * t(full + 1) // 2 + t(rest) * t(prompt_len)\n"
         "    return int(t(layers) * t(heads) * per_head)")}),
+    # session 17, blind red team: the chunks counted with math.ceil of a float quotient, which rounds to a whole
+    # number one position past it (P = k c + 1 with c near 2**45), so the last chunk of one position is lost
+    "prefill_chunks_counted_with_float_ceil": ("test_cache_count_without", {"cache_count_without": prefill(
+        "    import math\n"
+        "    total = 0\n"
+        "    for i in range(math.ceil(prompt_len / chunk)):\n"
+        "        m = min(chunk, prompt_len - i * chunk)\n"
+        "        total += m * (i * chunk + m)\n"
+        "    return total * layers * heads")}),
     # every argument by name: the stub's argument names changed
     "prefill_arguments_renamed": ("test_cache_count_without", {"cache_count_without": """
 def prefill_dot_products(P, c, L, H):
