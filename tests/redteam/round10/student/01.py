@@ -1,0 +1,3 @@
+SUBMISSIONS = [
+    {'name': 'student_p1', 'correct': True, 'cells': {'rnn_step': 'def leaky_step_jacobian(x, h, p, leak):\n    # pre-activation a = x W_ih^T + b_ih + h W_hh^T + b_hh, (B, D_h)\n    a = x @ p["W_ih"].transpose(0, 1) + p["b_ih"] + h @ p["W_hh"].transpose(0, 1) + p["b_hh"]\n    t = torch.tanh(a)\n    # d h\'_i / d h_j = (1 - leak_i) delta_ij + leak_i (1 - tanh(a_i)^2) W_hh[i, j]\n    row_scale = leak * (1 - t * t)  # (B, D_h)\n    keep = torch.diag_embed(1 - leak)  # (D_h, D_h)\n    return keep + row_scale.unsqueeze(-1) * p["W_hh"]  # (B, D_h, D_h)\n'}, 'why': 'student answer'},
+]

@@ -1,0 +1,4 @@
+SUBMISSIONS = [
+    {'name': 'student_p1', 'correct': True, 'cells': {'raw_scores': 'def raw_scores(q, k):\n    dtype = q.dtype\n    work = torch.float64 if dtype == torch.float64 else torch.float32\n    qw, kw = q.to(work), k.to(work)\n    qq = (qw * qw).sum(-1)  # (..., T)\n    kk = (kw * kw).sum(-1)  # (..., S)\n    dots = qw @ kw.transpose(-2, -1)  # (..., T, S)\n    scores = 2 * dots - qq.unsqueeze(-1) - kk.unsqueeze(-2)\n    return scores.clamp(max=0).to(dtype)\n'}, 'why': 'student answer'},
+    {'name': 'student_p2', 'correct': True, 'cells': {'softmax_backward': 'def softmax_backward(weights, grad_weights, temperature=1.0):\n    dtype = weights.dtype\n    work = torch.float64 if dtype == torch.float64 else torch.float32\n    w, g = weights.to(work), grad_weights.to(work)\n    inner = (w * g).sum(-1, keepdim=True)  # (..., 1): sum_i g_i w_i\n    grad = w * (g - inner) / temperature\n    return grad.to(dtype)\n'}, 'why': 'student answer'},
+]
