@@ -600,6 +600,11 @@ def fused_swiglu(x, w_gate_up, w_down, beta=1.0, limit=None, interleaved=False):
     "moe_top_k_checked_only_with_experts": ("test_moe_params", {"moe_params": _MOE_CHECKED.format(
         checks=_MOE_CHECKS.replace("not 1 <= top_k <= n_experts", "(sparse > 0 and not 1 <= top_k <= n_experts)"),
         active="total - sparse * (n_experts - top_k) * expert")}),
+    # Part 3 -- session 17, class 3: divisibility through a float quotient; n_heads one away from 513 times an
+    # n_kv_heads near 2**45 gives a quotient that rounds to 513.0, so the refused configuration passes
+    "moe_divisibility_through_float": ("test_moe_params", {"moe_params": _MOE_CHECKED.format(
+        checks=_MOE_CHECKS.replace("n_heads % n_kv_heads", "not (n_heads / n_kv_heads).is_integer()"),
+        active="total - sparse * (n_experts - top_k) * expert")}),
     # Part 7 -- the in-place rule on non-contiguous caches: .contiguous() first (for the scatter), which copies a
     # view, so the caller's caches are never written
     "ragged_writes_contiguous_copy": ("test_ragged_cached_attention", {"ragged_cached_attention": _ragged(
@@ -802,7 +807,8 @@ MUTANT_BATCHES = [
      "ragged_keys_masked_after_product"],  # red team 9
     ["loss_masks_by_multiplying", "generate_own_generator_when_none", "rms_scale_under_no_grad",
      # red team 8, second pass: class 1 and class 2
-     "swiglu_options_keyword_only", "block_post_norms_renamed", "rope_results_memoised"],
+     "swiglu_options_keyword_only", "block_post_norms_renamed", "rope_results_memoised",
+     "moe_divisibility_through_float"],  # session 17, class 3
     # red team 8, second pass: class 3 in parts 2, 5, 6 and 7, and class 1 in parts 3 and 4
     ["swiglu_gate_sigmoid_detached", "block_parallel_ffn_input_detached", "rope_second_half_detached",
      "ragged_weights_detached", "moe_options_keyword_only", "loss_z_loss_keyword_only"],
