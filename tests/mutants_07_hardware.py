@@ -432,6 +432,16 @@ MUTANTS = {
     "merge_lets_nan_of_an_empty_piece_through": ("test_merge_partials", {"merge_partials": MERGE_NAN_LEAKS}),
     "merge_returns_float32_for_float16": ("test_merge_partials", {"merge_partials": MERGE_FLOAT32}),
     "merge_mixes_float16_outputs_in_float16": ("test_merge_partials", {"merge_partials": MERGE_MIXES_IN_FLOAT16}),
+    # red team 10 (blind, slipped): the log-sum-exps clamped at -1000 to keep -inf out of the arithmetic, wrong
+    # wherever one is below -1000 (caught by scores far below 0, log-sum-exps from about -5000 to -1000)
+    "merge_clamps_lse_at_minus_1000": ("test_merge_partials", {"merge_partials": merge("""    wt = torch.promote_types(lse_a.dtype, torch.float32)
+    la, lb = lse_a.to(wt).clamp(min=-1e3), lse_b.to(wt).clamp(min=-1e3)
+    m = torch.maximum(la, lb)
+    wa, wb = torch.exp(la - m)[:, None], torch.exp(lb - m)[:, None]
+    oa = torch.where(torch.isfinite(lse_a)[:, None], o_a.to(wt), 0.0)
+    ob = torch.where(torch.isfinite(lse_b)[:, None], o_b.to(wt), 0.0)
+    o = (wa * oa + wb * ob) / (wa + wb)
+    return o.to(o_a.dtype), (m + torch.log(wa + wb).squeeze(-1)).to(lse_a.dtype)""")}),
     # session 17 (left open by red team 9): the old model answer. An empty piece's NaN row masked by a where()
     # after the product: right values, but the product's backward sends 0 * NaN to the weight, and from there a
     # NaN gradient to every input
