@@ -64,6 +64,21 @@ def rnn_unroll_reverse(x, lengths, p, h0=None):
     return torch.stack(outputs, dim=1), h  # T x (B, D_h) -> (B, T, D_h)
 """
 
+# the model answer of Part 4, for mutants that change one line of it
+REVERSE = """
+def rnn_unroll_reverse(x, lengths, p, h0=None):
+    b, t, _ = x.shape
+    h = torch.zeros(b, p["W_hh"].shape[0], dtype=x.dtype) if h0 is None else h0
+    lengths = lengths.long()  # int64: a Python int compared with a uint8 or int8 tensor wraps around
+    outputs = [None] * t
+    for step in reversed(range(t)):  # from the last column to the first
+        inside = (step < lengths)[:, None]  # (B, 1): is x[:, step] a real token of its sequence?
+        h_new = torch.tanh(x[:, step] @ p["W_ih"].T + p["b_ih"] + h @ p["W_hh"].T + p["b_hh"])
+        h = torch.where(inside, h_new, h)  # at the padding the state waits for the sequence's last token
+        outputs[step] = h * inside
+    return torch.stack(outputs, dim=1), h  # T x (B, D_h) -> (B, T, D_h)
+"""
+
 MUTANTS = {
     "reverse_merges_axes_with_view": ("test_rnn_unroll", {"rnn_unroll": REVERSE_MERGES_AXES_WITH_VIEW}),
     # Part 1: the Jacobian of a leaky step, J[b, i, j] = d h'_i / d h_j
@@ -405,6 +420,31 @@ def rnn_unroll_reverse(x, lengths, p, h0=None):
     outs, first = go(t - 1, h)
     return torch.stack(outs, dim=1), first
 """}),
+    # Session 17 sweep, gradients with respect to every tensor input: a detached copy of one input gives the right
+    # values and no gradient to it (the hidden tests had checked x and W_hh, h and W_q only)
+    "reverse_h0_detached": ("test_rnn_unroll", {"rnn_unroll": REVERSE.replace(
+        "if h0 is None else h0", "if h0 is None else h0.detach()")}),
+    "reverse_input_projection_detached": ("test_rnn_unroll", {"rnn_unroll": REVERSE.replace(
+        'x[:, step] @ p["W_ih"].T + p["b_ih"]', 'x[:, step] @ p["W_ih"].T.detach() + p["b_ih"].detach()')}),
+    "decoder_s0_detached": ("test_additive", {"additive": decoder(start="s0.detach()")}),
+    # coverage updated in place after the product with w_c saved it: right values, a backward pass that fails
+    # (the correct variant lerp_flip_einsum did this until the gradient with respect to w_c was checked)
+    "decoder_coverage_updated_in_place": ("test_additive", {"additive": """
+def coverage_decoder(x, h, allowed, s0, p):
+    b, t, _ = x.shape
+    cov = x.new_zeros(b, h.shape[1])
+    state = s0.clone()
+    states, weights = x.new_zeros(b, t, s0.shape[1]), x.new_zeros(b, t, h.shape[1])
+    for i in range(t):
+        e = torch.tanh((state @ p["W_q"].T)[:, None, :] + h @ p["W_k"].T + cov.unsqueeze(-1) * p["w_c"]) @ p["v"]
+        alpha = torch.softmax(e.masked_fill(~allowed, -1e9), dim=-1)
+        context = torch.bmm(alpha.unsqueeze(1), h).squeeze(1)
+        step_input = torch.cat([x[:, i], context], dim=1)
+        state = torch.tanh(torch.einsum("bi,hi->bh", step_input, p["W_ih"]) + state @ p["W_hh"].T + p["b_ih"] + p["b_hh"])
+        states[:, i], weights[:, i] = state, alpha
+        cov += alpha
+    return states, weights
+"""}),
 }
 
 # Correct answers written differently: autograd's Jacobian of a whole batch, a loop over each sequence's
@@ -533,7 +573,7 @@ def coverage_decoder(x, h, allowed, s0, p):
         step_input = torch.cat([x[:, i], context], dim=1)
         state = torch.tanh(torch.einsum("bi,hi->bh", step_input, p["W_ih"]) + state @ p["W_hh"].T + p["b_ih"] + p["b_hh"])
         states[:, i], weights[:, i] = state, alpha
-        cov += alpha
+        cov = cov + alpha  # not in place: the product with w_c saved cov for its gradient (session 17 sweep)
     return states, weights
 """,
 }
@@ -614,5 +654,8 @@ MUTANT_BATCHES = [
         "jacobian_caches_weights_by_id",
         "decoder_tanh_one_minus_reciprocal",
         "reverse_recursive_per_column"
-    ]
+    ],
+    # session 17 sweep: gradients with respect to every input
+    ["reverse_h0_detached", "decoder_s0_detached"],
+    ["reverse_input_projection_detached", "decoder_coverage_updated_in_place"]
 ]

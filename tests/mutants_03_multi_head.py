@@ -499,6 +499,26 @@ def head_contributions(x, params, num_heads):
     "cache_reseeds_the_global_generator": ("test_cache", {"cache": cache(
         "torch.ones(t, p + t, dtype=torch.bool).tril(diagonal=p)").replace(
         "    p, t = past_k.shape[2], x.shape[1]\n", "    torch.manual_seed(0)\n    p, t = past_k.shape[2], x.shape[1]\n")}),
+    # Session 17 sweep, gradients with respect to every tensor input: a detached copy of one input gives the right
+    # values and no gradient to it (the hidden tests had checked x, memory or past_k and w_qkv only)
+    "contributions_w_o_detached": ("test_contributions", {"contributions": contributions(
+        "heads[:, i] @ params['w_o'].detach()[:, i * dh:(i + 1) * dh].T")}),
+    "contributions_b_qkv_detached": ("test_contributions", {"contributions": contributions(COLUMNS).replace(
+        'params["b_qkv"]', 'params["b_qkv"].detach()')}),
+    "left_padded_queries_from_detached_x": ("test_left_padded", {"left_padded": left_padded(before="    x = x.detach()\n")}),
+    "left_padded_output_projection_detached": ("test_left_padded", {"left_padded": left_padded().replace(
+        'params["w_o"].T + params["b_o"]', 'params["w_o"].detach().T + params["b_o"].detach()')}),
+    "cache_past_v_detached": ("test_cache", {"cache": cache(
+        "torch.ones(t, p + t, dtype=torch.bool).tril(diagonal=p)").replace(
+        "torch.cat([past_v, v_new]", "torch.cat([past_v.detach(), v_new]")}),
+    # all three results are trained through: the returned cache detached ("the cache needs no gradients")
+    "cache_returns_detached_k_and_v": ("test_cache", {"cache": cache(
+        "torch.ones(t, p + t, dtype=torch.bool).tril(diagonal=p)").replace(
+        'params["b_o"], k, v', 'params["b_o"], k.detach(), v.detach()')}),
+    # Session 17 sweep, quotients one unit off a whole number: about 2**45 key/value heads and over 2**8 query
+    # heads per group, where num_heads / num_kv_heads rounds to a whole number (the error cases had been small)
+    "cost_divisibility_by_float_quotient": ("test_cost", {"cost": cost(
+        check="num_kv_heads < 1 or not (num_heads / num_kv_heads).is_integer()")}),
 }
 
 # Two correct answers written differently from the model answer (and from each other).
@@ -696,4 +716,8 @@ MUTANT_BATCHES = [
     # red team 9: torch's global state (every batch above already has a part 6 and a part 7 mutant)
     ["left_padded_turns_on_deterministic_algorithms", "cache_reseeds_the_global_generator",
      "contributions_softmax_one_over_a_sum_of_ratios"],  # red team 9, second pass
+    # session 17 sweep: gradients with respect to every input, a divisibility test by float quotient
+    ["cost_divisibility_by_float_quotient", "contributions_w_o_detached", "left_padded_queries_from_detached_x",
+     "cache_past_v_detached"],
+    ["contributions_b_qkv_detached", "left_padded_output_projection_detached", "cache_returns_detached_k_and_v"],
 ]
