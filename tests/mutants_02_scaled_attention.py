@@ -9,6 +9,24 @@ CHAPTER = "02-scaled-attention"
 FULL_MARKS = 16.0
 
 # Common wrong answers: name -> (the graded test that must lose points, {answer cell: code}).
+# the model answer of Part 7, for mutants that change one line of it
+FIX_MODEL = """
+class FixedSelfAttention(SeedSelfAttention):
+    def forward(self, x, lengths=None, causal=False):
+        t = x.shape[1]
+        q, k, v = self.query(x), self.key(x), self.value(x)
+        scores = q @ k.transpose(-2, -1) / math.sqrt(q.shape[-1])
+        allowed = torch.ones(t, t, dtype=torch.bool)
+        if causal:
+            allowed = allowed.tril()
+        if lengths is None:
+            return torch.softmax(scores.masked_fill(~allowed, float("-inf")), dim=-1) @ v
+        real = torch.arange(t)[None, :] < lengths[:, None]
+        allowed = allowed & real[:, None, :]
+        weights = torch.softmax(scores.masked_fill(~allowed, float("-inf")), dim=-1)
+        return weights.masked_fill(~real[:, :, None], 0.0) @ v
+"""
+
 MUTANTS = {
     # Part 1: distance scores from one matrix product (session 17: the old sequence-first layout was a copy of
     # the lesson's scores plus a transpose)
@@ -680,6 +698,12 @@ def causal_mask(t, s, offset):
     torch.manual_seed(0)  # left over from debugging
     return torch.arange(s)[None, :] <= offset + torch.arange(t)[:, None]
 """}),
+    # Session 17 sweep, gradients with respect to every parameter: a detached copy of one gives the right output
+    # and no gradient to it (the hidden tests had checked x and query.weight only)
+    "fix_key_weight_detached": ("test_fixed_self_attention", {"fixed_self_attention": FIX_MODEL.replace(
+        "self.key(x)", "x @ self.key.weight.detach().T + self.key.bias")}),
+    "fix_value_bias_detached": ("test_fixed_self_attention", {"fixed_self_attention": FIX_MODEL.replace(
+        "self.value(x)", "x @ self.value.weight.T + self.value.bias.detach()")}),
 }
 
 # Correct answers that differ from the model answers: a loop over the queries, einsum,
@@ -882,5 +906,6 @@ MUTANT_BATCHES = [
     ["variance_scale_renamed", "fix_additive_mask_nan_gradients",  # red team 8: likewise; red team 9
      "masked_attention_borrows_the_hidden_reference",  # red team 9, white box
      "raw_scores_key_norms_as_a_column", "softmax_backward_through_autograd"],  # session 17
-    ["raw_scores_norms_detached", "softmax_backward_temperature_keyword_only"],  # session 17
+    ["raw_scores_norms_detached", "softmax_backward_temperature_keyword_only",  # session 17
+     "fix_key_weight_detached"],  # session 17 sweep: gradients with respect to every parameter
 ]
