@@ -391,6 +391,14 @@ def cached_self_attention(x_new, params, cache):
         "    same = lambda a, b: " + _SAME + " & (a != 0)[:, :, None] & (b != 0)[:, None, :]\n"
         "    return same(src_segments, src_segments), same(tgt_segments, tgt_segments) & causal, "
         "same(tgt_segments, src_segments)")}),
+    # Session 17 sweep, gradients with respect to a parameter of every kind: a detached copy of one gives the right
+    # output and no gradient to it (the hidden tests had checked y, memory and cross_attn's w_qkv only)
+    "sandwich_self_attention_detached": ("test_sandwich", {"sandwich": sandwich(
+        "    y = y + layer_norm(mha(layer_norm(y, *p['pre1']), None, self_allowed,"
+        " {k: v.detach() for k, v in p['self_attn'].items()}), *p['post1'])\n" + _SW2 + _SW3)}),
+    "sandwich_post_norm_weight_detached": ("test_sandwich", {"sandwich": sandwich(
+        _SW1 + _SW2 + "    return y + layer_norm(feed_forward(layer_norm(y, *p['pre3']), p['ff']), p['post3'][0].detach(),"
+        " p['post3'][1])\n")}),
 }
 
 DIFFERENT_BUT_CORRECT = {
@@ -548,7 +556,8 @@ MUTANT_BATCHES = [
     ["rms_ignores_eps", "params_returns_float", "prefill_float_division", "request_lesson_count", "masks_renumber_padding_in_place", "sandwich_adds_entry_to_p", "cached_state_in_global"],
     ["rms_eps_keyword_only", "prefill_int_of_float", "request_float_division", "masks_uint8_segments", "sandwich_own_causal_mask", "cached_folds_scale_into_params"],
     ["rms_scale_under_no_grad", "prefill_int64_tensor", "request_int64_tensor", "cached_params_gain_split_weights", "masks_reseed_global_generator"],
-    ["prefill_arguments_renamed", "request_arguments_renamed", "cached_position_counter"],
-    ["prefill_forgets_heads", "cached_cache_in_float64"],
+    ["prefill_arguments_renamed", "request_arguments_renamed", "cached_position_counter",
+     "sandwich_self_attention_detached"],  # session 17 sweep
+    ["prefill_forgets_heads", "cached_cache_in_float64", "sandwich_post_norm_weight_detached"],  # session 17 sweep
     ["prefill_lying_int", "cached_exp_masked_after"],
 ]
