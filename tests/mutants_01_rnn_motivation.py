@@ -79,6 +79,24 @@ def rnn_unroll_reverse(x, lengths, p, h0=None):
     return torch.stack(outputs, dim=1), h  # T x (B, D_h) -> (B, T, D_h)
 """
 
+# the coverage decoder of the lerp_flip_einsum variant; a mutant makes its coverage update in place
+COVERAGE_LERP = """
+def coverage_decoder(x, h, allowed, s0, p):
+    b, t, _ = x.shape
+    cov = x.new_zeros(b, h.shape[1])
+    state = s0.clone()
+    states, weights = x.new_zeros(b, t, s0.shape[1]), x.new_zeros(b, t, h.shape[1])
+    for i in range(t):
+        e = torch.tanh((state @ p["W_q"].T)[:, None, :] + h @ p["W_k"].T + cov.unsqueeze(-1) * p["w_c"]) @ p["v"]
+        alpha = torch.softmax(e.masked_fill(~allowed, -1e9), dim=-1)
+        context = torch.bmm(alpha.unsqueeze(1), h).squeeze(1)
+        step_input = torch.cat([x[:, i], context], dim=1)
+        state = torch.tanh(torch.einsum("bi,hi->bh", step_input, p["W_ih"]) + state @ p["W_hh"].T + p["b_ih"] + p["b_hh"])
+        states[:, i], weights[:, i] = state, alpha
+        cov = cov + alpha  # not in place: the product with w_c saved cov for its gradient (session 17 sweep)
+    return states, weights
+"""
+
 MUTANTS = {
     "reverse_merges_axes_with_view": ("test_rnn_unroll", {"rnn_unroll": REVERSE_MERGES_AXES_WITH_VIEW}),
     # Part 1: the Jacobian of a leaky step, J[b, i, j] = d h'_i / d h_j
@@ -429,22 +447,9 @@ def rnn_unroll_reverse(x, lengths, p, h0=None):
     "decoder_s0_detached": ("test_additive", {"additive": decoder(start="s0.detach()")}),
     # coverage updated in place after the product with w_c saved it: right values, a backward pass that fails
     # (the correct variant lerp_flip_einsum did this until the gradient with respect to w_c was checked)
-    "decoder_coverage_updated_in_place": ("test_additive", {"additive": """
-def coverage_decoder(x, h, allowed, s0, p):
-    b, t, _ = x.shape
-    cov = x.new_zeros(b, h.shape[1])
-    state = s0.clone()
-    states, weights = x.new_zeros(b, t, s0.shape[1]), x.new_zeros(b, t, h.shape[1])
-    for i in range(t):
-        e = torch.tanh((state @ p["W_q"].T)[:, None, :] + h @ p["W_k"].T + cov.unsqueeze(-1) * p["w_c"]) @ p["v"]
-        alpha = torch.softmax(e.masked_fill(~allowed, -1e9), dim=-1)
-        context = torch.bmm(alpha.unsqueeze(1), h).squeeze(1)
-        step_input = torch.cat([x[:, i], context], dim=1)
-        state = torch.tanh(torch.einsum("bi,hi->bh", step_input, p["W_ih"]) + state @ p["W_hh"].T + p["b_ih"] + p["b_hh"])
-        states[:, i], weights[:, i] = state, alpha
-        cov += alpha
-    return states, weights
-"""}),
+    "decoder_coverage_updated_in_place": ("test_additive", {"additive": COVERAGE_LERP.replace(
+        "cov = cov + alpha  # not in place: the product with w_c saved cov for its gradient (session 17 sweep)",
+        "cov += alpha")}),
 }
 
 # Correct answers written differently: autograd's Jacobian of a whole batch, a loop over each sequence's
@@ -560,22 +565,7 @@ def jacobian_norms(x, p):
         products.append(torch.einsum("bij,bj,jk->bik", products[-1], derivs[s], p["W_hh"]))
     return torch.stack([torch.linalg.norm(m, ord="fro", dim=(1, 2)).mean() for m in products])
 """,
-    "additive": """
-def coverage_decoder(x, h, allowed, s0, p):
-    b, t, _ = x.shape
-    cov = x.new_zeros(b, h.shape[1])
-    state = s0.clone()
-    states, weights = x.new_zeros(b, t, s0.shape[1]), x.new_zeros(b, t, h.shape[1])
-    for i in range(t):
-        e = torch.tanh((state @ p["W_q"].T)[:, None, :] + h @ p["W_k"].T + cov.unsqueeze(-1) * p["w_c"]) @ p["v"]
-        alpha = torch.softmax(e.masked_fill(~allowed, -1e9), dim=-1)
-        context = torch.bmm(alpha.unsqueeze(1), h).squeeze(1)
-        step_input = torch.cat([x[:, i], context], dim=1)
-        state = torch.tanh(torch.einsum("bi,hi->bh", step_input, p["W_ih"]) + state @ p["W_hh"].T + p["b_ih"] + p["b_hh"])
-        states[:, i], weights[:, i] = state, alpha
-        cov = cov + alpha  # not in place: the product with w_c saved cov for its gradient (session 17 sweep)
-    return states, weights
-""",
+    "additive": COVERAGE_LERP,
 }
 
 CORRECT_VARIANTS = {"addmm_loops_autograd": ADDMM_LOOPS_AUTOGRAD, "lerp_flip_einsum": LERP_FLIP}

@@ -5,27 +5,14 @@ Each mutant names the class of slip it stands for where it is one of issue #22's
 (small-size-only, degenerate batch, dtype/bool/int/generator/in-place requirement, argument with a
 non-default value, inequality boundary, rule on another code path, lying object)."""
 
+from grading import solution_code
+
 CHAPTER = "02-scaled-attention"
 FULL_MARKS = 16.0
 
 # Common wrong answers: name -> (the graded test that must lose points, {answer cell: code}).
 # the model answer of Part 7, for mutants that change one line of it
-FIX_MODEL = """
-class FixedSelfAttention(SeedSelfAttention):
-    def forward(self, x, lengths=None, causal=False):
-        t = x.shape[1]
-        q, k, v = self.query(x), self.key(x), self.value(x)
-        scores = q @ k.transpose(-2, -1) / math.sqrt(q.shape[-1])
-        allowed = torch.ones(t, t, dtype=torch.bool)
-        if causal:
-            allowed = allowed.tril()
-        if lengths is None:
-            return torch.softmax(scores.masked_fill(~allowed, float("-inf")), dim=-1) @ v
-        real = torch.arange(t)[None, :] < lengths[:, None]
-        allowed = allowed & real[:, None, :]
-        weights = torch.softmax(scores.masked_fill(~allowed, float("-inf")), dim=-1)
-        return weights.masked_fill(~real[:, :, None], 0.0) @ v
-"""
+FIX_MODEL = solution_code(CHAPTER)["fixed_self_attention"]
 
 MUTANTS = {
     # Part 1: distance scores from one matrix product (session 17: the old sequence-first layout was a copy of
