@@ -494,11 +494,27 @@ def test_bwrap_command_mounts_neither_the_course_nor_the_package(tmp_path):
     args = sandbox.bwrap_command({"path": "bwrap"}, str(work), str(runtime), {"HOME": str(work)}, hidden, ["true"])
     sources = [args[i + 1] for i, a in enumerate(args) if a in ("--ro-bind", "--bind", "--ro-bind-try")]
     assert not [s for s in sources if sandbox._under(s, str(ROOT / "src")) or s == str(ROOT)]
-    assert [args[i + 1] for i, a in enumerate(args) if a == "--bind"] == [str(runtime), str(work)]
+    assert [args[i + 1] for i, a in enumerate(args) if a == "--bind"] == [str(runtime), str(work), str(work / ".shm")]
+    assert args[args.index(str(work / ".shm")) + 1] == "/dev/shm" and "/dev/shm" not in args[:args.index("--bind")]
     for flag in ("--unshare-all", "--die-with-parent", "--new-session", "--clearenv", "--disable-userns"):
         assert flag in args
     assert "--share-net" not in args and args[args.index("--cap-drop") + 1] == "ALL"
     assert args[args.index("--chdir") + 1] == str(work)
+
+
+def test_shared_memory_is_on_disk_in_the_kernel_folder(tmp_path):
+    """Round 9's white box: a private tmpfs on /dev/shm held what a cell wrote in the host's memory, past the
+    address-space cap and unseen by the disk limit. It is the kernel folder's .shm now, which that limit counts."""
+    iso = _isolation()
+    work = tmp_path / "work"
+    work.mkdir()
+    code = ("import os\nwith open('/dev/shm/block', 'wb') as f:\n    f.write(b'x' * 3 * 2**20)\n"
+            "print(os.statvfs('/dev/shm').f_bsize > 0, sorted(os.listdir('/dev/shm')))")
+    args = sandbox.bwrap_command(iso, str(work), None, sandbox.kernel_env({}, work), [], [sys.executable, "-I", "-c", code])
+    proc = subprocess.run(args, capture_output=True, text=True, timeout=60, env={})
+    assert proc.returncode == 0 and proc.stdout.strip() == "True ['block']", (proc.returncode, proc.stderr[-500:])
+    block = work / ".shm" / "block"
+    assert block.stat().st_size == 3 * 2**20 and block.stat().st_blocks * 512 >= 3 * 2**20
 
 
 def test_isolation_report_names_what_runs():

@@ -153,6 +153,7 @@ BWRAP_FLAGS = ("--unshare-all", "--die-with-parent", "--new-session", "--cap-dro
                "--hostname", "attnlab-grading")
 # with a user namespace of its own, the kernel also may not create further ones
 BWRAP_STRICT = ("--unshare-user", "--disable-userns")
+SHM_FOLDER = ".shm"  # the kernel's /dev/shm, inside its folder
 NO_COURSE_PACKAGE = "the course package attnlab is not available while grading: the exercises use only torch"
 
 # The kernel's start inside the sandbox, run with ``python -I -c``: the import hook for the course
@@ -264,7 +265,7 @@ def bwrap_command(isolation: dict, work: str, runtime: str | None, env: dict[str
             args += ["--ro-bind", path, path]
     for path in SYS_ENTRIES:
         args += ["--ro-bind-try", path, path]
-    args += ["--proc", "/proc", "--dev", "/dev", "--tmpfs", "/tmp", "--tmpfs", "/dev/shm"]
+    args += ["--proc", "/proc", "--dev", "/dev", "--tmpfs", "/tmp"]
     python = python_folders(hidden)
     for path in python:
         if not any(_under(path, b) for b in bound):
@@ -279,8 +280,14 @@ def bwrap_command(isolation: dict, work: str, runtime: str | None, env: dict[str
     for path in (runtime, work):
         if path:
             args += ["--bind", path, path]
+    # /dev/shm is a folder inside the kernel's own, on the grader's disk: a tmpfs there would hold in the
+    # host's memory whatever a cell writes, past the address-space cap and unseen by the disk limit, which
+    # counts this folder with the rest of the kernel's files
+    shm = os.path.join(work, SHM_FOLDER)
+    os.makedirs(shm, mode=0o700, exist_ok=True)
+    args += ["--bind", shm, "/dev/shm"]
     # read-only too: the root folder, and the private /tmp with the folders bubblewrap made in it for
-    # the binds (TMPDIR is the kernel's own folder); /dev/shm stays writable for shared memory
+    # the binds (TMPDIR is the kernel's own folder); /dev/shm stays writable for shared memory (see above)
     args += ["--remount-ro", "/", "--remount-ro", "/tmp", "--chdir", work, "--", *command]
     return args
 
