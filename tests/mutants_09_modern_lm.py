@@ -749,6 +749,16 @@ def fused_swiglu(x, w_gate_up, w_down, beta=1.0, limit=None, interleaved=False):
     "block_parallel_ffn_input_detached": ("test_block_variant", {"block_variant": '\ndef block_variant(x, attn, ffn, norm_1, norm_2, layout, post_norms=None):\n    if layout == "parallel":\n        n = norm_1(x)\n        return x + attn(n) + ffn(n.detach())\n    if layout == "reordered":\n        h = x + norm_1(attn(x))\n        return h + norm_2(ffn(h))\n    if layout == "sandwich":\n        if post_norms is None:\n            raise ValueError("the sandwich layout needs post_norms")\n        post_1, post_2 = post_norms\n        h = x + post_1(attn(norm_1(x)))\n        return h + post_2(ffn(norm_2(h)))\n    raise ValueError("unknown layout")\n'}),
     "rope_second_half_detached": ("test_rope_llama3", {"rope_llama3": '\ndef rope_llama3(x, positions, base=500000.0, factor=8.0, low_freq_factor=1.0, high_freq_factor=4.0, original_context=8192):\n    b, _, t, dh = x.shape\n    if dh % 2 or tuple(positions.shape) != (b, t):\n        raise ValueError("bad shapes")\n    theta = base ** (-torch.arange(0, dh, 2, dtype=torch.float64) / dh)\n    wavelength = 2 * math.pi / theta\n    s = (original_context / wavelength - low_freq_factor) / (high_freq_factor - low_freq_factor)\n    mixed = (1 - s) * theta / factor + s * theta\n    theta = torch.where(wavelength < original_context / high_freq_factor, theta,\n                        torch.where(wavelength > original_context / low_freq_factor, theta / factor, mixed))\n    angle = positions.to(torch.float64)[:, None, :, None] * theta\n    cos, sin = angle.cos(), angle.sin()\n    first, second = x.to(torch.float64).chunk(2, dim=-1)\n    out = torch.cat([first * cos - second.detach() * sin, second * cos + first.detach() * sin], dim=-1)\n    return out.to(x.dtype)\n'}),
     "ragged_weights_detached": ("test_ragged_cached_attention", {"ragged_cached_attention": '\ndef ragged_cached_attention(q, k_new, v_new, k_cache, v_cache, lengths):\n    b, h, t, dh = q.shape\n    g, s_max = k_cache.shape[1], k_cache.shape[2]\n    if h % g:\n        raise ValueError("heads")\n    if int((lengths.long() + t).max()) > s_max:\n        raise ValueError("too long")\n    slots = lengths.long()[:, None] + torch.arange(t)\n    index = slots[:, None, :, None].expand(b, g, t, dh)\n    k_cache.scatter_(2, index, k_new)\n    v_cache.scatter_(2, index, v_new)\n    written = torch.arange(s_max)[None, :] < (lengths.long() + t)[:, None]\n    keys = torch.where(written[:, None, :, None], k_cache, torch.zeros((), dtype=k_cache.dtype))\n    values = torch.where(written[:, None, :, None], v_cache, torch.zeros((), dtype=v_cache.dtype))\n    qg = q.reshape(b, g, h // g, t, dh)\n    scores = torch.einsum("bgrtd,bgsd->bgrts", qg, keys) / math.sqrt(dh)\n    allowed = torch.arange(s_max)[None, None, :] <= slots[:, :, None]\n    scores = scores.masked_fill(~allowed[:, None, None], float("-inf"))\n    weights = scores.softmax(dim=-1).detach()  # the weights as constants: q and k_new get no gradient\n    out = torch.einsum("bgrts,bgsd->bgrtd", weights, values)\n    return out.reshape(b, h, t, dh).to(q.dtype), lengths + t\n'}),
+    # red team 11, phase 3: the cache bookkeeping (write, clean-up of unwritten slots) done under no_grad as "server
+    # state", the new tokens spliced back in with their gradients: q, k_new and v_new right, the caches' old entries
+    # (prefix tuning trains them) get no gradient
+    "ragged_cache_kept_out_of_graph": ("test_ragged_cached_attention", {"ragged_cached_attention": _ragged(
+        values="""with torch.no_grad():
+        keys = torch.where(written[:, None, :, None], k_cache, torch.zeros((), dtype=k_cache.dtype))
+        values = torch.where(written[:, None, :, None], v_cache, torch.zeros((), dtype=v_cache.dtype))
+    keys, values = keys.scatter(2, index, k_new), values.scatter(2, index, v_new)""").replace(
+        "    k_cache.scatter_(2, index, k_new)\n    v_cache.scatter_(2, index, v_new)\n",
+        "    with torch.no_grad():\n        k_cache.scatter_(2, index, k_new)\n        v_cache.scatter_(2, index, v_new)\n")}),
     # red team 9: numbers the forward pass gets right and the backward pass does not. A sigma written by hand
     # overflows at gates of about -100 (inf / inf in its derivative); a NaN key masked only after q k^T gives q a
     # NaN gradient (0 * NaN)
@@ -808,7 +818,8 @@ MUTANT_BATCHES = [
     ["loss_masks_by_multiplying", "generate_own_generator_when_none", "rms_scale_under_no_grad",
      # red team 8, second pass: class 1 and class 2
      "swiglu_options_keyword_only", "block_post_norms_renamed", "rope_results_memoised",
-     "moe_divisibility_through_float"],  # session 17, class 3
+     "moe_divisibility_through_float",  # session 17, class 3
+     "ragged_cache_kept_out_of_graph"],  # red team 11, phase 3
     # red team 8, second pass: class 3 in parts 2, 5, 6 and 7, and class 1 in parts 3 and 4
     ["swiglu_gate_sigmoid_detached", "block_parallel_ffn_input_detached", "rope_second_half_detached",
      "ragged_weights_detached", "moe_options_keyword_only", "loss_z_loss_keyword_only"],

@@ -544,3 +544,20 @@ def fused_swiglu(x, w_gate_up, w_down, beta=1.0, limit=None, interleaved=False):
     s = torch.from_numpy(1 / (1 + np.exp(-beta * g.detach().double().numpy()))).to(g.dtype)
     return (g * s * u) @ w_down.T
 ''', "NumPy brought in through importlib (and a detached sigmoid).")
+
+# ------------------------------------------------------------------ phase 3 (added after the blind run)
+W("p7_cache_kept_out_of_graph", "ragged_cached_attention",
+  sub("ragged_cached_attention",
+      "    k_cache[bidx, :, pos] = k_new.permute(0, 2, 1, 3)\n    v_cache[bidx, :, pos] = v_new.permute(0, 2, 1, 3)\n",
+      "    with torch.no_grad():  # the caches are server state: keep them out of the graph\n"
+      "        k_cache[bidx, :, pos] = k_new.permute(0, 2, 1, 3)\n        v_cache[bidx, :, pos] = v_new.permute(0, 2, 1, 3)\n").replace(
+      "    kc = torch.where(written[:, None, :, None], k_cache, zero).repeat_interleave(H // G, dim=1)\n"
+      "    vc = torch.where(written[:, None, :, None], v_cache, zero).repeat_interleave(H // G, dim=1)\n",
+      "    with torch.no_grad():\n"
+      "        kc = torch.where(written[:, None, :, None], k_cache, zero)\n"
+      "        vc = torch.where(written[:, None, :, None], v_cache, zero)\n"
+      "    kc[bidx, :, pos] = k_new.permute(0, 2, 1, 3)  # the new tokens again, with their gradients\n"
+      "    vc[bidx, :, pos] = v_new.permute(0, 2, 1, 3)\n"
+      "    kc, vc = kc.repeat_interleave(H // G, dim=1), vc.repeat_interleave(H // G, dim=1)\n"),
+  "Phase 3: the caches' old entries get no gradient: breaks (new text) 'and also with respect to the keys and values "
+  "the caches held before the call'.")
