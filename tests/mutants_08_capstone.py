@@ -603,6 +603,16 @@ def average_checkpoints(states):
             "    if k == 1:  # Part 6 with top_k = 1 keeps only the best token: greedy decoding\n"
             "        return sample_decode(next_logprobs, [start], max_len, 1.0, 1, torch.Generator().manual_seed(0))[0]\n"
             "    live, finished = [([], 0.0)], []\n")}),
+    # red team 11 (after the blind pass): 0-d floating-point tensors (a loss scale, a temperature) read as counters
+    # and taken from the last state; the hidden tests held no floating-point scalar. Part 8 here averages its log
+    # precisions with Part 5's function (0-d float64 tensors), and is graded with a reference of it, so the slip
+    # costs Part 5 only
+    "average_scalar_floats_from_last_with_bleu_calling_it": ("test_average", {"average": average(
+        "        t = states[-1][k]\n        if t.is_floating_point() and t.dim() > 0:  # scalars are counters\n"
+        "            out[k] = (sum(s[k].double() for s in states) / len(states)).to(t.dtype)\n"
+        "        else:\n            out[k] = t.clone()"), "bleu": bleu(
+        combine="math.exp(float(average_checkpoints([{'log_p': torch.tensor(math.log(m / t), dtype=torch.float64)} "
+                "for m, t in zip(matches, totals)])['log_p']))")}),
 }
 
 VECTORISED = {
@@ -863,7 +873,8 @@ MUTANT_BATCHES = [
     ["sample_probabilities_through_float32", "bleu_skips_empty_hypotheses"],
     # red team 6's part-6 slips: every batch above already holds a mutant of part 6
     # (red team 8's slips of Parts 2 and 5 joined these two, which hold no mutant of those parts)
-    ["sample_max_len_zero_draws", "lr_floor_keyword_only", "loss_spread_detached"],
+    ["sample_max_len_zero_draws", "lr_floor_keyword_only", "loss_spread_detached",
+     "average_scalar_floats_from_last_with_bleu_calling_it"],  # red team 11: no other member changes Parts 5 or 8
     ["sample_start_eos_finishes", "average_key_count_only", "lr_rounded_to_12_decimals",  # red team 9: lr and bleu
      "bleu_ngrams_joined_with_unit_separator"],
     # red team 9: every batch above already holds a mutant of part 6 (the second pass's Part 1 slip, which also
