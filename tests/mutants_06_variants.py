@@ -826,6 +826,19 @@ def whole_word_chosen(starts, pick):
     word_start = torch.where(starts, positions, torch.full_like(positions, -1)).cummax(dim=-1).values
     return (word_start >= 0) & pick.gather(-1, word_start.clamp(min=0))
 """}),
+    # Part 7 -- red team 11 (slipped): a softmax written out and shifted by the row maximum, but the maximum
+    # takes in the masked keys; a masked key scoring about 900 above the allowed ones makes the row 0/0.
+    # Caught by a case where the key seen by the last query only scores about 900 above the others.
+    "gqa_cached_max_over_masked_keys": ("test_gqa_cached_attention", {"gqa_cached_attention": """
+def gqa_cached_attention(q, k, v):
+    t, s = q.shape[2], k.shape[2]
+    reps = q.shape[1] // k.shape[1]
+    k, v = k.repeat_interleave(reps, dim=1), v.repeat_interleave(reps, dim=1)
+    scores = q @ k.transpose(-2, -1) / math.sqrt(q.shape[-1])
+    allowed = torch.ones(t, s, dtype=torch.bool).tril(diagonal=s - t)
+    weights = torch.exp(scores - scores.amax(dim=-1, keepdim=True)) * allowed  # stable softmax, then the mask
+    return (weights / weights.sum(dim=-1, keepdim=True)) @ v
+"""}),
 }
 
 # Mutants graded together in one submission (one notebook run each batch). No part calls another
@@ -861,7 +874,9 @@ MUTANT_BATCHES = [
      # red team 9, second pass
      "window_pairs_decimal_28_digits", "decay_elu_by_hand"],
     # red team 9, second pass: every batch above holds a Part 3, a Part 4 and a Part 6 mutant
-    ["min_p_threshold_with_tiny_slack", "expert_choice_tiny_index_penalty", "whole_word_reseeds_global_generator"],
+    ["min_p_threshold_with_tiny_slack", "expert_choice_tiny_index_penalty", "whole_word_reseeds_global_generator",
+     # red team 11
+     "gqa_cached_max_over_masked_keys"],
 ]
 
 # Correct answers that differ from the model answers: closed forms written another way, Python
@@ -1033,7 +1048,8 @@ def gqa_cached_attention(q, k, v):
         kk, vv = k[:, head * g // h], v[:, head * g // h]
         scores = torch.einsum("btd,bsd->bts", q[:, head], kk) * d ** -0.5
         future = torch.arange(s)[None, :] > torch.arange(s - t, s)[:, None]
-        weights = torch.exp(scores.masked_fill(future, float("-inf")) - scores.amax(-1, keepdim=True))
+        scores = scores.masked_fill(future, float("-inf"))  # red team 11: the row maximum of the allowed keys only
+        weights = torch.exp(scores - scores.amax(-1, keepdim=True))
         heads.append(torch.einsum("bts,bsd->btd", weights / weights.sum(-1, keepdim=True), vv))
     return torch.stack(heads, dim=1)
 """,
