@@ -213,6 +213,13 @@ rank_all_heads = 100
         macs="weights + 2 * num_heads * past * head_dim", cached="2 * kv * past")}),
     "cost_scores_per_key_value_head": ("test_cost", {"cost": cost(macs="weights + 2 * num_kv_heads * (past + 1) * head_dim")}),
     "cost_ignores_bias_flag": ("test_cost", {"cost": cost(biases="(q + 2 * kv + d_model)")}),
+    # red team 11: a truthy bias that is not the object True (1) counts no biases
+    "cost_bias_is_true_identity": ("test_cost", {"cost": cost(biases="(q + 2 * kv + d_model if bias is True else 0)")}),
+    # red team 11: a move done by arithmetic: -0.0 + 0.0 is 0.0, and an integer tensor comes back as floats
+    "interleaved_merge_adds_zero": ("test_interleaved", {"interleaved": interleaved(SPLIT, MERGE + " + 0.0")}),
+    # red team 11: the lesson's square causal mask of the whole sequence sliced down to the block's rows: right
+    # values, but (P + T)^2 booleans, terabytes after a cache of a million positions
+    "cache_square_mask_sliced": ("test_cache", {"cache": cache("torch.ones(p + t, p + t, dtype=torch.bool).tril()[p:]")}),
     # Part 5: each head's share
     "contributions_rows_of_w_o": ("test_contributions", {"contributions": contributions(
         "heads[:, i] @ params['w_o'][i * dh:(i + 1) * dh, :]")}),
@@ -715,9 +722,12 @@ MUTANT_BATCHES = [
      "cost_group_through_decimal"],
     # red team 9: torch's global state (every batch above already has a part 6 and a part 7 mutant)
     ["left_padded_turns_on_deterministic_algorithms", "cache_reseeds_the_global_generator",
-     "contributions_softmax_one_over_a_sum_of_ratios"],  # red team 9, second pass
+     "contributions_softmax_one_over_a_sum_of_ratios",  # red team 9, second pass
+     "interleaved_merge_adds_zero", "cost_bias_is_true_identity"],  # red team 11
     # session 17 sweep: gradients with respect to every input, a divisibility test by float quotient
     ["cost_divisibility_by_float_quotient", "contributions_w_o_detached", "left_padded_queries_from_detached_x",
      "cache_past_v_detached"],
     ["contributions_b_qkv_detached", "left_padded_output_projection_detached", "cache_returns_detached_k_and_v"],
+    # red team 11: every batch above already has a part 7 mutant
+    ["cache_square_mask_sliced"],
 ]

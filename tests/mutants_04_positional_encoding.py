@@ -106,7 +106,8 @@ def shift_matrix_halves(offset, d_model, base=10000.0):
 """
 
 
-def equivariance(draw="torch.randperm(t, generator=generator)", gap="(layer(x[:, perm]) - reference[:, perm]).abs().max().item()",
+def equivariance(draw="torch.randperm(t, generator=generator)",
+                 gap="(layer(x[:, perm]).double() - reference[:, perm].double()).abs().max().item()",
                  flag="worst <= tol"):
     return f"""
 def check_equivariance(layer, x, trials, generator, tol=1e-5):
@@ -237,6 +238,19 @@ def check_equivariance(layer, x, trials, generator, tol=1e-5):
     return all(torch.allclose(layer(x[:, p]), reference[:, p], atol=tol) for p in perms), worst
 """}),
     "equivariance_gap_equal_to_tol_fails": ("test_equivariance", {"equivariance": equivariance(flag="worst < tol")}),
+    # red team 11: the differences taken in the dtype of the outputs: in float16 they round, and overflow to inf
+    "equivariance_differences_in_output_dtype": ("test_equivariance", {"equivariance": equivariance(
+        gap="(layer(x[:, perm]) - reference[:, perm]).abs().max().item()")}),
+    # red team 11: the lesson's square bias of the whole sequence sliced down to the block's rows: right values,
+    # but (offset + T)^2 entries, terabytes after a cache of a million positions
+    "alibi_block_square_table_sliced": ("test_alibi_block", {"alibi_block": """
+def alibi_block(num_heads, t, offset):
+    n = offset + t
+    slopes = 2.0 ** (-8.0 * torch.arange(1, num_heads + 1, dtype=torch.float64) / num_heads)
+    pos = torch.arange(n)
+    square = (-slopes[:, None, None] * (pos[:, None] - pos[None, :]).abs()).float()
+    return square[:, offset:].clone(), (pos[None, :] <= pos[:, None])[offset:].clone()
+"""}),
     # skipping the identity draws again from the generator: the permutations then differ from the
     # stated ones whenever an identity comes up, which the hidden tests make happen with T = 2
     # (the same checks catch the global random state, `torch.randperm(t)`)
@@ -482,7 +496,7 @@ def check_equivariance(layer, x, trials, generator, tol=1e-5):
         perms = [torch.randperm(x.shape[1], generator=generator) for _ in range(trials)]
         worst = 0.0
         for perm in perms:
-            worst = max(worst, float(torch.max(torch.abs(layer(x[:, perm]) - out[:, perm]))))
+            worst = max(worst, float(torch.max(torch.abs(layer(x[:, perm]).double() - out[:, perm].double()))))
     return not worst > tol, worst
 """,
 }
@@ -545,8 +559,8 @@ def shift_matrix_halves(offset, d_model, base=10000.0):
     "equivariance": """
 def check_equivariance(layer, x, trials, generator, tol=1e-5):
     perms = torch.stack([torch.randperm(x.shape[1], generator=generator) for _ in range(trials)])
-    base = layer(x)
-    gaps = torch.stack([(layer(x.index_select(1, p)) - base.index_select(1, p)).abs().amax() for p in perms])
+    base = layer(x).to(torch.float64)
+    gaps = torch.stack([(layer(x.index_select(1, p)).to(torch.float64) - base.index_select(1, p)).abs().amax() for p in perms])
     worst = gaps.max().item()
     return bool(worst <= tol), worst
 """,
@@ -582,7 +596,8 @@ MUTANT_BATCHES = [
      "alibi_block_turns_on_deterministic_algorithms"],  # red team 9
     # red team 8, second pass: every batch above already has a part 5 mutant (and a part 1 mutant)
     ["partial_rope_base_keyword_only", "table_slice_of_kept_table",
-     "equivariance_seeds_the_global_generator"],  # red team 9
-    ["partial_rope_second_half_detached"],
+     "equivariance_seeds_the_global_generator",  # red team 9
+     "alibi_block_square_table_sliced"],  # red team 11
+    ["partial_rope_second_half_detached", "equivariance_differences_in_output_dtype"],  # red team 11
     ["partial_rope_refuses_no_rows"],  # red team 9, second pass: every batch above has a part 5 mutant
 ]
