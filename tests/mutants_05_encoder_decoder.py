@@ -1,9 +1,13 @@
 """Chapter 5 exercise spec for tests/test_exercises.py: common wrong answers (mutants) that must
 lose points, and correct answers written differently.
 
-The parts do not call each other's functions (Parts 5 and 6 use the setup's `layer_norm`,
-`feed_forward` and `mha`), except Part 3 (b), which may call (a)'s `prefill_dot_products`: its test
-cell binds that name to a reference first, so mutants of different parts can share a submission."""
+The model answers do not call each other's functions (Parts 5 and 6 use the setup's `layer_norm`,
+`feed_forward` and `mha`), except Part 3 (b), which may call (a)'s `prefill_dot_products`. A student's may:
+judged from the texts, Part 3 (b) may call `prefill_dot_products`, Part 5 `rms_norm` (a LayerNorm is the
+RMSNorm of the centred vector plus the bias) and Part 6 `packed_masks` (one pair over every position gives
+the causal mask). Each of those test cells binds the earlier name to a reference first (round 11, second
+pass), so a slip in an earlier part costs that part only and mutants of different parts can share a
+submission."""
 
 CHAPTER = "05-encoder-decoder"
 FULL_MARKS = 16.0
@@ -261,6 +265,16 @@ def packed_masks(src_segments, tgt_segments):
         "    eq = lambda a, b: " + _SAME + " & (b[:, None, :] != 0)\n"
         "    return eq(s, s), eq(c, c) & causal, eq(c, s)")}),
     # ---- Part 5, sandwich layer
+    # round 11, second pass (chapter 8's class): Part 1 with eps added to the root instead of the mean square, and a
+    # Part 5 that computes its LayerNorms with rms_norm (the centred vector's RMSNorm with eps 1e-5, plus the bias):
+    # Part 5's test cell binds a reference of rms_norm, so only Part 1's points go
+    "rms_eps_outside_root_with_sandwich_calling_it": ("test_rms_norm", {
+        "rms_norm": rms("    x32 = x.float() if x.dtype in (torch.float16, torch.bfloat16) else x\n"
+                        "    return (x32 / (x32.pow(2).mean(-1, keepdim=True).sqrt() + eps) * weight.to(x32.dtype)).to(x.dtype)"),
+        "sandwich": sandwich(
+            "    def norm(h, weight, bias):  # LayerNorm: Part 1's RMSNorm of the centred vector, plus the bias\n"
+            "        return rms_norm(h - h.mean(-1, keepdim=True), weight, 1e-5) + bias\n"
+            + (_SW1 + _SW2 + _SW3).replace("layer_norm(", "norm("))}),
     # memory normalised with pre2 as well
     "sandwich_normalises_memory": ("test_sandwich", {"sandwich": sandwich(
         _SW1 + "    y = y + layer_norm(mha(layer_norm(y, *p['pre2']), layer_norm(memory, *p['pre2']), memory_allowed,"
@@ -461,9 +475,11 @@ def cached_self_attention(x_new, params, cache):
     cache["k"] = torch.cat([cache.get("k", k[:, :, :0]), k], dim=2)
     cache["v"] = torch.cat([cache.get("v", v[:, :, :0]), v], dim=2)
     past = cache["k"].shape[2] - n
-    pos_q = torch.arange(past, past + n)
-    pos_k = torch.arange(past + n)
-    allowed = pos_k[None, :] <= pos_q[:, None]
+    # Part 4's decoder mask for one pair over every position is the causal mask (int32 ids, a source of
+    # one position); its last n rows are the new positions' (round 11, second pass: a later part calling an
+    # earlier part's function, graded with a reference of it)
+    ones = torch.ones(1, past + n, dtype=torch.int32)
+    allowed = packed_masks(ones[:, :1], ones)[1][0, past:]
     out = F.scaled_dot_product_attention(q, cache["k"], cache["v"], attn_mask=allowed)
     return F.linear(out.permute(0, 2, 1, 3).reshape(b, n, d), params["w_o"], params["b_o"])
 """,
@@ -513,8 +529,11 @@ def packed_masks(src_segments, tgt_segments):
     return src_allowed, tgt_allowed, cross_allowed
 """,
     "sandwich": """
+def centred_rms(h, weight, bias):   # LayerNorm = Part 1's RMSNorm of the centred vector, plus the bias
+    return rms_norm(h - h.mean(dim=-1, keepdim=True), weight, eps=1e-5) + bias
+
 def _sublayer(y, norms, p, block):
-    return y + layer_norm(block(layer_norm(y, *p[norms[0]])), *p[norms[1]])
+    return y + centred_rms(block(centred_rms(y, *p[norms[0]])), *p[norms[1]])
 
 def sandwich_decoder_layer(y, memory, self_allowed, memory_allowed, p):
     y = _sublayer(y, ("pre1", "post1"), p, lambda h: mha(h, None, self_allowed, p["self_attn"]))
@@ -545,8 +564,8 @@ def cached_self_attention(x_new, params, cache):
 
 CORRECT_VARIANTS = {"float64_sdpa_broadcast": DIFFERENT_BUT_CORRECT, "loops_and_einsum": LOOPS_AND_EINSUM}
 
-# Mutants of independent parts graded together, one submission per batch: no part calls another
-# part's function (Part 3 (b) calls a reference of (a)), so members cannot break each other's tests (packed by tests/mutant_batches.py, one mutant per answer
+# Mutants of independent parts graded together, one submission per batch: a part that may call another
+# part's function calls a reference of it (Parts 3 (b), 5 and 6 bind them), so members cannot break each other's tests (packed by tests/mutant_batches.py, one mutant per answer
 # cell; tests/test_exercises.py checks that every batch loses exactly its members' tests).
 MUTANT_BATCHES = [
     ["rms_half_arithmetic_scaled", "params_with_biases", "prefill_counts_only_causal_pairs", "request_one_step_per_token", "masks_target_padding_unchecked", "sandwich_normalises_memory", "cached_mask_precomputed_to_128"],
@@ -559,5 +578,6 @@ MUTANT_BATCHES = [
     ["prefill_arguments_renamed", "request_arguments_renamed", "cached_position_counter",
      "sandwich_self_attention_detached"],  # session 17 sweep
     ["prefill_forgets_heads", "cached_cache_in_float64", "sandwich_post_norm_weight_detached"],  # session 17 sweep
-    ["prefill_lying_int", "cached_exp_masked_after"],
+    ["prefill_lying_int", "cached_exp_masked_after",
+     "rms_eps_outside_root_with_sandwich_calling_it"],  # round 11, second pass: no other member changes Parts 1 or 5
 ]
