@@ -5,7 +5,9 @@ Five mutants per part, each named after the mistake; the comment above each name
 issue #22 that the part's hidden tests close (sizes and rows that differ, a stated dtype or type,
 an argument with a non-default value, a boundary, a rule on another code path, a rule that rarely
 changes a result, the in-place rule). They are packed into five batches of one mutant per part,
-so the chapter costs ten graded notebooks."""
+so the chapter costs ten graded notebooks. Part 7 is graded with a reference of Part 6's rope_llama3
+(an answer may call it), so rope_view_slip_with_ragged_calling_it costs Part 6 only; the loops_and_slices
+variant's Part 7 calls Part 6 by keyword with int32 positions and int options."""
 
 CHAPTER = "09-modern-lm"
 FULL_MARKS = 16.0
@@ -759,6 +761,17 @@ def fused_swiglu(x, w_gate_up, w_down, beta=1.0, limit=None, interleaved=False):
     keys, values = keys.scatter(2, index, k_new), values.scatter(2, index, v_new)""").replace(
         "    k_cache.scatter_(2, index, k_new)\n    v_cache.scatter_(2, index, v_new)\n",
         "    with torch.no_grad():\n        k_cache.scatter_(2, index, k_new)\n        v_cache.scatter_(2, index, v_new)\n")}),
+    # refbind pass of red team 11: a slip in Part 6 (.view of a tensor that is not contiguous) and Part 7's model answer
+    # rewritten to call Part 6's rope_llama3 (position 0 everywhere, the identity rotation, positions in the dtype of
+    # lengths) on the queries and the keys it reads; Part 7 is graded with a reference of rope_llama3, so the slip
+    # costs Part 6 only
+    "rope_view_slip_with_ragged_calling_it": ("test_rope_llama3", {"rope_llama3": ROPE_FLATTENS_X_WITH_VIEW,
+        "ragged_cached_attention": _ragged().replace(
+            "    qg = q.reshape(b, g, h // g, t, dh)\n",
+            "    if dh % 2 == 0:  # Part 6 at position 0: the identity rotation\n"
+            "        q = rope_llama3(q, torch.zeros(b, t, dtype=lengths.dtype))\n"
+            "        keys = rope_llama3(keys, torch.zeros(b, s_max, dtype=lengths.dtype), factor=1.0)\n"
+            "    qg = q.reshape(b, g, h // g, t, dh)\n")}),
     # red team 9: numbers the forward pass gets right and the backward pass does not. A sigma written by hand
     # overflows at gates of about -100 (inf / inf in its derivative); a NaN key masked only after q k^T gives q a
     # NaN gradient (0 * NaN)
@@ -825,7 +838,8 @@ MUTANT_BATCHES = [
      "ragged_weights_detached", "moe_options_keyword_only", "loss_z_loss_keyword_only"],
     # red team 9: every batch above already holds a mutant of part 2; the second pass's class 8 joined it
     ["swiglu_sigmoid_by_hand_overflows", "generate_reseeds_global_from_generator", "rms_reseeds_global_generator",
-     "loss_count_false_when_empty"],
+     "loss_count_false_when_empty",
+     "rope_view_slip_with_ragged_calling_it"],  # refbind pass: no other member changes Parts 6 or 7
     ["generate_greedy_ties_nudged"],  # red team 9, second pass: every batch above holds a mutant of part 8
 ]
 
@@ -964,10 +978,17 @@ def ragged_cached_attention(q, k_new, v_new, k_cache, v_cache, lengths):
     for row, n in enumerate(starts):
         k_cache[row, :, n:n + t] = k_new[row]
         v_cache[row, :, n:n + t] = v_new[row]
-        keys = k_cache[row, :, :n + t].repeat_interleave(h // g, dim=0)
+        keys = k_cache[row:row + 1, :, :n + t]
+        query = q[row:row + 1]
+        if dh % 2 == 0:  # refbind pass: Part 6 turns queries and keys by one shared position: no score changes
+            query = rope_llama3(x=query, positions=torch.full((1, t), 5, dtype=torch.int32), base=10000, factor=2,
+                                low_freq_factor=1, high_freq_factor=4, original_context=4096)
+            keys = rope_llama3(x=keys, positions=torch.full((1, n + t), 5, dtype=torch.int32), base=10000, factor=2,
+                               low_freq_factor=1, high_freq_factor=4, original_context=4096)
+        keys = keys[0].repeat_interleave(h // g, dim=0)
         values = v_cache[row, :, :n + t].repeat_interleave(h // g, dim=0)
         allowed = torch.ones(t, n + t, dtype=torch.bool).tril(diagonal=n)
-        out[row] = F.scaled_dot_product_attention(q[row], keys, values, attn_mask=allowed)
+        out[row] = F.scaled_dot_product_attention(query[0], keys, values, attn_mask=allowed)
     return out, lengths.clone() + t
 """,
         "generate_with_cache": """
