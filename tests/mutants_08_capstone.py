@@ -2,7 +2,8 @@
 lose points, and correct answers written differently.
 
 The model answer calls no other part's function; answers that do are graded with references of the earlier
-functions (Parts 4 and 7), so mutants of different parts can share a submission."""
+functions (Parts 4, 7 and 8), so mutants of different parts can share a submission. Both correct variants
+call earlier parts in ways the texts allow (Part 4 calls Part 1, Part 7 Part 6, Part 8 Part 5)."""
 
 CHAPTER = "08-capstone"
 FULL_MARKS = 17.0
@@ -637,6 +638,7 @@ min_smoothed_loss = float(-(_q * _q.log()).sum())   # the cross-entropy is small
 """,
     "sentence_loss": """
 def sentence_smoothed_loss(logits, targets, eps):
+    targets = decoder_io(targets)[1]  # refbind pass: Part 1's tgt_out holds the targets' values, in their dtype
     v = logits.shape[-1]
     q = torch.full_like(logits, eps / (v - 1))
     q[..., PAD] = 0.0
@@ -717,7 +719,12 @@ def corpus_bleu(hypotheses, references):
     c = sum(map(len, hypotheses))
     r = sum(map(len, references))
     bp = min(1.0, math.exp(1 - r / c))
-    return 100 * bp * math.exp(sum(logs) / 4)
+    # refbind pass: the mean of the log precisions through Part 5 (by keyword, one-element float64 tensors and an
+    # int16 counter, which comes from the last state)
+    mean = average_checkpoints(states=[{"log_p": torch.tensor([v], dtype=torch.float64),
+                                        "order": torch.tensor(n, dtype=torch.int16)} for n, v in enumerate(logs, 1)])
+    assert int(mean["order"]) == 4
+    return 100 * bp * math.exp(float(mean["log_p"][0]))
 """,
 }
 
@@ -809,6 +816,9 @@ def sample_decode(next_logprobs, starts, max_len, temperature, top_k, generator)
 # red team round 2: a topk of min(k, n) candidates with a running best, and BLEU from Counter intersections
 LOOPS["beam_search"] = """
 def beam_search(next_logprobs, start, k, max_len, alpha):
+    if k == 1:  # refbind pass: Part 6 with top_k = 1 draws the best token every time: greedy decoding
+        return sample_decode(next_logprobs=next_logprobs, starts=[start], max_len=max_len, temperature=0.5, top_k=1,
+                             generator=torch.Generator())[0]
     live_tokens, live_scores = [[]], torch.zeros(1, dtype=torch.float64)
     best, best_score = None, -math.inf
     def consider(tokens, score):
