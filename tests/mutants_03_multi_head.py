@@ -220,6 +220,22 @@ rank_all_heads = 100
     # red team 11: the lesson's square causal mask of the whole sequence sliced down to the block's rows: right
     # values, but (P + T)^2 booleans, terabytes after a cache of a million positions
     "cache_square_mask_sliced": ("test_cache", {"cache": cache("torch.ones(p + t, p + t, dtype=torch.bool).tril()[p:]")}),
+    # refbind pass (round 11): a wrong Part 1 and a Part 5 that deals its heads out with it (the block layout of
+    # head i is the interleaved layout with Dh "heads", axes 1 and 3 swapped): Part 5 gets the reference Part 1,
+    # so the float32 permutation matrix, which cannot multiply float64 inputs, costs Part 1 only
+    "interleaved_float32_permutation_matrix_with_contributions_calling_it": ("test_interleaved", {
+        "interleaved": interleaved(
+            "(x @ torch.eye(d)[:, [i + j * num_heads for i in range(num_heads) for j in range(d // num_heads)]])"
+            ".reshape(b, t, num_heads, d // num_heads).transpose(1, 2)", MERGE),
+        "contributions": """
+def head_contributions(x, params, num_heads):
+    b, t, d = x.shape
+    dh = d // num_heads
+    qkv = x @ params["w_qkv"].T + params["b_qkv"]
+    q, k, v = (split_heads_interleaved(part, num_heads=dh).transpose(1, 3) for part in qkv.chunk(3, dim=-1))
+    heads = attention(q, k, v)  # (B, H, T, Dh)
+    return torch.einsum("bhtk,ehk->bhte", heads, params["w_o"].reshape(d, num_heads, dh))
+"""}),
     # Part 5: each head's share
     "contributions_rows_of_w_o": ("test_contributions", {"contributions": contributions(
         "heads[:, i] @ params['w_o'][i * dh:(i + 1) * dh, :]")}),
@@ -667,12 +683,15 @@ def cross_attention_left_padded(x, memory, memory_lengths, params, num_heads):
     "cache": """
 def causal_attention_with_cache(x, past_k, past_v, params, num_heads):
     p, t = past_k.shape[2], x.shape[1]
-    q, k, v = (split_heads(y, num_heads) for y in (x @ params["w_qkv"].T + params["b_qkv"]).chunk(3, dim=-1))
+    dh = x.shape[-1] // num_heads
+    # Part 1's functions (refbind pass): the block layout is the interleaved one with Dh "heads", axes 1 and 3 swapped
+    q, k, v = (split_heads_interleaved(y, num_heads=dh).transpose(1, 3)
+               for y in (x @ params["w_qkv"].T + params["b_qkv"]).chunk(3, dim=-1))
     k, v = torch.cat((past_k, k), dim=2), torch.cat((past_v, v), dim=2)
     query_pos = torch.arange(p, p + t)[:, None]
     key_pos = torch.arange(p + t)[None, :]
     out = attention(q, k, v, key_pos <= query_pos)
-    return merge_heads(out) @ params["w_o"].T + params["b_o"], k, v
+    return merge_heads_interleaved(out.transpose(1, 3)) @ params["w_o"].T + params["b_o"], k, v
 """,
 }
 
@@ -729,5 +748,7 @@ MUTANT_BATCHES = [
      "cache_past_v_detached"],
     ["contributions_b_qkv_detached", "left_padded_output_projection_detached", "cache_returns_detached_k_and_v"],
     # red team 11: every batch above already has a part 7 mutant
-    ["cache_square_mask_sliced"],
+    ["cache_square_mask_sliced",
+     # refbind pass (round 11): no member above leaves Parts 1 and 5 both free
+     "interleaved_float32_permutation_matrix_with_contributions_calling_it"],
 ]
