@@ -818,13 +818,50 @@ def decayed_linear_attention(q, k, v, decay):
         outs.append(torch.einsum("...d,...de->...e", phi_q[..., i, :], state) / (phi_q[..., i, :] * norm).sum(-1, keepdim=True))
     return torch.stack(outs, dim=-2)
 """}),
-    # Part 3 -- the global random generator (chapter 1's class): reseeded "for reproducibility"
+    # Part 3 -- the global random generator (chapter 1's class): reseeded "for reproducibility".
+    # Round 11, second pass (chapter 8's class): with a Part 5 that computes its noise mask with whole_word_chosen
+    # (each piece of the input, a token or a sentinel's span, is a word, chosen when it was hidden). Part 5's test
+    # cell binds a reference of whole_word_chosen, so only Part 3's points go (unbound, Part 5's check of the
+    # global generator failed too, and so did a value-wrong Part 3's); every batch holds a Part 3 mutant, so this
+    # one carries the Part 5 rewrite in its batch, which has no Part 5 mutant
     "whole_word_reseeds_global_generator": ("test_whole_word_chosen", {"whole_word_chosen": """
 def whole_word_chosen(starts, pick):
     torch.manual_seed(0)  # reproducible
     positions = torch.arange(starts.shape[-1]).expand(starts.shape)
     word_start = torch.where(starts, positions, torch.full_like(positions, -1)).cummax(dim=-1).values
     return (word_start >= 0) & pick.gather(-1, word_start.clamp(min=0))
+""", "span_corrupt": """
+def restore_spans(inputs, targets, sentinels, pad):
+    is_sentinel = set(sentinels.tolist())
+    rows = []
+    for row_in, row_tg in zip(inputs.tolist(), targets.tolist()):
+        hidden, current = {}, None
+        for token in row_tg:
+            if token == pad:
+                break
+            if token in is_sentinel:
+                current = hidden.setdefault(token, [])
+            else:
+                current.append(token)
+        pieces = []  # one piece per input element: (its tokens, whether they were hidden)
+        for token in row_in:
+            if token == pad:
+                break
+            pieces.append((hidden[token], True) if token in is_sentinel else ([token], False))
+        rows.append(pieces)
+    t = max(sum(len(piece) for piece, _ in row) for row in rows)
+    tokens = torch.full((len(rows), t), pad, dtype=torch.long)
+    starts = torch.zeros(len(rows), t, dtype=torch.bool)
+    pick = torch.zeros(len(rows), t, dtype=torch.bool)
+    for b, row in enumerate(rows):
+        at = 0
+        for piece, was_hidden in row:  # each piece is a word of Part 3, chosen when it was hidden
+            tokens[b, at:at + len(piece)] = torch.tensor(piece)
+            starts[b, at], pick[b, at] = True, was_hidden
+            at += len(piece)
+        if at < t:
+            starts[b, at] = True  # the padding: a word that is never chosen
+    return tokens, whole_word_chosen(starts, pick)
 """}),
     # Part 7 -- red team 11 (slipped): a softmax written out and shifted by the row maximum, but the maximum
     # takes in the masked keys; a masked key scoring about 900 above the allowed ones makes the row 0/0.
@@ -841,8 +878,10 @@ def gqa_cached_attention(q, k, v):
 """}),
 }
 
-# Mutants graded together in one submission (one notebook run each batch). No part calls another
-# part's function, so mutants of different parts never interfere. Proposed and checked by
+# Mutants graded together in one submission (one notebook run each batch). No model answer calls another
+# part's function; judged from the texts, a student's Part 5 may call Part 3's whole_word_chosen (its test cell
+# binds a reference of it, round 11, second pass), and no other later part may plausibly call an earlier one's,
+# so mutants of different parts never interfere. Proposed and checked by
 # `python tests/mutant_batches.py 06-variants`; the last two batches (red team rounds 1 and 2) packed by
 # hand, one mutant per answer cell, and checked by tests/test_exercises.py.
 MUTANT_BATCHES = [
@@ -875,13 +914,15 @@ MUTANT_BATCHES = [
      "window_pairs_decimal_28_digits", "decay_elu_by_hand"],
     # red team 9, second pass: every batch above holds a Part 3, a Part 4 and a Part 6 mutant
     ["min_p_threshold_with_tiny_slack", "expert_choice_tiny_index_penalty", "whole_word_reseeds_global_generator",
-     # red team 11
+     # red team 11; round 11, second pass: whole_word_reseeds_global_generator also carries a Part 5 that calls
+     # whole_word_chosen (no other member changes Parts 3 or 5)
      "gqa_cached_max_over_masked_keys"],
 ]
 
 # Correct answers that differ from the model answers: closed forms written another way, Python
 # loops, inverse-CDF and Gumbel-max sampling, span restoring by cutting tensors and by pairing the
-# k-th sentinel with the k-th span (sentinels tested before the padding, round 2), O(N^2) ranking,
+# k-th sentinel with the k-th span (sentinels tested before the padding, round 2; its noise mask from Part 3's
+# whole_word_chosen, called by name on views, round 11), O(N^2) ranking,
 # per-head loops, the masked quadratic form of the decayed attention.
 CORRECT_VARIANTS = {
     "loops_and_quadratic_forms": {
@@ -1003,7 +1044,7 @@ def min_p_sample(logits, min_p, generator):
 def restore_spans(inputs, targets, sentinels, pad):
     is_sent = torch.isin(inputs, sentinels)
     tgt_sent = torch.isin(targets, sentinels)
-    out_rows, noise_rows = [], []
+    out_rows, first_rows, hidden_rows = [], [], []
     for b in range(inputs.shape[0]):
         # spans of the target in order (the k-th sentinel of the input owns the k-th span)
         spans, cur = [], None
@@ -1013,21 +1054,28 @@ def restore_spans(inputs, targets, sentinels, pad):
                 spans.append(cur)
             elif tok != pad and cur is not None:
                 cur.append(tok)
-        row, noise, k = [], [], 0
+        row, first, hidden, k = [], [], [], 0
         for tok, s in zip(inputs[b].tolist(), is_sent[b].tolist()):
             if s:
+                first.append(len(row)), hidden.append(True)
                 row.extend(spans[k])
-                noise.extend([True] * len(spans[k]))
                 k += 1
             elif tok != pad:
+                first.append(len(row)), hidden.append(False)
                 row.append(tok)
-                noise.append(False)
-        out_rows.append(row)
-        noise_rows.append(noise)
+        first.append(len(row)), hidden.append(False)  # the padding: a word that is never chosen
+        out_rows.append(row), first_rows.append(first), hidden_rows.append(hidden)
     T = max(len(r) for r in out_rows)
     tokens = torch.tensor([r + [pad] * (T - len(r)) for r in out_rows], dtype=torch.int64)
-    noise = torch.tensor([n + [False] * (T - len(n)) for n in noise_rows], dtype=torch.bool)
-    return tokens, noise
+    # the noise with Part 3's whole_word_chosen (round 11, second pass: a later part calling an earlier part's
+    # function, graded with a reference of it): each piece of the input, a token or a sentinel's span, is a word,
+    # chosen when it was hidden; arguments by name, views that are not contiguous
+    starts = torch.zeros(len(out_rows), T + 1, dtype=torch.bool)
+    pick = torch.zeros(len(out_rows), T + 1, dtype=torch.bool)
+    for b, (first, hidden) in enumerate(zip(first_rows, hidden_rows)):
+        starts[b, first] = True
+        pick[b, first] = torch.tensor(hidden)
+    return tokens, whole_word_chosen(pick=pick[:, :T], starts=starts[:, :T])
 """,
         "expert_choice": """
 def expert_choice(router_logits, capacity):
