@@ -104,6 +104,13 @@ def rms(body, signature="x, eps=1e-6"):
 
 RMS_SCALED = """    c = x.abs().amax(dim=-1, keepdim=True).clamp(min=math.sqrt(eps)).detach()
     s = x / c
+    r = torch.sqrt((s * s).mean(dim=-1, keepdim=True) + (math.sqrt(eps) / c) ** 2)
+    return torch.where(c * r >= torch.finfo(x.dtype).tiny, x / (c * r), s / r)
+"""
+# red team 11 (blind slip): the model answer until then, s / r. Where s = x / c is subnormal (a small element of a
+# row with one large one) its rounding error is multiplied by 1 / r, up to 64 at 4096 elements: 32 ulp
+RMS_SMALL_ELEMENTS_SUBNORMAL = """    c = x.abs().amax(dim=-1, keepdim=True).clamp(min=math.sqrt(eps)).detach()
+    s = x / c
     return s / torch.sqrt((s * s).mean(dim=-1, keepdim=True) + (math.sqrt(eps) / c) ** 2)
 """
 # the page's overflow cell, copied: the statistic in float32 (the copy audit's answer of the old part)
@@ -579,6 +586,17 @@ def compute_bound_batch(k, n, bytes_per_value, peak, bandwidth):
     # program flushes subnormals; the intro says not to change anything inside torch
     "rms_flushes_denormals": ("test_rms_norm_half", {"rms_norm_half": rms(
         "    torch.set_flush_denormal(True)  # subnormals are slow on CPUs\n" + RMS_SCALED)}),
+    # ---- red team round 11 (blind slips)
+    # Part 4: a subnormal intermediate divided by a number well below 1: x / max|x| for the small elements of a row
+    # with one large element (the old model answer), or the rms c * r itself for a row of 1e-4 (one division of x by
+    # it, chosen only where c * r would overflow, which it never does)
+    "rms_small_elements_subnormal_after_scaling": ("test_rms_norm_half", {"rms_norm_half": rms(RMS_SMALL_ELEMENTS_SUBNORMAL)}),
+    "rms_divides_by_a_subnormal_rms": ("test_rms_norm_half", {"rms_norm_half": rms(RMS_SCALED.replace(
+        "c * r >= torch.finfo(x.dtype).tiny", "torch.isfinite(c * r)"))}),
+    # Part 8: loads without a mask read rows n >= N past the end of W, Scale and Zero; the interpreter lets them
+    # (a GPU does not), and only the store decides what Y holds
+    "dequant_loads_without_mask": ("test_split_kv_kernel", {"split_kv_kernel": kernel().replace(
+        ", mask=ok[:, None], other=0.0)", ")").replace(", mask=ok[:, None], other=0)", ")")}),
     # Part 5: cast to uint8 before the clamp: round(253.5) + round(1.5) = 256 wraps to 0 at 8 bits
     "asym_casts_before_clamp": ("test_quantize_asym", {"quantize_asym": """
 def quantize_asym(w, bits, group_size):
@@ -687,7 +705,8 @@ MUTANT_BATCHES = [
         "bound_none_decided_by_float_quotients",
         "max_batch_weights_compared_in_floating_point",
         "merge_weights_under_no_grad",
-        "asym_casts_before_clamp"
+        "asym_casts_before_clamp",
+        "dequant_loads_without_mask"
     ],
     [
         "rms_one_scale_for_the_tensor",
@@ -880,7 +899,9 @@ def rms_norm_half(x, eps=1e-6):
     c = x.abs().amax(dim=-1, keepdim=True).clamp(min=root)
     c = torch.ldexp(torch.ones_like(c), torch.frexp(c)[1] - 1)  # a power of two: exact to divide by, no gradient
     s = x / c
-    return s * torch.rsqrt((s * s).sum(dim=-1, keepdim=True) / x.shape[-1] + (root / c) ** 2)
+    inv = torch.rsqrt((s * s).sum(dim=-1, keepdim=True) / x.shape[-1] + (root / c) ** 2)
+    rms = c / inv  # x divided once by the rms where that is normal: s may be subnormal (red team 11)
+    return torch.where(rms >= torch.finfo(x.dtype).tiny, x / rms, s * inv)
 """,
     "quantize_asym": """
 def quantize_asym(w, bits, group_size):
@@ -945,7 +966,8 @@ def rms_norm_half(x, eps=1e-6):
         with torch.no_grad():
             c = torch.maximum(row.abs().max(), torch.full_like(row[0], root))
         s = row / c
-        out.append(s * (s.pow(2).mean() + (c / root) ** -2) ** -0.5)
+        inv = (s.pow(2).mean() + (c / root) ** -2) ** -0.5
+        out.append(torch.where(c / inv >= torch.finfo(x.dtype).tiny, row / (c / inv), s * inv))  # red team 11
     return torch.stack(out).reshape(x.shape)
 """,
     "quantize_asym": """
