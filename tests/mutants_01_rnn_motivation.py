@@ -396,6 +396,16 @@ def coverage_decoder(x, h, allowed, s0, p):
         "        hidden = torch.tanh(query[:, None, :] + h @ p['W_k'].T + ",
         "        with torch.no_grad():\n            keys = h @ p['W_k'].T\n"
         "        hidden = torch.tanh(query[:, None, :] + keys + ")}),
+    # Red team 11, cost: every product rebuilt from scratch, T^2/2 matrix products per call (right values)
+    "jacobian_products_rebuilt_from_scratch": ("test_gradient_norms", {"gradient_norms": jacobians(
+        "    eye = product\n"
+        "    norms = []\n"
+        "    for k in range(t):\n"
+        "        product = eye\n"
+        "        for s in range(t - 1, t - 1 - k, -1):\n"
+        "            product = product @ ((1 - states[s] ** 2)[:, :, None] * p['W_hh'])\n"
+        "        norms.append(torch.linalg.matrix_norm(product).mean())\n"
+        "    return torch.stack(norms)")}),
     # Red team 9, numerics at extremes: tanh written out with exp overflows (inf / inf = NaN) once the
     # pre-activations pass about 44 in float32 and 355 in float64, where tanh is +-1
     "jacobian_tanh_through_exp": ("test_gradient_norms", {"gradient_norms": jacobians(
@@ -486,19 +496,18 @@ def jacobian_norms(x, p):
     d_h = p["W_hh"].shape[0]
     cell = lambda x_t, h: torch.tanh(x_t @ p["W_ih"].T + p["b_ih"] + h @ p["W_hh"].T + p["b_hh"])
     out = torch.zeros(t, dtype=x.dtype)
-    for i in range(b):
-        states = [torch.zeros(d_h, dtype=x.dtype)]
-        for step in range(t):
-            states.append(cell(x[i, step], states[-1]))
-        for k in range(t):
-            start = t - 1 - k                      # h_start is states[start + 1]
-
-            def run(h, start=start):
-                for step in range(start + 1, t):
-                    h = cell(x[i, step], h)
-                return h
-            jac = torch.autograd.functional.jacobian(run, states[start + 1])
-            out[k] += jac.pow(2).sum().sqrt() / b
+    with torch.enable_grad():
+        for i in range(b):
+            # a zero probe added to every state: d h_{T-1} / d probe_s = d h_{T-1} / d h_s, so one backward pass per
+            # unit of h_{T-1} gives every row of every product (a fixed number of matrix products per step)
+            probes = [torch.zeros(d_h, dtype=x.dtype, requires_grad=True) for _ in range(t)]
+            h = torch.zeros(d_h, dtype=x.dtype)
+            for step in range(t):
+                h = cell(x[i, step], h) + probes[step]
+            rows = [torch.autograd.grad(h[j], probes, retain_graph=True) for j in range(d_h)]
+            for k in range(t):
+                jac = torch.stack([row[t - 1 - k] for row in rows])
+                out[k] += jac.pow(2).sum().sqrt() / b
     return out
 """,
     "additive": """
@@ -646,6 +655,6 @@ MUTANT_BATCHES = [
         "reverse_recursive_per_column"
     ],
     # session 17 sweep: gradients with respect to every input
-    ["reverse_h0_detached", "decoder_s0_detached"],
+    ["reverse_h0_detached", "decoder_s0_detached", "jacobian_products_rebuilt_from_scratch"],
     ["reverse_input_projection_detached", "decoder_coverage_updated_in_place"]
 ]
