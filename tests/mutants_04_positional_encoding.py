@@ -126,6 +126,18 @@ MUTANTS = {
     # Part 1: the table, sines first, stretched
     "table_interleaved_like_the_lesson": ("test_table_halves", {"table_halves": table(
         combine="torch.stack([angle.sin(), angle.cos()], dim=-1).flatten(-2)")}),
+    # refbind pass (round 11): a wrong Part 1 and a Part 4 that looks the row up in Part 1's table (its columns
+    # reordered sines first): Part 4 gets the reference table, so the interleaved layout costs Part 1 only
+    "table_interleaved_with_position_calling_it": ("test_table_halves", {
+        "table_halves": table(combine="torch.stack([angle.sin(), angle.cos()], dim=-1).flatten(-2)"),
+        "position": """
+def position_from_encoding(row):
+    d = row.shape[-1]
+    # Part 1's plain table (base 10000) holds every position 0 .. 9999: the nearest of its rows is the position
+    table = sinusoidal_table_halves(torch.arange(10000), d, dtype=torch.float64)
+    halves = torch.cat([row[0::2], row[1::2]]).double()  # (sin, cos, sin, cos, ...) -> sines first
+    return int((table - halves).abs().amax(dim=-1).argmin())
+"""}),
     "table_interpolates_positions": ("test_table_halves", {"table_halves": table(
         stretched="base", pos="(positions.to(work) / scale)[..., None]")}),
     # .view needs a contiguous tensor: a transposed (B, T) batch of positions raises (red team round 2)
@@ -464,8 +476,11 @@ def rope_partial_left_padded(x, lengths, rotary_dim, base=10000.0):
     theta = base ** (-torch.arange(0, rotary_dim, 2, dtype=torch.float64) / rotary_dim)
     for i in range(b):
         pad = t - int(lengths[i])
-        m = torch.arange(t - pad, dtype=torch.float64)  # the real rows, positions 0 ..
-        rot = torch.polar(torch.ones(t - pad, half, dtype=torch.float64), m[:, None] * theta)
+        m = torch.arange(t - pad)  # the real rows, positions 0 ..
+        # refbind pass: Part 1's table, width 2R and base**2 (its frequencies (base**2)**(-2i/2R) = theta_i for i < R),
+        # options by position; its sines are columns 0 .. R/2 - 1, their cosines R .. R + R/2 - 1
+        table = sinusoidal_table_halves(m, 2 * rotary_dim, base ** 2, 1.0, torch.float64)
+        rot = torch.complex(table[:, rotary_dim:rotary_dim + half], table[:, :half])
         z = torch.complex(x[i, :, pad:, :half].double(), x[i, :, pad:, half:rotary_dim].double()) * rot
         out[i, :, pad:, :half] = z.real.to(x.dtype)
         out[i, :, pad:, half:rotary_dim] = z.imag.to(x.dtype)
@@ -552,9 +567,15 @@ def rope_partial_left_padded(x, lengths, rotary_dim, base=10000.0):
     "mc": 'answer_cache = "B".lower()',
     "shift": """
 def shift_matrix_halves(offset, d_model, base=10000.0):
-    freq = base ** (-torch.arange(0, d_model, 2, dtype=torch.float64) / d_model)
-    c, s = torch.diag(torch.cos(offset * freq)), torch.diag(torch.sin(offset * freq))
-    return torch.cat([torch.cat([c, -s], dim=1), torch.cat([s, c], dim=1)], dim=0)
+    # refbind pass: Part 5's RoPE with rotary_dim = d_model turns pair (i, i + D/2) by m * omega_i, the table's
+    # frequencies: row j of the identity, alone in a sequence of length |offset| + 1, comes back as row j of the
+    # rotation by |offset|. The shift by +k turns the other way, the transpose.
+    k = abs(offset)
+    rows = torch.zeros(d_model, 1, k + 1, d_model, dtype=torch.float64)
+    rows[:, 0, -1] = torch.eye(d_model, dtype=torch.float64)
+    turned = rope_partial_left_padded(rows, torch.full((d_model,), k + 1, dtype=torch.int32), d_model, base=base)
+    m = turned[:, 0, -1]
+    return m.T.contiguous() if offset > 0 else m.clone()
 """,
     "equivariance": """
 def check_equivariance(layer, x, trials, generator, tol=1e-5):
@@ -599,5 +620,6 @@ MUTANT_BATCHES = [
      "equivariance_seeds_the_global_generator",  # red team 9
      "alibi_block_square_table_sliced"],  # red team 11
     ["partial_rope_second_half_detached", "equivariance_differences_in_output_dtype"],  # red team 11
-    ["partial_rope_refuses_no_rows"],  # red team 9, second pass: every batch above has a part 5 mutant
+    ["partial_rope_refuses_no_rows",  # red team 9, second pass: every batch above has a part 5 mutant
+     "table_interleaved_with_position_calling_it"],  # refbind pass (round 11)
 ]
