@@ -614,6 +614,11 @@ def average_checkpoints(states):
         "        else:\n            out[k] = t.clone()"), "bleu": bleu(
         combine="math.exp(float(average_checkpoints([{'log_p': torch.tensor(math.log(m / t), dtype=torch.float64)} "
                 "for m, t in zip(matches, totals)])['log_p']))")}),
+    # class sweep of red team 11 (a move done with arithmetic, ch03 P1's class): every entry stacked in float64, the
+    # mean kept for floating-point entries and the last row for the others, cast back; int64 counters past 2**53 round
+    "average_ints_through_float64": ("test_average", {"average": average(
+        "        t = states[-1][k]\n        stacked = torch.stack([s[k].to(torch.float64) for s in states])\n"
+        "        out[k] = (stacked.mean(dim=0) if t.is_floating_point() else stacked[-1]).to(t.dtype)")}),
 }
 
 VECTORISED = {
@@ -878,7 +883,7 @@ MUTANT_BATCHES = [
      "beam_start_eos_finishes", "bleu_lowercases_tokens"],
     # ids past a narrow dtype's range and a stray draw (red team 4's classes, checked in every chapter): one notebook
     ["loss_targets_in_int16", "sample_stray_draw_after_loop", "decoder_io_ids_through_float32",
-     "bleu_ngrams_joined_with_spaces"],
+     "bleu_ngrams_joined_with_spaces", "average_ints_through_float64"],  # class sweep of red team 11: Part 5
     # red team 5's classes: every batch above already holds a mutant of parts 6 and 8
     ["sample_probabilities_through_float32", "bleu_skips_empty_hypotheses"],
     # red team 6's part-6 slips: every batch above already holds a mutant of part 6
