@@ -22,6 +22,24 @@ MUTANTS = {
 def raw_scores(q, k):
     return q @ k.transpose(-2, -1)
 """}),
+    # Red team 11, float16 range: the squares taken in float16 overflow past 65504 (inf - inf = NaN) for entries
+    # near 80, where the distances themselves are small (the model answer before round 11)
+    "raw_scores_squares_in_float16": ("test_raw_scores", {"raw_scores": """
+def raw_scores(q, k):
+    q_norms = q.square().sum(dim=-1, keepdim=True)
+    k_norms = k.square().sum(dim=-1).unsqueeze(-2)
+    return -(q_norms + k_norms - 2 * q @ k.transpose(-2, -1)).clamp(min=0)
+"""}),
+    # Red team 11, gradients at a point the text names: minus the square of the distance, right in value, has a
+    # NaN gradient (0 * inf from the square root) where a key equals its query, as in raw_scores(x, x)
+    "raw_scores_distance_then_square": ("test_raw_scores", {"raw_scores": """
+def raw_scores(q, k):
+    work = torch.float32 if q.dtype in (torch.float16, torch.bfloat16) else q.dtype
+    a, b = q.to(work), k.to(work)
+    d2 = a.square().sum(-1, keepdim=True) + b.square().sum(-1).unsqueeze(-2) - 2 * a @ b.mT
+    distance = d2.clamp(min=0).sqrt()
+    return (-distance * distance).to(q.dtype)
+"""}),
     # stated requirement (no positive score): the expanded square, not clamped, is a little above 0 where a key
     # equals its query; caught by raw_scores(x, x)
     "raw_scores_not_clamped": ("test_raw_scores", {"raw_scores": """
@@ -449,6 +467,41 @@ def dot_product_variance(d_k, n, c=1.0, generator=None):
     return (c * (q * k).sum(dim=-1)).var().item()
 
 predicted_variance_512 = 512 / 3
+"""}),
+    # Red team 11, distribution: normal entries for q with the uniform's mean 1/2 and variance 1/12 give the same
+    # variance of q . k, so only the functions that drew the numbers tell
+    "variance_normal_q_with_the_uniform_moments": ("test_variance_experiment", {"variance_experiment": """
+def dot_product_variance(d_k, n, scale=1.0, generator=None):
+    q = 0.5 + torch.randn(n, d_k, generator=generator, dtype=torch.float64) / math.sqrt(12)
+    k = torch.randn(n, d_k, generator=generator, dtype=torch.float64)
+    return (scale * (q * k).sum(dim=-1)).var().item()
+
+predicted_variance_512 = 512 / 3
+"""}),
+    # Red team 11, cost: a Python loop over the n pairs (the text says it is too slow), right in distribution
+    "variance_loop_over_pairs": ("test_variance_experiment", {"variance_experiment": """
+def dot_product_variance(d_k, n, scale=1.0, generator=None):
+    dots = []
+    for _ in range(n):
+        q = torch.rand(d_k, generator=generator, dtype=torch.float64)
+        k = torch.randn(d_k, generator=generator, dtype=torch.float64)
+        dots.append(scale * (q @ k))
+    return torch.stack(dots).var().item()
+
+predicted_variance_512 = 512 / 3
+"""}),
+    # Red team 11, cost: a torch operation for every slot (allowed[b, j] = True in a loop over j)
+    "padding_mask_operation_per_slot": ("test_padding_mask", {"padding_mask": """
+def padding_mask(lengths, s):
+    b = lengths.shape[0]
+    allowed = torch.zeros(b, s, dtype=torch.bool)
+    positions = torch.zeros(b, s, dtype=torch.int64)
+    for i in range(b):
+        start = s - int(lengths[i])
+        for j in range(start, s):
+            allowed[i, j] = True
+            positions[i, j] = j - start
+    return allowed, positions
 """}),
     "variance_divides_by_n": ("test_variance_experiment", {"variance_experiment": """
 def dot_product_variance(d_k, n, scale=1.0, generator=None):
@@ -885,7 +938,8 @@ MUTANT_BATCHES = [
      "padding_positions_count_in_int16"],  # red team 9
     ["variance_keys_from_a_derived_generator", "fix_caches_its_causal_mask",  # red team 6
      "causal_mask_view_of_a_kept_table", "masked_attention_shift_detached",  # red team 8, second pass
-     "raw_scores_cdist", "softmax_backward_ignores_temperature"],  # session 17: the new parts 1 and 2
+     "raw_scores_cdist", "softmax_backward_ignores_temperature",  # session 17: the new parts 1 and 2
+     "padding_mask_operation_per_slot"],  # red team 11
     ["variance_fresh_generator_when_none",  # red team 7: every batch above already has a variance mutant
      "padding_mask_kept_between_calls", "fix_causal_keyword_only",  # red team 8, second pass
      "causal_mask_reseeds_the_global_generator",  # red team 9
@@ -894,5 +948,8 @@ MUTANT_BATCHES = [
      "masked_attention_borrows_the_hidden_reference",  # red team 9, white box
      "raw_scores_key_norms_as_a_column", "softmax_backward_through_autograd"],  # session 17
     ["raw_scores_norms_detached", "softmax_backward_temperature_keyword_only",  # session 17
-     "fix_key_weight_detached"],  # session 17 sweep: gradients with respect to every parameter
+     "fix_key_weight_detached",  # session 17 sweep: gradients with respect to every parameter
+     "variance_normal_q_with_the_uniform_moments"],  # red team 11
+    ["raw_scores_squares_in_float16", "variance_loop_over_pairs"],  # red team 11: every batch above has a part 1 mutant
+    ["raw_scores_distance_then_square"],  # red team 11
 ]
