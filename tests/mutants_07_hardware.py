@@ -178,6 +178,9 @@ def unpack_bits(packed, bits, cols):
 
 
 PACK_INT64 = packer(unpack_return=".long()")
+# refbind pass (round 11): a Part 6 that takes its byte count from Part 1's max_batch, window by position
+# ("sequences" of 2 * 4 = 8 bytes, a window shorter than the length): ceil(cols * bits / 8) as an exact floor division
+PACK_CALLING_MAX_BATCH = packer(n_bytes="max_batch(cols * bits + 8, 1, 1, 1, 1, 9, 1, 4)")
 PACK_IN_PLACE = """
 def pack_bits(q, bits):
     rows, cols = q.shape
@@ -260,6 +263,24 @@ def chunk_attention_backward(q, k, v, sink, out, lse, d_out, offset, block, caus
     dsink = {dsink}
     return {finish}
 """
+
+
+# refbind pass (round 11): a Part 7 that rebuilds the forward output (for delta) tile by tile with Part 2's
+# merge_partials, from the sink as a piece whose value is 0; a fully masked tile's row is NaN with lse -inf
+BACKWARD_CALLING_MERGE = backward().replace("""    delta = (d_out * out).sum(dim=1)
+    pos = torch.arange(offset, offset + T)[:, None]
+""", """    pos = torch.arange(offset, offset + T)[:, None]
+    o_run, l_run = torch.zeros(T, v.shape[1], dtype=q.dtype), sink.expand(T)
+    for j0 in range(0, stop, block):
+        j1 = min(j0 + block, stop)
+        s = q @ k[j0:j1].T * scale
+        if causal:
+            s = s.masked_fill(torch.arange(j0, j1)[None, :] > pos, float("-inf"))
+        l_tile = torch.logsumexp(s, dim=1)
+        p = torch.exp(s - torch.where(torch.isinf(l_tile), 0.0, l_tile)[:, None])
+        o_run, l_run = merge_partials(o_run, l_run, (p @ v[j0:j1]) / p.sum(dim=1, keepdim=True), l_tile)
+    delta = (d_out * o_run).sum(dim=1)
+""", 1)
 
 
 # red team (held-out style): the sink's probability as e^sink / e^L overflows to inf / inf = NaN for a large sink
@@ -435,7 +456,10 @@ MUTANTS = {
     "max_batch_negative_when_weights_do_not_fit": ("test_max_batch", {"max_batch": BATCH_NEGATIVE}),
     "max_batch_window_longer_than_sequence": ("test_max_batch", {"max_batch": BATCH_WINDOW_ALWAYS}),
     # Part 2: overflow, a degenerate piece (lse = -inf with NaN outputs), dtype kept, float16 outputs mixed in float16
-    "merge_exponentiates_directly": ("test_merge_partials", {"merge_partials": MERGE_NAIVE}),
+    # refbind pass (round 11): the wrong merge also carries a Part 7 that calls merge_partials; Part 7's tests bind
+    # a reference of it, so the slip costs Part 2 only (before, exp(800) = inf cost Part 7 too)
+    "merge_exponentiates_directly_with_backward_calling_it": ("test_merge_partials", {
+        "merge_partials": MERGE_NAIVE, "chunk_attention": BACKWARD_CALLING_MERGE}),
     "merge_lets_nan_of_an_empty_piece_through": ("test_merge_partials", {"merge_partials": MERGE_NAN_LEAKS}),
     "merge_returns_float32_for_float16": ("test_merge_partials", {"merge_partials": MERGE_FLOAT32}),
     "merge_mixes_float16_outputs_in_float16": ("test_merge_partials", {"merge_partials": MERGE_MIXES_IN_FLOAT16}),
@@ -546,9 +570,12 @@ MUTANTS = {
     "max_batch_weights_compared_in_floating_point": ("test_max_batch", {"max_batch": BATCH_WEIGHTS_COMPARED_IN_FLOAT}),
     # red team round 8: an optional argument that works only by keyword or only by position (the hidden tests
     # passed window by keyword only, eps and causal by position only; now each comes both ways)
-    "max_batch_window_keyword_only": ("test_max_batch", {"max_batch": BATCH_WINDOW_ALWAYS.replace(
+    # refbind pass (round 11): it also carries a Part 6 that calls max_batch with the window by position (a TypeError
+    # here); Part 3's tests bind a reference of max_batch for the rest of the notebook, so it costs Part 1 only
+    "max_batch_window_keyword_only_with_pack_calling_it": ("test_max_batch", {"max_batch": BATCH_WINDOW_ALWAYS.replace(
         "bytes_per_value, window=None):", "bytes_per_value, *, window=None):").replace(
-        "cached = length if window is None else window", "cached = length if window is None else min(length, window)")}),
+        "cached = length if window is None else window", "cached = length if window is None else min(length, window)"),
+        "pack_bits": PACK_CALLING_MAX_BATCH}),
     "rms_eps_by_position_only": ("test_rms_norm_half", {"rms_norm_half": rms(
         "    eps = options[0] if options else 1e-6\n" + RMS_SCALED, signature="x, *options")}),
     "backward_causal_by_position_only": ("test_chunk_attention", {"chunk_attention": backward().replace(
@@ -651,7 +678,7 @@ def compute_bound_batch(k, n, bytes_per_value, peak, bandwidth):
 MUTANT_BATCHES = [
     [
         "max_batch_divides_in_floating_point",
-        "merge_exponentiates_directly",
+        "merge_masks_after_the_product",
         "bound_ridge_counts_as_memory",
         "rms_widens_to_float32",
         "asym_range_without_zero",
@@ -710,7 +737,7 @@ MUTANT_BATCHES = [
     ],
     [
         "rms_one_scale_for_the_tensor",
-        "max_batch_window_keyword_only",
+        "max_batch_window_keyword_only_with_pack_calling_it",
         "backward_causal_by_position_only",
         "bound_decimal_28_digits",
         "merge_sigmoid_by_hand",
@@ -720,7 +747,7 @@ MUTANT_BATCHES = [
         "rms_norm_then_hypot",
         "max_batch_decimal_quotient",
         "bound_spot_checks_with_global_draws",
-        "merge_masks_after_the_product"
+        "merge_exponentiates_directly_with_backward_calling_it"
     ]
 ]
 
@@ -729,7 +756,9 @@ MUTANT_BATCHES = [
 VARIANT_A_PACK = """
 def pack_bits(q, bits):
     rows, cols = q.shape
-    out = torch.zeros(rows, (cols * bits + 7) // 8, dtype=torch.int32)
+    # refbind pass (round 11): ceil(cols * bits / 8) from Part 3's compute_bound_batch (k = n = e = 1: the slope is
+    # 2 * bandwidth - 2 * peak = 8 and the need is peak = cols * bits)
+    out = torch.zeros(rows, compute_bound_batch(1, 1, 1, cols * bits, cols * bits + 4), dtype=torch.int32)
     for c in range(cols):  # code c starts at bit `shift` of byte `byte` and may spill into the next
         byte, shift = divmod(c * bits, 8)
         code = q[:, c].to(torch.int32)
@@ -757,7 +786,18 @@ def chunk_attention_backward(q, k, v, sink, out, lse, d_out, offset, block, caus
     scale = q.shape[1] ** -0.5
     dq, dk, dv = torch.zeros_like(q), torch.zeros_like(k), torch.zeros_like(v)
     key_share = torch.zeros(T, dtype=q.dtype)
-    delta = torch.einsum("td,td->t", d_out, out)
+    # refbind pass (round 11): delta from the forward output rebuilt with Part 2's merge_partials, by keyword, one key
+    # tile at a time from the sink (a piece whose value is 0); a tile a query cannot see is NaN with lse -inf
+    o_run, l_run = torch.zeros(T, v.shape[1], dtype=q.dtype), sink.expand(T)
+    end = offset + T if causal else S
+    for j0 in range(0, end, block):
+        j1 = min(j0 + block, end)
+        s = torch.einsum("td,sd->ts", q, k[j0:j1]) * scale
+        if causal:
+            s = torch.where(torch.arange(j0, j1)[None, :] <= torch.arange(offset, offset + T)[:, None], s, float("-inf"))
+        o_run, l_run = merge_partials(o_a=o_run, lse_a=l_run, o_b=torch.softmax(s, dim=1) @ v[j0:j1],
+                                      lse_b=torch.logsumexp(s, dim=1))
+    delta = torch.einsum("td,td->t", d_out, o_run)
     for i0 in range(0, T, block):
         i1 = min(i0 + block, T)
         last = offset + i1 if causal else S
@@ -798,7 +838,8 @@ def dequant_matvec_kernel(X, W, Scale, Zero, Y, N, K, GROUP: tl.constexpr, BLOCK
 VARIANT_B_PACK = """
 def pack_bits(q, bits):
     rows, cols = q.shape
-    n_bytes = (cols * bits + 7) // 8
+    # refbind pass (round 11): the byte count from Part 1's max_batch, by keyword ("sequences" of 8 bytes)
+    n_bytes = max_batch(cols * bits + 8, 1, layers=1, kv_heads=1, head_dim=1, length=9, bytes_per_value=1, window=4)
     out = []
     for row in q.tolist():  # the row as one Python integer, written out little-endian
         value = sum(code << (c * bits) for c, code in enumerate(row))
