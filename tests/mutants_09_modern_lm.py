@@ -787,6 +787,21 @@ def fused_swiglu(x, w_gate_up, w_down, beta=1.0, limit=None, interleaved=False):
         up = up.clamp(min=-limit, max=limit)
     return (gate / (1 + torch.exp(-beta * gate)) * up) @ w_down.T
 """}),
+    # class sweep of red team 11, class 2 (ch04 P2's slip): the square causal mask of every position, sliced down to
+    # the new tokens' rows; right values, S_max**2 memory (terabytes for a prompt of a million positions)
+    "ragged_square_causal_table": ("test_ragged_cached_attention", {"ragged_cached_attention": _ragged().replace(
+        "    allowed = torch.arange(s_max)[None, None, :] <= slots[:, :, None]\n",
+        "    allowed = torch.ones(s_max, s_max, dtype=torch.bool).tril()[slots]  # (B, T, S_max)\n")}),
+    # class sweep of red team 11, class 4 (ch03 P1's slip): the caches written with arithmetic, the new entries
+    # scattered into zeros and added to the old ones where they are kept; -0.0 + 0.0 is +0.0
+    "ragged_cache_written_by_sum": ("test_ragged_cached_attention", {"ragged_cached_attention": _ragged().replace(
+        """    k_cache.scatter_(2, index, k_new)
+    v_cache.scatter_(2, index, v_new)
+""", """    new_slot = torch.zeros(b, 1, s_max, 1, dtype=torch.bool).scatter_(2, slots[:, None, :, None], True)
+    for cache, new in ((k_cache, k_new), (v_cache, v_new)):
+        placed = torch.zeros_like(cache).scatter_(2, index, new)
+        cache.copy_(torch.where(new_slot, placed, 0.0) + torch.where(new_slot, 0.0, cache))
+""")}),
     "ragged_keys_masked_after_product": ("test_ragged_cached_attention", {"ragged_cached_attention": _ragged(
         values="keys = k_cache  # NaN keys reach q k^T; masked_fill hides them in the output only\n"
                "    values = torch.where(written[:, None, :, None], v_cache, torch.zeros((), dtype=v_cache.dtype))")}),
@@ -840,7 +855,9 @@ MUTANT_BATCHES = [
     ["swiglu_sigmoid_by_hand_overflows", "generate_reseeds_global_from_generator", "rms_reseeds_global_generator",
      "loss_count_false_when_empty",
      "rope_view_slip_with_ragged_calling_it"],  # refbind pass: no other member changes Parts 6 or 7
-    ["generate_greedy_ties_nudged"],  # red team 9, second pass: every batch above holds a mutant of part 8
+    ["generate_greedy_ties_nudged",  # red team 9, second pass: every batch above holds a mutant of part 8
+     "ragged_square_causal_table"],  # class sweep of red team 11: every batch above holds a mutant of part 7
+    ["ragged_cache_written_by_sum"],  # class sweep of red team 11: every batch above holds a mutant of part 7
 ]
 
 CORRECT_VARIANTS = {
