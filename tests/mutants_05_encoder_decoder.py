@@ -399,6 +399,19 @@ def cached_self_attention(x_new, params, cache):
     heads = (e / e.sum(-1, keepdim=True)) @ v
     return heads.transpose(1, 2).reshape(b, n, d) @ params["w_o"].T + params["b_o"]
 """}),
+    # round 11, class sweep (class 2, chapters 3 and 4): the square causal mask of every position so far, sliced to
+    # the block's rows: right values, memory of (past + n)**2; a terabyte for a cache of 10**6 positions
+    "cached_square_mask_sliced": ("test_cached_attention", {"cached_attention": cached(
+        "    allowed = torch.ones(past + n, past + n, dtype=torch.bool).tril()[past:]")}),
+    # round 11, class sweep (class 4, chapter 3): the cache extended by adding two zero-padded tensors instead of
+    # concatenating them: right values, but a -0.0 the cache held comes back as +0.0 (-0.0 + 0.0)
+    "cached_cache_extended_by_padded_sum": ("test_cached_attention", {"cached_attention": cached(
+        _OFFSET_MASK, prologue="    old = cache.pop('k', None), cache.pop('v', None)\n",
+        store="    if old[0] is not None:\n"
+              "        p0 = old[0].shape[2]\n"
+              "        k = F.pad(old[0], (0, 0, 0, n)) + F.pad(k, (0, 0, p0, 0))\n"
+              "        v = F.pad(old[1], (0, 0, 0, n)) + F.pad(v, (0, 0, p0, 0))\n"
+              "    cache['k'], cache['v'] = k, v\n")}),
     # red team 9, second pass -- Part 4: the global random generator (chapter 1's class), reseeded "to be safe"
     "masks_reseed_global_generator": ("test_packed_masks", {"packed_masks": masks(
         "    torch.manual_seed(0)\n"
@@ -475,11 +488,13 @@ def cached_self_attention(x_new, params, cache):
     cache["k"] = torch.cat([cache.get("k", k[:, :, :0]), k], dim=2)
     cache["v"] = torch.cat([cache.get("v", v[:, :, :0]), v], dim=2)
     past = cache["k"].shape[2] - n
-    # Part 4's decoder mask for one pair over every position is the causal mask (int32 ids, a source of
-    # one position); its last n rows are the new positions' (round 11, second pass: a later part calling an
-    # earlier part's function, graded with a reference of it)
-    ones = torch.ones(1, past + n, dtype=torch.int32)
-    allowed = packed_masks(ones[:, :1], ones)[1][0, past:]
+    # Part 4's decoder mask for one pair over the block is its causal (n, n) mask (int32 ids, a source of one
+    # position), after every cached position (round 11, second pass: a later part calling an earlier part's
+    # function, graded with a reference of it; class sweep: the mask of all past + n positions, sliced to the
+    # block's rows, needed a terabyte for a cache of 10**6 positions)
+    ones = torch.ones(1, n, dtype=torch.int32)
+    own = packed_masks(ones[:, :1], ones)[1][0]
+    allowed = torch.cat([own.new_ones(n, past), own], dim=1)
     out = F.scaled_dot_product_attention(q, cache["k"], cache["v"], attn_mask=allowed)
     return F.linear(out.permute(0, 2, 1, 3).reshape(b, n, d), params["w_o"], params["b_o"])
 """,
@@ -580,4 +595,7 @@ MUTANT_BATCHES = [
     ["prefill_forgets_heads", "cached_cache_in_float64", "sandwich_post_norm_weight_detached"],  # session 17 sweep
     ["prefill_lying_int", "cached_exp_masked_after",
      "rms_eps_outside_root_with_sandwich_calling_it"],  # round 11, second pass: no other member changes Parts 1 or 5
+    # round 11, class sweep: every batch above holds a Part 6 mutant
+    ["cached_square_mask_sliced"],
+    ["cached_cache_extended_by_padded_sum"],
 ]
