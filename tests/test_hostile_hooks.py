@@ -102,6 +102,30 @@ STATIC_CASES = {
     "from torch import library": ("from torch import library", "imports torch.library"),
     "import torch.library": ("import torch.library as L", "imports torch.library"),
     "op py_impl": ("torch.ops.aten.isclose.default.py_impl(k)(f)", "(py_impl)"),
+    # white-box 11: the test's dispatch-mode watch switched off inside the answer and back on before it returns
+    # (no check between cells can see that), reference computations hooked or poisoned
+    "pop mode temporarily": ("from torch.utils._python_dispatch import _pop_mode_temporarily\n"
+                             "def raw_scores(q, k):\n    with _pop_mode_temporarily():\n        return q @ k.T",
+                             "(_pop_mode_temporarily)"),
+    "python key excluded": ("torch._C._dispatch_tls_set_dispatch_key_excluded(torch._C.DispatchKey.Python, True)",
+                            "(_dispatch_tls_set_dispatch_key_excluded)"),
+    "torch._C by a computed name": ("f = getattr(torch._C, name[::-1])",
+                                    "calls getattr on torch._C with a name built at run time"),
+    "torch._VF": ("vf = torch._VF\nvf.einsum = f", "(_VF)"),
+    "saved tensor hooks": ("torch.autograd.graph.saved_tensors_hooks(pack, unpack).__enter__()",
+                           "(saved_tensors_hooks)"),
+    "global module hook": ("from torch.nn.modules.module import register_module_forward_hook",
+                           "imports register_module_forward_hook"),
+    # an answer's own globals (the tests' _REF) reached through a name read backwards, chr() or a decoding
+    "globals reversed": ("def f(q):\n    table = getattr(f, '__slabolg__'[::-1])['FER_'[::-1]]",
+                         "calls getattr with an attribute name disguised at run time"),
+    "globals by chr": ("g = getattr(f, chr(95) * 2 + 'globals__')", "disguised at run time"),
+    "attrgetter reversed": ("import operator\ng = operator.attrgetter(''.join(reversed('__slabolg__')))(f)",
+                            "calls attrgetter with an attribute name disguised at run time"),
+    "getattribute decoded": ("import base64\ng = object.__getattribute__(f, base64.b64decode(s).decode())",
+                             "calls __getattribute__ with an attribute name disguised at run time"),
+    "python dispatcher": ("g = torch._C._EnablePythonDispatcher()", "(_EnablePythonDispatcher)"),
+    "python kernels": ("op.py_kernels[key] = f", "(py_kernels)"),
 }
 
 
@@ -125,7 +149,9 @@ def test_static_scan_keeps_ordinary_code_unflagged():
                 "if __name__ == '__main__':\n    pass\nfrom IPython import display as show\n"
                 # names built from pieces that are no dunder; an ordinary op of torch.ops; a traceback printed
                 "h = getattr(torch, 'float' + '16')\ny = torch.ops.aten.add(x, x)\nimport traceback\n"
-                "try:\n    1 / 0\nexcept ZeroDivisionError:\n    traceback.print_exc()\n")
+                "try:\n    1 / 0\nexcept ZeroDivisionError:\n    traceback.print_exc()\n"
+                # names computed the ordinary way (white-box 11 flags names disguised at run time, not these)
+                "d = getattr(torch, name)\nlayer = getattr(model, f'layer{i}')\nact = getattr(F, cfg['act'])\n")
     assert guard.static_findings("part", ordinary, protected, test_builtins) == []
 
 
@@ -421,6 +447,28 @@ RUNTIME_BATCHES = {
                              "torch.testing._comparison.TensorLikePair.compare changed"),
         "captured_reference": ("_REF['allclose'] = lambda *a, **k: True", "_REF['allclose'] changed"),
         "shadowed_builtin": ("isinstance = lambda *a: True", "shadows the builtin isinstance, which the tests use"),
+    },
+    "torch_state": {
+        # white-box 11: what the hidden tests' own references go through, changed for every later cell
+        "vf_einsum": ("_vf = torch._VF\n_vf.einsum = lambda *a, **k: None", "torch._VF.einsum changed"),
+        "functional_global": ("import torch.functional as _tf\n_tf.isinstance = lambda *a: True",
+                              "torch.functional.isinstance changed"),
+        "nn_C": ("torch._C._nn.elu = lambda *a, **k: None", "torch._C._nn.elu changed"),
+        "saved_tensor_hooks": ("torch.autograd.graph.saved_tensors_hooks(lambda t: t, lambda t: t).__enter__()",
+                               "torch's saved-tensor hooks (torch.autograd.graph.saved_tensors_hooks) changed"),
+        "module_global_hook": ("torch.nn.modules.module.register_module_forward_hook(lambda m, i, o: o)",
+                               "torch.nn.Module's global hooks (register_module_forward_hook, ...) changed"),
+        "python_key_excluded": ("torch._C._dispatch_tls_set_dispatch_key_excluded(torch._C.DispatchKey.Python, True)",
+                                "torch's dispatch keys of this thread (_dispatch_tls_local_exclude_set) changed"),
+        # a kernel for aten::bmm, behind every torch.einsum of a hidden test's reference
+        "reference_kernel": ("_lib2 = getattr(torch, 'lib' + 'rary').Library('aten', 'IMPL')\n"
+                             "_lib2.impl('bmm', lambda a, b: a, 'CPU')",
+                             "the kernels of the operators the tests' references use (torch.library) changed"),
+        # a Python kernel for aten::isclose, which torch's Python dispatcher runs instead of the real one
+        "py_impl": ("torch.ops.aten.isclose.default.py_impl(torch._C.DispatchKey.CPU)(lambda *a, **k: None)",
+                    "the Python kernels of torch's comparison operators (py_impl) changed"),
+        "python_dispatcher": ("_on = torch._C._EnablePythonDispatcher()\n_on.__enter__()",
+                              "torch's dispatch keys of this thread (_dispatch_tls_local_include_set) changed"),
     },
     # student code that a test calls: each in a kernel of its own, so that its test cell runs
     "profile_in_test": {"profile_during_test": (_wrap("answer", "sys.setprofile(lambda *a: None)"),

@@ -31,8 +31,11 @@ Three checks, each reported with a reason an instructor can read:
   ``unraisablehook``, ``sys.meta_path``, ``sys.path_hooks``, new kinds of finder in
   ``sys.path_importer_cache``, ``builtins.__import__``; torch's function-mode and dispatch-mode
   stacks; every attribute of ``torch``, ``torch._C``, ``torch.Tensor``, its C base, ``torch.nn.Module``
-  and the other watched modules (with a Python function's code and defaults); the underscore names of
-  the notebook. The grader process keeps the first answer and compares each later one with it
+  and the other watched modules (with a Python function's code and defaults, and the modules torch's own
+  functions read as they run: ``torch._VF``, ``torch.functional``, ``torch._C._nn``, ...); the dispatcher's
+  kernels and the Python kernels of the operators the tests compare with or compute references with, the
+  dispatch keys of the kernel's thread, saved-tensor hooks and ``torch.nn.Module``'s global hooks; the
+  underscore names of the notebook. The grader process keeps the first answer and compares each later one with it
   (:func:`compare`), so nothing the student can reach holds the pristine state.
 
 Code in the kernel can in principle lie to code in the same kernel (a replaced ``id``, a replaced
@@ -49,7 +52,14 @@ import functools
 import os
 
 WATCHED_MODULES = ("torch", "torch.testing", "torch.testing._comparison", "torch.nn", "torch.nn.functional", "numpy",
-                   "numpy.testing", "math", "builtins")
+                   "numpy.testing", "math", "builtins",
+                   # what torch's own Python functions look up each time they run, so what the tests' references
+                   # (torch.einsum, torch.autograd.grad, F.elu, torch.no_grad) go through: a patched
+                   # torch._VF.einsum (an attribute of that module object) changed every einsum of the hidden
+                   # tests, so a wrong answer matched a reference made as wrong (red team 11, white box)
+                   "torch._VF", "torch.functional", "torch._C._nn", "torch._C._linalg", "torch._C._special",
+                   "torch._C._fft", "torch.overrides", "torch._tensor", "torch.autograd", "torch.autograd.graph",
+                   "torch.autograd.grad_mode", "torch.nn.modules.module", "torch.utils._python_dispatch")
 # the aten operators behind torch.testing.assert_close, torch.equal and torch.allclose (red team 9: a kernel
 # registered for aten::isclose from Python made every comparison pass)
 COMPARE_OPS = tuple("aten::" + op for op in (
@@ -57,6 +67,22 @@ COMPARE_OPS = tuple("aten::" + op for op in (
     "eq.Tensor", "eq.Scalar", "equal", "le.Tensor", "le.Scalar", "mul.Tensor", "ne.Tensor", "sub.Tensor", "isclose",
     "isnan", "isfinite", "logical_not", "logical_and", "clone", "copy_", "_to_copy", "detach", "sum", "max", "min",
     "lt.Tensor", "gt.Tensor", "ge.Tensor", "where.self", "masked_fill.Scalar"))
+# the aten operators behind the tests' own references (torch.einsum, torch.exp, softmax, a Linear, the random
+# draws): a kernel registered for aten::bmm from Python changes every einsum of a hidden test's reference, so a
+# wrong answer can be met by a reference made as wrong (red team 11, white box). Dumped like COMPARE_OPS (10 ms)
+REFERENCE_OPS = tuple("aten::" + op for op in (
+    "exp", "log", "amax", "amin", "bmm", "mm", "mv", "dot", "matmul", "einsum", "addmm", "baddbmm", "linear", "_softmax",
+    "_log_softmax", "softmax.int", "log_softmax.int", "logsumexp", "div.Tensor", "div.Scalar", "sqrt", "rsqrt", "tanh",
+    "sigmoid", "relu", "elu", "gelu", "silu", "cos", "sin", "cat", "stack", "pow.Tensor_Scalar", "pow.Tensor_Tensor",
+    "neg", "reciprocal", "square", "mean", "mean.dim", "sum.dim_IntList", "prod", "max.dim", "min.dim", "maximum",
+    "minimum", "argmax", "topk", "sort", "argsort", "gather", "index_select", "index.Tensor", "embedding", "clamp",
+    "clamp_min", "clamp_max", "masked_fill.Tensor", "tril", "triu", "cumsum", "native_layer_norm", "layer_norm",
+    "scaled_dot_product_attention", "_scaled_dot_product_attention_math", "randn", "rand", "randint", "randperm",
+    "normal_", "uniform_", "random_.from", "multinomial", "bincount", "to.dtype", "frexp.Tensor", "ldexp.Tensor",
+    "nextafter", "round", "nan_to_num", "isinf", "any", "arange", "ones", "zeros", "full", "eye", "empty.memory_format",
+    "expand", "view", "reshape", "transpose.int", "permute", "select.int", "slice.Tensor", "unsqueeze", "squeeze.dim",
+    "mul.Scalar", "add.Scalar", "sub.Scalar", "rsub.Scalar", "floor", "sign", "var", "std", "linalg_vector_norm",
+    "outer", "flip", "roll", "repeat", "split.Tensor", "mse_loss", "nll_loss_forward", "cross_entropy_loss"))
 # modules whose own classes are watched too: torch.testing.assert_close (the helpers' _close) is built on the pair
 # classes of torch.testing._comparison, whose methods a patch could make agree with anything (red team 9)
 WATCHED_CLASS_MODULES = ("torch.testing._comparison",)
@@ -251,6 +277,22 @@ HOOK_ATTRS = {"settrace", "setprofile", "addaudithook", "input_transformers_post
               "_pop_torch_function_stack", "_pop_torch_dispatch_stack", "_set_dispatch_mode", "_unset_dispatch_mode",
               "_ExcludeDispatchKeyGuard", "_DisablePythonDispatcher", "_disabled_torch_function_impl",
               "_disabled_torch_dispatch_impl",
+              # the same from inside a function the tests call, restored before it returns, so that no check
+              # between cells sees it: a (T, S, Dh) tensor built under _pop_mode_temporarily, torch.cdist with
+              # the Python dispatch key excluded, both unseen by the test's dispatch-mode watch (red team 11)
+              "_pop_mode_temporarily", "_dispatch_tls_set_dispatch_key_excluded",
+              "_dispatch_tls_set_dispatch_key_included", "_IncludeDispatchKeyGuard", "_ForceDispatchKeyGuard",
+              "_PreserveDispatchKeyGuard", "_get_dispatch_stack_at", "_get_function_stack_at", "_VF",
+              # hooks that run inside the tests' own reference computations: saved-tensor hooks left pushed,
+              # global module hooks (red team 11)
+              "saved_tensors_hooks", "_push_saved_tensors_default_hooks", "_pop_saved_tensors_default_hooks",
+              "register_module_forward_hook", "register_module_forward_pre_hook", "register_module_backward_hook",
+              "register_module_full_backward_hook", "register_module_full_backward_pre_hook",
+              "register_module_buffer_registration_hook", "register_module_module_registration_hook",
+              "register_module_parameter_registration_hook",
+              # torch's Python dispatcher, which runs the Python kernels of an operator (red team 11)
+              "_EnablePythonDispatcher", "enable_python_dispatcher", "py_kernels", "_dispatch_cache",
+              "python_key_table",
               "display_formatter", "user_ns", "user_global_ns",
               # torch's own operators replaced from Python: kernels registered for aten ops (red team 9)
               "Library", "_dispatch_library", "custom_op", "register_kernel", "register_fake", "py_impl"}
@@ -374,6 +416,9 @@ def _introspection_findings(cell_id: str, tree: ast.Module, protected: set[str])
                 for part in literal.value.split("."):
                     if part in WATCHED_ATTRS:
                         add(node, f"uses {name}(... {part!r} ...): " + _why(part))
+            elif literal is not None and _disguised(literal):
+                add(node, f"calls {name} with an attribute name disguised at run time ({_dotted(literal)}), "
+                          "which can only be meant to get past this check")
             if name in ("getattr", "setattr", "delattr", "hasattr") and isinstance(func, ast.Name) and len(node.args) > 1:
                 attr = node.args[1]
                 if _literal_text(attr):
@@ -384,7 +429,11 @@ def _introspection_findings(cell_id: str, tree: ast.Module, protected: set[str])
                     # a name spelt in pieces ('__glob' + 'als__'): only to get past this check
                     add(node, f"uses {name}(..., {_folded_text(attr)!r}) with the name built from pieces: "
                               + _why(_folded_text(attr)))
-                elif _root(node.args[0]) in _MODULE_ROOTS or isinstance(node.args[0], ast.Call):
+                elif _disguised(attr):
+                    add(node, f"calls {name} with an attribute name disguised at run time ({_dotted(attr)}), "
+                              "which can only be meant to get past this check")
+                elif _root(node.args[0]) in _MODULE_ROOTS or isinstance(node.args[0], ast.Call) or (
+                        _root(node.args[0]) == "torch" and set(_dotted(node.args[0]).split(".")) & _TORCH_INTERNALS):
                     add(node, f"calls {name} on {_dotted(node.args[0])} with a name built at run time, "
                               "which this check cannot read")
     return findings
@@ -412,8 +461,31 @@ def _folded_text(node: ast.AST, depth: int = 0) -> str | None:
     return None
 
 
+# what turns text into a name only at run time: a literal read backwards or in pieces (`"__slabolg__"[::-1]`),
+# characters by number, a decoding (red team 11: `getattr(answer, "__slabolg__"[::-1])["FER_"[::-1]]` reached the
+# tests' captured functions, and an answer poisoned `_REF["einsum"]` while the test ran and put it back after)
+_DISGUISING_CALLS = {"reversed", "chr", "dir", "decode", "b64decode", "b32decode", "b16decode", "a85decode", "b85decode",
+                     "fromhex", "translate", "maketrans", "swapcase", "unhexlify"}
+
+
+def _disguised(node: ast.AST) -> bool:
+    """An attribute name built from text in a way no honest code builds one."""
+    for sub in ast.walk(node):
+        if isinstance(sub, ast.Subscript) and _folded_text(sub.value) is not None:
+            return True
+        if isinstance(sub, ast.Call):
+            called = sub.func.id if isinstance(sub.func, ast.Name) else (
+                sub.func.attr if isinstance(sub.func, ast.Attribute) else None)
+            if called in _DISGUISING_CALLS:
+                return True
+    return False
+
+
 # modules where a name built at run time can only be looking for a hook or a frame
 _MODULE_ROOTS = {"builtins", "__builtins__", "sys", "os", "threading", "gc", "inspect", "importlib", "types"}
+# torch's internals, where a name built at run time can only be looking for a switch of the tests' modes
+# (`getattr(torch._C, "_dispatch_tls_" + ...)`); `getattr(torch, name)` of a dtype stays allowed
+_TORCH_INTERNALS = {"_C", "_VF", "_python_dispatch", "overrides", "_ops", "graph", "_autograd"}
 
 
 class TooDeep(Exception):
@@ -826,6 +898,59 @@ def _probe(P):
             except Exception:
                 kernels.append(None)
         hooks["the kernels of torch's comparison operators (torch.library)"] = _tuple(kernels)
+        kernels = []
+        for op in P["reference_ops"]:
+            try:
+                kernels.append(_hash(C._dispatch_dump(op)))
+            except Exception:
+                kernels.append(None)
+        hooks["the kernels of the operators the tests' references use (torch.library)"] = _tuple(kernels)
+        # the same operators' Python kernels, which torch runs instead of the dispatcher's when its Python
+        # dispatcher is on (`op.py_impl(DispatchKey.CPU)(f)`, or an entry written into the op's own cache): a
+        # kernel for aten::isclose and aten::equal from a student cell made every comparison agree (red team 11)
+        ops = _getattr(_getattr(torch, "ops", None), "aten", None)
+        DispatchKey = _getattr(C, "DispatchKey", None)
+        python_kernels = []
+
+        def torchs(v):
+            return _type(v) is Function and v.__code__.co_filename.startswith(P["torch_dir"])
+        for op in P["compare_ops"]:
+            name, _, overload = op[6:].partition(".")
+            try:
+                overload = _getattr(_getattr(ops, name), overload or "default")
+                # torch's own (its Meta kernels, what torch.compile registers) are not the student's
+                own = _tuple(_sorted((_repr(k), _id(v)) for k, v in _dict(overload.py_kernels).items() if not torchs(v)))
+                cached = _tuple(_sorted((_repr(k), _id(v)) for k, v in _dict(overload._dispatch_cache).items()
+                                        if _type(v) is not DispatchKey and not torchs(v)))
+                python_kernels.append((op, own, cached))
+            except Exception:
+                python_kernels.append((op, None))
+        hooks["the Python kernels of torch's comparison operators (py_impl)"] = _tuple(python_kernels)
+        # state that every later computation goes through, the tests' references included (red team 11): saved-
+        # tensor hooks left pushed (their unpack changes what a reference's backward reads), the dispatch keys
+        # this thread includes or excludes (the Python key excluded: no dispatch mode, such as a test's watch,
+        # sees an operation; autocast left on), and torch.nn.Module's global hooks (kept in dicts changed in place)
+        autograd = _getattr(C, "_autograd", None)
+        top = _getattr(autograd, "_top_saved_tensors_default_hooks", None)
+        if top is not None:
+            try:
+                pair = top(True)
+                hooks["torch's saved-tensor hooks (torch.autograd.graph.saved_tensors_hooks)"] = (
+                    None if pair is None else _tuple(fp(h) for h in pair))
+            except Exception as err:
+                errors.append("saved-tensor hooks: " + _repr(err))
+        for name in ("_dispatch_tls_local_include_set", "_dispatch_tls_local_exclude_set"):
+            function = _getattr(C, name, None)
+            if function is not None:
+                hooks["torch's dispatch keys of this thread (" + name + ")"] = _repr(function())
+        module_hooks = sys.modules.get("torch.nn.modules.module")
+        if module_hooks is not None:
+            found = []
+            for key, value in _sorted(_dict(_vars(module_hooks)).items()):
+                if _isinstance(key, _str) and key.startswith("_global_") and _isinstance(value, _dict):
+                    found.append((key, _id(value), *[(k if _isinstance(k, (B.int, _str)) else _id(k), fp(v))
+                                                     for k, v in _dict.items(value)]))
+            hooks["torch.nn.Module's global hooks (register_module_forward_hook, ...)"] = _tuple(found)
     audit = sys.modules.get(P["audit"])
     hooks["the grader's audit hook"] = (_id(audit), _id(_getattr(audit, "hook", None)),
                                         _id(_getattr(_getattr(audit, "hook", None), "__code__", None)),
@@ -925,7 +1050,7 @@ def probe_expression(nonce: str, *, cell: tuple[str, str] | None = None, detail:
     groups to send in full (None: all), the others come as digests only."""
     params = {"nonce": nonce, "cell": list(cell) if cell else None, "detail": None if detail is None else list(detail),
               "test_builtins": sorted(test_builtins), "modules": list(modules), "class_modules": list(WATCHED_CLASS_MODULES),
-              "compare_ops": list(COMPARE_OPS),
+              "compare_ops": list(COMPARE_OPS), "reference_ops": list(REFERENCE_OPS),
               "audit": AUDIT_MODULE,
               "torch_dir": _torch_dir(),
               "protected": sorted(n for n in protected if not n.startswith("__attnlab"))}
@@ -948,17 +1073,26 @@ def read_probe(text, nonce: str) -> dict | None:
     return value
 
 
+# modules that gain no attribute of their own while torch runs: a new one there is an answer's (torch._VF.einsum
+# set on the module object shadows the operator behind torch.einsum)
+CLOSED_GROUPS = frozenset("module " + name for name in (
+    "torch._VF", "torch._C._nn", "torch._C._linalg", "torch._C._special", "torch._C._fft"))
+_BUILTIN_NAMES = frozenset(n for n in dir(builtins) if not n.startswith("_"))
+
+
 def compare(baseline: dict[str, dict], current: dict[str, dict]) -> list[tuple[str, str]]:
     """``(group, key)`` of every entry that differs, appeared or disappeared (groups of ``current`` only)."""
     changed = []
     for group, now in current.items():
         before = baseline.get(group, {})
-        new_keys_count = group.startswith(("class ", "hooks", "ipython", "sys.modules"))
+        new_keys_count = group.startswith(("class ", "hooks", "ipython", "sys.modules")) or group in CLOSED_GROUPS
         for key in sorted(set(before) | set(now), key=str):
             if key in before and key not in now:
                 changed.append((group, key))
             elif key in now and key not in before:
-                if new_keys_count or (group == "user" and key.startswith("builtin ")):
+                # a new global of a watched module named after a builtin shadows it for that module's functions
+                if new_keys_count or (group == "user" and key.startswith("builtin ")) or (
+                        group.startswith("module ") and group != "module builtins" and key in _BUILTIN_NAMES):
                     changed.append((group, key))
             elif before[key] != now[key]:
                 changed.append((group, key))
