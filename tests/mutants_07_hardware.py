@@ -283,6 +283,30 @@ BACKWARD_CALLING_MERGE = backward().replace("""    delta = (d_out * out).sum(dim
 """, 1)
 
 
+# round 11 class sweep (class 1, found in chapter 6): delta from the forward output rebuilt with a hand-written
+# softmax per tile whose row maximum includes the masked keys: a masked key 900 above the keys a query sees in the
+# same tile underflows all of them (exp(-900) = 0), and the query loses that tile
+BACKWARD_TILE_MAXIMUM_OVER_MASKED = backward().replace("""    delta = (d_out * out).sum(dim=1)
+    pos = torch.arange(offset, offset + T)[:, None]
+""", """    pos = torch.arange(offset, offset + T)[:, None]
+    o_run, l_run = torch.zeros(T, v.shape[1], dtype=q.dtype), sink.expand(T).clone()
+    for j0 in range(0, stop, block):
+        j1 = min(j0 + block, stop)
+        s = q @ k[j0:j1].T * scale
+        m = s.amax(dim=1, keepdim=True)
+        p = torch.exp(s - m)
+        if causal:
+            p = p.masked_fill(torch.arange(j0, j1)[None, :] > pos, 0.0)
+        l_tile = m[:, 0] + torch.log(p.sum(dim=1))
+        o_tile = torch.where(p.sum(dim=1, keepdim=True) > 0, (p @ v[j0:j1]) / p.sum(dim=1, keepdim=True), 0.0)
+        top = torch.maximum(l_run, l_tile)
+        w_run, w_tile = torch.exp(l_run - top), torch.exp(l_tile - top)
+        o_run = (o_run * w_run[:, None] + o_tile * w_tile[:, None]) / (w_run + w_tile)[:, None]
+        l_run = top + torch.log(w_run + w_tile)
+    delta = (d_out * o_run).sum(dim=1)
+""", 1)
+
+
 # red team (held-out style): the sink's probability as e^sink / e^L overflows to inf / inf = NaN for a large sink
 BACKWARD_SINK_OVERFLOWS = backward(dsink="-(torch.exp(sink) / torch.exp(lse) * delta).sum()")
 BACKWARD_NO_OFFSET = backward(positions="torch.arange(T)[:, None]")  # the page's mask, queries from position 0
@@ -458,6 +482,9 @@ MUTANTS = {
     # Part 2: overflow, a degenerate piece (lse = -inf with NaN outputs), dtype kept, float16 outputs mixed in float16
     # refbind pass (round 11): the wrong merge also carries a Part 7 that calls merge_partials; Part 7's tests bind
     # a reference of it, so the slip costs Part 2 only (before, exp(800) = inf cost Part 7 too)
+    # round 11 class sweep: a tile's maximum taken over masked keys (the hidden cases now put the masked key in a
+    # tile with keys the query sees)
+    "backward_tile_maximum_over_masked_keys": ("test_chunk_attention", {"chunk_attention": BACKWARD_TILE_MAXIMUM_OVER_MASKED}),
     "merge_exponentiates_directly_with_backward_calling_it": ("test_merge_partials", {
         "merge_partials": MERGE_NAIVE, "chunk_attention": BACKWARD_CALLING_MERGE}),
     "merge_lets_nan_of_an_empty_piece_through": ("test_merge_partials", {"merge_partials": MERGE_NAN_LEAKS}),
@@ -748,6 +775,13 @@ MUTANT_BATCHES = [
         "max_batch_decimal_quotient",
         "bound_spot_checks_with_global_draws",
         "merge_exponentiates_directly_with_backward_calling_it"
+    ],
+    # round 11 class sweep: every batch above holds a Part 7 mutant, so the new one joins two mutants that were
+    # graded alone (every batch holds a Part 2 and a Part 4 mutant): one notebook fewer than before
+    [
+        "merge_clamps_lse_at_minus_1000",
+        "rms_zero_check_through_item",
+        "backward_tile_maximum_over_masked_keys"
     ]
 ]
 
