@@ -876,6 +876,62 @@ def gqa_cached_attention(q, k, v):
     weights = torch.exp(scores - scores.amax(dim=-1, keepdim=True)) * allowed  # stable softmax, then the mask
     return (weights / weights.sum(dim=-1, keepdim=True)) @ v
 """}),
+    # round 11, class sweep (class 2, chapters 3 and 4) -- Part 7: the square causal mask of all S positions, sliced
+    # to the last T rows: right values, memory of S**2 (a terabyte for S = 10**6)
+    "gqa_cached_square_mask_sliced": ("test_gqa_cached_attention", {"gqa_cached_attention": """
+def gqa_cached_attention(q, k, v):
+    t, s = q.shape[2], k.shape[2]
+    reps = q.shape[1] // k.shape[1]
+    k, v = k.repeat_interleave(reps, dim=1), v.repeat_interleave(reps, dim=1)
+    scores = q @ k.transpose(-2, -1) / math.sqrt(q.shape[-1])
+    allowed = torch.ones(s, s, dtype=torch.bool).tril()[s - t:]
+    return scores.masked_fill(~allowed, float("-inf")).softmax(dim=-1) @ v
+"""}),
+    # round 11, class sweep (class 4, chapter 3) -- Part 5: the restored tokens written into a float64 buffer filled
+    # with pad and converted back with .long(): exact below 2**53 (every vocabulary the old tests used), wrong past it
+    "restore_tokens_in_float64_buffer": ("test_span_corrupt", {"span_corrupt": """
+def restore_spans(inputs, targets, sentinels, pad):
+    is_sentinel = set(sentinels.tolist())
+    rows = []
+    for row_in, row_tg in zip(inputs.tolist(), targets.tolist()):
+        hidden, current = {}, None
+        for token in row_tg:
+            if token == pad:
+                break
+            if token in is_sentinel:
+                current = hidden.setdefault(token, [])
+            else:
+                current.append(token)
+        restored = []
+        for token in row_in:
+            if token == pad:
+                break
+            if token in is_sentinel:
+                restored += [(t, True) for t in hidden[token]]
+            else:
+                restored.append((token, False))
+        rows.append(restored)
+    t = max(len(row) for row in rows)
+    tokens = torch.full((len(rows), t), float(pad), dtype=torch.float64)
+    noise = torch.zeros(len(rows), t, dtype=torch.bool)
+    for b, row in enumerate(rows):
+        for i, (token, hid) in enumerate(row):
+            tokens[b, i], noise[b, i] = token, hid
+    return tokens.long(), noise
+"""}),
+    # round 11, class sweep (class 1, chapter 6 Part 7) -- Part 8 written in log space: each weight exp(log(phi_q .
+    # phi_k) + (i - j) log(decay)) relative to the row's largest log-weight, the masked keys (j > i) included.
+    # Checked: the old tests already caught it (decay 0.05 over 300 positions puts masked log-weights about 900
+    # above the allowed ones)
+    "decay_log_space_max_over_masked": ("test_decayed_linear_attention", {"decayed_linear_attention": """
+def decayed_linear_attention(q, k, v, decay):
+    phi_q, phi_k = F.elu(q) + 1, F.elu(k) + 1
+    i = torch.arange(q.shape[-2])
+    gap = (i[:, None] - i[None, :]).to(q.dtype)
+    logw = torch.log(phi_q @ phi_k.transpose(-2, -1)) + gap * math.log(decay)
+    w = torch.exp(logw - logw.amax(dim=-1, keepdim=True)) * (gap >= 0)
+    return (w @ v) / w.sum(dim=-1, keepdim=True)
+"""}),
 }
 
 # Mutants graded together in one submission (one notebook run each batch). No model answer calls another
@@ -911,12 +967,18 @@ MUTANT_BATCHES = [
     ["whole_word_row_offset_collides", "restore_sentinel_table_int64_only", "expert_choice_epsilon_tie_break",
      "min_p_threshold_with_slack",
      # red team 9, second pass
-     "window_pairs_decimal_28_digits", "decay_elu_by_hand"],
+     "window_pairs_decimal_28_digits", "decay_elu_by_hand",
+     # round 11, class sweep
+     "gqa_cached_square_mask_sliced"],
     # red team 9, second pass: every batch above holds a Part 3, a Part 4 and a Part 6 mutant
     ["min_p_threshold_with_tiny_slack", "expert_choice_tiny_index_penalty", "whole_word_reseeds_global_generator",
      # red team 11; round 11, second pass: whole_word_reseeds_global_generator also carries a Part 5 that calls
      # whole_word_chosen (no other member changes Parts 3 or 5)
-     "gqa_cached_max_over_masked_keys"],
+     "gqa_cached_max_over_masked_keys",
+     # round 11, class sweep
+     "decay_log_space_max_over_masked"],
+    # round 11, class sweep: every batch above holds a Part 5 mutant
+    ["restore_tokens_in_float64_buffer"],
 ]
 
 # Correct answers that differ from the model answers: closed forms written another way, Python
@@ -975,7 +1037,11 @@ def restore_spans(inputs, targets, sentinels, pad):
             else:
                 pieces.append(piece.long()), flags.append(torch.ones(len(piece), dtype=torch.bool))
         rows_t.append(torch.cat(pieces)), rows_n.append(torch.cat(flags))
-    tokens = torch.nn.utils.rnn.pad_sequence(rows_t, batch_first=True, padding_value=pad)
+    # round 11, class sweep: not pad_sequence(rows_t, padding_value=pad), whose padding value is a float (a pad past
+    # 2**53 came back rounded; this variant kept full marks only while the tests used small ids)
+    tokens = torch.full((len(rows_t), max(len(row) for row in rows_t)), pad, dtype=torch.long)
+    for b, row in enumerate(rows_t):
+        tokens[b, :len(row)] = row
     noise = torch.nn.utils.rnn.pad_sequence(rows_n, batch_first=True, padding_value=False)
     return tokens, noise
 """,
