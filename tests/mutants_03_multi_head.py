@@ -542,6 +542,22 @@ def head_contributions(x, params, num_heads):
     # heads per group, where num_heads / num_kv_heads rounds to a whole number (the error cases had been small)
     "cost_divisibility_by_float_quotient": ("test_cost", {"cost": cost(
         check="num_kv_heads < 1 or not (num_heads / num_kv_heads).is_integer()")}),
+    # round 11 class sweep (chapter 06's slip): a written-out softmax whose row maximum is taken over the masked keys
+    # too. Where a padding key scores a thousand above every real one, exp(-1000) is 0 for every real key: 0 / 0,
+    # clamped to zeros here. The hidden tests now build that case on purpose (the padding of 1000 caught it already)
+    "left_padded_softmax_maximum_over_padding": ("test_left_padded", {"left_padded": """
+def cross_attention_left_padded(x, memory, memory_lengths, params, num_heads):
+    d, s = x.shape[-1], memory.shape[1]
+    w, b = params["w_qkv"], params["b_qkv"]
+    q = split_heads(x @ w[:d].T + b[:d], num_heads)
+    k = split_heads(memory @ w[d:2 * d].T + b[d:2 * d], num_heads)
+    v = split_heads(memory @ w[2 * d:].T + b[2 * d:], num_heads)
+    real = (torch.arange(s)[None, :] >= s - memory_lengths.long()[:, None])[:, None, None, :]
+    scores = q @ k.transpose(-2, -1) / math.sqrt(q.shape[-1])
+    e = torch.exp(scores - scores.amax(dim=-1, keepdim=True)) * real  # the row maximum over every key
+    weights = e / e.sum(dim=-1, keepdim=True).clamp_min(torch.finfo(e.dtype).tiny)
+    return merge_heads(weights @ v) @ params["w_o"].T + params["b_o"]
+"""}),
 }
 
 # Two correct answers written differently from the model answer (and from each other).
@@ -750,5 +766,7 @@ MUTANT_BATCHES = [
     # red team 11: every batch above already has a part 7 mutant
     ["cache_square_mask_sliced",
      # refbind pass (round 11): no member above leaves Parts 1 and 5 both free
-     "interleaved_float32_permutation_matrix_with_contributions_calling_it"],
+     "interleaved_float32_permutation_matrix_with_contributions_calling_it",
+     # round 11 class sweep (no Part 6 mutant in this batch yet)
+     "left_padded_softmax_maximum_over_padding"],
 ]
