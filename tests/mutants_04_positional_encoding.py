@@ -15,7 +15,8 @@ float and a str subclass equal to everything). Red team 7: positions rounded to 
 output (or x) dtype before the angles, which those dtypes hold exactly only up to 2048 and 256. Red team 8:
 ALiBi positions in float16 (offsets past 2048); second pass: optional arguments taken by name only (base, scale,
 dtype, tol), results that are slices of a table kept between calls (Parts 1, 2 and 7), and a rotation whose
-values are right but whose gradient is not (a factor detached).
+values are right but whose gradient is not (a factor detached). Round 11 class sweep: features that only pass through
+turned by the angle 0 (arithmetic on a move: -0.0 comes back 0.0).
 """
 
 CHAPTER = "04-positional-encoding"
@@ -428,6 +429,25 @@ def check_equivariance(layer, x, trials, generator, tol=1e-5):
     # Part 5: validation stricter than the text (chapter 3's class): a batch without rows refused
     "partial_rope_refuses_no_rows": ("test_rotate_half", {"rotate_half": partial_rope().replace(
         "    if rotary_dim % 2 or not 2 <= rotary_dim <= dh:\n", "    if rotary_dim % 2 or not 2 <= rotary_dim <= dh or t == 0:\n")}),
+    # round 11 class sweep (chapter 03's Part 1 slip, a move done with arithmetic): every feature turned, as in code
+    # that rotates whole heads, the last Dh - R by the angle 0 (x * 1 + 0 * 0), so a -0.0 passing through comes back 0.0
+    "partial_rope_passes_features_through_by_angle_zero": ("test_rotate_half", {"rotate_half": """
+def rope_partial_left_padded(x, lengths, rotary_dim, base=10000.0):
+    t, dh = x.shape[-2:]
+    if rotary_dim % 2 or not 2 <= rotary_dim <= dh:
+        raise ValueError("rotary_dim must be even and between 2 and Dh")
+    half = rotary_dim // 2
+    pos = (torch.arange(t)[None, :] - (t - lengths.long())[:, None]).clamp(min=0)
+    theta = base ** (-torch.arange(0, rotary_dim, 2, dtype=torch.float64) / rotary_dim)
+    angle = pos.double()[:, None, :, None] * theta  # (B, 1, T, R/2)
+    rest = angle.shape[:-1] + (dh - rotary_dim,)  # the features that do not turn: cos 1, sin 0
+    work = torch.float64 if x.dtype == torch.float64 else torch.float32
+    cos = torch.cat([angle.cos(), angle.cos(), angle.new_ones(rest)], dim=-1).to(work)
+    sin = torch.cat([angle.sin(), angle.sin(), angle.new_zeros(rest)], dim=-1).to(work)
+    xw = x.to(work)
+    turned = torch.cat([-xw[..., half:rotary_dim], xw[..., :half], torch.zeros_like(xw[..., rotary_dim:])], dim=-1)
+    return (xw * cos + turned * sin).to(x.dtype)
+"""}),
 }
 
 LOOPS_AND_COMPLEX = {
@@ -622,4 +642,6 @@ MUTANT_BATCHES = [
     ["partial_rope_second_half_detached", "equivariance_differences_in_output_dtype"],  # red team 11
     ["partial_rope_refuses_no_rows",  # red team 9, second pass: every batch above has a part 5 mutant
      "table_interleaved_with_position_calling_it"],  # refbind pass (round 11)
+    # round 11 class sweep: every batch above already has a part 5 mutant
+    ["partial_rope_passes_features_through_by_angle_zero"],
 ]
