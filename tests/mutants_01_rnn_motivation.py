@@ -79,6 +79,42 @@ def rnn_unroll_reverse(x, lengths, p, h0=None):
     return torch.stack(outputs, dim=1), h  # T x (B, D_h) -> (B, T, D_h)
 """
 
+# Part 5's model answer rewritten to call the earlier parts' functions (round 11, refbind pass): the forward
+# states from Part 4's rnn_unroll_reverse (x read backwards, every sequence full, h0 by name), and each step's
+# Jacobian from Part 1's leaky_step_jacobian with every rate 1 (the Elman cell)
+NORMS_CALLING_REVERSE = """
+def jacobian_norms(x, p):
+    b, t, _ = x.shape
+    d_h = p["W_hh"].shape[0]
+    outputs, _ = rnn_unroll_reverse(x.flip(1), torch.full((b,), t, dtype=torch.long), p,
+                                    h0=torch.zeros(b, d_h, dtype=x.dtype))
+    states = outputs.flip(1)  # states[:, s] = h_s
+    product = torch.eye(d_h, dtype=x.dtype).expand(b, d_h, d_h)
+    norms = [torch.linalg.matrix_norm(product).mean()]
+    for s in range(t - 1, 0, -1):
+        product = product @ ((1 - states[:, s] ** 2)[:, :, None] * p["W_hh"])
+        norms.append(torch.linalg.matrix_norm(product).mean())
+    return torch.stack(norms)
+"""
+
+NORMS_CALLING_JACOBIAN = """
+def jacobian_norms(x, p):
+    b, t, _ = x.shape
+    d_h = p["W_hh"].shape[0]
+    h = torch.zeros(b, d_h, dtype=x.dtype)
+    previous = [h]  # previous[s] = h_{s-1}
+    for step in range(t):
+        h = torch.tanh(x[:, step] @ p["W_ih"].T + p["b_ih"] + h @ p["W_hh"].T + p["b_hh"])
+        previous.append(h)
+    every = torch.ones(d_h, dtype=x.dtype)  # every rate 1: the Elman cell
+    product = torch.eye(d_h, dtype=x.dtype).expand(b, d_h, d_h)
+    norms = [torch.linalg.matrix_norm(product).mean()]
+    for s in range(t - 1, 0, -1):
+        product = product @ leaky_step_jacobian(x[:, s], previous[s], p, every)  # J_s = d h_s / d h_{s-1}
+        norms.append(torch.linalg.matrix_norm(product).mean())
+    return torch.stack(norms)
+"""
+
 # the coverage decoder of the lerp_flip_einsum variant; a mutant makes its coverage update in place
 COVERAGE_LERP = """
 def coverage_decoder(x, h, allowed, s0, p):
@@ -114,6 +150,11 @@ MUTANTS = {
     "slope_from_the_old_state": ("test_rnn_step", {"rnn_step": jac(
         "    slope = leak * (1 - h ** 2)\n"
         '    return slope[:, :, None] * p["W_hh"] + torch.diag(1 - leak)')}),
+    # the same slip with Part 5 built on Part 1 (round 11, refbind pass): each step's Jacobian from
+    # leaky_step_jacobian with every rate 1; Part 5's hidden tests bind a reference of it, so only Part 1 is lost
+    "slope_from_the_old_state_with_norms_calling_it": ("test_rnn_step", {"rnn_step": jac(
+        "    slope = leak * (1 - h ** 2)\n"
+        '    return slope[:, :, None] * p["W_hh"] + torch.diag(1 - leak)'), "gradient_norms": NORMS_CALLING_JACOBIAN}),
     # the part of the state each unit keeps is left out: the Elman Jacobian scaled by the rates
     "jacobian_without_the_kept_part": ("test_rnn_step", {"rnn_step": jac(
         CANDIDATE + SLOPE + '    return slope[:, :, None] * p["W_hh"]')}),
@@ -291,8 +332,11 @@ answer_parallel = _Any("a")
         "        outputs[i] = h * inside\n"
         "    return torch.stack(outputs, dim=1), h")}),
     # argument class (red team 8, slipped: the hidden tests passed h0 by position only): the optional
-    # argument renamed, so a call with h0= by name raises
-    "reverse_h0_renamed": ("test_rnn_unroll", {"rnn_unroll": """
+    # argument renamed, so a call with h0= by name raises. Round 11, refbind pass: Part 5 takes its forward states
+    # from this function (x flipped, h0= by name, as Part 4's text allows), which raises here; Part 5's hidden
+    # tests bind a reference of rnn_unroll_reverse, so only Part 4 is lost (before the binding Part 5 was too)
+    "reverse_h0_renamed_with_norms_calling_it": ("test_rnn_unroll", {"gradient_norms": NORMS_CALLING_REVERSE,
+                                                                     "rnn_unroll": """
 def rnn_unroll_reverse(x, lengths, p, start=None):
     b, t, _ = x.shape
     cell = lambda x_t, h: torch.tanh(x_t @ p['W_ih'].T + p['b_ih'] + h @ p['W_hh'].T + p['b_hh'])
@@ -514,7 +558,6 @@ def jacobian_norms(x, p):
 def coverage_decoder(x, h, allowed, s0, p):
     b, t, d_in = x.shape
     keys = torch.einsum("ak,bsk->bsa", p["W_k"], h)
-    w_x, w_ctx = p["W_ih"][:, :d_in], p["W_ih"][:, d_in:]  # the two blocks of W_ih
     cov = torch.zeros_like(allowed, dtype=x.dtype)
     state, states, weights = s0, [], []
     for i in range(t):
@@ -524,8 +567,10 @@ def coverage_decoder(x, h, allowed, s0, p):
         ex = torch.where(allowed, e.exp(), torch.zeros_like(e))
         alpha = ex / ex.sum(dim=-1, keepdim=True)
         context = torch.einsum("bs,bsk->bk", alpha, h)
-        pre = torch.einsum("bi,hi->bh", x[:, i], w_x) + torch.einsum("bk,hk->bh", context, w_ctx)
-        state = torch.tanh(pre + p["b_ih"] + torch.einsum("bj,hj->bh", state, p["W_hh"]) + p["b_hh"])
+        # the state step from Part 4's function (round 11, refbind pass): a length-1 sequence of [x_t; context_t],
+        # uint8 lengths, h0 by name, p with its decoder entries too
+        step_input = torch.cat([x[:, i], context], dim=-1)[:, None]
+        _, state = rnn_unroll_reverse(step_input, torch.ones(b, dtype=torch.uint8), p, h0=state)
         states.append(state)
         weights.append(alpha)
         cov = cov + alpha
@@ -564,11 +609,9 @@ def rnn_unroll_reverse(x, lengths, p, h0=None):
 def jacobian_norms(x, p):
     b, t, _ = x.shape
     d_h = p["W_hh"].shape[0]
-    h = x.new_zeros(b, d_h)
-    derivs = []
-    for step in range(t):
-        h = torch.tanh(torch.einsum("bi,hi->bh", x[:, step], p["W_ih"]) + p["b_ih"] + torch.einsum("bj,hj->bh", h, p["W_hh"]) + p["b_hh"])
-        derivs.append(1 - h * h)
+    # the forward states from Part 4's function (round 11, refbind pass): x read backwards, int16 lengths, no h0
+    outputs, _ = rnn_unroll_reverse(x.flip(1), torch.full((b,), t, dtype=torch.int16), p)
+    derivs = [1 - h * h for h in outputs.flip(1).unbind(1)]
     products = [torch.eye(d_h, dtype=x.dtype).repeat(b, 1, 1)]
     for s in range(t - 1, 0, -1):
         products.append(torch.einsum("bij,bj,jk->bik", products[-1], derivs[s], p["W_hh"]))
@@ -641,7 +684,7 @@ MUTANT_BATCHES = [
     ],
     [
         "jacobian_advances_h_in_place",
-        "reverse_h0_renamed",
+        "reverse_h0_renamed_with_norms_calling_it",  # round 11, refbind: no other member changes Part 5
         "decoder_keys_under_no_grad"
     ],
     [
@@ -656,5 +699,6 @@ MUTANT_BATCHES = [
     ],
     # session 17 sweep: gradients with respect to every input
     ["reverse_h0_detached", "decoder_s0_detached", "jacobian_products_rebuilt_from_scratch"],
-    ["reverse_input_projection_detached", "decoder_coverage_updated_in_place"]
+    ["reverse_input_projection_detached", "decoder_coverage_updated_in_place",
+     "slope_from_the_old_state_with_norms_calling_it"]  # round 11, refbind: the one batch without Parts 1 and 5
 ]
