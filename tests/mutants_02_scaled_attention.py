@@ -14,6 +14,18 @@ FULL_MARKS = 16.0
 # the model answer of Part 7, for mutants that change one line of it
 FIX_MODEL = solution_code(CHAPTER)["fixed_self_attention"]
 
+# Part 4 built on Part 3 (round 11, refbind pass; the red team's correct c_p4_calls_part3_per_row): row b's real
+# slots are those after position s - lengths[b] - 1, the complement of one query's causal mask at that offset
+PADDING_CALLING_CAUSAL = """
+def padding_mask(lengths, s):
+    rows = []
+    for n in lengths.tolist():
+        rows.append(~causal_mask(1, s, s - n - 1)[0] if n < s else torch.ones(s, dtype=torch.bool))
+    allowed = torch.stack(rows) if rows else torch.zeros(0, s, dtype=torch.bool)
+    positions = (allowed.long().cumsum(-1) - 1).clamp(min=0)
+    return allowed, positions
+"""
+
 MUTANTS = {
     # Part 1: distance scores from one matrix product (session 17: the old sequence-first layout was a copy of
     # the lesson's scores plus a transpose)
@@ -744,6 +756,25 @@ def causal_mask(t, s, offset):
         "self.key(x)", "x @ self.key.weight.detach().T + self.key.bias")}),
     "fix_value_bias_detached": ("test_fixed_self_attention", {"fixed_self_attention": FIX_MODEL.replace(
         "self.value(x)", "x @ self.value.weight.T + self.value.bias.detach()")}),
+    # Round 11, refbind pass: a wrong earlier part with a later part built on it. Each loses the earlier part only,
+    # because the later part's hidden tests bind a reference of the earlier function (before, both were lost).
+    # Part 3 without the offset (the lesson's square mask, cut to s columns), with Part 4 calling it per row
+    "causal_mask_ignores_the_offset_with_padding_calling_it": ("test_causal_mask", {"causal_mask": """
+def causal_mask(t, s, offset):
+    return torch.arange(s)[None, :] <= torch.arange(t)[:, None]
+""", "padding_mask": PADDING_CALLING_CAUSAL}),
+    # Part 4's s - lengths in the dtype of lengths (uint8 wraps past 255), with Part 7 taking its right padding from
+    # it (the left padding flipped): Part 7's T = 300 with uint8 lengths
+    "padding_mask_wraps_small_int_lengths_with_fix_calling_it": ("test_padding_mask", {"padding_mask": """
+def padding_mask(lengths, s):
+    slots = torch.arange(s)
+    start = s - lengths
+    allowed = slots[None, :] >= start[:, None]
+    positions = (slots[None, :] - start[:, None]).clamp(min=0).to(torch.int64)
+    return allowed, positions
+""", "fixed_self_attention": FIX_MODEL.replace(
+        "real = torch.arange(t, device=x.device)[None, :] < lengths[:, None]",
+        "real = padding_mask(lengths, t)[0].flip(-1)")}),
 }
 
 # Correct answers that differ from the model answers: a loop over the queries, einsum,
@@ -894,15 +925,15 @@ class FixedSelfAttention(SeedSelfAttention):
     def forward(self, x, lengths=None, causal=False):
         t = x.shape[1]
         q, k, v = self.query(x), self.key(x), self.value(x)
-        allowed = torch.ones(t, t, dtype=torch.bool, device=x.device)
-        if causal:
-            allowed = allowed.tril()
+        # round 11, refbind pass: the masks from Parts 3 and 4, by keyword
+        allowed = causal_mask(t=t, s=t, offset=0) if causal else torch.ones(t, t, dtype=torch.bool, device=x.device)
         if lengths is not None:
-            real = torch.arange(t, device=x.device)[None, :] < lengths.long()[:, None]
+            left, _ = padding_mask(lengths=lengths, s=t)  # real tokens in the last slots
+            real = left.flip(-1)                          # the lesson's right padding: the same rows read backwards
             allowed = allowed & real[:, None, :] & real[:, :, None]
         out, _ = masked_attention(q, k, v, allowed)
         return out
-"""}
+""", "padding_mask": PADDING_CALLING_CAUSAL}
 
 CORRECT_VARIANTS = {
     "einsum_and_loops": EINSUM_AND_LOOPS,
@@ -946,10 +977,12 @@ MUTANT_BATCHES = [
      "softmax_backward_full_jacobian", "raw_scores_missing_factor_two"],  # session 17
     ["variance_scale_renamed", "fix_additive_mask_nan_gradients",  # red team 8: likewise; red team 9
      "masked_attention_borrows_the_hidden_reference",  # red team 9, white box
-     "raw_scores_key_norms_as_a_column", "softmax_backward_through_autograd"],  # session 17
+     "raw_scores_key_norms_as_a_column", "softmax_backward_through_autograd",  # session 17
+     "causal_mask_ignores_the_offset_with_padding_calling_it"],  # round 11, refbind: no other Part 3 or 4 member
     ["raw_scores_norms_detached", "softmax_backward_temperature_keyword_only",  # session 17
      "fix_key_weight_detached",  # session 17 sweep: gradients with respect to every parameter
      "variance_normal_q_with_the_uniform_moments"],  # red team 11
     ["raw_scores_squares_in_float16", "variance_loop_over_pairs"],  # red team 11: every batch above has a part 1 mutant
-    ["raw_scores_distance_then_square"],  # red team 11
+    ["raw_scores_distance_then_square",  # red team 11
+     "padding_mask_wraps_small_int_lengths_with_fix_calling_it"],  # round 11, refbind: no other Part 4 or 7 member
 ]
