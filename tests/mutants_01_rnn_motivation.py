@@ -504,6 +504,15 @@ def rnn_unroll_reverse(x, lengths, p, h0=None):
     "decoder_coverage_updated_in_place": ("test_additive", {"additive": COVERAGE_LERP.replace(
         "cov = cov + alpha  # not in place: the product with w_c saved cov for its gradient (session 17 sweep)",
         "cov += alpha")}),
+    # Round 11 class sweep (class 1, a masked softmax): exp taken before the mask, the maximum over the real keys
+    # only. Right values; but exp of a padding score far above every real one is inf, and torch.where's zero gradient
+    # times inf is NaN (the hidden reference itself did this); caught by padding scores about 2400 above the real ones
+    "decoder_exp_before_the_mask": ("test_additive", {"additive": decoder().replace(
+        "        alpha = torch.softmax((hidden @ p['v']).masked_fill(~allowed, float('-inf')), dim=-1)\n",
+        "        e = hidden @ p['v']\n"
+        "        top = e.masked_fill(~allowed, float('-inf')).amax(dim=-1, keepdim=True)\n"
+        "        ex = torch.where(allowed, torch.exp(e - top), torch.zeros_like(e))  # exp before the mask\n"
+        "        alpha = ex / ex.sum(dim=-1, keepdim=True)\n")}),
 }
 
 # Correct answers written differently: autograd's Jacobian of a whole batch, a loop over each sequence's
@@ -564,7 +573,9 @@ def coverage_decoder(x, h, allowed, s0, p):
         e = torch.einsum("bsa,a->bs", torch.tanh(torch.einsum("ah,bh->ba", p["W_q"], state)[:, None] + keys
                                                     + cov[..., None] * p["w_c"]), p["v"])
         e = e - e.masked_fill(~allowed, -math.inf).amax(dim=-1, keepdim=True)
-        ex = torch.where(allowed, e.exp(), torch.zeros_like(e))
+        # -inf before exp (round 11 class sweep): exp of a padding score far above the real ones is inf, and
+        # torch.where after it sends 0 * inf = NaN back
+        ex = e.masked_fill(~allowed, -math.inf).exp()
         alpha = ex / ex.sum(dim=-1, keepdim=True)
         context = torch.einsum("bs,bsk->bk", alpha, h)
         # the state step from Part 4's function (round 11, refbind pass): a length-1 sequence of [x_t; context_t],
@@ -700,5 +711,6 @@ MUTANT_BATCHES = [
     # session 17 sweep: gradients with respect to every input
     ["reverse_h0_detached", "decoder_s0_detached", "jacobian_products_rebuilt_from_scratch"],
     ["reverse_input_projection_detached", "decoder_coverage_updated_in_place",
-     "slope_from_the_old_state_with_norms_calling_it"]  # round 11, refbind: the one batch without Parts 1 and 5
+     "slope_from_the_old_state_with_norms_calling_it"],  # round 11, refbind: the one batch without Parts 1 and 5
+    ["decoder_exp_before_the_mask"]  # round 11 class sweep: every batch above already has a Part 6 mutant
 ]
