@@ -478,6 +478,20 @@ def masked_lm_loss(logits, ids, target_mask, z_loss=0.0):
     total = torch.where(chosen, per_token, torch.zeros((), dtype=per_token.dtype)).sum()
     return (total / max(count, 1)).to(torch.float64 if logits.dtype == torch.float64 else torch.float32), count
 """}),
+    # Part 4 -- round 11 class sweep, class 8: the cross-entropy in float32, but the z-loss taken from the raw logits,
+    # so (log Z)^2 is formed in their dtype: past 65504 (log Z above 256) float16 gives inf
+    "loss_z_loss_squared_in_half": ("test_masked_lm_loss", {"masked_lm_loss": """
+def masked_lm_loss(logits, ids, target_mask, z_loss=0.0):
+    work = torch.float64 if logits.dtype == torch.float64 else torch.float32
+    chosen = target_mask[:, 1:]
+    count = int(chosen.sum())
+    raw = logits[:, :-1][chosen]
+    scores = raw.to(work)
+    targets = ids[:, 1:][chosen].long()
+    ce = torch.logsumexp(scores, dim=-1) - scores.gather(-1, targets.unsqueeze(-1)).squeeze(-1)
+    z = torch.logsumexp(raw, dim=-1).square().to(work)
+    return (ce + z_loss * z).sum() / max(count, 1), count
+"""}),
     # Part 4 -- degenerate input: a batch with nothing to predict gives 0 / 0 = NaN
     "loss_nan_when_empty": ("test_masked_lm_loss", {"masked_lm_loss": _LOSS.format(body="""
     return torch.where(chosen, per_token, torch.zeros((), dtype=work)).sum() / count if count else torch.tensor(float("nan"), dtype=work), count""")}),
@@ -857,7 +871,8 @@ MUTANT_BATCHES = [
      "rope_view_slip_with_ragged_calling_it"],  # refbind pass: no other member changes Parts 6 or 7
     ["generate_greedy_ties_nudged",  # red team 9, second pass: every batch above holds a mutant of part 8
      "ragged_square_causal_table"],  # class sweep of red team 11: every batch above holds a mutant of part 7
-    ["ragged_cache_written_by_sum"],  # class sweep of red team 11: every batch above holds a mutant of part 7
+    ["ragged_cache_written_by_sum",  # class sweep of red team 11: every batch above holds a mutant of part 7
+     "loss_z_loss_squared_in_half"],  # class sweep of red team 11, class 8
 ]
 
 CORRECT_VARIANTS = {
