@@ -123,6 +123,17 @@ RMS_EPS_NOT_RESCALED = rms("""    c = x.abs().amax(dim=-1, keepdim=True).clamp(m
     s = x / c
     return s / torch.sqrt((s * s).mean(dim=-1, keepdim=True) + eps)
 """)
+# round 11 class sweep, class 9 (a gradient at a point the text names): rows of zeros answered by a torch.where that
+# puts 0 there. Right values; gradient 0 where the exact one is the incoming gradient / sqrt(eps). It passed the old
+# hidden tests (no row of zeros in the gradient cases) and fails the new ones. Not in MUTANTS: every batch already
+# holds a Part 4 mutant and chapter 7 takes no new graded notebook (graded ad hoc, tests/redteam/round11/07-classes.md)
+RMS_ZERO_ROWS_BY_WHERE = rms("""    zero = (x == 0).all(dim=-1, keepdim=True)  # rows of zeros: the text names them; their result is 0
+    c = x.abs().amax(dim=-1, keepdim=True).clamp(min=math.sqrt(eps)).detach()
+    s = x / c
+    r = torch.sqrt((s * s).mean(dim=-1, keepdim=True) + (math.sqrt(eps) / c) ** 2)
+    out = torch.where(c * r >= torch.finfo(x.dtype).tiny, x / (c * r), s / r)
+    return torch.where(zero, torch.zeros_like(x), out)
+""")
 # ---------------------------------------------------------------- Part 5: quantize_asym
 
 
