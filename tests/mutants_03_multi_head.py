@@ -220,6 +220,12 @@ rank_all_heads = 100
     # red team 11: the lesson's square causal mask of the whole sequence sliced down to the block's rows: right
     # values, but (P + T)^2 booleans, terabytes after a cache of a million positions
     "cache_square_mask_sliced": ("test_cache", {"cache": cache("torch.ones(p + t, p + t, dtype=torch.bool).tril()[p:]")}),
+    # round 11 class sweep (class 4): the cache and the new block, each padded with zeros to P + T rows, then
+    # added: right values, but a -0.0 of the cache comes back as 0.0 (graded alone: every batch holds a Part 7 mutant)
+    "cache_written_by_adding_padded_blocks": ("test_cache", {"cache": cache("torch.ones(t, p + t, dtype=torch.bool).tril(diagonal=p)").replace(
+        "k, v = torch.cat([past_k, k_new], dim=2), torch.cat([past_v, v_new], dim=2)",
+        "pad = torch.nn.functional.pad\n    k = pad(past_k, (0, 0, 0, t)) + pad(k_new, (0, 0, p, 0))\n"
+        "    v = pad(past_v, (0, 0, 0, t)) + pad(v_new, (0, 0, p, 0))")}),
     # refbind pass (round 11): a wrong Part 1 and a Part 5 that deals its heads out with it (the block layout of
     # head i is the interleaved layout with Dh "heads", axes 1 and 3 swapped): Part 5 gets the reference Part 1,
     # so the float32 permutation matrix, which cannot multiply float64 inputs, costs Part 1 only
