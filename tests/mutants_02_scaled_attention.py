@@ -756,6 +756,21 @@ def causal_mask(t, s, offset):
         "self.key(x)", "x @ self.key.weight.detach().T + self.key.bias")}),
     "fix_value_bias_detached": ("test_fixed_self_attention", {"fixed_self_attention": FIX_MODEL.replace(
         "self.value(x)", "x @ self.value.weight.T + self.value.bias.detach()")}),
+    # Round 11 class sweep (class 1, a masked softmax): exp taken before the mask, under a torch.where, with the
+    # maximum over the allowed keys. Right values; but exp of a masked score far above every allowed one is inf, and
+    # torch.where's zero gradient times inf is NaN (the correct variant einsum_and_loops and the hidden reference did
+    # this); caught by gradients with masked keys scoring about 56000 above the allowed ones
+    "masked_attention_exp_before_the_mask": ("test_masked_attention", {"masked_attention": """
+def masked_attention(q, k, v, allowed):
+    z = q @ k.transpose(-2, -1) / math.sqrt(q.shape[-1])
+    full = allowed.expand(z.shape)
+    top = z.masked_fill(~full, float("-inf")).amax(dim=-1, keepdim=True)
+    top = torch.where(torch.isfinite(top), top, torch.zeros_like(top))
+    e = torch.where(full, torch.exp(z - top), torch.zeros_like(z))  # exp before the mask
+    total = e.sum(dim=-1, keepdim=True)
+    lse = (torch.log(total) + top).squeeze(-1)
+    return (e / torch.where(total > 0, total, torch.ones_like(total))) @ v, lse
+"""}),
     # Round 11, refbind pass: a wrong earlier part with a later part built on it. Each loses the earlier part only,
     # because the later part's hidden tests bind a reference of the earlier function (before, both were lost).
     # Part 3 without the offset (the lesson's square mask, cut to s columns), with Part 4 calling it per row
@@ -810,7 +825,9 @@ def masked_attention(q, k, v, allowed):
     z = torch.einsum("...td,...sd->...ts", q, k) / math.sqrt(q.shape[-1])
     top = torch.where(allowed, z, torch.full_like(z, -math.inf)).amax(dim=-1, keepdim=True)
     top = torch.where(torch.isfinite(top), top, torch.zeros_like(top))
-    e = torch.where(allowed, torch.exp(z - top), torch.zeros_like(z))
+    # -inf before exp (round 11 class sweep): exp of a masked score far above top is inf, and torch.where after
+    # it sends 0 * inf = NaN back
+    e = torch.exp(torch.where(allowed, z - top, torch.full_like(z, -math.inf)))
     total = e.sum(dim=-1, keepdim=True)
     lse = (torch.log(total) + top).squeeze(-1)
     w = e / torch.where(total > 0, total, torch.ones_like(total))
@@ -981,7 +998,8 @@ MUTANT_BATCHES = [
      "causal_mask_ignores_the_offset_with_padding_calling_it"],  # round 11, refbind: no other Part 3 or 4 member
     ["raw_scores_norms_detached", "softmax_backward_temperature_keyword_only",  # session 17
      "fix_key_weight_detached",  # session 17 sweep: gradients with respect to every parameter
-     "variance_normal_q_with_the_uniform_moments"],  # red team 11
+     "variance_normal_q_with_the_uniform_moments",  # red team 11
+     "masked_attention_exp_before_the_mask"],  # round 11 class sweep: no other Part 5 member
     ["raw_scores_squares_in_float16", "variance_loop_over_pairs"],  # red team 11: every batch above has a part 1 mutant
     ["raw_scores_distance_then_square",  # red team 11
      "padding_mask_wraps_small_int_lengths_with_fix_calling_it"],  # round 11, refbind: no other Part 4 or 7 member
