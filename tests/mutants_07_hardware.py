@@ -125,8 +125,8 @@ RMS_EPS_NOT_RESCALED = rms("""    c = x.abs().amax(dim=-1, keepdim=True).clamp(m
 """)
 # round 11 class sweep, class 9 (a gradient at a point the text names): rows of zeros answered by a torch.where that
 # puts 0 there. Right values; gradient 0 where the exact one is the incoming gradient / sqrt(eps). It passed the old
-# hidden tests (no row of zeros in the gradient cases) and fails the new ones. Not in MUTANTS: every batch already
-# holds a Part 4 mutant and chapter 7 takes no new graded notebook (graded ad hoc, tests/redteam/round11/07-classes.md)
+# hidden tests (no row of zeros in the gradient cases) and fails the new ones. In MUTANTS alone: every batch already
+# holds a Part 4 mutant, so it is graded in a notebook of its own (the lead's call: the case needs its proof in the suite)
 RMS_ZERO_ROWS_BY_WHERE = rms("""    zero = (x == 0).all(dim=-1, keepdim=True)  # rows of zeros: the text names them; their result is 0
     c = x.abs().amax(dim=-1, keepdim=True).clamp(min=math.sqrt(eps)).detach()
     s = x / c
@@ -656,6 +656,7 @@ def compute_bound_batch(k, n, bytes_per_value, peak, bandwidth):
     # with one large element (the old model answer), or the rms c * r itself for a row of 1e-4 (one division of x by
     # it, chosen only where c * r would overflow, which it never does)
     "rms_small_elements_subnormal_after_scaling": ("test_rms_norm_half", {"rms_norm_half": rms(RMS_SMALL_ELEMENTS_SUBNORMAL)}),
+    "rms_zero_rows_by_where": ("test_rms_norm_half", {"rms_norm_half": RMS_ZERO_ROWS_BY_WHERE}),
     "rms_divides_by_a_subnormal_rms": ("test_rms_norm_half", {"rms_norm_half": rms(RMS_SCALED.replace(
         "c * r >= torch.finfo(x.dtype).tiny", "torch.isfinite(c * r)"))}),
     # Part 8: loads without a mask read rows n >= N past the end of W, Scale and Zero; the interpreter lets them
