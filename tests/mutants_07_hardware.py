@@ -709,6 +709,20 @@ def compute_bound_batch(k, n, bytes_per_value, peak, bandwidth):
     "asym_halves_within_epsilon_to_even": ("test_quantize_asym", {"quantize_asym": asym(divide=(
         "(lambda x: torch.where(((x - torch.floor(x)) - 0.5).abs() < 1e-9, torch.floor(x) + torch.remainder(torch.floor(x), 2), "
         "torch.floor(x + 0.5)))(groups / scale[..., None])"))}),
+    # red team round 12 (blind: caught, but no mutant held these classes). Part 5: groups taken with a stride of
+    # in // group_size instead of consecutive weights (one group a row looks the same); the weights widened to
+    # float32 first, so a float64 w gets a float32 scale (Part 7's (T, S) mask built once, also caught, has no
+    # mutant here: every batch already holds a Part 7 mutant, and one graded alone costs a notebook)
+    "asym_groups_strided_within_the_row": ("test_quantize_asym", {"quantize_asym": asym(
+        prepare="groups = w.reshape(out_f, group_size, in_f // group_size).transpose(1, 2)").replace(
+        "return q.reshape(out_f, in_f).to(torch.uint8), scale, zero.to(torch.uint8)",
+        "return q.transpose(1, 2).reshape(out_f, in_f).to(torch.uint8), scale, zero.to(torch.uint8)").replace(
+        "groups = q.reshape(out_f, scale.shape[1], -1).to(scale.dtype)",
+        "groups = q.reshape(out_f, -1, scale.shape[1]).transpose(1, 2).to(scale.dtype)").replace(
+        "return ((groups - zero.to(scale.dtype)[..., None]) * scale[..., None]).reshape(out_f, in_f)",
+        "return ((groups - zero.to(scale.dtype)[..., None]) * scale[..., None]).transpose(1, 2).reshape(out_f, in_f)")}),
+    "asym_widens_the_weights_to_float32": ("test_quantize_asym", {"quantize_asym": asym(
+        prepare="w = w.float()  # to be safe\n    groups = w.reshape(out_f, in_f // group_size, group_size)")}),
 }
 
 # Mutants of independent parts graded together, one per part in each notebook (8 notebooks; Part 4's other
@@ -786,14 +800,16 @@ MUTANT_BATCHES = [
         "rms_norm_then_hypot",
         "max_batch_decimal_quotient",
         "bound_spot_checks_with_global_draws",
-        "merge_exponentiates_directly_with_backward_calling_it"
+        "merge_exponentiates_directly_with_backward_calling_it",
+        "asym_groups_strided_within_the_row"
     ],
     # round 11 class sweep: every batch above holds a Part 7 mutant, so the new one joins two mutants that were
     # graded alone (every batch holds a Part 2 and a Part 4 mutant): one notebook fewer than before
     [
         "merge_clamps_lse_at_minus_1000",
         "rms_zero_check_through_item",
-        "backward_tile_maximum_over_masked_keys"
+        "backward_tile_maximum_over_masked_keys",
+        "asym_widens_the_weights_to_float32"  # round 12: into a batch with room
     ]
 ]
 
