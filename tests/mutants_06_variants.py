@@ -932,6 +932,46 @@ def decayed_linear_attention(q, k, v, decay):
     w = torch.exp(logw - logw.amax(dim=-1, keepdim=True)) * (gap >= 0)
     return (w @ v) / w.sum(dim=-1, keepdim=True)
 """}),
+    # red team 12: the threshold moved to the logits (equal on paper) rounds at the logits' magnitude: for float32
+    # logits near 1000 it keeps a token 2.9e-5 below min_p times the best
+    "min_p_threshold_in_logit_space": ("test_min_p_sample", {"min_p_sample": """
+def min_p_sample(logits, min_p, generator):
+    keep = logits >= logits.amax(dim=-1, keepdim=True) + math.log(min_p)
+    probs = torch.softmax(logits.masked_fill(~keep, float("-inf")), dim=-1)
+    return torch.multinomial(probs, 1, generator=generator).squeeze(-1)
+"""}),
+    # red team 12: sentinels cast to the ids' dtype: int64 sentinels past int32's range wrap onto real int32 tokens
+    "restore_sentinels_cast_to_ids_dtype": ("test_span_corrupt", {"span_corrupt": """
+def restore_spans(inputs, targets, sentinels, pad):
+    is_sentinel = set(sentinels.to(inputs.dtype).tolist())
+    rows = []
+    for row_in, row_tg in zip(inputs.tolist(), targets.tolist()):
+        hidden, current = {}, None
+        for token in row_tg:
+            if token == pad:
+                break
+            if token in is_sentinel:
+                current = hidden.setdefault(token, [])
+            else:
+                current.append(token)
+        restored = []
+        for token in row_in:
+            if token == pad:
+                break
+            if token in is_sentinel:
+                restored += [(t, True) for t in hidden[token]]
+            else:
+                restored.append((token, False))
+        rows.append(restored)
+    t = max(len(row) for row in rows)
+    tokens = torch.full((len(rows), t), pad, dtype=torch.long)
+    noise = torch.zeros(len(rows), t, dtype=torch.bool)
+    for b, row in enumerate(rows):
+        if row:
+            tokens[b, :len(row)] = torch.tensor([token for token, _ in row])
+            noise[b, :len(row)] = torch.tensor([flag for _, flag in row])
+    return tokens, noise
+"""}),
 }
 
 # Mutants graded together in one submission (one notebook run each batch). No model answer calls another
@@ -978,7 +1018,11 @@ MUTANT_BATCHES = [
      # round 11, class sweep
      "decay_log_space_max_over_masked"],
     # round 11, class sweep: every batch above holds a Part 5 mutant
-    ["restore_tokens_in_float64_buffer"],
+    ["restore_tokens_in_float64_buffer",
+     # red team 12
+     "min_p_threshold_in_logit_space"],
+    # red team 12: every batch above holds a Part 5 mutant
+    ["restore_sentinels_cast_to_ids_dtype"],
 ]
 
 # Correct answers that differ from the model answers: closed forms written another way, Python
