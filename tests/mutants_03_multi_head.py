@@ -410,6 +410,18 @@ def causal_attention_with_cache(x, past_k, past_v, params, num_heads):
     # the same entries in another order)
     "contributions_params_by_dict_order": ("test_contributions", {"contributions": contributions(
         "heads[:, i] @ w_o[:, i * dh:(i + 1) * dh].T", before="    w_qkv, b_qkv, w_o, b_o = params.values()\n")}),
+    # Red team 12 (slipped as a view, reshaped and back): an entry of the params dict replaced by an equal copy.
+    # The values and the keys are the same, but the caller's dict no longer holds the caller's tensors
+    "contributions_reshapes_w_o_in_params_and_back": ("test_contributions", {"contributions": contributions(
+        "heads[:, i] @ params['w_o'][:, i].T",
+        before="    params['w_o'] = params['w_o'].reshape(d, num_heads, dh).clone()\n",
+        after="    params['w_o'] = params['w_o'].reshape(d, d)\n")}),
+    "left_padded_stores_a_copy_of_w_qkv_in_params": ("test_left_padded", {"left_padded": left_padded(
+        before="    params['w_qkv'] = w = w.clone()\n")}),
+    "cache_stores_a_copy_of_b_o_in_params": ("test_cache", {"cache": cache(
+        "torch.ones(t, p + t, dtype=torch.bool).tril(diagonal=p)").replace(
+        "    p, t = past_k.shape[2], x.shape[1]\n",
+        "    p, t = past_k.shape[2], x.shape[1]\n    params['b_o'] = params['b_o'].clone()\n")}),
     "cache_params_by_dict_order": ("test_cache", {"cache": cache(
         "torch.ones(t, p + t, dtype=torch.bool).tril(diagonal=p)").replace(
         '(x @ params["w_qkv"].T + params["b_qkv"])', "(x @ w_qkv.T + b_qkv)").replace(
@@ -775,4 +787,7 @@ MUTANT_BATCHES = [
      "interleaved_float32_permutation_matrix_with_contributions_calling_it",
      # round 11 class sweep (no Part 6 mutant in this batch yet)
      "left_padded_softmax_maximum_over_padding"],
+    # red team 12: no batch above has room for a part 5, 6 or 7 mutant
+    ["contributions_reshapes_w_o_in_params_and_back", "left_padded_stores_a_copy_of_w_qkv_in_params",
+     "cache_stores_a_copy_of_b_o_in_params"],
 ]
