@@ -142,6 +142,11 @@ MUTANTS = {
     # tanh' scales the columns of W_hh instead of its rows (diag on the wrong side)
     "slope_scales_columns": ("test_rnn_step", {"rnn_step": jac(
         CANDIDATE + SLOPE + '    return slope[:, None, :] * p["W_hh"] + torch.diag(1 - leak)')}),
+    # in-place rule, values kept (red team 12): rates already in [0, 1] clamped in place change no value, but a
+    # leak that autograd saved for its own backward pass (exp of a learned parameter) then cannot backpropagate
+    "jacobian_clamps_rates_in_place": ("test_rnn_step", {"rnn_step": jac(
+        "    with torch.no_grad():\n        leak.clamp_(0, 1)\n" + CANDIDATE + SLOPE
+        + '    return slope[:, :, None] * p["W_hh"] + torch.diag(1 - leak)')}),
     # tanh' taken at the new (leaky) state h' instead of at the candidate: equal only when every rate is 1
     "slope_from_the_new_state": ("test_rnn_step", {"rnn_step": jac(
         CANDIDATE + "    new = (1 - leak) * h + leak * candidate\n    slope = leak * (1 - new ** 2)\n"
@@ -284,6 +289,17 @@ answer_parallel = _Any("a")
         "        outputs[i] = h * inside\n"
         "    return torch.stack(outputs, dim=1), h")}),
     # argument class: h0 is never used
+    # empty-batch class (red team 12): the loop starts at the longest sequence, and the max of an empty lengths
+    # tensor raises
+    "reverse_loops_from_the_longest_only": ("test_rnn_unroll", {"rnn_unroll": reverse(
+        "    lengths = lengths.long()\n"
+        "    h = torch.zeros(b, p['W_hh'].shape[0], dtype=x.dtype) if h0 is None else h0\n"
+        "    outputs = torch.zeros(b, t, p['W_hh'].shape[0], dtype=x.dtype)\n"
+        "    for i in reversed(range(int(lengths.max()))):\n"
+        "        inside = (i < lengths)[:, None]\n"
+        "        h = torch.where(inside, cell(x[:, i], h), h)\n"
+        "        outputs[:, i] = h * inside\n"
+        "    return outputs, h")}),
     "reverse_ignores_h0": ("test_rnn_unroll", {"rnn_unroll": reverse(
         "    h = torch.zeros(b, p['W_hh'].shape[0], dtype=x.dtype)\n"
         "    outputs = [None] * t\n"
@@ -709,8 +725,10 @@ MUTANT_BATCHES = [
         "reverse_recursive_per_column"
     ],
     # session 17 sweep: gradients with respect to every input
-    ["reverse_h0_detached", "decoder_s0_detached", "jacobian_products_rebuilt_from_scratch"],
+    ["reverse_h0_detached", "decoder_s0_detached", "jacobian_products_rebuilt_from_scratch",
+     "jacobian_clamps_rates_in_place"],  # red team 12
     ["reverse_input_projection_detached", "decoder_coverage_updated_in_place",
      "slope_from_the_old_state_with_norms_calling_it"],  # round 11, refbind: the one batch without Parts 1 and 5
-    ["decoder_exp_before_the_mask"]  # round 11 class sweep: every batch above already has a Part 6 mutant
+    ["decoder_exp_before_the_mask",  # round 11 class sweep: every batch above already has a Part 6 mutant
+     "reverse_loops_from_the_longest_only"]  # red team 12
 ]
