@@ -250,6 +250,18 @@ def padding_mask(lengths, s):
     slots = torch.arange(s, dtype=lengths.dtype)[None, :]
     return slots >= start, (slots - start).clamp(min=0)
 """}),
+    # empty-batch class (red team 12): only the columns of the longest sequence built, then padded; the max of an
+    # empty lengths tensor raises
+    "padding_mask_max_of_an_empty_batch": ("test_padding_mask", {"padding_mask": """
+def padding_mask(lengths, s):
+    lengths = lengths.long()
+    longest = int(lengths.max())
+    slots = torch.arange(longest)[None, :]
+    start = longest - lengths[:, None]
+    allowed = torch.cat([torch.zeros(len(lengths), s - longest, dtype=torch.bool), slots >= start], 1)
+    positions = torch.cat([torch.zeros(len(lengths), s - longest, dtype=torch.int64), (slots - start).clamp(min=0)], 1)
+    return allowed, positions
+"""}),
     "padding_mask_changes_lengths_in_place": ("test_padding_mask", {"padding_mask": """
 def padding_mask(lengths, s):
     start = lengths.neg_().add_(s)[:, None]
@@ -1000,7 +1012,8 @@ MUTANT_BATCHES = [
      "fix_key_weight_detached",  # session 17 sweep: gradients with respect to every parameter
      "variance_normal_q_with_the_uniform_moments",  # red team 11
      "masked_attention_exp_before_the_mask"],  # round 11 class sweep: no other Part 5 member
-    ["raw_scores_squares_in_float16", "variance_loop_over_pairs"],  # red team 11: every batch above has a part 1 mutant
+    ["raw_scores_squares_in_float16", "variance_loop_over_pairs",
+     "padding_mask_max_of_an_empty_batch"],  # red team 12  # red team 11: every batch above has a part 1 mutant
     ["raw_scores_distance_then_square",  # red team 11
      "padding_mask_wraps_small_int_lengths_with_fix_calling_it"],  # round 11, refbind: no other Part 4 or 7 member
 ]
