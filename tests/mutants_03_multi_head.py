@@ -416,8 +416,8 @@ def causal_attention_with_cache(x, past_k, past_v, params, num_heads):
         "heads[:, i] @ params['w_o'][:, i].T",
         before="    params['w_o'] = params['w_o'].reshape(d, num_heads, dh).clone()\n",
         after="    params['w_o'] = params['w_o'].reshape(d, d)\n")}),
-    "left_padded_stores_a_copy_of_w_qkv_in_params": ("test_left_padded", {"left_padded": left_padded(
-        before="    params['w_qkv'] = w = w.clone()\n")}),
+    "left_padded_stores_w_qkv_contiguous_in_params": ("test_left_padded", {"left_padded": left_padded(
+        before="    params['w_qkv'] = w = w.contiguous()\n")}),
     "cache_stores_a_copy_of_b_o_in_params": ("test_cache", {"cache": cache(
         "torch.ones(t, p + t, dtype=torch.bool).tril(diagonal=p)").replace(
         "    p, t = past_k.shape[2], x.shape[1]\n",
@@ -788,6 +788,6 @@ MUTANT_BATCHES = [
      # round 11 class sweep (no Part 6 mutant in this batch yet)
      "left_padded_softmax_maximum_over_padding"],
     # red team 12: no batch above has room for a part 5, 6 or 7 mutant
-    ["contributions_reshapes_w_o_in_params_and_back", "left_padded_stores_a_copy_of_w_qkv_in_params",
+    ["contributions_reshapes_w_o_in_params_and_back", "left_padded_stores_w_qkv_contiguous_in_params",
      "cache_stores_a_copy_of_b_o_in_params"],
 ]
