@@ -616,6 +616,10 @@ def average_checkpoints(states):
                 "for m, t in zip(matches, totals)])['log_p']))")}),
     # class sweep of red team 11 (a move done with arithmetic, ch03 P1's class): every entry stacked in float64, the
     # mean kept for floating-point entries and the last row for the others, cast back; int64 counters past 2**53 round
+    # red team 12 (kept full marks): weights exp(scores / temperature) given to torch.multinomial as they are, which
+    # it normalises itself; at a temperature of 1e-4 every weight underflows to 0 (a softmax subtracts the maximum)
+    "sample_weights_exp_unnormalised": ("test_sample", {"sample": sample(_topk_scores() +
+        "        drawn = torch.multinomial(scores.double().exp(), 1, generator=generator).flatten().tolist()")}),
     "average_ints_through_float64": ("test_average", {"average": average(
         "        t = states[-1][k]\n        stacked = torch.stack([s[k].to(torch.float64) for s in states])\n"
         "        out[k] = (stacked.mean(dim=0) if t.is_floating_point() else stacked[-1]).to(t.dtype)")}),
@@ -898,4 +902,5 @@ MUTANT_BATCHES = [
     # red team 9, second pass: every batch above already holds a mutant of part 6
     ["sample_slip_with_beam_calling_it", "average_records_itself_in_the_last_state"],
     ["sample_top_k_ranked_in_float32", "average_refuses_states_without_entries"],
+    ["sample_weights_exp_unnormalised"],  # red team 12: every batch above already holds a mutant of part 6
 ]

@@ -713,6 +713,11 @@ def masked_lm_loss(logits, ids, target_mask, z_loss=0.0):
 """}),
     # class 5 (ties broken by nudging values): greedy ties settled towards the lowest id by an epsilon times the id,
     # right on exact ties, wrong on scores a unit in the last place apart
+    # red team 12 (kept full marks): weights exp(scores / temperature) in float64 given to torch.multinomial as they
+    # are (it normalises them itself); scores over the temperature past 709 overflow even in float64
+    "generate_weights_exp_unnormalised": ("test_generate_with_cache", {"generate_with_cache": _gen().replace(
+        "torch.multinomial(torch.softmax(scores / temperature, dim=-1), 1,",
+        "torch.multinomial(torch.exp(scores.double() / temperature), 1,")}),
     "generate_greedy_ties_nudged": ("test_generate_with_cache", {"generate_with_cache": _gen().replace(
         "            token = scores.argmax(dim=-1)\n",
         "            token = (scores - 1e-6 * torch.arange(scores.shape[-1])).argmax(dim=-1)  # ties: the lowest id\n")}),
@@ -872,7 +877,8 @@ MUTANT_BATCHES = [
     ["generate_greedy_ties_nudged",  # red team 9, second pass: every batch above holds a mutant of part 8
      "ragged_square_causal_table"],  # class sweep of red team 11: every batch above holds a mutant of part 7
     ["ragged_cache_written_by_sum",  # class sweep of red team 11: every batch above holds a mutant of part 7
-     "loss_z_loss_squared_in_half"],  # class sweep of red team 11, class 8
+     "loss_z_loss_squared_in_half",  # class sweep of red team 11, class 8
+     "generate_weights_exp_unnormalised"],  # red team 12: unnormalised exp weights, no maximum subtracted
 ]
 
 CORRECT_VARIANTS = {
