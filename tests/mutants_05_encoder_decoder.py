@@ -240,6 +240,12 @@ def request_dot_products(prompt_len, chunk, n, layers, heads):
         "    k = int(max(src_segments.max(), tgt_segments.max())) + 1\n"
         "    hs, ht = F.one_hot(src_segments, k)[..., 1:], F.one_hot(tgt_segments, k)[..., 1:]\n"
         "    return (hs @ hs.transpose(1, 2)) > 0, ((ht @ ht.transpose(1, 2)) > 0) & causal, (ht @ hs.transpose(1, 2)) > 0")}),
+    # round 12, class sweep (empty batch): one-hot columns sized from the largest pair number; B = 0 has no maximum
+    "masks_one_hot_sized_by_max": ("test_packed_masks", {"packed_masks": masks(
+        "    k = int(max(src_segments.max(), tgt_segments.max())) + 1\n"
+        "    hs = F.one_hot(src_segments.long(), k)[..., 1:].float()\n"
+        "    ht = F.one_hot(tgt_segments.long(), k)[..., 1:].float()\n"
+        "    return (hs @ hs.transpose(1, 2)) > 0, ((ht @ ht.transpose(1, 2)) > 0) & causal, (ht @ hs.transpose(1, 2)) > 0")}),
     # stated requirement (boolean): float 0/1 masks
     "masks_float": ("test_packed_masks", {"packed_masks": masks(
         "    eq = lambda a, b: " + _SAME + " & (b[:, None, :] != 0)\n"
@@ -291,6 +297,13 @@ def packed_masks(src_segments, tgt_segments):
     # self_allowed (changes only a row that hides its own position, such as a padded target position)
     "sandwich_mask_in_place": ("test_sandwich", {"sandwich": sandwich(
         "    if self_allowed is not None:\n        self_allowed |= torch.eye(y.shape[1], dtype=torch.bool)\n"
+        + _SW1 + _SW2 + _SW3)}),
+    # round 12, class sweep (an in-place write that keeps the values): the caller's self_allowed made causal in place;
+    # every mask the tests pass is causal already, so the values stay and only the version counter moves (a mask
+    # that the caller's autograd graph saved, a stack of layers sharing it, can no longer be used by backward)
+    "sandwich_mask_made_causal_in_place": ("test_sandwich", {"sandwich": sandwich(
+        "    if self_allowed is not None:\n"
+        "        self_allowed &= torch.ones(y.shape[1], y.shape[1], dtype=torch.bool).tril()\n"
         + _SW1 + _SW2 + _SW3)}),
     # its own causal mask instead of self_allowed (a rule that differs only on a per-row mask)
     # red team 9: an entry added to the caller's parameter dict (the last self-attention output kept
@@ -412,6 +425,10 @@ def cached_self_attention(x_new, params, cache):
               "        k = F.pad(old[0], (0, 0, 0, n)) + F.pad(k, (0, 0, p0, 0))\n"
               "        v = F.pad(old[1], (0, 0, 0, n)) + F.pad(v, (0, 0, p0, 0))\n"
               "    cache['k'], cache['v'] = k, v\n")}),
+    # round 12, class sweep (an empty batch): heads split with a -1 for the head width; reshape cannot size -1 for
+    # B = 0 (a tensor of no elements) and raises
+    "cached_heads_split_with_minus_one": ("test_cached_attention", {"cached_attention": cached(_OFFSET_MASK).replace(
+        "x.reshape(b, n, NUM_HEADS, dh)", "x.reshape(b, n, NUM_HEADS, -1)")}),
     # red team 9, second pass -- Part 4: the global random generator (chapter 1's class), reseeded "to be safe"
     "masks_reseed_global_generator": ("test_packed_masks", {"packed_masks": masks(
         "    torch.manual_seed(0)\n"
@@ -589,13 +606,17 @@ MUTANT_BATCHES = [
     ["rms_divides_x_in_place", "params_decoder_two_norms", "prefill_last_chunk_padded", "request_prefill_unchunked", "masks_causal_cached_to_256", "sandwich_mask_in_place", "cached_exp_without_the_maximum"],
     ["rms_ignores_eps", "params_returns_float", "prefill_float_division", "request_lesson_count", "masks_renumber_padding_in_place", "sandwich_adds_entry_to_p", "cached_state_in_global"],
     ["rms_eps_keyword_only", "prefill_int_of_float", "request_float_division", "masks_uint8_segments", "sandwich_own_causal_mask", "cached_folds_scale_into_params"],
-    ["rms_scale_under_no_grad", "prefill_int64_tensor", "request_int64_tensor", "cached_params_gain_split_weights", "masks_reseed_global_generator"],
+    ["rms_scale_under_no_grad", "prefill_int64_tensor", "request_int64_tensor", "cached_params_gain_split_weights", "masks_reseed_global_generator",
+     "sandwich_mask_made_causal_in_place"],  # round 12, class sweep,
     ["prefill_arguments_renamed", "request_arguments_renamed", "cached_position_counter",
-     "sandwich_self_attention_detached"],  # session 17 sweep
+     "sandwich_self_attention_detached",  # session 17 sweep
+     "masks_one_hot_sized_by_max"],  # round 12, class sweep
     ["prefill_forgets_heads", "cached_cache_in_float64", "sandwich_post_norm_weight_detached"],  # session 17 sweep
     ["prefill_lying_int", "cached_exp_masked_after",
      "rms_eps_outside_root_with_sandwich_calling_it"],  # round 11, second pass: no other member changes Parts 1 or 5
     # round 11, class sweep: every batch above holds a Part 6 mutant
     ["cached_square_mask_sliced"],
     ["cached_cache_extended_by_padded_sum"],
+    # round 12, class sweep: every batch above holds a Part 6 mutant
+    ["cached_heads_split_with_minus_one"],
 ]
