@@ -554,6 +554,21 @@ def sentence_smoothed_loss(logits, targets, eps):
     return ((per_token * real).sum(dim=1)[keep] / counts[keep]).mean()
 """}),
     # red team 9, second pass, class 1 (a dict argument gains entries): a record of the averaging left in the last state
+    # red team 12, class sweep (an empty batch): rows shifted one by one and stacked; torch.stack of no rows raises
+    "decoder_io_stacks_rows": ("test_decoder_io", {"decoder_io": """
+def decoder_io(targets):
+    rows = []
+    for row in targets:
+        shifted = torch.cat([row.new_tensor([BOS]), row[:-1]])
+        rows.append(shifted.masked_fill((shifted == EOS) | (row == PAD), PAD))
+    return torch.stack(rows), targets
+"""}),
+    # red team 12, class sweep (an entry of the caller's dict replaced by an equal tensor): contiguous copies stored
+    "average_stores_contiguous_entries_in_the_states": ("test_average", {"average": average(
+        "        for s in states:\n            s[k] = s[k].contiguous()  # faster reads\n"
+        "        if states[-1][k].is_floating_point():\n"
+        "            out[k] = (sum(s[k].double() for s in states) / len(states)).to(states[-1][k].dtype)\n"
+        "        else:\n            out[k] = states[-1][k].clone()")}),
     "average_records_itself_in_the_last_state": ("test_average", {"average": """
 def average_checkpoints(states):
     if not states:
@@ -902,5 +917,7 @@ MUTANT_BATCHES = [
     # red team 9, second pass: every batch above already holds a mutant of part 6
     ["sample_slip_with_beam_calling_it", "average_records_itself_in_the_last_state"],
     ["sample_top_k_ranked_in_float32", "average_refuses_states_without_entries"],
-    ["sample_weights_exp_unnormalised"],  # red team 12: every batch above already holds a mutant of part 6
+    ["sample_weights_exp_unnormalised",  # red team 12: every batch above already holds a mutant of part 6
+     "average_stores_contiguous_entries_in_the_states",  # red team 12 class sweep: no Part 1 or 5 mutant here yet
+     "decoder_io_stacks_rows"],
 ]
