@@ -205,6 +205,15 @@ def softmax_backward(weights, grad_weights, temperature=1.0):
     inner = (weights * grad_weights).sum(-1, keepdim=True) / weights.sum(-1, keepdim=True)
     return weights * (grad_weights - inner) / temperature
 """}),
+    # round 12 class sweep (class 2, an in-place write that keeps the values): weights clamped into [0, 1] where
+    # they already are; the values stay, but the version counter moves and the caller's softmax fails its backward
+    "softmax_backward_clamps_weights_in_place": ("test_softmax_backward", {"softmax_backward": """
+def softmax_backward(weights, grad_weights, temperature=1.0):
+    w = weights.clamp_(0, 1)  # a guard against rounding: the weights are in [0, 1] already
+    work = torch.float32 if w.dtype.itemsize < 4 else w.dtype
+    w, g = w.to(work), grad_weights.to(work)
+    return (w * (g - (w * g).sum(dim=-1, keepdim=True)) / temperature).to(weights.dtype)
+"""}),
     # Part 3: causal mask of a block of queries at an offset
     # rule on another path: aligned bottom-right, right only when the block ends at the last slot
     "causal_mask_aligned_bottom_right": ("test_causal_mask", {"causal_mask": """
@@ -1012,8 +1021,9 @@ MUTANT_BATCHES = [
      "fix_key_weight_detached",  # session 17 sweep: gradients with respect to every parameter
      "variance_normal_q_with_the_uniform_moments",  # red team 11
      "masked_attention_exp_before_the_mask"],  # round 11 class sweep: no other Part 5 member
-    ["raw_scores_squares_in_float16", "variance_loop_over_pairs",
-     "padding_mask_max_of_an_empty_batch"],  # red team 12  # red team 11: every batch above has a part 1 mutant
+    ["raw_scores_squares_in_float16", "variance_loop_over_pairs",  # red team 11: every batch above has a part 1 mutant
+     "padding_mask_max_of_an_empty_batch",  # red team 12
+     "softmax_backward_clamps_weights_in_place"],  # round 12 class sweep: no other Part 2 member
     ["raw_scores_distance_then_square",  # red team 11
      "padding_mask_wraps_small_int_lengths_with_fix_calling_it"],  # round 11, refbind: no other Part 4 or 7 member
 ]
