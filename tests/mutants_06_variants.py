@@ -849,7 +849,7 @@ def restore_spans(inputs, targets, sentinels, pad):
                 break
             pieces.append((hidden[token], True) if token in is_sentinel else ([token], False))
         rows.append(pieces)
-    t = max(sum(len(piece) for piece, _ in row) for row in rows)
+    t = max((sum(len(piece) for piece, _ in row) for row in rows), default=0)  # round 12: 0 for an empty batch
     tokens = torch.full((len(rows), t), pad, dtype=torch.long)
     starts = torch.zeros(len(rows), t, dtype=torch.bool)
     pick = torch.zeros(len(rows), t, dtype=torch.bool)
@@ -972,6 +972,93 @@ def restore_spans(inputs, targets, sentinels, pad):
             noise[b, :len(row)] = torch.tensor([flag for _, flag in row])
     return tokens, noise
 """}),
+    # round 12, class sweep (a threshold moved into a space where it rounds): experts rank tokens by log-probabilities;
+    # near -700 their float64 steps are 1.1e-13, coarser than the probabilities' relative gaps of 5e-14, so tokens
+    # whose probabilities differ tie and go by index
+    "expert_choice_ranked_by_log_probs": ("test_expert_choice", {"expert_choice": """
+def expert_choice(router_logits, capacity):
+    logp = router_logits.log_softmax(dim=-1)
+    n = logp.shape[0]
+    order = logp.sort(dim=0, descending=True, stable=True).indices
+    rank = torch.empty_like(order).scatter_(0, order, torch.arange(n)[:, None].expand_as(order).clone())
+    chosen = rank < capacity
+    return chosen, torch.where(chosen, logp.exp(), torch.zeros_like(logp))
+"""}),
+    # round 12, class sweep: the same, the ranking by logits minus their logsumexp (gate from the softmax)
+    "expert_choice_ranked_by_logits_minus_max": ("test_expert_choice", {"expert_choice": """
+def expert_choice(router_logits, capacity):
+    probs = router_logits.softmax(dim=-1)
+    z = router_logits - torch.logsumexp(router_logits, dim=-1, keepdim=True)
+    n = probs.shape[0]
+    order = z.sort(dim=0, descending=True, stable=True).indices
+    rank = torch.empty_like(order).scatter_(0, order, torch.arange(n)[:, None].expand_as(order).clone())
+    chosen = rank < capacity
+    return chosen, torch.where(chosen, probs, torch.zeros_like(probs))
+"""}),
+    # round 12, class sweep (an empty batch): one row at a time, concatenated; torch.cat of no rows raises for B = 0
+    "min_p_rows_concatenated": ("test_min_p_sample", {"min_p_sample": """
+def min_p_sample(logits, min_p, generator):
+    out = []
+    for row in logits:
+        probs = row.softmax(dim=-1)
+        kept = torch.where(probs >= min_p * probs.max(), probs, torch.zeros_like(probs))
+        out.append(torch.multinomial(kept, 1, generator=generator))
+    return torch.cat(out)
+"""}),
+    # round 12, class sweep (an empty batch): the query heads grouped with a -1, which reshape cannot size for B = 0
+    "gqa_cached_groups_by_minus_one": ("test_gqa_cached_attention", {"gqa_cached_attention": """
+def gqa_cached_attention(q, k, v):
+    b, h, t, d = q.shape
+    g, s = k.shape[1], k.shape[2]
+    qg = q.reshape(b, g, -1, t, d)
+    scores = torch.einsum("bgrtd,bgsd->bgrts", qg, k) / math.sqrt(d)
+    allowed = torch.arange(s)[None, :] <= torch.arange(s - t, s)[:, None]
+    out = torch.einsum("bgrts,bgsd->bgrtd", scores.masked_fill(~allowed, float("-inf")).softmax(dim=-1), v)
+    return out.reshape(b, h, t, d)
+"""}),
+    # round 12, class sweep (an empty batch): one row at a time, stacked; torch.stack of no rows raises for B = 0
+    "whole_word_rows_stacked": ("test_whole_word_chosen", {"whole_word_chosen": """
+def whole_word_chosen(starts, pick):
+    rows = []
+    for row_starts, row_pick in zip(starts, pick):
+        positions = torch.arange(row_starts.shape[0])
+        word_start = torch.where(row_starts, positions, -1).cummax(dim=0).values
+        rows.append((word_start >= 0) & row_pick[word_start.clamp(min=0)])
+    return torch.stack(rows)
+"""}),
+    # round 12, class sweep (an empty batch): the width from Python's max of the rows' lengths, which raises for B = 0
+    # (the model answer had it until round 12)
+    "restore_width_max_of_an_empty_batch": ("test_span_corrupt", {"span_corrupt": """
+def restore_spans(inputs, targets, sentinels, pad):
+    is_sentinel = set(sentinels.tolist())
+    rows = []
+    for row_in, row_tg in zip(inputs.tolist(), targets.tolist()):
+        hidden, current = {}, None
+        for token in row_tg:
+            if token == pad:
+                break
+            if token in is_sentinel:
+                current = hidden.setdefault(token, [])
+            else:
+                current.append(token)
+        restored = []
+        for token in row_in:
+            if token == pad:
+                break
+            if token in is_sentinel:
+                restored += [(t, True) for t in hidden[token]]
+            else:
+                restored.append((token, False))
+        rows.append(restored)
+    t = max(len(row) for row in rows)
+    tokens = torch.full((len(rows), t), pad, dtype=torch.long)
+    noise = torch.zeros(len(rows), t, dtype=torch.bool)
+    for b, row in enumerate(rows):
+        if row:
+            tokens[b, :len(row)] = torch.tensor([token for token, _ in row])
+            noise[b, :len(row)] = torch.tensor([flag for _, flag in row])
+    return tokens, noise
+"""}),
 }
 
 # Mutants graded together in one submission (one notebook run each batch). No model answer calls another
@@ -1022,7 +1109,12 @@ MUTANT_BATCHES = [
      # red team 12
      "min_p_threshold_in_logit_space"],
     # red team 12: every batch above holds a Part 5 mutant
-    ["restore_sentinels_cast_to_ids_dtype"],
+    ["restore_sentinels_cast_to_ids_dtype",
+     # round 12, class sweep
+     "whole_word_rows_stacked", "min_p_rows_concatenated", "gqa_cached_groups_by_minus_one",
+     "expert_choice_ranked_by_logits_minus_max"],
+    # round 12, class sweep: every batch above holds a Part 5 mutant
+    ["restore_width_max_of_an_empty_batch", "expert_choice_ranked_by_log_probs"],
 ]
 
 # Correct answers that differ from the model answers: closed forms written another way, Python
@@ -1083,9 +1175,12 @@ def restore_spans(inputs, targets, sentinels, pad):
         rows_t.append(torch.cat(pieces)), rows_n.append(torch.cat(flags))
     # round 11, class sweep: not pad_sequence(rows_t, padding_value=pad), whose padding value is a float (a pad past
     # 2**53 came back rounded; this variant kept full marks only while the tests used small ids)
-    tokens = torch.full((len(rows_t), max(len(row) for row in rows_t)), pad, dtype=torch.long)
+    # round 12, class sweep: an empty batch gives (0, 0) results (max(..., default=0); pad_sequence raises for [])
+    tokens = torch.full((len(rows_t), max((len(row) for row in rows_t), default=0)), pad, dtype=torch.long)
     for b, row in enumerate(rows_t):
         tokens[b, :len(row)] = row
+    if not rows_n:
+        return tokens, torch.zeros(tokens.shape, dtype=torch.bool)
     noise = torch.nn.utils.rnn.pad_sequence(rows_n, batch_first=True, padding_value=False)
     return tokens, noise
 """,
@@ -1175,8 +1270,8 @@ def restore_spans(inputs, targets, sentinels, pad):
                 row.append(tok)
         first.append(len(row)), hidden.append(False)  # the padding: a word that is never chosen
         out_rows.append(row), first_rows.append(first), hidden_rows.append(hidden)
-    T = max(len(r) for r in out_rows)
-    tokens = torch.tensor([r + [pad] * (T - len(r)) for r in out_rows], dtype=torch.int64)
+    T = max((len(r) for r in out_rows), default=0)  # round 12, class sweep: 0 for an empty batch
+    tokens = torch.tensor([r + [pad] * (T - len(r)) for r in out_rows], dtype=torch.int64).reshape(len(out_rows), T)
     # the noise with Part 3's whole_word_chosen (round 11, second pass: a later part calling an earlier part's
     # function, graded with a reference of it): each piece of the input, a token or a sentinel's span, is a word,
     # chosen when it was hidden; arguments by name, views that are not contiguous
