@@ -117,7 +117,7 @@ def ragged_cached_attention(q, k_new, v_new, k_cache, v_cache, lengths):
     g, s_max = k_cache.shape[1], k_cache.shape[2]
     if h % g:
         raise ValueError("heads do not group")
-    if int((lengths.long() + t).max()) {cmp} s_max:
+    if bool((lengths.long() + t {cmp} s_max).any()):
         raise ValueError("the cache is too small")
     {caches}
     slots = {offsets} + torch.arange(t)
@@ -304,6 +304,40 @@ def head_rms_norm(x, n_heads, weight, eps=1e-6, unit_offset=False):
     inv_rms = torch.rsqrt(heads.square().mean(dim=-1, keepdim=True) + eps)
     y = heads * inv_rms * scale
     return y.reshape(*x.shape[:-2], n_heads, x.shape[-2], x.shape[-1] // n_heads).to(x.dtype)""")}),
+    # red team 12, class sweep (an empty batch): leading axes flattened with reshape(-1, ...), which a tensor of no
+    # elements refuses (the -1 could be any size)
+    "rms_flattens_leading_axes": ("test_head_rms_norm", {"head_rms_norm": """
+def head_rms_norm(x, n_heads, weight, eps=1e-6, unit_offset=False):
+    if n_heads < 1 or x.shape[-1] % n_heads:
+        raise ValueError("the heads do not split the last axis")
+    work = torch.float64 if x.dtype == torch.float64 else torch.float32
+    t, dh = x.shape[-2], x.shape[-1] // n_heads
+    heads = x.to(work).reshape(-1, t, n_heads, dh)
+    scale = weight.to(work) + 1 if unit_offset else weight.to(work)
+    y = heads * torch.rsqrt(heads.square().mean(dim=-1, keepdim=True) + eps) * scale
+    return y.transpose(1, 2).reshape(*x.shape[:-2], n_heads, t, dh).to(x.dtype)
+"""}),
+    # red team 12, class sweep (an empty batch): one row at a time, the rows' sums stacked (no rows: stack raises)
+    "loss_stacks_row_sums": ("test_masked_lm_loss", {"masked_lm_loss": """
+def masked_lm_loss(logits, ids, target_mask, z_loss=0.0):
+    work = torch.float64 if logits.dtype == torch.float64 else torch.float32
+    sums, count = [], 0
+    for b in range(logits.shape[0]):  # rows hold different numbers of answer tokens
+        chosen = target_mask[b, 1:]
+        scores = logits[b, :-1][chosen].to(work)
+        log_z = torch.logsumexp(scores, dim=-1)
+        picked = scores.gather(-1, ids[b, 1:][chosen].long().unsqueeze(-1)).squeeze(-1)
+        sums.append(((log_z - picked) + z_loss * log_z.square()).sum())
+        count += int(chosen.sum())
+    return torch.stack(sums).sum() / max(count, 1), count
+"""}),
+    # red team 12, class sweep (an empty batch): cos and sin tabled up to the largest position (no positions: max raises)
+    "rope_table_up_to_the_largest_position": ("test_rope_llama3", {"rope_llama3": _ROPE.format(
+        check=_ROPE_CHECK, bands=_ROPE_BANDS,
+        angle="(torch.arange(int(positions.max()) + 1, dtype=torch.float64)[:, None] * theta)[positions.long()][:, None]")}),
+    # red team 12, class sweep (an empty batch): the fit checked on the longest row (no rows: max raises)
+    "ragged_longest_row_of_an_empty_batch": ("test_ragged_cached_attention", {"ragged_cached_attention": _ragged().replace(
+        "    if bool((lengths.long() + t > s_max).any()):\n", "    if int((lengths.long() + t).max()) > s_max:\n")}),
     # Part 1 -- every argument: eps added after the square root (only visible with eps = 1e-3)
     "rms_eps_outside_sqrt": ("test_head_rms_norm", {"head_rms_norm": _RMS.format(body="""
     inv_rms = 1 / (heads.square().mean(dim=-1, keepdim=True).sqrt() + eps)
@@ -875,10 +909,12 @@ MUTANT_BATCHES = [
      "loss_count_false_when_empty",
      "rope_view_slip_with_ragged_calling_it"],  # refbind pass: no other member changes Parts 6 or 7
     ["generate_greedy_ties_nudged",  # red team 9, second pass: every batch above holds a mutant of part 8
-     "ragged_square_causal_table"],  # class sweep of red team 11: every batch above holds a mutant of part 7
+     "ragged_square_causal_table",  # class sweep of red team 11: every batch above holds a mutant of part 7
+     "rms_flattens_leading_axes", "loss_stacks_row_sums", "rope_table_up_to_the_largest_position"],  # red team 12
     ["ragged_cache_written_by_sum",  # class sweep of red team 11: every batch above holds a mutant of part 7
      "loss_z_loss_squared_in_half",  # class sweep of red team 11, class 8
      "generate_weights_exp_unnormalised"],  # red team 12: unnormalised exp weights, no maximum subtracted
+    ["ragged_longest_row_of_an_empty_batch"],  # red team 12 class sweep: every batch above holds a mutant of part 7
 ]
 
 CORRECT_VARIANTS = {
