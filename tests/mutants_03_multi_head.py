@@ -563,6 +563,10 @@ def head_contributions(x, params, num_heads):
     # round 11 class sweep (chapter 06's slip): a written-out softmax whose row maximum is taken over the masked keys
     # too. Where a padding key scores a thousand above every real one, exp(-1000) is 0 for every real key: 0 / 0,
     # clamped to zeros here. The hidden tests now build that case on purpose (the padding of 1000 caught it already)
+    # round 12 class sweep (class 1, an empty batch): one mask row per sentence, then torch.stack, which raises for
+    # B = 0 (nothing to stack); right for every B >= 1
+    "left_padded_stacks_masks_of_an_empty_batch": ("test_left_padded", {"left_padded": left_padded(
+        real="torch.stack([torch.arange(s) >= s - int(n) for n in memory_lengths])")}),
     "left_padded_softmax_maximum_over_padding": ("test_left_padded", {"left_padded": """
 def cross_attention_left_padded(x, memory, memory_lengths, params, num_heads):
     d, s = x.shape[-1], memory.shape[1]
@@ -790,4 +794,6 @@ MUTANT_BATCHES = [
     # red team 12: no batch above has room for a part 5, 6 or 7 mutant
     ["contributions_reshapes_w_o_in_params_and_back", "left_padded_stores_w_qkv_contiguous_in_params",
      "cache_stores_a_copy_of_b_o_in_params"],
+    # round 12 class sweep: every batch above already has a part 6 mutant
+    ["left_padded_stacks_masks_of_an_empty_batch"],
 ]
