@@ -195,6 +195,10 @@ def position_from_encoding(row):
         pairs="x[..., 0:rotary_dim:2], x[..., 1:rotary_dim:2]",
         ending="return torch.cat([torch.stack([a * cos - b * sin, a * sin + b * cos], dim=-1).flatten(-2).to(x.dtype), x[..., rotary_dim:]], dim=-1)")}),
     # .view on x: a transposed (B, T, H, Dh) -> (B, H, T, Dh) input raises (red team round 2)
+    # round 12 class sweep (class 1, an empty batch): one row of positions per sequence, then torch.stack, which
+    # raises for B = 0 (nothing to stack); right for every B >= 1
+    "partial_rope_stacks_positions_of_an_empty_batch": ("test_rotate_half", {"rotate_half": partial_rope(
+        pos="torch.stack([(torch.arange(t) - (t - int(n))).clamp(min=0) for n in lengths])")}),
     "partial_rope_view_needs_contiguous_x": ("test_rotate_half", {"rotate_half": partial_rope(
         pairs="x.view(-1, t, dh)[..., :half].view(*x.shape[:-1], half), x.view(-1, t, dh)[..., half:rotary_dim].view(*x.shape[:-1], half)")}),
     "partial_rope_padding_at_negative_positions": ("test_rotate_half", {"rotate_half": partial_rope(
@@ -644,4 +648,6 @@ MUTANT_BATCHES = [
      "table_interleaved_with_position_calling_it"],  # refbind pass (round 11)
     # round 11 class sweep: every batch above already has a part 5 mutant
     ["partial_rope_passes_features_through_by_angle_zero"],
+    # round 12 class sweep: likewise
+    ["partial_rope_stacks_positions_of_an_empty_batch"],
 ]
