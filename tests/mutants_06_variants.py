@@ -4,8 +4,12 @@ lose points, and correct answers written differently that must keep full marks.
 Each part has three mutants: a realistic wrong answer, and mutants for the classes of issue #22
 that the part's hidden tests close (named in the comment above each)."""
 
+from grading import solution_code
+
 CHAPTER = "06-variants"
 FULL_MARKS = 16.0
+# Part 5's model answer, from which the round 12 mutants of Part 5 change one line each
+RESTORE_MODEL = solution_code(CHAPTER)["span_corrupt"]
 
 # Common wrong answers: name -> (the graded test that must lose points, {answer cell: code}).
 MUTANTS = {
@@ -941,37 +945,8 @@ def min_p_sample(logits, min_p, generator):
     return torch.multinomial(probs, 1, generator=generator).squeeze(-1)
 """}),
     # red team 12: sentinels cast to the ids' dtype: int64 sentinels past int32's range wrap onto real int32 tokens
-    "restore_sentinels_cast_to_ids_dtype": ("test_span_corrupt", {"span_corrupt": """
-def restore_spans(inputs, targets, sentinels, pad):
-    is_sentinel = set(sentinels.to(inputs.dtype).tolist())
-    rows = []
-    for row_in, row_tg in zip(inputs.tolist(), targets.tolist()):
-        hidden, current = {}, None
-        for token in row_tg:
-            if token == pad:
-                break
-            if token in is_sentinel:
-                current = hidden.setdefault(token, [])
-            else:
-                current.append(token)
-        restored = []
-        for token in row_in:
-            if token == pad:
-                break
-            if token in is_sentinel:
-                restored += [(t, True) for t in hidden[token]]
-            else:
-                restored.append((token, False))
-        rows.append(restored)
-    t = max(len(row) for row in rows)
-    tokens = torch.full((len(rows), t), pad, dtype=torch.long)
-    noise = torch.zeros(len(rows), t, dtype=torch.bool)
-    for b, row in enumerate(rows):
-        if row:
-            tokens[b, :len(row)] = torch.tensor([token for token, _ in row])
-            noise[b, :len(row)] = torch.tensor([flag for _, flag in row])
-    return tokens, noise
-"""}),
+    "restore_sentinels_cast_to_ids_dtype": ("test_span_corrupt", {"span_corrupt": RESTORE_MODEL.replace(
+        "set(sentinels.tolist())", "set(sentinels.to(inputs.dtype).tolist())")}),
     # round 12, class sweep (a threshold moved into a space where it rounds): experts rank tokens by log-probabilities;
     # near -700 their float64 steps are 1.1e-13, coarser than the probabilities' relative gaps of 5e-14, so tokens
     # whose probabilities differ tie and go by index
@@ -1028,37 +1003,8 @@ def whole_word_chosen(starts, pick):
 """}),
     # round 12, class sweep (an empty batch): the width from Python's max of the rows' lengths, which raises for B = 0
     # (the model answer had it until round 12)
-    "restore_width_max_of_an_empty_batch": ("test_span_corrupt", {"span_corrupt": """
-def restore_spans(inputs, targets, sentinels, pad):
-    is_sentinel = set(sentinels.tolist())
-    rows = []
-    for row_in, row_tg in zip(inputs.tolist(), targets.tolist()):
-        hidden, current = {}, None
-        for token in row_tg:
-            if token == pad:
-                break
-            if token in is_sentinel:
-                current = hidden.setdefault(token, [])
-            else:
-                current.append(token)
-        restored = []
-        for token in row_in:
-            if token == pad:
-                break
-            if token in is_sentinel:
-                restored += [(t, True) for t in hidden[token]]
-            else:
-                restored.append((token, False))
-        rows.append(restored)
-    t = max(len(row) for row in rows)
-    tokens = torch.full((len(rows), t), pad, dtype=torch.long)
-    noise = torch.zeros(len(rows), t, dtype=torch.bool)
-    for b, row in enumerate(rows):
-        if row:
-            tokens[b, :len(row)] = torch.tensor([token for token, _ in row])
-            noise[b, :len(row)] = torch.tensor([flag for _, flag in row])
-    return tokens, noise
-"""}),
+    "restore_width_max_of_an_empty_batch": ("test_span_corrupt", {"span_corrupt": RESTORE_MODEL.replace(
+        "max((len(row) for row in rows), default=0)  # 0 for an empty batch", "max(len(row) for row in rows)")}),
 }
 
 # Mutants graded together in one submission (one notebook run each batch). No model answer calls another
