@@ -893,36 +893,9 @@ def gqa_cached_attention(q, k, v):
 """}),
     # round 11, class sweep (class 4, chapter 3) -- Part 5: the restored tokens written into a float64 buffer filled
     # with pad and converted back with .long(): exact below 2**53 (every vocabulary the old tests used), wrong past it
-    "restore_tokens_in_float64_buffer": ("test_span_corrupt", {"span_corrupt": """
-def restore_spans(inputs, targets, sentinels, pad):
-    is_sentinel = set(sentinels.tolist())
-    rows = []
-    for row_in, row_tg in zip(inputs.tolist(), targets.tolist()):
-        hidden, current = {}, None
-        for token in row_tg:
-            if token == pad:
-                break
-            if token in is_sentinel:
-                current = hidden.setdefault(token, [])
-            else:
-                current.append(token)
-        restored = []
-        for token in row_in:
-            if token == pad:
-                break
-            if token in is_sentinel:
-                restored += [(t, True) for t in hidden[token]]
-            else:
-                restored.append((token, False))
-        rows.append(restored)
-    t = max(len(row) for row in rows)
-    tokens = torch.full((len(rows), t), float(pad), dtype=torch.float64)
-    noise = torch.zeros(len(rows), t, dtype=torch.bool)
-    for b, row in enumerate(rows):
-        for i, (token, hid) in enumerate(row):
-            tokens[b, i], noise[b, i] = token, hid
-    return tokens.long(), noise
-"""}),
+    "restore_tokens_in_float64_buffer": ("test_span_corrupt", {"span_corrupt": RESTORE_MODEL.replace(
+        "torch.full((len(rows), t), pad, dtype=torch.long)", "torch.full((len(rows), t), float(pad), dtype=torch.float64)"
+    ).replace("return tokens, noise", "return tokens.long(), noise")}),
     # round 11, class sweep (class 1, chapter 6 Part 7) -- Part 8 written in log space: each weight exp(log(phi_q .
     # phi_k) + (i - j) log(decay)) relative to the row's largest log-weight, the masked keys (j > i) included.
     # Checked: the old tests already caught it (decay 0.05 over 300 positions puts masked log-weights about 900
