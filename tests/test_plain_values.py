@@ -228,6 +228,28 @@ def test_scribble_writes_into_a_result_as_its_owner_may(ns):
         ns["_scribble"](ns["_liar"](), "a lying result")
 
 
+def test_same_object_tells_the_callers_tensor_from_an_equal_one_in_its_place(ns):
+    weight = torch.arange(6.0).reshape(2, 3)
+    params = {"w": weight}
+    assert ns["_same_object"](params["w"], weight, 'params["w"]') is None
+    # what red team 12 handed in: the entry reshaped in the caller's dict and back, a view of the same memory
+    # that every value check (and a write through the caller's tensor) agrees with
+    for other in (weight.reshape(3, 2).reshape(2, 3), weight.view(2, 3), weight[:], weight.clone(),
+                  weight.contiguous().clone(), torch.nn.Parameter(weight)):
+        params["w"] = other
+        assert torch.equal(other, weight)
+        with pytest.raises(AssertionError, match=r'params\["w"\] is not the object the caller put there'):
+            ns["_same_object"](params["w"], weight, 'params["w"]')
+    with pytest.raises(AssertionError, match="not the object"):
+        ns["_same_object"](ns["_liar"](), weight, "a lying result")  # no comparison of its own is asked
+
+
+def test_hidden_tests_may_ask_for_the_callers_own_tensors():
+    test = _hidden("_x = _REF(3)\n_p = {'w': _x.clone()}\n_kept = dict(_p)\n_r = f(_p['w'])\n"
+                   "_same_object(_p['w'], _kept['w'], 'p[w] after the call')")
+    assert plain.hidden_test_problems(_nb(ANSWER, test)) == []
+
+
 def test_hidden_tests_may_scribble_on_student_results():
     test = _hidden("_x = _REF(3)\n_first = f(_x.clone())\n_scribble(_first, 'f(x)')\n"
                    "_close(_tensor(f(_x.clone()), 'f(x) again'), _x * 2)")

@@ -30,6 +30,10 @@ runs:
     negated, numbers increased by 1), so that the test can call again and see that no later result
     shares memory with it (a slice of a table kept between calls); a tensor that cannot be written
     in place (a broadcast view) is left as it is.
+``_same_object(got, expected, what)``
+    ``got`` must be the very object ``expected`` (``is``, which no class can redefine): a caller's
+    container still holds the caller's tensors after a call, not an equal copy and not a view of the
+    same memory put in their place. Returns ``None``.
 ``_close(got, expected, what, rtol=..., atol=...)`` and ``_equal(got, expected, what)``
     compare plain tensors (dtype and shape included) with code captured before any student cell.
 ``_use_references(**functions)``
@@ -54,7 +58,7 @@ import textwrap
 
 HELPER_GRADE_ID = "grading_helpers"
 HELPER_NAMES = ("_plain", "_tensor", "_number", "_float", "_integer", "_text", "_flag", "_items", "_grad",
-                "_scribble", "_close", "_equal", "_use_references")
+                "_scribble", "_same_object", "_close", "_equal", "_use_references")
 SANITISERS = frozenset(HELPER_NAMES) - {"_close", "_equal", "_use_references"}
 
 
@@ -182,6 +186,12 @@ def _attnlab_plain_helpers(namespace):
             pass
         return None
 
+    def same_object(got, expected, what="the result"):
+        if got is not expected:
+            raise AssertionError(f"{what} is not the object the caller put there: another object (a copy, or a "
+                                 "view of the same memory) took its place")
+        return None
+
     def plain_tensor(x, what):
         if exact(x) is not Tensor:
             raise AssertionError(f"{what} must be converted with _tensor first")
@@ -206,10 +216,11 @@ def _attnlab_plain_helpers(namespace):
 
     helpers = {"_plain": plain, "_tensor": tensor, "_number": number, "_float": strict(float_, "float"),
                "_integer": strict(int_, "int"), "_text": strict(str_, "str"), "_flag": strict(bool_, "bool"),
-               "_items": pair_of_items, "_grad": gradient, "_scribble": scribble, "_close": close, "_equal": same,
-               "_use_references": use_references}
+               "_items": pair_of_items, "_grad": gradient, "_scribble": scribble, "_same_object": same_object,
+               "_close": close, "_equal": same, "_use_references": use_references}
     return tuple_(helpers[name] for name in ("_plain", "_tensor", "_number", "_float", "_integer", "_text", "_flag",
-                                             "_items", "_grad", "_scribble", "_close", "_equal", "_use_references"))
+                                             "_items", "_grad", "_scribble", "_same_object", "_close", "_equal",
+                                             "_use_references"))
 
 
 CELL_HEADER = """\
