@@ -1,0 +1,441 @@
+"""Mutation sweep: small mechanical changes to a chapter's model answers that the visible tests pass
+and the hidden tests do not catch.
+
+    python tests/redteam_mutate.py 03-multi-head [--part GRADE_ID ...] [--processes 2] [--timeout 60]
+
+Red-team rounds 1 to 12 wrote wrong answers by hand, as students would. This sweep is the other
+half: it changes each answer cell of the model answer in one place at a time (an operator, a
+comparison, a number, a keyword argument dropped, two positional arguments swapped, a method call
+dropped, a slice bound dropped, a statement dropped, a function swapped for its twin such as ``amax``/``amin``, ``float32``/``float64``, ``tril``/``triu``)
+and runs the part's test cells on it. Each mutant ends as one of:
+
+* ``visible``: the answer cell or a visible test line raised: the student would see it;
+* ``caught``: the visible tests pass and a hidden test takes points;
+* ``SURVIVED``: full points. Either the change does not change what the text asks for (an
+  equivalent mutant: judge it and move on) or the hidden tests miss a wrong answer (close its class);
+* ``timeout`` / ``crashed``: the mutant ran past ``--timeout`` or killed its process.
+
+Prints one line per surviving mutant (the answer line before and after) and a count per part. The
+notebook runs as in tests/cellrun.py (one namespace, torch's switches reset before each test cell,
+the course package not importable), in processes forked after the earlier cells ran once per part.
+"""
+
+from __future__ import annotations
+
+import argparse
+import warnings
+import ast
+import copy
+import json
+import os
+import select
+import signal
+import sys
+import time
+import traceback
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+warnings.filterwarnings("ignore", category=SyntaxWarning)
+sys.path.insert(0, str(ROOT / "tests"))
+
+from grading import SOLUTION_LINES, load  # noqa: E402
+
+SWAPS = {  # a name or attribute for its twin: a student's plausible slip of the pen
+    "amax": "amin", "amin": "amax", "max": "min", "min": "max", "argmax": "argmin", "argmin": "argmax",
+    "sum": "mean", "mean": "sum", "float32": "float64", "float64": "float32", "int64": "int32",
+    "int32": "int64", "tril": "triu", "triu": "tril", "ceil": "floor", "floor": "ceil", "any": "all",
+    "all": "any", "zeros": "ones", "ones": "zeros", "zeros_like": "ones_like", "ones_like": "zeros_like",
+    "clamp_min": "clamp_max", "clamp_max": "clamp_min", "softmax": "log_softmax", "log_softmax": "softmax",
+    "cumsum": "cumprod", "exp": "exp2", "log": "log2", "topk": "sort", "maximum": "minimum",
+    "minimum": "maximum", "logsumexp": "amax", "rsqrt": "sqrt", "sqrt": "rsqrt", "le": "lt", "lt": "le",
+    "ge": "gt", "gt": "ge", "round": "floor", "expand": "repeat", "reshape": "view",
+    "size": "numel", "float16": "bfloat16", "bfloat16": "float16",
+    "isinf": "isnan", "isnan": "isinf", "isfinite": "isnan", "new_zeros": "new_ones",
+}
+BINOPS = {ast.Add: [ast.Sub], ast.Sub: [ast.Add], ast.Mult: [ast.Div], ast.Div: [ast.Mult, ast.FloorDiv],
+          ast.FloorDiv: [ast.Div], ast.Pow: [ast.Mult], ast.Mod: [ast.FloorDiv], ast.MatMult: [ast.Mult],
+          ast.BitAnd: [ast.BitOr], ast.BitOr: [ast.BitAnd], ast.LShift: [ast.RShift], ast.RShift: [ast.LShift]}
+COMPARES = {ast.Lt: ast.LtE, ast.LtE: ast.Lt, ast.Gt: ast.GtE, ast.GtE: ast.Gt, ast.Eq: ast.NotEq,
+            ast.NotEq: ast.Eq, ast.Is: ast.IsNot, ast.IsNot: ast.Is, ast.In: ast.NotIn, ast.NotIn: ast.In}
+SYMMETRIC = {"transpose", "swapaxes", "swapdims", "max", "min", "maximum", "minimum", "add", "mul", "logical_and",
+             "logical_or", "logical_xor", "eq", "ne", "equal", "allclose", "isclose", "hypot", "gcd", "lcm"}
+DROPPABLE_METHODS = {"clone", "contiguous", "float", "double", "detach", "to", "type_as", "long", "int",
+                     "bool", "half", "item", "abs", "sqrt", "exp", "log", "neg", "t", "flip", "expand_as",
+                     "masked_fill", "clamp", "clamp_min", "clamp_max", "squeeze", "unsqueeze", "sum", "mean",
+                     "amax", "amin", "cumsum", "nan_to_num", "view_as", "reshape_as", "tolist", "copy_"}
+
+
+def _texts(tree: ast.AST) -> set[int]:
+    """ids of nodes inside strings, docstrings, f-strings and the messages of raise / assert."""
+    skip = set()
+
+    def mark(node):
+        for n in ast.walk(node):
+            skip.add(id(n))
+
+    for node in ast.walk(tree):
+        if isinstance(node, ast.JoinedStr):
+            mark(node)
+        elif isinstance(node, ast.Raise) and node.exc is not None:
+            exc = node.exc
+            if isinstance(exc, ast.Call):
+                for a in exc.args:
+                    mark(a)
+        elif isinstance(node, ast.Assert) and node.msg is not None:
+            mark(node.msg)
+        elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Module)):
+            body = node.body
+            if body and isinstance(body[0], ast.Expr) and isinstance(body[0].value, ast.Constant):
+                mark(body[0])
+    return skip
+
+
+def _numbers(value):
+    if isinstance(value, bool):
+        return [not value]
+    if isinstance(value, int):
+        return sorted({value + 1, value - 1, 0, -value} - {value}, key=abs)[:3]
+    if isinstance(value, float):
+        out = [value * 2, value / 2, 0.0, 1.0, -value]
+        return [v for v in dict.fromkeys(out) if v != value][:4]
+    return []
+
+
+def _changed(before: str, after: str) -> str:
+    """The lines that differ, as ``old -> new`` (both as ast.unparse writes them)."""
+    old, new = before.splitlines(), after.splitlines()
+    a = 0
+    while a < min(len(old), len(new)) and old[a] == new[a]:
+        a += 1
+    b = 0
+    while b < min(len(old), len(new)) - a and old[-1 - b] == new[-1 - b]:
+        b += 1
+    gone = " / ".join(line.strip() for line in old[a:len(old) - b])[:150]
+    came = " / ".join(line.strip() for line in new[a:len(new) - b])[:150]
+    return f"{gone}  ->  {came}"
+
+
+def mutants(code: str) -> list[tuple[str, str, str]]:
+    """``(description, mutated code, changed lines)`` for every single change of the operators above."""
+    tree = ast.parse(code)
+    skip = _texts(tree)
+    nodes = [n for n in ast.walk(tree) if id(n) not in skip]
+    negated = {id(n.operand) for n in nodes if isinstance(n, ast.UnaryOp) and isinstance(n.op, ast.USub)}
+    out = []
+    base = ast.unparse(tree)
+    seen = {base}
+    lines = code.splitlines()
+
+    def emit(index, change, what):
+        new = copy.deepcopy(tree)
+        target = [n for n in ast.walk(new) if id(n) not in _texts(new)][index]
+        if change(target, new) is False:
+            return
+        ast.fix_missing_locations(new)
+        try:
+            text = ast.unparse(new)
+            compile(text, "<mutant>", "exec")
+        except (SyntaxError, ValueError, TypeError, AttributeError, RecursionError):
+            return
+        if text in seen:
+            return
+        seen.add(text)
+        out.append((f"L{getattr(nodes[index], 'lineno', 0)} {what}", text, _changed(base, text)))
+
+    def set_attr(field, value):
+        def change(node, _tree):
+            setattr(node, field, value)
+        return change
+
+    for i, node in enumerate(nodes):
+        if isinstance(node, ast.BinOp) and type(node.op) in BINOPS:
+            for op in BINOPS[type(node.op)]:
+                emit(i, set_attr("op", op()), f"{type(node.op).__name__} -> {op.__name__}")
+            if isinstance(node.op, (ast.Add, ast.Sub)):
+                emit(i, lambda n, t: _replace(t, n, n.left), "drop the right operand of +/-")
+        elif isinstance(node, ast.AugAssign) and type(node.op) in BINOPS:
+            for op in BINOPS[type(node.op)]:
+                emit(i, set_attr("op", op()), f"{type(node.op).__name__}= -> {op.__name__}=")
+        elif isinstance(node, ast.Compare):
+            for j, op in enumerate(node.ops):
+                if type(op) in COMPARES:
+                    def change(n, _t, j=j):
+                        n.ops[j] = COMPARES[type(n.ops[j])]()
+                    emit(i, change, f"{type(op).__name__} -> {COMPARES[type(op)].__name__}")
+        elif isinstance(node, ast.BoolOp):
+            other = ast.Or if isinstance(node.op, ast.And) else ast.And
+            emit(i, set_attr("op", other()), f"{type(node.op).__name__} -> {other.__name__}")
+            for j in range(len(node.values)):
+                def drop(n, t, j=j):
+                    rest = [v for k, v in enumerate(n.values) if k != j]
+                    if len(rest) == 1:
+                        return _replace(t, n, rest[0])
+                    n.values = rest
+                emit(i, drop, f"drop operand {j} of {type(node.op).__name__}")
+        elif isinstance(node, ast.UnaryOp) and isinstance(node.op, (ast.Not, ast.USub, ast.Invert)):
+            emit(i, lambda n, t: _replace(t, n, n.operand), f"drop {type(node.op).__name__}")
+        elif isinstance(node, ast.Constant) and isinstance(node.value, (int, float)):
+            for v in _numbers(node.value):
+                if id(node) in negated and v == -node.value:
+                    continue  # -(-c): the same as dropping the minus
+                emit(i, set_attr("value", v), f"{node.value!r} -> {v!r}")
+        elif isinstance(node, ast.Attribute) and node.attr in SWAPS:
+            emit(i, set_attr("attr", SWAPS[node.attr]), f".{node.attr} -> .{SWAPS[node.attr]}")
+        elif isinstance(node, ast.Name) and node.id in SWAPS and node.id in ("max", "min", "sum", "round", "any", "all"):
+            emit(i, set_attr("id", SWAPS[node.id]), f"{node.id} -> {SWAPS[node.id]}")
+        if isinstance(node, ast.Call):
+            for j, kw in enumerate(node.keywords):
+                if kw.arg is not None and kw.arg != "device":  # on the CPU every tensor is on the same device
+                    def drop_kw(n, _t, j=j):
+                        del n.keywords[j]
+                    emit(i, drop_kw, f"drop keyword {kw.arg}=")
+            plain = [a for a in node.args if not isinstance(a, ast.Starred)]
+            name = node.func.attr if isinstance(node.func, ast.Attribute) else getattr(node.func, "id", "")
+            if len(plain) == len(node.args) and name not in SYMMETRIC:
+                for j in range(len(plain) - 1):
+                    def swap(n, _t, j=j):
+                        n.args[j], n.args[j + 1] = n.args[j + 1], n.args[j]
+                    emit(i, swap, f"swap positional arguments {j} and {j + 1}")
+            if isinstance(node.func, ast.Attribute) and node.func.attr in DROPPABLE_METHODS:
+                emit(i, lambda n, t: _replace(t, n, n.func.value), f"drop .{node.func.attr}(...)")
+        if isinstance(node, ast.Subscript) and isinstance(node.slice, ast.Slice):
+            for field in ("lower", "upper"):
+                if getattr(node.slice, field) is not None:
+                    def drop_bound(n, _t, field=field):
+                        setattr(n.slice, field, None)
+                    emit(i, drop_bound, f"drop the slice's {field} bound")
+        for field in ("body", "orelse"):
+            block = getattr(node, field, None)
+            if isinstance(block, list) and len(block) > 1 and not isinstance(node, ast.Module):
+                for j, stmt in enumerate(block):
+                    if isinstance(stmt, (ast.Assign, ast.AugAssign, ast.Expr, ast.If, ast.For, ast.With)) and id(stmt) not in skip:
+                        def drop_stmt(n, _t, field=field, j=j):
+                            del getattr(n, field)[j]
+                        emit(i, drop_stmt, f"drop the statement at line {stmt.lineno}: {lines[stmt.lineno - 1].strip()[:60]}")
+    return out
+
+
+def _replace(tree, old, new) -> bool:
+    for parent in ast.walk(tree):
+        for field, value in ast.iter_fields(parent):
+            if value is old:
+                setattr(parent, field, new)
+                return True
+            if isinstance(value, list):
+                for k, item in enumerate(value):
+                    if item is old:
+                        value[k] = new
+                        return True
+    return False
+
+
+def hidden_lines(code: str) -> set[int]:
+    lines, inside, out = code.splitlines(), False, set()
+    for n, line in enumerate(lines, 1):
+        if line.strip() == "### BEGIN HIDDEN TESTS":
+            inside = True
+        if inside:
+            out.add(n)
+        if line.strip() == "### END HIDDEN TESTS":
+            inside = False
+    return out
+
+
+def _cells(chapter: str):
+    cells = []
+    for cell in load(ROOT / "solutions" / chapter / "exercises.ipynb")["cells"]:
+        if cell["cell_type"] != "code":
+            continue
+        meta = cell["metadata"].get("nbgrader", {})
+        code = "".join(cell["source"])
+        if meta.get("solution"):
+            code = "\n".join(line for line in code.splitlines() if line.strip() not in SOLUTION_LINES)
+        cells.append((meta.get("grade_id", ""), code, bool(meta.get("solution")),
+                      float(meta.get("points", 0)) if meta.get("grade") else 0.0))
+    return cells
+
+
+def _run_cell(namespace, gid, code, points, guard):
+    """Run one cell as the grader would; return None or (where, message) with where 'visible'/'hidden'."""
+    import builtins
+    if points:
+        eval(guard.RESET_SWITCHES, {"__builtins__": builtins})
+    where = None
+    try:
+        exec(compile(code, f"<cell {gid}>", "exec"), namespace)
+    except BaseException as err:  # noqa: BLE001 - the cell's result
+        line = 0
+        for frame, lineno in traceback.walk_tb(err.__traceback__):
+            if frame.f_code.co_filename == f"<cell {gid}>":
+                line = lineno
+                break
+        hidden = hidden_lines(code)
+        kind = "hidden" if line in hidden else "visible"
+        where = (kind, "".join(traceback.format_exception_only(type(err), err)).strip()[-200:])
+    if points:
+        changed = eval(guard.SETTINGS_CHANGED, {"__builtins__": builtins})
+        if changed:
+            eval(guard.RESET_SWITCHES, {"__builtins__": builtins})
+            where = where or ("hidden", "a global switch left changed")
+    return where
+
+
+def _part_server(prefix, answer_gid, tests, jobs, timeout, conn_w):
+    """Forked once per part: run the earlier cells, then fork once per mutant."""
+    import torch
+
+    from attnlab.instructor import guard
+    for name in [n for n in sys.modules if n == "attnlab" or n.startswith("attnlab.")]:
+        del sys.modules[name]
+
+    class NoCoursePackage:
+        @staticmethod
+        def find_spec(name, path=None, target=None):
+            if name == "attnlab" or name.startswith("attnlab."):
+                raise ModuleNotFoundError("the course package is not available while grading", name=name)
+            return None
+
+    sys.meta_path.insert(0, NoCoursePackage)
+    torch.set_num_threads(1)
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    os.dup2(devnull, 1)
+    os.dup2(devnull, 2)
+    import builtins
+    namespace = {"__name__": "__main__", "__builtins__": builtins}
+    for gid, code, _answer, points in prefix:
+        failure = _run_cell(namespace, gid, code, points, guard)
+        if failure and points:
+            os.write(conn_w, (json.dumps({"prefix_failed": [gid, failure]}) + "\n").encode())
+            os._exit(0)
+    for key, code in jobs:
+        r, w = os.pipe()
+        pid = os.fork()
+        if pid == 0:
+            os.close(r)
+            result = {"key": key}
+            try:
+                exec(compile(code, f"<cell {answer_gid}>", "exec"), namespace)
+            except BaseException as err:  # noqa: BLE001
+                result["result"] = ["visible", f"answer cell: {type(err).__name__}: {err}"[:200]]
+            else:
+                lost, failures = 0.0, []
+                for gid, tcode, _a, points in tests:
+                    failure = _run_cell(namespace, gid, tcode, points, guard)
+                    if failure:
+                        failures.append([gid, *failure])
+                        lost += points
+                if any(f[1] == "visible" for f in failures):
+                    result["result"] = ["visible", "; ".join(f"{f[0]}: {f[2]}" for f in failures)[:300]]
+                elif failures:
+                    result["result"] = ["caught", "; ".join(f"{f[0]}: {f[2]}" for f in failures)[:300]]
+                else:
+                    result["result"] = ["SURVIVED", ""]
+            os.write(w, (json.dumps(result) + "\n").encode())
+            os._exit(0)
+        os.close(w)
+        data, start = b"", time.monotonic()
+        while True:
+            left = timeout - (time.monotonic() - start)
+            ready, _, _ = select.select([r], [], [], max(left, 0))
+            if not ready:
+                os.kill(pid, signal.SIGKILL)
+                data = (json.dumps({"key": key, "result": ["timeout", f"over {timeout} s"]}) + "\n").encode()
+                break
+            chunk = os.read(r, 65536)
+            if not chunk:
+                break
+            data += chunk
+        os.close(r)
+        _, status = os.waitpid(pid, 0)
+        if not data.strip():
+            data = (json.dumps({"key": key, "result": ["crashed", f"exit status {status}"]}) + "\n").encode()
+        os.write(conn_w, data)
+    os._exit(0)
+
+
+def sweep(chapter: str, parts: list[str] | None, processes: int, timeout: float):
+    cells = _cells(chapter)
+    plan = []
+    for i, (gid, code, is_answer, _p) in enumerate(cells):
+        if not is_answer or (parts and gid not in parts):
+            continue
+        tests = []
+        for later in cells[i + 1:]:
+            if later[2]:
+                break
+            if later[3]:
+                tests.append(later)
+        plan.append((gid, code, cells[:i], tests, mutants(code)))
+    import cellrun_preload  # noqa: F401 - torch imported once, before the forks
+    import torch
+    torch.set_num_threads(1)
+    results = {}
+    running = {}
+    queue = list(plan)
+    while queue or running:
+        while queue and len(running) < processes:
+            gid, code, prefix, tests, muts = queue.pop(0)
+            r, w = os.pipe()
+            pid = os.fork()
+            if pid == 0:
+                os.close(r)
+                try:
+                    _part_server(prefix, gid, tests, [(k, m[1]) for k, m in enumerate(muts)], timeout, w)
+                finally:
+                    os._exit(1)
+            os.close(w)
+            running[r] = (pid, gid, muts, b"")
+        ready, _, _ = select.select(list(running), [], [])
+        for r in ready:
+            pid, gid, muts, buf = running[r]
+            chunk = os.read(r, 1 << 20)
+            if chunk:
+                running[r] = (pid, gid, muts, buf + chunk)
+                continue
+            os.close(r)
+            os.waitpid(pid, 0)
+            del running[r]
+            rows = [json.loads(line) for line in buf.decode().splitlines() if line.strip()]
+            results[gid] = (muts, rows)
+            _report_part(gid, muts, rows)
+    return results
+
+
+def _report_part(gid, muts, rows):
+    if rows and "prefix_failed" in rows[0]:
+        print(f"== {gid}: the cells before it failed with the model answer: {rows[0]['prefix_failed']}", flush=True)
+        return
+    counts = {}
+    for row in rows:
+        counts[row["result"][0]] = counts.get(row["result"][0], 0) + 1
+    print(f"== {gid}: {len(muts)} mutants: " + ", ".join(f"{k} {v}" for k, v in sorted(counts.items())), flush=True)
+    for row in rows:
+        kind = row["result"][0]
+        if kind in ("SURVIVED", "timeout", "crashed"):
+            what, _text, change = muts[row["key"]]
+            print(f"  {kind} {gid} #{row['key']}: {what}\n      {change}", flush=True)
+
+
+def main(argv=None):
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("chapter")
+    parser.add_argument("--part", action="append", help="grade_id of an answer cell (repeatable)")
+    parser.add_argument("--processes", type=int, default=max(1, len(os.sched_getaffinity(0))))
+    parser.add_argument("--timeout", type=float, default=60.0, help="seconds for one mutant")
+    parser.add_argument("--show", type=int, help="print the code of mutant #N of the (single) --part")
+    args = parser.parse_args(argv)
+    if args.show is not None:
+        gid = args.part[0]
+        code = next(c[1] for c in _cells(args.chapter) if c[0] == gid)
+        what, text, _change = mutants(code)[args.show]
+        print(f"# {what}\n{text}")
+        return 0
+    start = time.monotonic()
+    sweep(args.chapter, args.part, args.processes, args.timeout)
+    print(f"(done in {time.monotonic() - start:.0f} s)")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
