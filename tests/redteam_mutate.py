@@ -242,9 +242,12 @@ def hidden_lines(code: str) -> set[int]:
     return out
 
 
-def _cells(chapter: str):
+def notebook_cells(chapter: str | Path):
+    """``(grade_id, code, is_answer, points)`` of each code cell of a chapter's source notebook (or of the
+    notebook at a path), the answer cells holding the model answer."""
+    path = Path(chapter) if str(chapter).endswith(".ipynb") else ROOT / "solutions" / chapter / "exercises.ipynb"
     cells = []
-    for cell in load(ROOT / "solutions" / chapter / "exercises.ipynb")["cells"]:
+    for cell in load(path)["cells"]:
         if cell["cell_type"] != "code":
             continue
         meta = cell["metadata"].get("nbgrader", {})
@@ -354,8 +357,10 @@ def _part_server(prefix, answer_gid, tests, jobs, timeout, conn_w):
     os._exit(0)
 
 
-def sweep(chapter: str, parts: list[str] | None, processes: int, timeout: float):
-    cells = _cells(chapter)
+def sweep(cells, parts: list[str] | None = None, processes: int = 1, timeout: float = 60.0, report: bool = True):
+    """Mutate each answer cell of ``cells`` (see :func:`notebook_cells`; only ``parts`` if given) and run
+    the part's test cells on each mutant. Returns ``{grade_id: (mutants, rows)}``, a row
+    ``{"key": index into mutants, "result": [kind, detail]}``."""
     plan = []
     for i, (gid, code, is_answer, _p) in enumerate(cells):
         if not is_answer or (parts and gid not in parts):
@@ -398,7 +403,8 @@ def sweep(chapter: str, parts: list[str] | None, processes: int, timeout: float)
             del running[r]
             rows = [json.loads(line) for line in buf.decode().splitlines() if line.strip()]
             results[gid] = (muts, rows)
-            _report_part(gid, muts, rows)
+            if report:
+                _report_part(gid, muts, rows)
     return results
 
 
@@ -427,12 +433,12 @@ def main(argv=None):
     args = parser.parse_args(argv)
     if args.show is not None:
         gid = args.part[0]
-        code = next(c[1] for c in _cells(args.chapter) if c[0] == gid)
+        code = next(c[1] for c in notebook_cells(args.chapter) if c[0] == gid)
         what, text, _change = mutants(code)[args.show]
         print(f"# {what}\n{text}")
         return 0
     start = time.monotonic()
-    sweep(args.chapter, args.part, args.processes, args.timeout)
+    sweep(notebook_cells(args.chapter), args.part, args.processes, args.timeout)
     print(f"(done in {time.monotonic() - start:.0f} s)")
     return 0
 

@@ -1,0 +1,97 @@
+"""tests/redteam_mutate.py, the mutation sweep of the model answers: which changes it makes, and that it
+tells a mutant the visible tests catch from one only the hidden tests catch and from one nothing catches."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import redteam_mutate as rm
+
+ROOT = Path(__file__).resolve().parents[1]
+
+ANSWER = '''def f(x):
+    """Returns |x| + 1; raises for a string."""
+    if isinstance(x, str):
+        raise TypeError("f takes a number, not a str like 'abc'")
+    if x < 0:
+        x = -x
+    return x + 1
+'''
+
+
+def _changes(code):
+    return {what.split(" ", 1)[1]: change for what, _text, change in rm.mutants(code)}
+
+
+def test_every_kind_of_change_is_made_once_and_text_is_left_alone():
+    found = _changes(ANSWER)
+    assert "Lt -> LtE" in found and found["Lt -> LtE"] == "if x < 0:  ->  if x <= 0:"
+    assert "Add -> Sub" in found and found["Add -> Sub"] == "return x + 1  ->  return x - 1"
+    assert "drop USub" in found and found["drop USub"] == "x = -x  ->  x = x"
+    assert "0 -> 1" in found and "1 -> 2" in found
+    assert any(k.startswith("drop the statement at line 5") for k in found)  # the `if x < 0` block
+    texts = [text for _what, text, _change in rm.mutants(ANSWER)]
+    assert len(texts) == len(set(texts))  # no mutant twice
+    # nothing inside a docstring or an error message is changed (only dropped, with the statement that raises it)
+    kept = [text for what, text, _change in rm.mutants(ANSWER) if "drop the statement at line 3" not in what]
+    assert len(kept) == len(texts) - 1
+    assert all("Returns |x| + 1; raises for a string." in t and "not a str like 'abc'" in t for t in kept)
+
+
+def test_calls_lose_a_keyword_or_a_method_or_swap_arguments_and_twins_are_swapped():
+    found = _changes("def g(x, y):\n    z = torch.amax(x.clone(), dim=-1, keepdim=True)\n"
+                     "    return torch.where(z > 0, x, y).to(torch.float64)\n")
+    assert found["drop keyword keepdim="] == \
+        "z = torch.amax(x.clone(), dim=-1, keepdim=True)  ->  z = torch.amax(x.clone(), dim=-1)"
+    assert found["drop .clone(...)"].endswith("z = torch.amax(x, dim=-1, keepdim=True)")
+    assert found[".amax -> .amin"].endswith("torch.amin(x.clone(), dim=-1, keepdim=True)")
+    assert found[".float64 -> .float32"].endswith(".to(torch.float32)")
+    assert found["swap positional arguments 1 and 2"].endswith("torch.where(z > 0, y, x).to(torch.float64)")
+    # a symmetric function's arguments are not swapped, and -(-1) is not made from -1
+    assert not any("swap" in k for k in _changes("m = max(a, b)\nt = x.transpose(1, 2)\n"))
+    assert "-1 -> 1" not in " ".join(_changes("y = x.sum(dim=-1)\n"))
+
+
+def _notebook(tmp_path):
+    def cell(gid, code, **meta):
+        return {"cell_type": "code", "execution_count": None, "metadata": {"nbgrader": {"grade_id": gid, **meta}},
+                "outputs": [], "source": code}
+    nb = {"cells": [cell("setup", "import math\n", locked=True),
+                    cell("answer", "### BEGIN SOLUTION\n" + ANSWER + "### END SOLUTION\n", solution=True),
+                    cell("test_f", "assert f(2) == 3\n### BEGIN HIDDEN TESTS\nassert f(-2) == 3\nassert f(0) == 1\n"
+                                   "### END HIDDEN TESTS\n", grade=True, points=2),
+                    # the same answer again, whose hidden test waits for g(-3) == 4: for ever on the mutant `x = x`
+                    cell("answer_g", ANSWER.replace("def f", "def g"), solution=True),
+                    cell("test_g", "assert g(2) == 3\n### BEGIN HIDDEN TESTS\nwhile g(-3) != 4:\n    pass\n"
+                                   "### END HIDDEN TESTS\n", grade=True, points=1)],
+          "metadata": {}, "nbformat": 4, "nbformat_minor": 5}
+    path = tmp_path / "exercises.ipynb"
+    path.write_text(json.dumps(nb), encoding="utf-8")
+    return path
+
+
+def test_the_sweep_tells_visible_from_hidden_from_surviving_mutants_and_stops_one_that_hangs(tmp_path):
+    run = subprocess.run([sys.executable, str(ROOT / "tests" / "redteam_mutate.py"), str(_notebook(tmp_path)),
+                          "--processes", "2", "--timeout", "3"], capture_output=True, text=True, timeout=600, cwd=ROOT)
+    assert run.returncode == 0, run.stderr[-2000:]
+    out = run.stdout
+    blocks = {}  # each part's lines, from its "== grade_id: ..." line on (parts finish in any order)
+    for line in out.splitlines():
+        if line.startswith("== "):
+            name = line[3:].split(":")[0]
+        if line.startswith(("== ", "  ")):
+            blocks[name] = blocks.get(name, "") + line + "\n"
+    part_f, part_g = blocks["answer"], blocks["answer_g"]
+    summary = part_f.splitlines()[0]
+    total = len(rm.mutants(ANSWER))
+    counts = {part.split()[0]: int(part.split()[1]) for part in summary.split(": ", 2)[2].split(", ")}
+    assert sum(counts.values()) == total, summary
+    assert counts["visible"] >= 3 and counts["caught"] >= 2 and counts["SURVIVED"] >= 2, summary
+    # `x <= 0` negates 0, which changes nothing: it survives; `x = x` returns -1 for -2: only a hidden test sees it
+    assert "if x < 0:  ->  if x <= 0:" in part_f, out
+    assert "x = -x  ->  x = x" not in part_f, out
+    # the same mutant of g hangs in its hidden test: stopped after 3 s and listed
+    assert "timeout answer_g" in part_g and "x = -x  ->  x = x" in part_g, out
