@@ -197,6 +197,12 @@ def leaky_step_jacobian(x, h, p, leak):
         '    if "W_ih_T" not in p:\n        p["W_ih_T"], p["W_hh_T"] = p["W_ih"].T, p["W_hh"].T\n'
         '    candidate = torch.tanh(x @ p["W_ih_T"] + p["b_ih"] + h @ p["W_hh_T"] + p["b_hh"])\n' + SLOPE
         + '    return slope[:, :, None] * p["W_hh"] + torch.diag(1 - leak)')}),
+    # red team 13, a caller's container entry replaced by an equal object: W_hh reshaped in the dict and back, a
+    # view of the same memory (or a copy, for a strided W_hh) in the place of the caller's tensor; every value agrees
+    "jacobian_stores_a_view_of_w_hh": ("test_rnn_step", {"rnn_step": jac(
+        CANDIDATE + SLOPE + '    J = slope[:, :, None] * p["W_hh"] + torch.diag(1 - leak)\n'
+        '    p["W_hh"] = p["W_hh"].reshape(-1).reshape(p["W_hh"].shape)  # flattened for a look, put back\n'
+        "    return J")}),
     # dict class: p read by position (its insertion order), which the hidden tests change
     "jacobian_reads_p_by_position": ("test_rnn_step", {"rnn_step": jac(
         "    w_ih, b_ih, w_hh, b_hh = p.values()\n"
@@ -730,5 +736,6 @@ MUTANT_BATCHES = [
     ["reverse_input_projection_detached", "decoder_coverage_updated_in_place",
      "slope_from_the_old_state_with_norms_calling_it"],  # round 11, refbind: the one batch without Parts 1 and 5
     ["decoder_exp_before_the_mask",  # round 11 class sweep: every batch above already has a Part 6 mutant
-     "reverse_loops_from_the_longest_only"]  # red team 12
+     "reverse_loops_from_the_longest_only",  # red team 12
+     "jacobian_stores_a_view_of_w_hh"]  # red team 13
 ]
