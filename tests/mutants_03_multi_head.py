@@ -416,6 +416,13 @@ def causal_attention_with_cache(x, past_k, past_v, params, num_heads):
         "heads[:, i] @ params['w_o'][:, i].T",
         before="    params['w_o'] = params['w_o'].reshape(d, num_heads, dh).clone()\n",
         after="    params['w_o'] = params['w_o'].reshape(d, d)\n")}),
+    # red team 13 (left open by red team 12): the same without .clone(), so params["w_o"] ends up a view of the
+    # caller's tensor, whose values and memory agree with it (the scribble check sees the caller's writes through
+    # it); only an identity check (_same_object) tells it from the caller's own tensor
+    "contributions_puts_a_view_of_w_o_in_params": ("test_contributions", {"contributions": contributions(
+        "heads[:, i] @ params['w_o'][:, i].T",
+        before="    params['w_o'] = params['w_o'].reshape(d, num_heads, dh)\n",
+        after="    params['w_o'] = params['w_o'].reshape(d, d)\n")}),
     "left_padded_stores_w_qkv_contiguous_in_params": ("test_left_padded", {"left_padded": left_padded(
         before="    params['w_qkv'] = w = w.contiguous()\n")}),
     "cache_stores_a_copy_of_b_o_in_params": ("test_cache", {"cache": cache(
@@ -795,5 +802,6 @@ MUTANT_BATCHES = [
     ["contributions_reshapes_w_o_in_params_and_back", "left_padded_stores_w_qkv_contiguous_in_params",
      "cache_stores_a_copy_of_b_o_in_params"],
     # round 12 class sweep: every batch above already has a part 6 mutant
-    ["left_padded_stacks_masks_of_an_empty_batch"],
+    ["left_padded_stacks_masks_of_an_empty_batch",
+     "contributions_puts_a_view_of_w_o_in_params"],  # red team 13
 ]
