@@ -174,6 +174,12 @@ def _gen(penalty=_GEN_PENALTY, draw="generator=generator", stop=_GEN_STOP, feed=
     return _GEN.format(penalty=penalty, draw=draw, stop=stop, feed=feed)
 
 
+def _changed(text, old, new):
+    """``text`` with ``old`` replaced by ``new``, which must change it (a mutant of one line of a model answer)."""
+    assert old in text, old
+    return text.replace(old, new)
+
+
 # Non-contiguous inputs (a transposed view, as the hidden tests pass): .view that merges axes fails there
 LOSS_FLATTENS_LOGITS_WITH_VIEW = """
 def masked_lm_loss(logits, ids, target_mask, z_loss=0.0):
@@ -338,6 +344,25 @@ def masked_lm_loss(logits, ids, target_mask, z_loss=0.0):
     # red team 12, class sweep (an empty batch): the fit checked on the longest row (no rows: max raises)
     "ragged_longest_row_of_an_empty_batch": ("test_ragged_cached_attention", {"ragged_cached_attention": _ragged().replace(
         "    if bool((lengths.long() + t > s_max).any()):\n", "    if int((lengths.long() + t).max()) > s_max:\n")}),
+    # ---- red team round 13 (mutation sweep): each kept full marks before its hidden check was added
+    # Part 3 -- a default value exercised only where it does not matter: dense_hidden left out with dense blocks
+    # (the sweep's dense_hidden=1); here a default of None that falls back to ffn_hidden
+    "moe_dense_hidden_defaults_to_ffn_hidden": ("test_moe_params", {"moe_params": _changed(_changed(
+        _MOE_CHECKED.format(checks=_MOE_CHECKS, active="total - sparse * (n_experts - top_k) * expert"),
+        "first_dense=0, dense_hidden=0):", "first_dense=0, dense_hidden=None):"),
+        "    emb = ", "    if dense_hidden is None:\n        dense_hidden = ffn_hidden\n    emb = ")}),
+    # Part 5 -- the same class: post_norms left out for a sandwich (the default None must raise) runs with identities
+    "block_sandwich_default_identity_posts": ("test_block_variant", {"block_variant": _changed(
+        _block(), "post_norms=None):", "post_norms=(lambda t: t, lambda t: t)):")}),
+    # Part 6 -- a number argument always at values where floor division is exact: L // factor for the band limits
+    "rope_band_limits_floor_divided": ("test_rope_llama3", {"rope_llama3": _ROPE.format(
+        check=_ROPE_CHECK, angle=_ROPE_ANGLE, bands=_changed(_changed(
+            _ROPE_BANDS, "original_context / high_freq_factor", "original_context // high_freq_factor"),
+            "original_context / low_freq_factor", "original_context // low_freq_factor"))}),
+    # Part 8 -- a degenerate size never on the sampling path: two ids drawn without replacement and the first kept
+    # (the same draw and the same generator state for every V > 1; a vocabulary of one id raises)
+    "generate_draws_two_keeps_first": ("test_generate_with_cache", {"generate_with_cache": _changed(
+        _gen(), "dim=-1), 1, generator=generator)[:, 0]", "dim=-1), 2, generator=generator)[:, 0]")}),
     # Part 1 -- every argument: eps added after the square root (only visible with eps = 1e-3)
     "rms_eps_outside_sqrt": ("test_head_rms_norm", {"head_rms_norm": _RMS.format(body="""
     inv_rms = 1 / (heads.square().mean(dim=-1, keepdim=True).sqrt() + eps)
@@ -914,7 +939,10 @@ MUTANT_BATCHES = [
     ["ragged_cache_written_by_sum",  # class sweep of red team 11: every batch above holds a mutant of part 7
      "loss_z_loss_squared_in_half",  # class sweep of red team 11, class 8
      "generate_weights_exp_unnormalised"],  # red team 12: unnormalised exp weights, no maximum subtracted
-    ["ragged_longest_row_of_an_empty_batch"],  # red team 12 class sweep: every batch above holds a mutant of part 7
+    ["ragged_longest_row_of_an_empty_batch",  # red team 12 class sweep: every batch above holds a mutant of part 7
+     # red team 13 (mutation sweep): parts 3, 5, 6 and 8
+     "moe_dense_hidden_defaults_to_ffn_hidden", "block_sandwich_default_identity_posts", "rope_band_limits_floor_divided",
+     "generate_draws_two_keeps_first"],
 ]
 
 CORRECT_VARIANTS = {
