@@ -484,6 +484,9 @@ def dequant_matvec_kernel(X, W, Scale, Zero, Y, N, K, GROUP: tl.constexpr, BLOCK
 """
 
 
+KERNEL_ACC_FLOAT64 = kernel().replace("acc = tl.zeros([BLOCK_N], tl.float32)", "acc = tl.zeros([BLOCK_N], tl.float64)")
+assert KERNEL_ACC_FLOAT64 != kernel()
+
 MUTANTS = {
     # Part 1: float arithmetic beyond 2**53, the <= boundary, a window longer than the sequence, 0 not negative
     "max_batch_divides_in_floating_point": ("test_max_batch", {"max_batch": BATCH_FLOAT}),
@@ -723,6 +726,13 @@ def compute_bound_batch(k, n, bytes_per_value, peak, bandwidth):
         "return ((groups - zero.to(scale.dtype)[..., None]) * scale[..., None]).transpose(1, 2).reshape(out_f, in_f)")}),
     "asym_widens_the_weights_to_float32": ("test_quantize_asym", {"quantize_asym": asym(
         prepare="w = w.float()  # to be safe\n    groups = w.reshape(out_f, in_f // group_size, group_size)")}),
+    # red team round 13 (mutation sweep): the kernel's stated float32 arithmetic, never checked. A float64
+    # accumulator, or weights dequantised in float64 (the accumulator then turns float64 in the interpreter, and
+    # compiled Triton refuses the loop): right values within the tolerance; the tests now watch the interpreter's
+    # float64 types and constants
+    "dequant_accumulates_in_float64": ("test_split_kv_kernel", {"split_kv_kernel": KERNEL_ACC_FLOAT64}),
+    "dequant_weights_in_float64": ("test_split_kv_kernel", {"split_kv_kernel": kernel(
+        weight="(code.to(tl.float64) - zero) * scale")}),
 }
 
 # Mutants of independent parts graded together, one per part in each notebook (8 notebooks; Part 4's other
@@ -794,14 +804,16 @@ MUTANT_BATCHES = [
         "backward_causal_by_position_only",
         "bound_decimal_28_digits",
         "merge_sigmoid_by_hand",
-        "asym_halves_within_epsilon_to_even"
+        "asym_halves_within_epsilon_to_even",
+        "dequant_accumulates_in_float64"  # round 13: into a batch with room
     ],
     [
         "rms_norm_then_hypot",
         "max_batch_decimal_quotient",
         "bound_spot_checks_with_global_draws",
         "merge_exponentiates_directly_with_backward_calling_it",
-        "asym_groups_strided_within_the_row"
+        "asym_groups_strided_within_the_row",
+        "dequant_weights_in_float64"  # round 13: into a batch with room
     ],
     # round 11 class sweep: every batch above holds a Part 7 mutant, so the new one joins two mutants that were
     # graded alone (every batch holds a Part 2 and a Part 4 mutant): one notebook fewer than before
