@@ -10,6 +10,15 @@ CHAPTER = "06-variants"
 FULL_MARKS = 16.0
 # Part 5's model answer, from which the round 12 mutants of Part 5 change one line each
 RESTORE_MODEL = solution_code(CHAPTER)["span_corrupt"]
+# Part 6's model answer, from which the round 13 mutant of Part 6 changes one keyword
+EXPERT_MODEL = solution_code(CHAPTER)["expert_choice"]
+
+
+def _replaced(code, old, new):
+    """``code`` with ``old`` replaced by ``new``; fails if the model answer no longer holds ``old``."""
+    assert old in code, f"the model answer no longer holds {old!r}"
+    return code.replace(old, new)
+
 
 # Common wrong answers: name -> (the graded test that must lose points, {answer cell: code}).
 MUTANTS = {
@@ -978,6 +987,10 @@ def whole_word_chosen(starts, pick):
     # (the model answer had it until round 12)
     "restore_width_max_of_an_empty_batch": ("test_span_corrupt", {"span_corrupt": RESTORE_MODEL.replace(
         "max((len(row) for row in rows), default=0)  # 0 for an empty batch", "max(len(row) for row in rows)")}),
+    # round 13 (mutation sweep): the experts' ranking by torch.sort without stable=True, which keeps tied
+    # probabilities in index order for a dozen or so tokens only; the hidden ties had at most 6 tokens
+    "expert_choice_unstable_sort": ("test_expert_choice", {"expert_choice": _replaced(
+        EXPERT_MODEL, "probs.sort(dim=0, descending=True, stable=True)", "probs.sort(dim=0, descending=True)")}),
 }
 
 # Mutants graded together in one submission (one notebook run each batch). No model answer calls another
@@ -1026,7 +1039,9 @@ MUTANT_BATCHES = [
     # round 11, class sweep: every batch above holds a Part 5 mutant
     ["restore_tokens_in_float64_buffer",
      # red team 12
-     "min_p_threshold_in_logit_space"],
+     "min_p_threshold_in_logit_space",
+     # round 13 (mutation sweep): no Part 6 mutant in this batch yet
+     "expert_choice_unstable_sort"],
     # red team 12: every batch above holds a Part 5 mutant
     ["restore_sentinels_cast_to_ids_dtype",
      # round 12, class sweep
