@@ -346,6 +346,10 @@ def sinusoidal_table_halves(positions, d_model, base=10000.0, scale=1.0, dtype=t
         pos="(torch.arange(t)[None, :] - (t - lengths)[:, None]).clamp(min=0)")}),
     # Red team 7 (slipped): positions converted to the output dtype before the angles; float16 holds the
     # integers only up to 2048 and bfloat16 up to 256, so later positions land on their neighbours' rows
+    # red team 13 (mutation sweep): int64 positions passed through float32 on their way to float64; exact up to 2**24
+    # only, so 2**24 + 1 lands on 2**24 (the text: up to 10**8, within 1e-6)
+    "table_positions_through_float32": ("test_table_halves", {"table_halves": table(
+        pos="positions.to(torch.float32).to(work)[..., None]")}),
     "table_positions_rounded_to_dtype": ("test_table_halves", {"table_halves": table(pos="positions.to(dtype).to(work)[..., None]")}),
     "partial_rope_positions_in_dtype_of_x": ("test_rotate_half", {"rotate_half": partial_rope(
         pos="(torch.arange(t)[None, :] - (t - lengths.long())[:, None]).clamp(min=0).to(x.dtype)")}),
@@ -429,6 +433,10 @@ def check_equivariance(layer, x, trials, generator, tol=1e-5):
         "def alibi_block(num_heads, t, offset):\n", "def alibi_block(num_heads, t, offset):\n    torch.use_deterministic_algorithms(True)\n")}),
     # red team 9, second pass -- Part 8: a threshold with a slack "for rounding" (chapter 6's class): caught by a tol
     # one float64 rounding below an exact gap
+    # red team 13 (mutation sweep): the default tol 2e-5 instead of the stated 1e-5; every case passed tol itself or
+    # had gaps far from 1e-5
+    "equivariance_default_tol_doubled": ("test_equivariance", {"equivariance": equivariance().replace(
+        "tol=1e-5", "tol=2e-5")}),
     "equivariance_tol_with_rounding_slack": ("test_equivariance", {"equivariance": equivariance(flag="worst <= tol + 1e-12")}),
     # Part 5: validation stricter than the text (chapter 3's class): a batch without rows refused
     "partial_rope_refuses_no_rows": ("test_rotate_half", {"rotate_half": partial_rope().replace(
@@ -638,12 +646,14 @@ MUTANT_BATCHES = [
      "equivariance_tol_with_rounding_slack"],  # red team 9, second pass
     ["partial_rope_positions_in_dtype_of_x",  # red team 7: every batch above already has a part 5 mutant
      "table_options_keyword_only",  # red team 8, second pass (class 1)
-     "alibi_block_turns_on_deterministic_algorithms"],  # red team 9
+     "alibi_block_turns_on_deterministic_algorithms",  # red team 9
+     "equivariance_default_tol_doubled"],  # red team 13
     # red team 8, second pass: every batch above already has a part 5 mutant (and a part 1 mutant)
     ["partial_rope_base_keyword_only", "table_slice_of_kept_table",
      "equivariance_seeds_the_global_generator",  # red team 9
      "alibi_block_square_table_sliced"],  # red team 11
-    ["partial_rope_second_half_detached", "equivariance_differences_in_output_dtype"],  # red team 11
+    ["partial_rope_second_half_detached", "equivariance_differences_in_output_dtype",  # red team 11
+     "table_positions_through_float32"],  # red team 13
     ["partial_rope_refuses_no_rows",  # red team 9, second pass: every batch above has a part 5 mutant
      "table_interleaved_with_position_calling_it"],  # refbind pass (round 11)
     # round 11 class sweep: every batch above already has a part 5 mutant
