@@ -305,6 +305,12 @@ def packed_masks(src_segments, tgt_segments):
         "    if self_allowed is not None:\n"
         "        self_allowed &= torch.ones(y.shape[1], y.shape[1], dtype=torch.bool).tril()\n"
         + _SW1 + _SW2 + _SW3)}),
+    # red team 13 (views in a caller's dict, red team 12's class): the self-attention weights flattened for a fused
+    # kernel and reshaped back into the caller's dict; a view of the same memory with the same shape and values, so
+    # only an identity check of p's entries (nested ones included) sees that the entry was replaced
+    "sandwich_weight_replaced_by_view": ("test_sandwich", {"sandwich": sandwich(
+        "    w = p['self_attn']['w_qkv']\n"
+        "    p['self_attn']['w_qkv'] = w.reshape(-1).reshape(w.shape)\n" + _SW1 + _SW2 + _SW3)}),
     # its own causal mask instead of self_allowed (a rule that differs only on a per-row mask)
     # red team 9: an entry added to the caller's parameter dict (the last self-attention output kept
     # for inspection); every given entry keeps its value
@@ -380,6 +386,10 @@ def cached_self_attention(x_new, params, cache):
     "cached_params_gain_split_weights": ("test_cached_attention", {"cached_attention": cached(
         _OFFSET_MASK, prologue="    if 'w_k' not in params:\n"
                                "        params['w_q'], params['w_k'], params['w_v'] = params['w_qkv'].chunk(3)\n")}),
+    # red team 13 (views in a caller's dict, red team 12's class): params['w_qkv'] replaced by a view of itself (a
+    # slice of all of it), equal in every value and sharing its memory; only an identity check of params' entries sees it
+    "cached_params_entry_replaced_by_view": ("test_cached_attention", {"cached_attention": cached(
+        _OFFSET_MASK, prologue="    params['w_qkv'] = params['w_qkv'][:]\n")}),
     # red team 9 (slipped): past taken from a position counter kept in the cache, not from cache['k'];
     # right until the caller shortens the cache (rejected drafts of speculative decoding)
     "cached_position_counter": ("test_cached_attention", {"cached_attention": cached(
@@ -615,8 +625,10 @@ MUTANT_BATCHES = [
     ["prefill_lying_int", "cached_exp_masked_after",
      "rms_eps_outside_root_with_sandwich_calling_it"],  # round 11, second pass: no other member changes Parts 1 or 5
     # round 11, class sweep: every batch above holds a Part 6 mutant
-    ["cached_square_mask_sliced"],
+    ["cached_square_mask_sliced", "sandwich_weight_replaced_by_view"],  # red team 13: the sandwich mutant
     ["cached_cache_extended_by_padded_sum"],
     # round 12, class sweep: every batch above holds a Part 6 mutant
     ["cached_heads_split_with_minus_one"],
+    # red team 13: every batch above holds a Part 6 mutant
+    ["cached_params_entry_replaced_by_view"],
 ]
