@@ -116,8 +116,20 @@ def _changed(before: str, after: str) -> str:
     return f"{gone}  ->  {came}"
 
 
-def mutants(code: str) -> list[tuple[str, str, str]]:
-    """``(description, mutated code, changed lines)`` for every single change of the operators above."""
+FAMILIES = ("first", "second")
+OFF_BY_ONE_CALLS = {"range", "arange", "narrow", "zeros", "ones", "empty", "full", "tril", "triu", "roll", "randn",
+                    "rand", "randint", "eye", "linspace", "repeat_interleave", "topk", "split", "chunk"}
+IN_PLACE = {ast.Add: "add_", ast.Sub: "sub_", ast.Mult: "mul_", ast.Div: "div_"}
+
+
+def mutants(code: str, families=FAMILIES) -> list[tuple[str, str, str]]:
+    """``(description, mutated code, changed lines)`` for every single change of the operators above.
+
+    Family ``first`` (round 13): operators, comparisons, numbers, keywords, swapped arguments, dropped
+    method calls, slice bounds and statements, twins. Family ``second``: one parameter of the function
+    used where another is (``q`` for ``k``), a size or bound one off (``n`` as ``n + 1`` / ``n - 1`` in a
+    slice or in ``range``, ``arange``, ``zeros``, ...), two items of a returned or assigned tuple in
+    the other order, and arithmetic on a parameter done in place (``x.mul_(s)`` for ``x * s``)."""
     tree = ast.parse(code)
     skip = _texts(tree)
     nodes = [n for n in ast.walk(tree) if id(n) not in skip]
@@ -148,7 +160,7 @@ def mutants(code: str) -> list[tuple[str, str, str]]:
             setattr(node, field, value)
         return change
 
-    for i, node in enumerate(nodes):
+    for i, node in enumerate(nodes if "first" in families else ()):
         if isinstance(node, ast.BinOp) and type(node.op) in BINOPS:
             for op in BINOPS[type(node.op)]:
                 emit(i, set_attr("op", op()), f"{type(node.op).__name__} -> {op.__name__}")
@@ -213,7 +225,57 @@ def mutants(code: str) -> list[tuple[str, str, str]]:
                         def drop_stmt(n, _t, field=field, j=j):
                             del getattr(n, field)[j]
                         emit(i, drop_stmt, f"drop the statement at line {stmt.lineno}: {lines[stmt.lineno - 1].strip()[:60]}")
+    if "second" in families:
+        _second_family(nodes, emit)
     return out
+
+
+def _second_family(nodes, emit):
+    index = {id(n): i for i, n in enumerate(nodes)}
+    params_of = {}  # id(Name node) -> the parameters of the innermost function around it
+    for fn in nodes:
+        if isinstance(fn, (ast.FunctionDef, ast.Lambda)):
+            params = [a.arg for a in (*fn.args.posonlyargs, *fn.args.args, *fn.args.kwonlyargs) if a.arg != "self"]
+            for stmt in (fn.body if isinstance(fn.body, list) else [fn.body]):
+                for n in ast.walk(stmt):
+                    if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load) and n.id in params:
+                        params_of[id(n)] = params
+    for i, node in enumerate(nodes):
+        if isinstance(node, ast.Name) and id(node) in params_of:
+            for other in params_of[id(node)]:
+                if other != node.id:
+                    def rename(n, _t, other=other):
+                        n.id = other
+                    emit(i, rename, f"parameter {other} where {node.id} is")
+        if isinstance(node, ast.Call):
+            name = node.func.attr if isinstance(node.func, ast.Attribute) else getattr(node.func, "id", "")
+            if name in OFF_BY_ONE_CALLS:
+                for arg in node.args:
+                    if isinstance(arg, (ast.Name, ast.Attribute, ast.Subscript, ast.Call)) and id(arg) in index:
+                        _off_by_one(index[id(arg)], arg, emit)
+        if isinstance(node, ast.Slice):
+            for bound in (node.lower, node.upper):
+                if isinstance(bound, (ast.Name, ast.Attribute, ast.Subscript, ast.Call)) and id(bound) in index:
+                    _off_by_one(index[id(bound)], bound, emit)
+        if isinstance(node, (ast.Return, ast.Assign)) and isinstance(node.value, ast.Tuple) and len(node.value.elts) > 1:
+            for j in range(len(node.value.elts) - 1):
+                def swap(n, _t, j=j):
+                    n.value.elts[j], n.value.elts[j + 1] = n.value.elts[j + 1], n.value.elts[j]
+                emit(i, swap, f"items {j} and {j + 1} of the tuple in the other order")
+        if (isinstance(node, ast.BinOp) and type(node.op) in IN_PLACE and isinstance(node.left, ast.Name)
+                and id(node.left) in params_of):
+            def in_place(n, t):
+                call = ast.Call(func=ast.Attribute(value=n.left, attr=IN_PLACE[type(n.op)], ctx=ast.Load()),
+                                args=[n.right], keywords=[])
+                return _replace(t, n, call)
+            emit(i, in_place, f"{node.left.id} changed in place (.{IN_PLACE[type(node.op)]})")
+
+
+def _off_by_one(i, node, emit):
+    for op, sign in ((ast.Add, "+"), (ast.Sub, "-")):
+        def change(n, t, op=op):
+            return _replace(t, n, ast.BinOp(left=copy.deepcopy(n), op=op(), right=ast.Constant(1)))
+        emit(i, change, f"{ast.unparse(node)[:40]} -> {ast.unparse(node)[:40]} {sign} 1")
 
 
 def _replace(tree, old, new) -> bool:
@@ -357,7 +419,8 @@ def _part_server(prefix, answer_gid, tests, jobs, timeout, conn_w):
     os._exit(0)
 
 
-def sweep(cells, parts: list[str] | None = None, processes: int = 1, timeout: float = 60.0, report: bool = True):
+def sweep(cells, parts: list[str] | None = None, processes: int = 1, timeout: float = 60.0, report: bool = True,
+          families=FAMILIES):
     """Mutate each answer cell of ``cells`` (see :func:`notebook_cells`; only ``parts`` if given) and run
     the part's test cells on each mutant. Returns ``{grade_id: (mutants, rows)}``, a row
     ``{"key": index into mutants, "result": [kind, detail]}``."""
@@ -371,7 +434,7 @@ def sweep(cells, parts: list[str] | None = None, processes: int = 1, timeout: fl
                 break
             if later[3]:
                 tests.append(later)
-        plan.append((gid, code, cells[:i], tests, mutants(code)))
+        plan.append((gid, code, cells[:i], tests, mutants(code, families)))
     import cellrun_preload  # noqa: F401 - torch imported once, before the forks
     import torch
     torch.set_num_threads(1)
@@ -430,15 +493,19 @@ def main(argv=None):
     parser.add_argument("--processes", type=int, default=max(1, len(os.sched_getaffinity(0))))
     parser.add_argument("--timeout", type=float, default=60.0, help="seconds for one mutant")
     parser.add_argument("--show", type=int, help="print the code of mutant #N of the (single) --part")
+    parser.add_argument("--family", choices=[*FAMILIES, "all"], default="all",
+                        help="which changes: first (round 13), second (parameters swapped, off by one, tuple "
+                             "order, in place), or all (the default)")
     args = parser.parse_args(argv)
+    families = FAMILIES if args.family == "all" else (args.family,)
     if args.show is not None:
         gid = args.part[0]
         code = next(c[1] for c in notebook_cells(args.chapter) if c[0] == gid)
-        what, text, _change = mutants(code)[args.show]
+        what, text, _change = mutants(code, families)[args.show]
         print(f"# {what}\n{text}")
         return 0
     start = time.monotonic()
-    sweep(notebook_cells(args.chapter), args.part, args.processes, args.timeout)
+    sweep(notebook_cells(args.chapter), args.part, args.processes, args.timeout, families=families)
     print(f"(done in {time.monotonic() - start:.0f} s)")
     return 0
 

@@ -55,6 +55,24 @@ def test_calls_lose_a_keyword_or_a_method_or_swap_arguments_and_twins_are_swappe
     assert "-1 -> 1" not in " ".join(_changes("y = x.sum(dim=-1)\n"))
 
 
+def test_the_second_family_swaps_parameters_moves_bounds_by_one_reorders_tuples_and_works_in_place():
+    code = "def h(q, k, n):\n    s = q[:n] * k\n    out = torch.arange(n)\n    return s, out\n"
+    second = [(what.split(" ", 1)[1], change) for what, _text, change in rm.mutants(code, ("second",))]
+    assert ("parameter k where q is", "s = q[:n] * k  ->  s = k[:n] * k") in second
+    assert ("parameter q where k is", "s = q[:n] * k  ->  s = q[:n] * q") in second
+    for sign in "+-":  # in a slice bound and in a size
+        assert (f"n -> n {sign} 1", f"s = q[:n] * k  ->  s = q[:n {sign} 1] * k") in second
+        assert (f"n -> n {sign} 1", f"out = torch.arange(n)  ->  out = torch.arange(n {sign} 1)") in second
+    assert ("items 0 and 1 of the tuple in the other order", "return (s, out)  ->  return (out, s)") in second
+    assert not any("changed in place" in w for w, _c in second)  # q[:n] * k: the left operand is not a parameter
+    in_place = rm.mutants("def f(x, s):\n    return x * s\n", ("second",))
+    assert any(change == "return x * s  ->  return x.mul_(s)" for _w, _t, change in in_place)
+    # the families are disjoint, and the default makes both
+    first = {text for _w, text, _c in rm.mutants(code, ("first",))}
+    assert not first & {text for _w, text, _c in rm.mutants(code, ("second",))}
+    assert len(rm.mutants(code)) == len(first) + len(second)
+
+
 def _notebook(tmp_path):
     def cell(gid, code, **meta):
         return {"cell_type": "code", "execution_count": None, "metadata": {"nbgrader": {"grade_id": gid, **meta}},
