@@ -673,6 +673,12 @@ def average_checkpoints(states):
         "            kept = scores.topk(top_k, dim=-1).indices\n"
         "            scores = torch.full_like(scores, float('-inf')).scatter(-1, kept, scores.gather(-1, kept))\n"
         + _DRAW.replace("torch.softmax(scores, dim=-1)", "torch.softmax(scores.double(), dim=-1)"))}),
+    # round 13, second family (a degenerate size never reached on one path): the probabilities squeezed, which
+    # changes nothing unless the vocabulary has one id (V = 1): then N rows of one entry become one row of N entries
+    # (one draw among the sentences) or, for one sentence, a 0-d tensor that torch.multinomial refuses
+    "sample_probabilities_squeezed": ("test_sample", {"sample": sample(
+        _topk_scores()
+        + _DRAW.replace("torch.softmax(scores, dim=-1)", "torch.softmax(scores.double(), dim=-1).squeeze()"))}),
 }
 
 VECTORISED = {
@@ -958,4 +964,5 @@ MUTANT_BATCHES = [
      "average_stores_contiguous_entries_in_the_states",  # red team 12 class sweep: no Part 1 or 5 mutant here yet
      "decoder_io_stacks_rows"],
     ["sample_top_k_past_vocabulary_raises"],  # round 13: every batch above already holds a mutant of part 6
+    ["sample_probabilities_squeezed"],  # round 13, second family: every batch above holds a mutant of part 6
 ]
