@@ -363,6 +363,16 @@ def masked_lm_loss(logits, ids, target_mask, z_loss=0.0):
     # (the same draw and the same generator state for every V > 1; a vocabulary of one id raises)
     "generate_draws_two_keeps_first": ("test_generate_with_cache", {"generate_with_cache": _changed(
         _gen(), "dim=-1), 1, generator=generator)[:, 0]", "dim=-1), 2, generator=generator)[:, 0]")}),
+    # ---- red team round 13, second family (parameters swapped, off by one, ...)
+    # Part 3 -- a range check's bound taken from another parameter that had its value in every refused call
+    # (head_dim = n_layers = 2 there): first_dense checked against head_dim
+    "moe_dense_bound_from_head_dim": ("test_moe_params", {"moe_params": _MOE_CHECKED.format(
+        checks=_changed(_MOE_CHECKS, "first_dense <= n_layers", "first_dense <= head_dim"),
+        active="total - sparse * (n_experts - top_k) * expert")}),
+    # Part 8 -- a tie rule checked only where an unstable sort keeps index order (5 tied ids): the greedy token
+    # taken as the first of a descending sort, which puts another of hundreds of tied ids first
+    "generate_greedy_by_unstable_sort": ("test_generate_with_cache", {"generate_with_cache": _changed(
+        _gen(), "token = scores.argmax(dim=-1)", "token = scores.sort(dim=-1, descending=True).indices[:, 0]")}),
     # Part 1 -- every argument: eps added after the square root (only visible with eps = 1e-3)
     "rms_eps_outside_sqrt": ("test_head_rms_norm", {"head_rms_norm": _RMS.format(body="""
     inv_rms = 1 / (heads.square().mean(dim=-1, keepdim=True).sqrt() + eps)
@@ -920,7 +930,8 @@ MUTANT_BATCHES = [
      # red team 8: .view of inputs that are not contiguous, in the three parts that had never received them
      "rms_flattens_rows_with_view", "swiglu_flattens_x_with_view", "block_flattens_x_with_view",
      "rope_options_as_kwargs",  # red team 8, second pass, class 1
-     "ragged_keys_masked_after_product"],  # red team 9
+     "ragged_keys_masked_after_product",  # red team 9
+     "moe_dense_bound_from_head_dim"],  # red team 13, second family
     ["loss_masks_by_multiplying", "generate_own_generator_when_none", "rms_scale_under_no_grad",
      # red team 8, second pass: class 1 and class 2
      "swiglu_options_keyword_only", "block_post_norms_renamed", "rope_results_memoised",
@@ -928,7 +939,8 @@ MUTANT_BATCHES = [
      "ragged_cache_kept_out_of_graph"],  # red team 11, phase 3
     # red team 8, second pass: class 3 in parts 2, 5, 6 and 7, and class 1 in parts 3 and 4
     ["swiglu_gate_sigmoid_detached", "block_parallel_ffn_input_detached", "rope_second_half_detached",
-     "ragged_weights_detached", "moe_options_keyword_only", "loss_z_loss_keyword_only"],
+     "ragged_weights_detached", "moe_options_keyword_only", "loss_z_loss_keyword_only",
+     "generate_greedy_by_unstable_sort"],  # red team 13, second family
     # red team 9: every batch above already holds a mutant of part 2; the second pass's class 8 joined it
     ["swiglu_sigmoid_by_hand_overflows", "generate_reseeds_global_from_generator", "rms_reseeds_global_generator",
      "loss_count_false_when_empty",
