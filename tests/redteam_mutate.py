@@ -116,7 +116,7 @@ def _changed(before: str, after: str) -> str:
     return f"{gone}  ->  {came}"
 
 
-FAMILIES = ("first", "second")
+FAMILIES = ("first", "second", "third")
 OFF_BY_ONE_CALLS = {"range", "arange", "narrow", "zeros", "ones", "empty", "full", "tril", "triu", "roll", "randn",
                     "rand", "randint", "eye", "linspace", "repeat_interleave", "topk", "split", "chunk"}
 IN_PLACE = {ast.Add: "add_", ast.Sub: "sub_", ast.Mult: "mul_", ast.Div: "div_"}
@@ -129,7 +129,10 @@ def mutants(code: str, families=FAMILIES) -> list[tuple[str, str, str]]:
     method calls, slice bounds and statements, twins. Family ``second``: one parameter of the function
     used where another is (``q`` for ``k``), a size or bound one off (``n`` as ``n + 1`` / ``n - 1`` in a
     slice or in ``range``, ``arange``, ``zeros``, ...), two items of a returned or assigned tuple in
-    the other order, and arithmetic on a parameter done in place (``x.mul_(s)`` for ``x * s``)."""
+    the other order, and arithmetic on a parameter done in place (``x.mul_(s)`` for ``x * s``). Family
+    ``third``: a local variable used where another one defined before it is (``scores`` for
+    ``weights``), an early ``return``, ``break`` or ``continue`` left out, and a bound compared with
+    one off (``i < n - 1`` for ``i < n``)."""
     tree = ast.parse(code)
     skip = _texts(tree)
     nodes = [n for n in ast.walk(tree) if id(n) not in skip]
@@ -227,7 +230,43 @@ def mutants(code: str, families=FAMILIES) -> list[tuple[str, str, str]]:
                         emit(i, drop_stmt, f"drop the statement at line {stmt.lineno}: {lines[stmt.lineno - 1].strip()[:60]}")
     if "second" in families:
         _second_family(nodes, emit)
+    if "third" in families:
+        _third_family(nodes, emit)
     return out
+
+
+def _third_family(nodes, emit):
+    index = {id(n): i for i, n in enumerate(nodes)}
+    for fn in nodes:
+        if not isinstance(fn, ast.FunctionDef):
+            continue
+        params = {a.arg for a in (*fn.args.posonlyargs, *fn.args.args, *fn.args.kwonlyargs)}
+        first_line = {}  # local name -> the line where it is first bound
+        for n in ast.walk(fn):
+            if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store) and n.id not in params:
+                first_line[n.id] = min(first_line.get(n.id, n.lineno), n.lineno)
+        for n in ast.walk(fn):
+            if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load) and n.id in first_line and id(n) in index:
+                before = sorted((line, name) for name, line in first_line.items()
+                                if name != n.id and line < n.lineno)[-4:]  # the four bound last before this use
+                for _line, other in before:
+                    def rename(node, _t, other=other):
+                        node.id = other
+                    emit(index[id(n)], rename, f"local {other} where {n.id} is")
+    for i, node in enumerate(nodes):
+        for field in ("body", "orelse"):
+            block = getattr(node, field, None)
+            if not isinstance(block, list) or isinstance(node, (ast.Module, ast.FunctionDef)):
+                continue
+            for j, stmt in enumerate(block):
+                if isinstance(stmt, (ast.Return, ast.Break, ast.Continue)):
+                    def to_pass(n, _t, field=field, j=j):
+                        getattr(n, field)[j] = ast.Pass()
+                    emit(i, to_pass, f"leave out the {type(stmt).__name__.lower()} at line {stmt.lineno}")
+        if isinstance(node, ast.Compare):
+            for operand in node.comparators:
+                if isinstance(operand, (ast.Name, ast.Attribute, ast.Subscript, ast.Call)) and id(operand) in index:
+                    _off_by_one(index[id(operand)], operand, emit)
 
 
 def _second_family(nodes, emit):
@@ -495,7 +534,8 @@ def main(argv=None):
     parser.add_argument("--show", type=int, help="print the code of mutant #N of the (single) --part")
     parser.add_argument("--family", choices=[*FAMILIES, "all"], default="all",
                         help="which changes: first (round 13), second (parameters swapped, off by one, tuple "
-                             "order, in place), or all (the default)")
+                             "order, in place), third (locals swapped, early exits left out, bounds off by one "
+                             "in comparisons), or all (the default)")
     args = parser.parse_args(argv)
     families = FAMILIES if args.family == "all" else (args.family,)
     if args.show is not None:

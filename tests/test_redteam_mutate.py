@@ -73,6 +73,22 @@ def test_the_second_family_swaps_parameters_moves_bounds_by_one_reorders_tuples_
     assert len(rm.mutants(code)) == len(first) + len(second)
 
 
+def test_the_third_family_swaps_locals_leaves_out_early_exits_and_moves_compared_bounds():
+    code = ("def k(xs, n):\n    total = 0\n    best = None\n    for x in xs:\n        if x > n:\n            break\n"
+            "        total = total + x\n    if total == 0:\n        return best\n    return total\n")
+    third = [(what.split(" ", 1)[1], change) for what, _text, change in rm.mutants(code, ("third",))]
+    assert ("local best where total is", "total = total + x  ->  total = best + x") in third
+    assert ("local total where best is", "return best  ->  return total") in third
+    assert ("leave out the break at line 6", "break  ->  pass") in third
+    assert ("leave out the return at line 9", "return best  ->  pass") in third
+    assert not any("return at line 10" in w for w, _c in third)  # the function's own last return stays
+    assert ("n -> n + 1", "if x > n:  ->  if x > n + 1:") in third
+    # a local is only swapped for one bound before the line that uses it
+    chain = [w for w, _t, _c in rm.mutants("def f(a):\n    y = a * 2\n    z = y + 1\n    w = z * 3\n    return w\n",
+                                            ("third",))]
+    assert sorted(w.split(" ", 1)[1] for w in chain) == ["local y where w is", "local y where z is", "local z where w is"]
+
+
 def _notebook(tmp_path):
     def cell(gid, code, **meta):
         return {"cell_type": "code", "execution_count": None, "metadata": {"nbgrader": {"grade_id": gid, **meta}},
