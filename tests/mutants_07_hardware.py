@@ -486,6 +486,15 @@ def dequant_matvec_kernel(X, W, Scale, Zero, Y, N, K, GROUP: tl.constexpr, BLOCK
 
 KERNEL_ACC_FLOAT64 = kernel().replace("acc = tl.zeros([BLOCK_N], tl.float32)", "acc = tl.zeros([BLOCK_N], tl.float64)")
 assert KERNEL_ACC_FLOAT64 != kernel()
+# red team 13, second family: the loop stops two columns short of K. BLOCK_K >= 4 still reaches the last block
+# (K - BLOCK_K < K - 2); only the smallest BLOCK_K the text allows, 2, loses it
+KERNEL_STOPS_TWO_EARLY = kernel().replace("for k0 in range(0, K, BLOCK_K):", "for k0 in range(0, K - 2, BLOCK_K):")
+assert KERNEL_STOPS_TWO_EARLY != kernel()
+# red team 13, second family (class: a stated working dtype; the text named it for scale only): a float32 w divided
+# by its scale in float64 "for accuracy", rounded there: a weight on a half step of the float32 division goes the
+# other way
+ASYM_DIVIDES_IN_FLOAT64 = asym(divide="torch.round(groups.double() / scale.double()[..., None]).to(w.dtype)")
+assert ASYM_DIVIDES_IN_FLOAT64 != asym()
 
 MUTANTS = {
     # Part 1: float arithmetic beyond 2**53, the <= boundary, a window longer than the sequence, 0 not negative
@@ -733,6 +742,10 @@ def compute_bound_batch(k, n, bytes_per_value, peak, bandwidth):
     "dequant_accumulates_in_float64": ("test_split_kv_kernel", {"split_kv_kernel": KERNEL_ACC_FLOAT64}),
     "dequant_weights_in_float64": ("test_split_kv_kernel", {"split_kv_kernel": kernel(
         weight="(code.to(tl.float64) - zero) * scale")}),
+    # red team 13, second family: the smallest BLOCK_K never launched (a loop bound short by less than a block), and
+    # q divided in float64 where the text now says every step is in w's dtype
+    "dequant_loop_stops_two_columns_early": ("test_split_kv_kernel", {"split_kv_kernel": KERNEL_STOPS_TWO_EARLY}),
+    "asym_divides_in_float64": ("test_quantize_asym", {"quantize_asym": ASYM_DIVIDES_IN_FLOAT64}),
 }
 
 # Mutants of independent parts graded together, one per part in each notebook (8 notebooks; Part 4's other
@@ -821,7 +834,12 @@ MUTANT_BATCHES = [
         "merge_clamps_lse_at_minus_1000",
         "rms_zero_check_through_item",
         "backward_tile_maximum_over_masked_keys",
-        "asym_widens_the_weights_to_float32"  # round 12: into a batch with room
+        "asym_widens_the_weights_to_float32",  # round 12: into a batch with room
+        "dequant_loop_stops_two_columns_early"  # round 13, second family: into a batch with room
+    ],
+    # round 13, second family: every batch above holds a Part 5 mutant
+    [
+        "asym_divides_in_float64"
     ]
 ]
 
