@@ -67,10 +67,11 @@ def test_the_second_family_swaps_parameters_moves_bounds_by_one_reorders_tuples_
     assert not any("changed in place" in w for w, _c in second)  # q[:n] * k: the left operand is not a parameter
     in_place = rm.mutants("def f(x, s):\n    return x * s\n", ("second",))
     assert any(change == "return x * s  ->  return x.mul_(s)" for _w, _t, change in in_place)
-    # the families are disjoint, and the default makes both
+    # the families are disjoint, and the default makes all of them
     first = {text for _w, text, _c in rm.mutants(code, ("first",))}
     assert not first & {text for _w, text, _c in rm.mutants(code, ("second",))}
-    assert len(rm.mutants(code)) == len(first) + len(second)
+    assert len(rm.mutants(code, ("first", "second"))) == len(first) + len(second)
+    assert len(rm.mutants(code)) == len(rm.mutants(code, ("first", "second"))) + len(rm.mutants(code, ("third",)))
 
 
 def test_the_third_family_swaps_locals_leaves_out_early_exits_and_moves_compared_bounds():
