@@ -441,6 +441,10 @@ def check_equivariance(layer, x, trials, generator, tol=1e-5):
     # Part 5: validation stricter than the text (chapter 3's class): a batch without rows refused
     "partial_rope_refuses_no_rows": ("test_rotate_half", {"rotate_half": partial_rope().replace(
         "    if rotary_dim % 2 or not 2 <= rotary_dim <= dh:\n", "    if rotary_dim % 2 or not 2 <= rotary_dim <= dh or t == 0:\n")}),
+    # red team 13, third family: the upper bound one off (rotary_dim <= Dh + 1), which lets an even rotary_dim = Dh + 1
+    # through when Dh is odd (every refused case had an even Dh, or an odd rotary_dim)
+    "partial_rope_accepts_rotary_dim_one_past_an_odd_dh": ("test_rotate_half", {"rotate_half": partial_rope().replace(
+        "    if rotary_dim % 2 or not 2 <= rotary_dim <= dh:\n", "    if rotary_dim % 2 or not 2 <= rotary_dim <= dh + 1:\n")}),
     # round 11 class sweep (chapter 03's Part 1 slip, a move done with arithmetic): every feature turned, as in code
     # that rotates whole heads, the last Dh - R by the angle 0 (x * 1 + 0 * 0), so a -0.0 passing through comes back 0.0
     "partial_rope_passes_features_through_by_angle_zero": ("test_rotate_half", {"rotate_half": """
@@ -660,4 +664,6 @@ MUTANT_BATCHES = [
     ["partial_rope_passes_features_through_by_angle_zero"],
     # round 12 class sweep: likewise
     ["partial_rope_stacks_positions_of_an_empty_batch"],
+    # red team 13, third family: likewise
+    ["partial_rope_accepts_rotary_dim_one_past_an_odd_dh"],
 ]
