@@ -991,6 +991,12 @@ def whole_word_chosen(starts, pick):
     # probabilities in index order for a dozen or so tokens only; the hidden ties had at most 6 tokens
     "expert_choice_unstable_sort": ("test_expert_choice", {"expert_choice": _replaced(
         EXPERT_MODEL, "probs.sort(dim=0, descending=True, stable=True)", "probs.sort(dim=0, descending=True)")}),
+    # round 13, third family (an id next to a compared one never tested): the target walk stops at pad + 1 instead of
+    # pad (the pads that follow go into the final sentinel's list, which nothing reads); the hidden ids and sentinels
+    # never came within one of the pad, so only the cases with ids pad - 1 and pad + 1 tell it apart
+    "restore_target_stops_one_off_the_pad": ("test_span_corrupt", {"span_corrupt": _replaced(
+        RESTORE_MODEL, "for token in row_tg:                      # the target: sentinel, its tokens, sentinel, ...\n"
+        "            if token == pad:", "for token in row_tg:\n            if token == pad + 1:")}),
 }
 
 # Mutants graded together in one submission (one notebook run each batch). No model answer calls another
@@ -1049,6 +1055,8 @@ MUTANT_BATCHES = [
      "expert_choice_ranked_by_logits_minus_max"],
     # round 12, class sweep: every batch above holds a Part 5 mutant
     ["restore_width_max_of_an_empty_batch", "expert_choice_ranked_by_log_probs"],
+    # round 13, third family: every batch above holds a Part 5 mutant (batch 8 its answer cell)
+    ["restore_target_stops_one_off_the_pad"],
 ]
 
 # Correct answers that differ from the model answers: closed forms written another way, Python
