@@ -679,6 +679,11 @@ def average_checkpoints(states):
     "sample_probabilities_squeezed": ("test_sample", {"sample": sample(
         _topk_scores()
         + _DRAW.replace("torch.softmax(scores, dim=-1)", "torch.softmax(scores.double(), dim=-1).squeeze()"))}),
+    # round 13, third family (a boundary tested on one side only): the cut made only when top_k < V - 1, so
+    # top_k = V - 1 keeps every entry instead of dropping the smallest; the hidden top_k were V, past V, or far below
+    "sample_top_k_cut_below_v_minus_one": ("test_sample", {"sample": sample(
+        _topk_scores().replace("top_k < scores.shape[-1]:", "top_k < scores.shape[-1] - 1:")
+        + _DRAW.replace("torch.softmax(scores, dim=-1)", "torch.softmax(scores.double(), dim=-1)"))}),
 }
 
 VECTORISED = {
@@ -965,4 +970,5 @@ MUTANT_BATCHES = [
      "decoder_io_stacks_rows"],
     ["sample_top_k_past_vocabulary_raises"],  # round 13: every batch above already holds a mutant of part 6
     ["sample_probabilities_squeezed"],  # round 13, second family: every batch above holds a mutant of part 6
+    ["sample_top_k_cut_below_v_minus_one"],  # round 13, third family: every batch above holds a mutant of part 6
 ]
