@@ -66,31 +66,37 @@ def notebook_cells(source: Path, answers: dict[str, str]) -> list[tuple[str, str
     return cells
 
 
-def _execute(cells, threads: int, conn) -> None:
-    """In the forked process: run the cells, send ``{grade_id: (score, max_score, error)}``."""
-    import builtins
+class _NoCoursePackage:  # as in a grading kernel: `import attnlab` fails
+    @staticmethod
+    def find_spec(name, path=None, target=None):
+        if name == "attnlab" or name.startswith("attnlab."):
+            raise ModuleNotFoundError("the course package attnlab is not available while grading", name=name)
+        return None
 
+
+def as_in_a_grading_kernel(threads: int) -> None:
+    """In a forked process, before notebook code runs: the course package cannot be imported (it is
+    dropped from ``sys.modules`` and refused by a finder), torch uses ``threads`` threads, and
+    stdout/stderr go to /dev/null."""
     import torch
 
-    from attnlab.instructor import guard
-
-    reset_switches, settings_changed, settings_message = guard.RESET_SWITCHES, guard.SETTINGS_CHANGED, guard.settings_message
     for name in [name for name in sys.modules if name == "attnlab" or name.startswith("attnlab.")]:
-        del sys.modules[name]  # as in a grading kernel, where the course package cannot be imported
-
-    class NoCoursePackage:  # as in a grading kernel: `import attnlab` fails
-        @staticmethod
-        def find_spec(name, path=None, target=None):
-            if name == "attnlab" or name.startswith("attnlab."):
-                raise ModuleNotFoundError("the course package attnlab is not available while grading", name=name)
-            return None
-
-    sys.meta_path.insert(0, NoCoursePackage)
-
+        del sys.modules[name]
+    sys.meta_path.insert(0, _NoCoursePackage)
     torch.set_num_threads(threads)
     devnull = os.open(os.devnull, os.O_WRONLY)
     os.dup2(devnull, 1)
     os.dup2(devnull, 2)
+
+
+def _execute(cells, threads: int, conn) -> None:
+    """In the forked process: run the cells, send ``{grade_id: (score, max_score, error)}``."""
+    import builtins
+
+    from attnlab.instructor import guard
+
+    reset_switches, settings_changed, settings_message = guard.RESET_SWITCHES, guard.SETTINGS_CHANGED, guard.settings_message
+    as_in_a_grading_kernel(threads)
     namespace = {"__name__": "__main__", "__builtins__": builtins}
     parts = {}
     for gid, code, points in cells:

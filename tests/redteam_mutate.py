@@ -387,24 +387,9 @@ def _run_cell(namespace, gid, code, points, guard):
 
 def _part_server(prefix, answer_gid, tests, jobs, timeout, conn_w):
     """Forked once per part: run the earlier cells, then fork once per mutant."""
-    import torch
-
     from attnlab.instructor import guard
-    for name in [n for n in sys.modules if n == "attnlab" or n.startswith("attnlab.")]:
-        del sys.modules[name]
-
-    class NoCoursePackage:
-        @staticmethod
-        def find_spec(name, path=None, target=None):
-            if name == "attnlab" or name.startswith("attnlab."):
-                raise ModuleNotFoundError("the course package is not available while grading", name=name)
-            return None
-
-    sys.meta_path.insert(0, NoCoursePackage)
-    torch.set_num_threads(1)
-    devnull = os.open(os.devnull, os.O_WRONLY)
-    os.dup2(devnull, 1)
-    os.dup2(devnull, 2)
+    from cellrun import as_in_a_grading_kernel
+    as_in_a_grading_kernel(1)
     import builtins
     namespace = {"__name__": "__main__", "__builtins__": builtins}
     for gid, code, _answer, points in prefix:
