@@ -1,13 +1,17 @@
 """Mutation sweep: small mechanical changes to a chapter's model answers that the visible tests pass
 and the hidden tests do not catch.
 
-    python tests/redteam_mutate.py 03-multi-head [--part GRADE_ID ...] [--processes 2] [--timeout 60]
+    python tests/redteam_mutate.py 03-multi-head [--part GRADE_ID ...] [--family first|second|third|all]
+                                                 [--processes 2] [--timeout 60] [--show K]
 
 Red-team rounds 1 to 12 wrote wrong answers by hand, as students would. This sweep is the other
-half: it changes each answer cell of the model answer in one place at a time (an operator, a
-comparison, a number, a keyword argument dropped, two positional arguments swapped, a method call
-dropped, a slice bound dropped, a statement dropped, a function swapped for its twin such as ``amax``/``amin``, ``float32``/``float64``, ``tril``/``triu``)
-and runs the part's test cells on it. Each mutant ends as one of:
+half: it changes each answer cell of the model answer in one place at a time and runs the part's
+test cells on it. Three families of changes (see :func:`mutants`): *first*, an operator, a
+comparison, a number, a keyword argument dropped, two positional arguments swapped, a method call,
+a slice bound or a statement dropped, a function for its twin (``amax``/``amin``,
+``float32``/``float64``, ``tril``/``triu``); *second*, a parameter used where another is, a size or
+bound one off, tuple items in the other order, arithmetic on a parameter in place; *third*, a local
+used where another is, an early exit left out, a compared bound one off. Each mutant ends as one of:
 
 * ``visible``: the answer cell or a visible test line raised: the student would see it;
 * ``caught``: the visible tests pass and a hidden test takes points;
@@ -23,7 +27,6 @@ the course package not importable), in processes forked after the earlier cells 
 from __future__ import annotations
 
 import argparse
-import warnings
 import ast
 import copy
 import json
@@ -33,6 +36,7 @@ import signal
 import sys
 import time
 import traceback
+import warnings
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -408,12 +412,11 @@ def _part_server(prefix, answer_gid, tests, jobs, timeout, conn_w):
             except BaseException as err:  # noqa: BLE001
                 result["result"] = ["visible", f"answer cell: {type(err).__name__}: {err}"[:200]]
             else:
-                lost, failures = 0.0, []
+                failures = []
                 for gid, tcode, _a, points in tests:
                     failure = _run_cell(namespace, gid, tcode, points, guard)
                     if failure:
                         failures.append([gid, *failure])
-                        lost += points
                 if any(f[1] == "visible" for f in failures):
                     result["result"] = ["visible", "; ".join(f"{f[0]}: {f[2]}" for f in failures)[:300]]
                 elif failures:
