@@ -653,7 +653,22 @@ def jacobian_norms(x, p):
     "additive": COVERAGE_LERP,
 }
 
-CORRECT_VARIANTS = {"addmm_loops_autograd": ADDMM_LOOPS_AUTOGRAD, "lerp_flip_einsum": LERP_FLIP}
+# red team 13: the Jacobian by torch.func, whose first call registers torch's own vmap kernels (one for an
+# operator the tests' references use); the grader loads them before the first student cell, so that this
+# correct answer is not flagged as a change to the references' kernels
+FUNC_VMAP_JACREV = {"rnn_step": '''
+def leaky_step_jacobian(x, h, p, leak):
+    W_ih, b_ih, W_hh, b_hh = p["W_ih"], p["b_ih"], p["W_hh"], p["b_hh"]
+
+    def new_state(x_b, h_b):
+        return (1 - leak) * h_b + leak * torch.tanh(x_b @ W_ih.T + b_ih + h_b @ W_hh.T + b_hh)
+
+    with torch.enable_grad():
+        return torch.func.vmap(torch.func.jacrev(new_state, argnums=1))(x, h)
+'''}
+
+CORRECT_VARIANTS = {"addmm_loops_autograd": ADDMM_LOOPS_AUTOGRAD, "lerp_flip_einsum": LERP_FLIP,
+                    "func_vmap_jacrev": FUNC_VMAP_JACREV}
 
 # Mutants of independent parts graded together, one submission per batch: each member changes its own
 # answer cell and, graded alone, breaks only its own graded test (the hidden tests of part 5 bind the

@@ -516,12 +516,16 @@ def test_runtime_guard_leaves_honest_cells_alone(runtime_runs):
 
 @pytest.mark.slow
 def test_an_honest_notebook_with_libraries_is_not_flagged(tmp_path):
-    """Imports, namedtuples, dataclasses, matplotlib-free plotting helpers, warnings and errors are not hooks."""
+    """Imports, namedtuples, dataclasses, matplotlib-free plotting helpers, warnings, errors and torch.func are
+    not hooks."""
     honest = ("import collections, dataclasses, warnings, typing, functools, contextlib\n"
               "P = collections.namedtuple('P', 'a b')\n@dataclasses.dataclass\nclass C:\n    a: int = 1\n"
               "@contextlib.contextmanager\ndef ctx():\n    yield 1\nwith ctx():\n    pass\n"
               "warnings.warn('careful')\nimport torch.distributions, json, fractions, statistics\n"
-              "f = functools.lru_cache()(lambda n: n)\n_z = torch.nn.Linear(2, 2)(torch.ones(1, 2)).sum().backward()\n")
+              "f = functools.lru_cache()(lambda n: n)\n_z = torch.nn.Linear(2, 2)(torch.ones(1, 2)).sum().backward()\n"
+              # torch.func registers kernels of its own at its first call, one for an operator the references
+              # use (aten::nll_loss_forward): not the answer's change (red team 13, a correct Jacobian by vmap)
+              "import torch.func\n_j = torch.func.vmap(torch.func.jacrev(torch.sin))(torch.ones(2, 3))\n")
     ctx, cells = run_notebook(tmp_path, [(SETUP, "setup", "locked"), (honest, "a1", "student"),
                                          ("assert x == 1", "t1", "test"), ("raise ValueError('a slip')", "a2", "student"),
                                          ("assert x == 1", "t2", "test"),

@@ -224,6 +224,7 @@ class HardenedExecute(Execute):
         self._output_bytes = 0
         self._truncated_cells: set[int] = set()
         self._guard_ready = False
+        self._functorch_loaded = False
         self._baseline: dict | None = None
         self._digest: dict = {}
         self._blocked_by: str | None = None
@@ -457,6 +458,11 @@ class HardenedExecute(Execute):
                 # the audit hook goes in before any cell, so before any student code
                 self._guard_ready = True
                 await self._silent(guard.audit_source())
+            if kind != "locked" and not self._functorch_loaded:
+                # before the first cell that is not the grader's own: what torch.func registers at its first
+                # call goes into the reference state (the check below adopts it, the last cell being locked)
+                self._functorch_loaded = True
+                await self._silent(guard.FUNCTORCH_PRELOAD)
             await self._check((gid, "student" if kind == "student" else "grader"))
         except DeadKernelError:
             return await self._died(cell, self._last[0] if self._last else cell, cell_index)

@@ -787,6 +787,25 @@ del __attnlab_install_audit__
 """
 
 
+# Run silently once, after the grader's first cells (which import torch) and before the first student cell.
+# torch.func registers kernels of its own at its first call (vmap's decompositions, under the dispatch key
+# FuncTorchBatched, among them one for aten::nll_loss_forward, an operator the tests' references use): loaded
+# here, they are part of the reference state instead of a change the answer's cell seems to make (red team 13:
+# a correct Jacobian by torch.func.vmap(torch.func.jacrev(...)) scored 0, flagged).
+FUNCTORCH_PRELOAD = r"""
+def __attnlab_load_functorch__():
+    import sys
+    if "torch" in sys.modules:
+        from torch._functorch.vmap import lazy_load_decompositions
+        lazy_load_decompositions()
+try:
+    __attnlab_load_functorch__()
+except Exception:
+    pass
+del __attnlab_load_functorch__
+"""
+
+
 def audit_source() -> str:
     return AUDIT_SOURCE % (("compile", *AUDIT_EVENTS), AUDIT_ATTRS, AUDIT_MODULE, frozenset(PICKLE_MODULES),
                            frozenset(PICKLE_BUILTINS))
