@@ -525,7 +525,16 @@ def test_an_honest_notebook_with_libraries_is_not_flagged(tmp_path):
               "f = functools.lru_cache()(lambda n: n)\n_z = torch.nn.Linear(2, 2)(torch.ones(1, 2)).sum().backward()\n"
               # torch.func registers kernels of its own at its first call, one for an operator the references
               # use (aten::nll_loss_forward): not the answer's change (red team 13, a correct Jacobian by vmap)
-              "import torch.func\n_j = torch.func.vmap(torch.func.jacrev(torch.sin))(torch.ones(2, 3))\n")
+              "import torch.func\n_j = torch.func.vmap(torch.func.jacrev(torch.sin))(torch.ones(2, 3))\n"
+              # and the other ways of computing that register or load something at their first use
+              "import torch.autograd.functional as AF, torch.autograd.forward_ad as fwAD, torch.utils.checkpoint\n"
+              "_j = AF.jacobian(torch.sin, torch.ones(3), vectorize=True)\n_j = torch.vmap(torch.outer)(torch.ones(2, 3), torch.ones(2, 3))\n"
+              "with fwAD.dual_level():\n    _j = fwAD.unpack_dual(torch.sin(fwAD.make_dual(torch.ones(3), torch.ones(3)))).tangent\n"
+              "from torch.nn.attention import sdpa_kernel, SDPBackend\n_q = torch.randn(1, 2, 4, 8)\nwith sdpa_kernel(SDPBackend.MATH):\n"
+              "    _j = torch.nn.functional.scaled_dot_product_attention(_q, _q, _q, is_causal=True)\n"
+              "_j = torch.utils.checkpoint.checkpoint(torch.sin, torch.ones(3, requires_grad=True), use_reentrant=False)\n"
+              "def _twice(t: torch.Tensor) -> torch.Tensor:\n    return t * 2\n_j = torch.jit.script(_twice)(torch.ones(2))\n"
+              "_j = torch.compile(lambda t: t * 2, backend='eager')(torch.ones(3))\n")
     ctx, cells = run_notebook(tmp_path, [(SETUP, "setup", "locked"), (honest, "a1", "student"),
                                          ("assert x == 1", "t1", "test"), ("raise ValueError('a slip')", "a2", "student"),
                                          ("assert x == 1", "t2", "test"),
@@ -536,6 +545,7 @@ def test_an_honest_notebook_with_libraries_is_not_flagged(tmp_path):
                                          ("assert torch.is_grad_enabled()\n"
                                           "assert not torch.are_deterministic_algorithms_enabled()", "t3", "test")])
     assert ctx.tampered == [] and ctx.skipped_tests == [], ctx.tampered
+    assert not [o for o in cells["a1"].outputs if o.get("output_type") == "error"], cells["a1"].outputs  # all of it ran
     assert not cells["t1"].outputs and not cells["t2"].outputs and not cells["t3"].outputs, cells["t3"].outputs
 
 
