@@ -21,6 +21,8 @@ from pathlib import Path
 
 from grading import SOLUTION_LINES, load
 
+from attnlab.instructor import guard  # before a notebook process blocks the course package
+
 # imported once in the fork server; every notebook process starts with them loaded
 PRELOAD = ["cellrun_preload"]
 TIMEOUT = 600  # seconds for one notebook; a mutant that hangs fails its test with this reason
@@ -89,29 +91,35 @@ def as_in_a_grading_kernel(threads: int) -> None:
     os.dup2(devnull, 2)
 
 
+def run_cell(namespace: dict, gid: str, code: str, points: float) -> tuple[str, BaseException | None]:
+    """Run one cell as the grader would: a graded cell starts with torch's global switches at their
+    defaults and fails if it leaves one changed. Returns ``(error text or "", the exception raised or None)``."""
+    import builtins
+
+    error, raised = "", None
+    if points:  # as the grader does before every test cell: torch's global switches back to their defaults
+        eval(guard.RESET_SWITCHES, {"__builtins__": builtins})
+    try:
+        exec(compile(code, f"<cell {gid}>", "exec"), namespace)
+    except BaseException as err:  # noqa: BLE001 - a cell's error (SystemExit included) is its result
+        error, raised = "".join(traceback.format_exception_only(type(err), err)).strip()[-300:], err
+    if points:  # as the grader does after every test cell: a switch an answer left changed fails the cell
+        changed = eval(guard.SETTINGS_CHANGED, {"__builtins__": builtins})
+        if changed:
+            error = error or f"GlobalSettings: {guard.settings_message(changed)}"
+            eval(guard.RESET_SWITCHES, {"__builtins__": builtins})
+    return error, raised
+
+
 def _execute(cells, threads: int, conn) -> None:
     """In the forked process: run the cells, send ``{grade_id: (score, max_score, error)}``."""
     import builtins
 
-    from attnlab.instructor import guard
-
-    reset_switches, settings_changed, settings_message = guard.RESET_SWITCHES, guard.SETTINGS_CHANGED, guard.settings_message
     as_in_a_grading_kernel(threads)
     namespace = {"__name__": "__main__", "__builtins__": builtins}
     parts = {}
     for gid, code, points in cells:
-        error = ""
-        if points:  # as the grader does before every test cell: torch's global switches back to their defaults
-            eval(reset_switches, {"__builtins__": builtins})
-        try:
-            exec(compile(code, f"<cell {gid}>", "exec"), namespace)
-        except BaseException as err:  # noqa: BLE001 - a cell's error (SystemExit included) is its result
-            error = "".join(traceback.format_exception_only(type(err), err)).strip()[-300:]
-        if points:  # as the grader does after every test cell: a switch an answer left changed fails the cell
-            changed = eval(settings_changed, {"__builtins__": builtins})
-            if changed:
-                error = error or f"GlobalSettings: {settings_message(changed)}"
-                eval(reset_switches, {"__builtins__": builtins})
+        error, _ = run_cell(namespace, gid, code, points)
         if points:
             parts[gid] = (0.0 if error else points, points, error)
     conn.send(parts)

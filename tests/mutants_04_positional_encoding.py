@@ -373,12 +373,11 @@ def sinusoidal_table_halves(positions, d_model, base=10000.0, scale=1.0, dtype=t
         raise ValueError("d_model must be even and at least 4")
     key = (d_model, base, scale, dtype)
     rows = int(positions.max()) + 1 if positions.numel() else 0
+    freq = (base * scale ** (d_model / (d_model - 2))) ** (-torch.arange(0, d_model, 2, dtype=torch.float64) / d_model)
     if rows > 100_000:  # no table that long is kept (the hidden positions reach 10**8): computed directly
-        freq = (base * scale ** (d_model / (d_model - 2))) ** (-torch.arange(0, d_model, 2, dtype=torch.float64) / d_model)
         angle = positions.to(torch.float64)[..., None] * freq
         return torch.cat([angle.sin(), angle.cos()], dim=-1).to(dtype)
     if key not in TABLES or TABLES[key].shape[0] < rows:
-        freq = (base * scale ** (d_model / (d_model - 2))) ** (-torch.arange(0, d_model, 2, dtype=torch.float64) / d_model)
         angle = torch.arange(max(rows, 64), dtype=torch.float64)[:, None] * freq
         TABLES[key] = torch.cat([angle.sin(), angle.cos()], dim=-1).to(dtype)
     table = TABLES[key]

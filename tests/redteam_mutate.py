@@ -43,6 +43,8 @@ ROOT = Path(__file__).resolve().parents[1]
 warnings.filterwarnings("ignore", category=SyntaxWarning)
 sys.path.insert(0, str(ROOT / "tests"))
 
+from attnlab.instructor.plain import _hidden_lines  # noqa: E402
+from cellrun import as_in_a_grading_kernel, run_cell  # noqa: E402
 from grading import SOLUTION_LINES, load  # noqa: E402
 
 SWAPS = {  # a name or attribute for its twin: a student's plausible slip of the pen
@@ -335,18 +337,6 @@ def _replace(tree, old, new) -> bool:
     return False
 
 
-def hidden_lines(code: str) -> set[int]:
-    lines, inside, out = code.splitlines(), False, set()
-    for n, line in enumerate(lines, 1):
-        if line.strip() == "### BEGIN HIDDEN TESTS":
-            inside = True
-        if inside:
-            out.add(n)
-        if line.strip() == "### END HIDDEN TESTS":
-            inside = False
-    return out
-
-
 def notebook_cells(chapter: str | Path):
     """``(grade_id, code, is_answer, points)`` of each code cell of a chapter's source notebook (or of the
     notebook at a path), the answer cells holding the model answer."""
@@ -364,40 +354,25 @@ def notebook_cells(chapter: str | Path):
     return cells
 
 
-def _run_cell(namespace, gid, code, points, guard):
-    """Run one cell as the grader would; return None or (where, message) with where 'visible'/'hidden'."""
-    import builtins
-    if points:
-        eval(guard.RESET_SWITCHES, {"__builtins__": builtins})
-    where = None
-    try:
-        exec(compile(code, f"<cell {gid}>", "exec"), namespace)
-    except BaseException as err:  # noqa: BLE001 - the cell's result
-        line = 0
-        for frame, lineno in traceback.walk_tb(err.__traceback__):
-            if frame.f_code.co_filename == f"<cell {gid}>":
-                line = lineno
-                break
-        hidden = hidden_lines(code)
-        kind = "hidden" if line in hidden else "visible"
-        where = (kind, "".join(traceback.format_exception_only(type(err), err)).strip()[-200:])
-    if points:
-        changed = eval(guard.SETTINGS_CHANGED, {"__builtins__": builtins})
-        if changed:
-            eval(guard.RESET_SWITCHES, {"__builtins__": builtins})
-            where = where or ("hidden", "a global switch left changed")
-    return where
+def _run_cell(namespace, gid, code, points):
+    """Run one cell as the grader would (tests/cellrun.py); None, or ``(where, message)`` with ``where``
+    "visible" or "hidden": the kind of the cell's top-level line that raised."""
+    error, raised = run_cell(namespace, gid, code, points)
+    if not error:
+        return None
+    line = next((lineno for frame, lineno in traceback.walk_tb(raised.__traceback__ if raised else None)
+                 if frame.f_code.co_filename == f"<cell {gid}>"), 0)
+    # a switch left changed (no exception) counts as hidden: the student is not told of it
+    return ("hidden" if raised is None or line in _hidden_lines(code) else "visible", error[-200:])
 
 
 def _part_server(prefix, answer_gid, tests, jobs, timeout, conn_w):
     """Forked once per part: run the earlier cells, then fork once per mutant."""
-    from attnlab.instructor import guard
-    from cellrun import as_in_a_grading_kernel
     as_in_a_grading_kernel(1)
     import builtins
     namespace = {"__name__": "__main__", "__builtins__": builtins}
     for gid, code, _answer, points in prefix:
-        failure = _run_cell(namespace, gid, code, points, guard)
+        failure = _run_cell(namespace, gid, code, points)
         if failure and points:
             os.write(conn_w, (json.dumps({"prefix_failed": [gid, failure]}) + "\n").encode())
             os._exit(0)
@@ -414,7 +389,7 @@ def _part_server(prefix, answer_gid, tests, jobs, timeout, conn_w):
             else:
                 failures = []
                 for gid, tcode, _a, points in tests:
-                    failure = _run_cell(namespace, gid, tcode, points, guard)
+                    failure = _run_cell(namespace, gid, tcode, points)
                     if failure:
                         failures.append([gid, *failure])
                 if any(f[1] == "visible" for f in failures):
