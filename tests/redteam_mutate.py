@@ -1,17 +1,20 @@
 """Mutation sweep: small mechanical changes to a chapter's model answers that the visible tests pass
 and the hidden tests do not catch.
 
-    python tests/redteam_mutate.py 03-multi-head [--part GRADE_ID ...] [--family first|second|third|all]
+    python tests/redteam_mutate.py 03-multi-head [--part GRADE_ID ...] [--family first|second|third|fourth|all]
                                                  [--processes 2] [--timeout 60] [--show K]
 
 Red-team rounds 1 to 12 wrote wrong answers by hand, as students would. This sweep is the other
 half: it changes each answer cell of the model answer in one place at a time and runs the part's
-test cells on it. Three families of changes (see :func:`mutants`): *first*, an operator, a
+test cells on it. Four families of changes (see :func:`mutants`): *first*, an operator, a
 comparison, a number, a keyword argument dropped, two positional arguments swapped, a method call,
 a slice bound or a statement dropped, a function for its twin (``amax``/``amin``,
 ``float32``/``float64``, ``tril``/``triu``); *second*, a parameter used where another is, a size or
 bound one off, tuple items in the other order, arithmetic on a parameter in place; *third*, a local
-used where another is, an early exit left out, a compared bound one off. Each mutant ends as one of:
+used where another is, an early exit left out, a compared bound one off; *fourth*, slips at the tensor
+level (a mask inverted, a method done in place on a parameter, a wrapping call left out, a reduction over
+every dimension, the input's dtype lost, a masked value finite, einsum letters or a new axis moved, a
+function for its sibling, the result detached, a transpose left out). Each mutant ends as one of:
 
 * ``visible``: the answer cell or a visible test line raised: the student would see it;
 * ``caught``: the visible tests pass and a hidden test takes points;
@@ -122,7 +125,7 @@ def _changed(before: str, after: str) -> str:
     return f"{gone}  ->  {came}"
 
 
-FAMILIES = ("first", "second", "third")
+FAMILIES = ("first", "second", "third", "fourth")
 OFF_BY_ONE_CALLS = {"range", "arange", "narrow", "zeros", "ones", "empty", "full", "tril", "triu", "roll", "randn",
                     "rand", "randint", "eye", "linspace", "repeat_interleave", "topk", "split", "chunk"}
 IN_PLACE = {ast.Add: "add_", ast.Sub: "sub_", ast.Mult: "mul_", ast.Div: "div_"}
@@ -138,7 +141,7 @@ def mutants(code: str, families=FAMILIES) -> list[tuple[str, str, str]]:
     the other order, and arithmetic on a parameter done in place (``x.mul_(s)`` for ``x * s``). Family
     ``third``: a local variable used where another one defined before it is (``scores`` for
     ``weights``), an early ``return``, ``break`` or ``continue`` left out, and a bound compared with
-    one off (``i < n - 1`` for ``i < n``)."""
+    one off (``i < n - 1`` for ``i < n``). Family ``fourth``: see :func:`_fourth_family`."""
     tree = ast.parse(code)
     skip = _texts(tree)
     nodes = [n for n in ast.walk(tree) if id(n) not in skip]
@@ -238,6 +241,8 @@ def mutants(code: str, families=FAMILIES) -> list[tuple[str, str, str]]:
         _second_family(nodes, emit)
     if "third" in families:
         _third_family(nodes, emit)
+    if "fourth" in families:
+        _fourth_family(nodes, emit)
     return out
 
 
@@ -273,6 +278,159 @@ def _third_family(nodes, emit):
             for operand in node.comparators:
                 if isinstance(operand, (ast.Name, ast.Attribute, ast.Subscript, ast.Call)) and id(operand) in index:
                     _off_by_one(index[id(operand)], operand, emit)
+
+
+MASK_FIRST = {"masked_fill", "masked_fill_", "masked_select", "masked_scatter", "where"}
+IN_PLACE_TWINS = {"masked_fill", "add", "sub", "mul", "div", "clamp", "clamp_min", "clamp_max", "exp", "sqrt",
+                  "neg", "abs", "transpose", "unsqueeze", "squeeze", "t", "sigmoid", "tanh", "relu", "pow",
+                  "fill_diagonal", "scatter", "index_fill", "copy", "floor", "round", "log", "addcmul", "lerp"}
+WRAPPERS = {"exp", "log", "sqrt", "rsqrt", "tanh", "sigmoid", "relu", "gelu", "silu", "softmax", "log_softmax",
+            "abs", "round", "floor", "ceil", "int", "float", "bool", "reversed", "sorted", "list", "tuple",
+            "contiguous", "clone", "detach", "log1p", "expm1", "erf", "square"}
+WRAPPER_MODULES = {"torch", "F", "math", "functional", "np"}
+REDUCTIONS = {"sum", "mean", "amax", "amin", "max", "min", "prod", "logsumexp", "argmax", "argmin", "var", "std",
+              "norm", "all", "any", "cumsum", "softmax", "log_softmax", "count_nonzero", "nansum", "median"}
+TWINS = {"tanh": "sigmoid", "sigmoid": "tanh", "relu": "gelu", "gelu": "relu", "silu": "gelu", "sin": "cos",
+         "cos": "sin", "cat": "stack", "stack": "cat", "var": "std", "std": "var", "matmul": "mul", "mul": "matmul",
+         "log1p": "log", "expm1": "exp", "repeat_interleave": "repeat", "repeat": "repeat_interleave",
+         "argsort": "sort", "permute": "transpose", "flatten": "ravel", "bmm": "mul", "einsum": "einsum",
+         "multinomial": "argmax", "cross_entropy": "nll_loss", "nll_loss": "cross_entropy", "long": "int",
+         "int": "long", "float": "double", "double": "float", "half": "bfloat16", "bfloat16": "half"}
+LIKE = {"zeros_like": "zeros", "ones_like": "ones", "empty_like": "empty", "full_like": "full",
+        "rand_like": "rand", "randn_like": "randn"}
+
+
+def _callee(node):
+    """The called name of a Call (``f`` of ``f(x)``, ``exp`` of ``torch.exp(x)`` and of ``x.exp()``), and
+    whether it is a module's function (or a builtin) rather than a method of a value."""
+    func = node.func
+    if isinstance(func, ast.Name):
+        return func.id, True
+    if isinstance(func, ast.Attribute):
+        root = func.value
+        while isinstance(root, ast.Attribute):
+            root = root.value
+        module = isinstance(root, ast.Name) and root.id in WRAPPER_MODULES
+        return func.attr, module
+    return "", False
+
+
+def _root_name(node):
+    while isinstance(node, (ast.Attribute, ast.Subscript)):
+        node = node.value
+    return node.id if isinstance(node, ast.Name) else None
+
+
+def _fourth_family(nodes, emit):
+    """Tensor-level slips: a mask inverted, a method done in place on a parameter, a wrapping call left
+    out, a reduction over every dimension, a dtype or shape taken without the input's dtype, a masked
+    value finite, an einsum's letters or a new axis moved, a range's start left out, a function for a
+    sibling, the result detached or returned as float32, a parameter widened to float32 or float64 on
+    entry and never cast back, a transpose left out."""
+    params_of = {}
+    for fn in nodes:
+        if isinstance(fn, ast.FunctionDef):
+            params = {a.arg for a in (*fn.args.posonlyargs, *fn.args.args, *fn.args.kwonlyargs)} - {"self"}
+            for n in ast.walk(fn):
+                params_of[id(n)] = params
+    for i, node in enumerate(nodes):
+        if isinstance(node, ast.Call):
+            name, module = _callee(node)
+            mask_at = 1 if module and name != "where" else 0  # torch.masked_fill(x, mask, v), x.masked_fill(mask, v)
+            if name in MASK_FIRST and len(node.args) > mask_at:
+                def invert(n, _t, k=mask_at):
+                    n.args[k] = ast.UnaryOp(op=ast.Invert(), operand=n.args[k])
+                emit(i, invert, f"the mask of {name} inverted")
+            if name in IN_PLACE_TWINS and not module and _root_name(node.func.value) in params_of.get(id(node), ()):
+                emit(i, lambda n, _t: setattr(n.func, "attr", n.func.attr + "_"),
+                     f".{name}(...) -> .{name}_(...) on a parameter")
+            if name in WRAPPERS and module and node.args and not isinstance(node.args[0], (ast.Constant, ast.Starred)):
+                emit(i, lambda n, t: _replace(t, n, n.args[0]), f"{name}(x) -> x")
+            if name in REDUCTIONS:
+                dim_at = 1 if module else 0
+                if len(node.args) == dim_at + 1 and not isinstance(node.args[dim_at], ast.Starred):
+                    def whole(n, _t, k=dim_at):
+                        del n.args[k]
+                        n.keywords = [kw for kw in n.keywords if kw.arg != "keepdim"]
+                    emit(i, whole, f"{name} over every dimension (its dim left out)")
+            if name in TWINS and name != "einsum":
+                if isinstance(node.func, ast.Attribute):
+                    emit(i, lambda n, _t, to=TWINS[name]: setattr(n.func, "attr", to), f"{name} -> {TWINS[name]}")
+            if name == "einsum" and node.args and isinstance(node.args[0], ast.Constant) \
+                    and isinstance(node.args[0].value, str) and "->" in node.args[0].value:
+                spec = node.args[0].value
+                ins, out = spec.split("->")
+                for k in range(len(out) - 1):
+                    if out[k].isalpha() and out[k + 1].isalpha():
+                        new = ins + "->" + out[:k] + out[k + 1] + out[k] + out[k + 2:]
+                        emit(i, lambda n, _t, new=new: setattr(n.args[0], "value", new),
+                             f"einsum output letters {k} and {k + 1} in the other order")
+                first = ins.split(",")[0]
+                for k in range(len(first) - 1):
+                    if first[k].isalpha() and first[k + 1].isalpha():
+                        new = first[:k] + first[k + 1] + first[k] + first[k + 2:] + ins[len(first):] + "->" + out
+                        emit(i, lambda n, _t, new=new: setattr(n.args[0], "value", new),
+                             f"einsum first operand's letters {k} and {k + 1} in the other order")
+            if name in LIKE and module and node.args:
+                def unlike(n, _t, to=LIKE[name]):
+                    n.func.attr = to
+                    n.args[0] = ast.Attribute(value=n.args[0], attr="shape", ctx=ast.Load())
+                    n.keywords = [kw for kw in n.keywords if kw.arg != "dtype"]
+                emit(i, unlike, f"{name}(x) -> {LIKE[name]}(x.shape) (float32, the input's dtype lost)")
+            if name in ("range", "arange") and len(node.args) == 2:
+                emit(i, lambda n, _t: n.args.pop(0), f"{name}(a, b) -> {name}(b)")
+            if name == "float" and module and node.args and isinstance(node.args[0], ast.Constant) \
+                    and node.args[0].value in ("-inf", "inf"):
+                big = -1e9 if node.args[0].value == "-inf" else 1e9
+                for v in (big, 0.0):
+                    emit(i, lambda n, t, v=v: _replace(t, n, ast.Constant(v)), f"float({node.args[0].value!r}) -> {v}")
+            if name in ("transpose", "swapaxes", "permute") and not module:
+                emit(i, lambda n, t: _replace(t, n, n.func.value), f"drop .{name}(...)")
+        if isinstance(node, ast.Attribute) and isinstance(node.ctx, ast.Load):
+            if node.attr in ("T", "mT", "mH"):
+                emit(i, lambda n, t: _replace(t, n, n.value), f"drop .{node.attr}")
+            if node.attr == "dtype" and not (isinstance(node.value, ast.Name) and node.value.id == "torch"):
+                for to in ("float32", "float64"):
+                    emit(i, lambda n, t, to=to: _replace(t, n, ast.Attribute(
+                        value=ast.Name(id="torch", ctx=ast.Load()), attr=to, ctx=ast.Load())),
+                        f"{ast.unparse(node)[:30]} -> torch.{to}")
+            if node.attr == "min" and isinstance(node.value, ast.Call) and _callee(node.value)[0] == "finfo":
+                emit(i, lambda n, t: _replace(t, n, ast.Constant(-1e9)), "finfo(...).min -> -1e9")
+            if node.attr == "inf" and isinstance(node.value, ast.Name) and node.value.id in ("math", "torch"):
+                emit(i, lambda n, t: _replace(t, n, ast.Constant(1e9)), f"{node.value.id}.inf -> 1e9")
+        if isinstance(node, ast.Subscript) and isinstance(node.slice, ast.Tuple):
+            items = node.slice.elts
+            for k in range(len(items) - 1):
+                a, b = items[k], items[k + 1]
+                new_axis = [isinstance(x, ast.Constant) and x.value is None for x in (a, b)]
+                if any(new_axis) and not all(new_axis):
+                    def move(n, _t, k=k):
+                        e = n.slice.elts
+                        e[k], e[k + 1] = e[k + 1], e[k]
+                    emit(i, move, f"a new axis moved (index items {k} and {k + 1} in the other order)")
+        if isinstance(node, ast.FunctionDef) and node.name != "__init__":
+            first_stmt = 1 if (node.body and isinstance(node.body[0], ast.Expr)
+                               and isinstance(node.body[0].value, ast.Constant)) else 0  # after a docstring
+            for arg in (*node.args.posonlyargs, *node.args.args, *node.args.kwonlyargs):
+                if arg.arg == "self":
+                    continue
+                for method in ("float", "double"):
+                    def widen(n, _t, name=arg.arg, method=method, at=first_stmt):
+                        n.body.insert(at, ast.parse(f"{name} = {name}.{method}()").body[0])
+                    emit(i, widen, f"{arg.arg} made {method} on entry to {node.name} (and never cast back)")
+            last = node.body[-1]
+            if isinstance(last, ast.Return) and last.value is not None and not isinstance(last.value, (ast.Tuple, ast.Constant)):
+                def detach(n, _t):
+                    ret = n.body[-1]
+                    ret.value = ast.Call(func=ast.Attribute(value=ret.value, attr="detach", ctx=ast.Load()),
+                                         args=[], keywords=[])
+                emit(i, detach, f"{node.name} returns its result detached")
+
+                def as_float(n, _t):
+                    ret = n.body[-1]
+                    ret.value = ast.Call(func=ast.Attribute(value=ret.value, attr="float", ctx=ast.Load()),
+                                         args=[], keywords=[])
+                emit(i, as_float, f"{node.name} returns its result as float32")
 
 
 def _second_family(nodes, emit):
@@ -498,7 +656,9 @@ def main(argv=None):
     parser.add_argument("--family", choices=[*FAMILIES, "all"], default="all",
                         help="which changes: first (round 13), second (parameters swapped, off by one, tuple "
                              "order, in place), third (locals swapped, early exits left out, bounds off by one "
-                             "in comparisons), or all (the default)")
+                             "in comparisons), fourth (tensor-level slips: masks inverted, in place on a "
+                             "parameter, wrappers left out, whole reductions, dtypes lost, einsum letters "
+                             "moved), or all (the default)")
     args = parser.parse_args(argv)
     families = FAMILIES if args.family == "all" else (args.family,)
     if args.show is not None:

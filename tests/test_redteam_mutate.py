@@ -71,7 +71,8 @@ def test_the_second_family_swaps_parameters_moves_bounds_by_one_reorders_tuples_
     first = {text for _w, text, _c in rm.mutants(code, ("first",))}
     assert not first & {text for _w, text, _c in rm.mutants(code, ("second",))}
     assert len(rm.mutants(code, ("first", "second"))) == len(first) + len(second)
-    assert len(rm.mutants(code)) == len(rm.mutants(code, ("first", "second"))) + len(rm.mutants(code, ("third",)))
+    assert len(rm.mutants(code)) == len(rm.mutants(code, ("first", "second"))) + len(rm.mutants(code, ("third",))) \
+        + len(rm.mutants(code, ("fourth",)))
 
 
 def test_the_third_family_swaps_locals_leaves_out_early_exits_and_moves_compared_bounds():
@@ -88,6 +89,47 @@ def test_the_third_family_swaps_locals_leaves_out_early_exits_and_moves_compared
     chain = [w for w, _t, _c in rm.mutants("def f(a):\n    y = a * 2\n    z = y + 1\n    w = z * 3\n    return w\n",
                                             ("third",))]
     assert sorted(w.split(" ", 1)[1] for w in chain) == ["local y where w is", "local y where z is", "local z where w is"]
+
+
+def test_the_fourth_family_makes_tensor_level_slips():
+    code = ("def f(x, mask, w):\n"
+            "    s = torch.einsum('bqd,bkd->bqk', x, x) / math.sqrt(x.shape[-1])\n"
+            "    s = s.masked_fill(mask, float('-inf'))\n"
+            "    y = torch.zeros_like(x) + x.mul(2)[:, None]\n"
+            "    for i in range(1, 4):\n"
+            "        y = torch.tanh(y).to(x.dtype)\n"
+            "    return (torch.softmax(s, -1) @ w.T).sum(-1)\n")
+    fourth = [(what.split(" ", 1)[1], change) for what, _text, change in rm.mutants(code, ("fourth",))]
+    found = dict(fourth)
+    assert len(found) == len(fourth)  # every description once here
+    assert found["the mask of masked_fill inverted"].endswith("s = s.masked_fill(~mask, float('-inf'))")
+    assert found["float('-inf') -> 0.0"].endswith("s = s.masked_fill(mask, 0.0)")
+    assert found["float('-inf') -> -1000000000.0"].endswith("s.masked_fill(mask, -1000000000.0)")
+    assert found["sqrt(x) -> x"].endswith("torch.einsum('bqd,bkd->bqk', x, x) / x.shape[-1]")
+    assert found["einsum output letters 1 and 2 in the other order"].startswith("s = torch.einsum('bqd,bkd->bqk'")
+    assert "'bqd,bkd->bkq'" in found["einsum output letters 1 and 2 in the other order"]
+    assert found["zeros_like(x) -> zeros(x.shape) (float32, the input's dtype lost)"].endswith(
+        "y = torch.zeros(x.shape) + x.mul(2)[:, None]")
+    assert found[".mul(...) -> .mul_(...) on a parameter"].endswith("y = torch.zeros_like(x) + x.mul_(2)[:, None]")
+    assert found["a new axis moved (index items 0 and 1 in the other order)"].endswith("x.mul(2)[None, :]")
+    assert found["range(a, b) -> range(b)"] == "for i in range(1, 4):  ->  for i in range(4):"
+    assert found["tanh -> sigmoid"].endswith("y = torch.sigmoid(y).to(x.dtype)")
+    assert found["tanh(x) -> x"].endswith("y = y.to(x.dtype)")
+    assert found["x.dtype -> torch.float64"].endswith("y = torch.tanh(y).to(torch.float64)")
+    assert found["softmax over every dimension (its dim left out)"].endswith("(torch.softmax(s) @ w.T).sum(-1)")
+    assert found["sum over every dimension (its dim left out)"].endswith("(torch.softmax(s, -1) @ w.T).sum()")
+    assert found["drop .T"].endswith("(torch.softmax(s, -1) @ w).sum(-1)")
+    assert found["f returns its result detached"].endswith(".sum(-1).detach()")
+    assert found["f returns its result as float32"].endswith(".sum(-1).float()")
+    assert found["x made double on entry to f (and never cast back)"] == "  ->  x = x.double()"
+    assert found["mask made float on entry to f (and never cast back)"] == "  ->  mask = mask.float()"
+    # in place only on a parameter: a local's method stays out of place
+    assert not any("_(...)" in w for w, _t, _c in rm.mutants("def g(a):\n    b = a + 1\n    return b.mul(2)\n",
+                                                            ("fourth",)))
+    # torch.where's condition is its first argument; torch.masked_fill's mask its second
+    assert dict((w.split(" ", 1)[1], c) for w, _t, c in rm.mutants(
+        "def h(m, a, b):\n    return torch.where(m, a, b) + torch.masked_fill(a, m, 0)\n", ("fourth",))
+    )["the mask of where inverted"].endswith("torch.where(~m, a, b) + torch.masked_fill(a, m, 0)")
 
 
 def _notebook(tmp_path):
