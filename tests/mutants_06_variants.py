@@ -997,6 +997,10 @@ def whole_word_chosen(starts, pick):
     "restore_target_stops_one_off_the_pad": ("test_span_corrupt", {"span_corrupt": _replaced(
         RESTORE_MODEL, "for token in row_tg:                      # the target: sentinel, its tokens, sentinel, ...\n"
         "            if token == pad:", "for token in row_tg:\n            if token == pad + 1:")}),
+    # round 14, fourth family (the input's dtype lost): the gate's zeros in torch's default float32, which promote
+    # a float16 or bfloat16 gate to float32 (float32 and float64 logits keep their dtype); no hidden case had half logits
+    "expert_choice_gate_zeros_in_float32": ("test_expert_choice", {"expert_choice": _replaced(
+        EXPERT_MODEL, "torch.zeros_like(probs)", "torch.zeros(probs.shape)")}),
 }
 
 # Mutants graded together in one submission (one notebook run each batch). No model answer calls another
@@ -1056,7 +1060,9 @@ MUTANT_BATCHES = [
     # round 12, class sweep: every batch above holds a Part 5 mutant
     ["restore_width_max_of_an_empty_batch", "expert_choice_ranked_by_log_probs"],
     # round 13, third family: every batch above holds a Part 5 mutant (batch 8 its answer cell)
-    ["restore_target_stops_one_off_the_pad"],
+    ["restore_target_stops_one_off_the_pad",
+     # round 14, fourth family: no Part 6 mutant in this batch yet
+     "expert_choice_gate_zeros_in_float32"],
 ]
 
 # Correct answers that differ from the model answers: closed forms written another way, Python
