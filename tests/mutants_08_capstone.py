@@ -684,6 +684,11 @@ def average_checkpoints(states):
     "sample_top_k_cut_below_v_minus_one": ("test_sample", {"sample": sample(
         _topk_scores().replace("top_k < scores.shape[-1]:", "top_k < scores.shape[-1] - 1:")
         + _DRAW.replace("torch.softmax(scores, dim=-1)", "torch.softmax(scores.double(), dim=-1)"))}),
+    # round 14, fourth family (a large negative number for -inf): the dropped entries set to -1e9, below every kept
+    # score at the hidden temperatures down to 1e-4; at 1e-12 the kept scores lie near -1e12 and the dropped ones win
+    "sample_top_k_drops_to_minus_1e9": ("test_sample", {"sample": sample(
+        _topk_scores().replace("float('-inf')", "-1e9")
+        + _DRAW.replace("torch.softmax(scores, dim=-1)", "torch.softmax(scores.double(), dim=-1)"))}),
 }
 
 VECTORISED = {
@@ -971,4 +976,5 @@ MUTANT_BATCHES = [
     ["sample_top_k_past_vocabulary_raises"],  # round 13: every batch above already holds a mutant of part 6
     ["sample_probabilities_squeezed"],  # round 13, second family: every batch above holds a mutant of part 6
     ["sample_top_k_cut_below_v_minus_one"],  # round 13, third family: every batch above holds a mutant of part 6
+    ["sample_top_k_drops_to_minus_1e9"],  # round 14, fourth family: every batch above holds a mutant of part 6
 ]
