@@ -250,6 +250,20 @@ def test_hidden_tests_may_ask_for_the_callers_own_tensors():
     assert plain.hidden_test_problems(_nb(ANSWER, test)) == []
 
 
+def test_hidden_tests_may_compare_two_student_objects_by_identity_only():
+    # a module's parameter before and after its call: both come from student code; `is` needs no conversion
+    allowed = _hidden("_x = _REF(3)\n_before = (f(_x.clone()), answer)\n_after = (f(_x.clone()), answer)\n"
+                      "for _i in range(2):\n    _same_object(_after[_i], _before[_i], 'entry after the call')")
+    assert plain.hidden_test_problems(_nb(ANSWER, allowed)) == []
+    # the message stays the test's own, and a third argument from student code is still refused
+    refused = _hidden("_x = _REF(3)\n_a = f(_x.clone())\n_same_object(_a, _a, answer)")
+    problems = plain.hidden_test_problems(_nb(ANSWER, refused))
+    assert any("`answer` comes from student code and is passed to a helper" in p for p in problems), problems
+    # other helpers still take a student value as their first argument only
+    refused = _hidden("_x = _REF(3)\n_a = f(_x.clone())\n_tensor(_a, answer)")
+    assert any("`answer` comes from student code" in p for p in plain.hidden_test_problems(_nb(ANSWER, refused)))
+
+
 def test_hidden_tests_may_scribble_on_student_results():
     test = _hidden("_x = _REF(3)\n_first = f(_x.clone())\n_scribble(_first, 'f(x)')\n"
                    "_close(_tensor(f(_x.clone()), 'f(x) again'), _x * 2)")

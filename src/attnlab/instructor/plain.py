@@ -312,9 +312,12 @@ class _Taint(ast.NodeVisitor):
             callee = node.func
             args = [*node.args, *(k.value for k in node.keywords)]
             if isinstance(callee, ast.Name) and callee.id in SANITISERS:
-                if args:
-                    self.dirty(args[0])  # follows what a student call inside does to its arguments
-                for arg in args[1:]:
+                # _same_object compares two objects by identity (`is`, which no object can answer for itself):
+                # both may come from student code, as a module's parameters before and after its call do
+                compared = 2 if callee.id == "_same_object" else 1
+                for arg in args[:compared]:
+                    self.dirty(arg)  # follows what a student call inside does to its arguments
+                for arg in args[compared:]:
                     self.use(arg, "passed to a helper")
                 return False
             if isinstance(callee, ast.Name) and callee.id == "_use_references":
