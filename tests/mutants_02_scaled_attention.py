@@ -14,6 +14,12 @@ FULL_MARKS = 16.0
 # the model answer of Part 7, for mutants that change one line of it
 FIX_MODEL = solution_code(CHAPTER)["fixed_self_attention"]
 
+
+def _replaced(code, old, new):
+    """``code`` with ``old`` replaced by ``new``; fails if the model answer no longer holds ``old``."""
+    assert old in code, f"the model answer no longer holds {old!r}"
+    return code.replace(old, new)
+
 # Part 4 built on Part 3 (round 11, refbind pass; the red team's correct c_p4_calls_part3_per_row): row b's real
 # slots are those after position s - lengths[b] - 1, the complement of one query's causal mask at that offset
 PADDING_CALLING_CAUSAL = """
@@ -777,6 +783,13 @@ def causal_mask(t, s, offset):
         "self.key(x)", "x @ self.key.weight.detach().T + self.key.bias")}),
     "fix_value_bias_detached": ("test_fixed_self_attention", {"fixed_self_attention": FIX_MODEL.replace(
         "self.value(x)", "x @ self.value.weight.T + self.value.bias.detach()")}),
+    # round 14 (the layer's own state replaced by an equal object): a padded call puts a new Parameter over the same
+    # memory in the place of value.weight; every output and every gradient the tests compared stayed right, but the
+    # caller's optimizer holds the old object, which no longer gets a gradient
+    "fix_replaces_value_weight_when_padded": ("test_fixed_self_attention", {"fixed_self_attention": _replaced(
+        FIX_MODEL, "        real = torch.arange(t,",
+        "        self.value.weight = torch.nn.Parameter(self.value.weight.detach())  # a new leaf, the same memory\n"
+        "        real = torch.arange(t,")}),
     # Round 11 class sweep (class 1, a masked softmax): exp taken before the mask, under a torch.where, with the
     # maximum over the allowed keys. Right values; but exp of a masked score far above every allowed one is inf, and
     # torch.where's zero gradient times inf is NaN (the correct variant einsum_and_loops and the hidden reference did
@@ -1023,7 +1036,8 @@ MUTANT_BATCHES = [
      "masked_attention_exp_before_the_mask"],  # round 11 class sweep: no other Part 5 member
     ["raw_scores_squares_in_float16", "variance_loop_over_pairs",  # red team 11: every batch above has a part 1 mutant
      "padding_mask_max_of_an_empty_batch",  # red team 12
-     "softmax_backward_clamps_weights_in_place"],  # round 12 class sweep: no other Part 2 member
+     "softmax_backward_clamps_weights_in_place",  # round 12 class sweep: no other Part 2 member
+     "fix_replaces_value_weight_when_padded"],  # round 14: no other Part 7 member
     ["raw_scores_distance_then_square",  # red team 11
      "padding_mask_wraps_small_int_lengths_with_fix_calling_it"],  # round 11, refbind: no other Part 4 or 7 member
 ]
