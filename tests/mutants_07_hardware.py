@@ -508,6 +508,10 @@ MUTANTS = {
     # round 11 class sweep: a tile's maximum taken over masked keys (the hidden cases now put the masked key in a
     # tile with keys the query sees)
     "backward_tile_maximum_over_masked_keys": ("test_chunk_attention", {"chunk_attention": BACKWARD_TILE_MAXIMUM_OVER_MASKED}),
+    # round 14, fourth family (an input narrowed on entry): the sink made float32, which rounds a float64 sink that is
+    # no float32 number (dsink off by about 1e-8 relative); every hidden float64 sink had been a float32 number
+    "backward_sink_in_float32": ("test_chunk_attention", {"chunk_attention": backward(
+        dsink="-(torch.exp(sink.float() - lse) * delta).sum()")}),
     "merge_exponentiates_directly_with_backward_calling_it": ("test_merge_partials", {
         "merge_partials": MERGE_NAIVE, "chunk_attention": BACKWARD_CALLING_MERGE}),
     "merge_lets_nan_of_an_empty_piece_through": ("test_merge_partials", {"merge_partials": MERGE_NAN_LEAKS}),
@@ -839,7 +843,8 @@ MUTANT_BATCHES = [
     ],
     # round 13, second family: every batch above holds a Part 5 mutant
     [
-        "asym_divides_in_float64"
+        "asym_divides_in_float64",
+        "backward_sink_in_float32"  # round 14, fourth family: no Part 7 mutant here yet
     ]
 ]
 
