@@ -401,6 +401,13 @@ def corpus_bleu(hypotheses, references):
     # Part 7: the lesson's stopping rule, done once k hypotheses have finished (though one is still live)
     "beam_stops_after_k_finished": ("test_beam_search", {"beam_search": beam().replace(
         "        live = new_live\n        if not live:\n", "        live = new_live\n        if not live or len(finished) >= k:\n")}),
+    # Part 7 (round 14, a tutorial reader's early stop, Hugging Face's early_stopping="never" without its sign
+    # branch): stop once the best finished score reaches the live hypotheses' bound score / length_penalty(max_len),
+    # exact for alpha >= 0 only; a negative alpha (the text allows any) separates it
+    "beam_stops_at_length_penalty_bound": ("test_beam_search", {"beam_search": beam().replace(
+        "        live = new_live\n        if not live:\n",
+        "        live = new_live\n        if finished and live and max(f for f, _ in finished) >= "
+        "max(s for _, s in live) / length_penalty(max_len, alpha):\n            break\n        if not live:\n")}),
     # Part 7: the start token counted in the length of the penalty (one more than the rule, live or finished)
     "beam_penalty_counts_start_token": ("test_beam_search", {"beam_search": beam(
         finish="finished.append((score / length_penalty(len(tokens) + 1, alpha), tokens))",
@@ -969,7 +976,8 @@ MUTANT_BATCHES = [
      "average_detaches_entries_in_the_states"],  # round 13: no Part 5 mutant here yet
     # red team 9, second pass: every batch above already holds a mutant of part 6
     ["sample_slip_with_beam_calling_it", "average_records_itself_in_the_last_state"],
-    ["sample_top_k_ranked_in_float32", "average_refuses_states_without_entries"],
+    ["sample_top_k_ranked_in_float32", "average_refuses_states_without_entries",
+     "beam_stops_at_length_penalty_bound"],  # round 14: no Part 7 mutant here yet
     ["sample_weights_exp_unnormalised",  # red team 12: every batch above already holds a mutant of part 6
      "average_stores_contiguous_entries_in_the_states",  # red team 12 class sweep: no Part 1 or 5 mutant here yet
      "decoder_io_stacks_rows"],
