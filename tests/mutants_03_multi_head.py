@@ -587,6 +587,8 @@ def cross_attention_left_padded(x, memory, memory_lengths, params, num_heads):
     weights = e / e.sum(dim=-1, keepdim=True).clamp_min(torch.finfo(e.dtype).tiny)
     return merge_heads(weights @ v) @ params["w_o"].T + params["b_o"]
 """}),
+    # Red team 14 (slipped): the bias flag used as a factor, which counts 2 biases per output for bias=2
+    "cost_bias_flag_as_a_factor": ("test_cost", {"cost": cost(biases="bias * (q + 2 * kv + d_model)")}),
 }
 
 # Two correct answers written differently from the model answer (and from each other).
@@ -702,7 +704,8 @@ def decode_step_cost(past, d_model, num_heads, num_kv_heads, head_dim, bias=True
     per_token_weights = d_model * kv * (2 + 2 * group)  # W^Q and W^O are each `group` times as wide as W^K
     biases = kv * (2 + group) + d_model
     length = past + 1
-    return per_token_weights + int(bias) * biases, per_token_weights + 2 * length * kv * group, 2 * length * kv
+    # int(bool(bias)): any true value, 2 too, means one bias per output (round 14: int(bias) counted two for 2)
+    return per_token_weights + int(bool(bias)) * biases, per_token_weights + 2 * length * kv * group, 2 * length * kv
 """,
     "contributions": """
 def head_contributions(x, params, num_heads):
@@ -791,7 +794,8 @@ MUTANT_BATCHES = [
     # session 17 sweep: gradients with respect to every input, a divisibility test by float quotient
     ["cost_divisibility_by_float_quotient", "contributions_w_o_detached", "left_padded_queries_from_detached_x",
      "cache_past_v_detached"],
-    ["contributions_b_qkv_detached", "left_padded_output_projection_detached", "cache_returns_detached_k_and_v"],
+    ["contributions_b_qkv_detached", "left_padded_output_projection_detached", "cache_returns_detached_k_and_v",
+     "cost_bias_flag_as_a_factor"],  # red team 14
     # red team 11: every batch above already has a part 7 mutant
     ["cache_square_mask_sliced",
      # refbind pass (round 11): no member above leaves Parts 1 and 5 both free
