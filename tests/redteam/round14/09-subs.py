@@ -771,6 +771,17 @@ add("p2_correct_beta_zero_branch", True, {"fused_swiglu": BASE2.replace(
     "    h = g * torch.sigmoid(beta * g) * u", "    h = (g / 2 if beta == 0 else g * torch.sigmoid(beta * g)) * u")},
     "'beta = 0 gives g/2 (as sigma(0) = 1/2)', written as a branch")
 
+# source readers (the syllabus's sinusoid with 10000, and its generate_square_subsequent_mask added to the scores)
+add("p6_source_base_10000", False, {"rope_llama3": BASE6.replace(
+    "    theta = base ** (-2 * i / Dh)\n", "    theta = 10000.0 ** (-2 * i / Dh)   # the paper's 10000^(-2i/d)\n")},
+    "source (sinusoid with 10000): 'With theta_i = b^(-2i/Dh) ... (b = base)'")
+add("p7_source_float_mask_added", False, {"ragged_cached_attention": BASE7.replace(
+    "    k = torch.where(written[:, None, :, None], k_cache, torch.zeros((), dtype=q.dtype))\n    v = torch.where(written[:, None, :, None], v_cache, torch.zeros((), dtype=q.dtype))\n",
+    "    k, v = k_cache, v_cache\n").replace(
+    "    scores = scores.masked_fill(~allowed[:, None], float(\"-inf\"))",
+    "    mask = allowed[:, None].float().masked_fill(~allowed[:, None], float(\"-inf\")).masked_fill(allowed[:, None], 0.0)\n    scores = scores + mask.to(q.dtype)")},
+    "source (generate_square_subsequent_mask, a float -inf mask added): 'leave unwritten slots out, or replace them, before any product'")
+
 # ---------------- hostile ----------------
 add("hostile_p3_hardcoded_visible", False, {"moe_params": '''
 def moe_params(vocab, dim, n_layers, n_heads, n_kv_heads, head_dim, ffn_hidden, n_experts, top_k, tied=False,
