@@ -790,6 +790,13 @@ def causal_mask(t, s, offset):
         FIX_MODEL, "        real = torch.arange(t,",
         "        self.value.weight = torch.nn.Parameter(self.value.weight.detach())  # a new leaf, the same memory\n"
         "        real = torch.arange(t,")}),
+    # Round 14, hand-written answers (t_p7_scale_attr_written_in_forward): the scale fixed by writing the right value
+    # into self.scale at every call. Right outputs and gradients, but the layer does not stay as it is (the text: forward
+    # sets no attribute of the layer); caught by comparing the layer's own attributes before and after each call
+    "fix_sets_self_scale_to_the_head_width": ("test_fixed_self_attention", {"fixed_self_attention": _replaced(
+        FIX_MODEL, "        scores = q @ k.transpose(-2, -1) / math.sqrt(q.shape[-1])",
+        "        self.scale = q.shape[-1] ** -0.5  # the seed's scale, corrected in place\n"
+        "        scores = q @ k.transpose(-2, -1) * self.scale")}),
     # Round 11 class sweep (class 1, a masked softmax): exp taken before the mask, under a torch.where, with the
     # maximum over the allowed keys. Right values; but exp of a masked score far above every allowed one is inf, and
     # torch.where's zero gradient times inf is NaN (the correct variant einsum_and_loops and the hidden reference did
@@ -1040,4 +1047,5 @@ MUTANT_BATCHES = [
      "fix_replaces_value_weight_when_padded"],  # round 14: no other Part 7 member
     ["raw_scores_distance_then_square",  # red team 11
      "padding_mask_wraps_small_int_lengths_with_fix_calling_it"],  # round 11, refbind: no other Part 4 or 7 member
+    ["fix_sets_self_scale_to_the_head_width"],  # round 14, hand-written answers: every batch above has a Part 7 member
 ]
