@@ -271,6 +271,10 @@ MUTANTS = {
     "loss_flattens_logits_with_view": ("test_masked_lm_loss", {"masked_lm_loss": LOSS_FLATTENS_LOGITS_WITH_VIEW}),
     "rope_flattens_x_with_view": ("test_rope_llama3", {"rope_llama3": ROPE_FLATTENS_X_WITH_VIEW}),
     "ragged_merges_batch_and_heads_with_view": ("test_ragged_cached_attention", {"ragged_cached_attention": RAGGED_MERGES_BATCH_AND_HEADS_WITH_VIEW}),
+    # round 14, fourth family (-1e9 for -inf, the tutorial habit): right wherever every score a query may see lies
+    # above -1e9, which every hidden case had; the text says scores may be of any size
+    "ragged_masks_with_minus_1e9": ("test_ragged_cached_attention", {"ragged_cached_attention": _ragged().replace(
+        'scores.masked_fill(~allowed[:, None, None], float("-inf"))', 'scores.masked_fill(~allowed[:, None, None], -1e9)')}),
     "generate_flattens_the_history_with_view": ("test_generate_with_cache", {"generate_with_cache": GENERATE_FLATTENS_THE_HISTORY_WITH_VIEW}),
     # Part 1 -- stated precision (red team 2): 1 + w rounded in the weight's float16 / bfloat16 before the float32
     # arithmetic, so a small Gemma offset is partly lost (within one unit in the last place, not half of one)
@@ -955,6 +959,7 @@ MUTANT_BATCHES = [
      # red team 13 (mutation sweep): parts 3, 5, 6 and 8
      "moe_dense_hidden_defaults_to_ffn_hidden", "block_sandwich_default_identity_posts", "rope_band_limits_floor_divided",
      "generate_draws_two_keeps_first"],
+    ["ragged_masks_with_minus_1e9"],  # round 14, fourth family: every batch above holds a mutant of part 7
 ]
 
 CORRECT_VARIANTS = {
