@@ -355,6 +355,10 @@ def sinusoidal_table_halves(positions, d_model, base=10000.0, scale=1.0, dtype=t
     "table_positions_through_float32": ("test_table_halves", {"table_halves": table(
         pos="positions.to(torch.float32).to(work)[..., None]")}),
     "table_positions_rounded_to_dtype": ("test_table_halves", {"table_halves": table(pos="positions.to(dtype).to(work)[..., None]")}),
+    # Red team 14 (slipped): the angles of a float16/bfloat16 table in float32 ("they round anyway"), which every
+    # half-precision case had kept below 2**24, where float32 still holds the positions
+    "table_half_tables_through_float32": ("test_table_halves", {"table_halves": table(
+        work="torch.float64 if dtype in (torch.float32, torch.float64) else torch.float32")}),
     "partial_rope_positions_in_dtype_of_x": ("test_rotate_half", {"rotate_half": partial_rope(
         pos="(torch.arange(t)[None, :] - (t - lengths.long())[:, None]).clamp(min=0).to(x.dtype)")}),
     # Red team 8 (slipped): ALiBi positions in float16, which holds every integer only up to 2048
@@ -669,7 +673,8 @@ MUTANT_BATCHES = [
      "table_interleaved_with_position_calling_it"],  # refbind pass (round 11)
     # round 11 class sweep: every batch above already has a part 5 mutant
     ["partial_rope_passes_features_through_by_angle_zero",
-     "equivariance_layer_called_on_float64_x"],  # round 14, fourth family: no Part 8 mutant here yet
+     "equivariance_layer_called_on_float64_x",  # round 14, fourth family: no Part 8 mutant here yet
+     "table_half_tables_through_float32"],  # red team 14
     # round 12 class sweep: likewise
     ["partial_rope_stacks_positions_of_an_empty_batch"],
     # red team 13, third family: likewise
