@@ -293,7 +293,7 @@ REDUCTIONS = {"sum", "mean", "amax", "amin", "max", "min", "prod", "logsumexp", 
 TWINS = {"tanh": "sigmoid", "sigmoid": "tanh", "relu": "gelu", "gelu": "relu", "silu": "gelu", "sin": "cos",
          "cos": "sin", "cat": "stack", "stack": "cat", "var": "std", "std": "var", "matmul": "mul", "mul": "matmul",
          "log1p": "log", "expm1": "exp", "repeat_interleave": "repeat", "repeat": "repeat_interleave",
-         "argsort": "sort", "permute": "transpose", "flatten": "ravel", "bmm": "mul", "einsum": "einsum",
+         "argsort": "sort", "permute": "transpose", "flatten": "ravel", "bmm": "mul",
          "multinomial": "argmax", "cross_entropy": "nll_loss", "nll_loss": "cross_entropy", "long": "int",
          "int": "long", "float": "double", "double": "float", "half": "bfloat16", "bfloat16": "half"}
 LIKE = {"zeros_like": "zeros", "ones_like": "ones", "empty_like": "empty", "full_like": "full",
@@ -353,7 +353,7 @@ def _fourth_family(nodes, emit):
                         del n.args[k]
                         n.keywords = [kw for kw in n.keywords if kw.arg != "keepdim"]
                     emit(i, whole, f"{name} over every dimension (its dim left out)")
-            if name in TWINS and name != "einsum":
+            if name in TWINS:
                 if isinstance(node.func, ast.Attribute):
                     emit(i, lambda n, _t, to=TWINS[name]: setattr(n.func, "attr", to), f"{name} -> {TWINS[name]}")
             if name == "einsum" and node.args and isinstance(node.args[0], ast.Constant) \
