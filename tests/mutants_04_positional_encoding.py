@@ -636,6 +636,17 @@ def check_equivariance(layer, x, trials, generator, tol=1e-5):
 
 CORRECT_VARIANTS = {"loops_and_complex": LOOPS_AND_COMPLEX, "broadcast_and_rotate_half": BROADCAST_AND_ROTATE_HALF}
 
+# Round 14 variant sweep (loops_and_complex, rotate_half #42): a rule on an argument that only the work on the rows
+# enforces. The variant's own check misses rotary_dim = 0 (`< 0` for `< 2`) and still raises wherever a row is
+# turned, since Part 1 refuses a table of width 2 * rotary_dim = 0; in an empty batch nothing is turned. Part 1's
+# twin: an early return for an empty positions tensor before the check on d_model
+MUTANTS["partial_rope_rotary_dim_zero_refused_only_by_the_rows"] = ("test_rotate_half", {
+    "rotate_half": LOOPS_AND_COMPLEX["rotate_half"].replace("if rotary_dim < 2 or", "if rotary_dim < 0 or")})
+MUTANTS["table_empty_positions_returned_before_the_check"] = ("test_table_halves", {"table_halves": table().replace(
+    "    if d_model % 2 or d_model < 4:\n",
+    "    if positions.numel() == 0:  # nothing to encode\n        return torch.zeros(*positions.shape, d_model, dtype=dtype)\n"
+    "    if d_model % 2 or d_model < 4:\n")})
+
 # Mutants of different parts graded together, one submission per batch: each member changes its own
 # answer cell and, graded alone, loses only its own part (checked with tests/mutant_batches.py).
 MUTANT_BATCHES = [
@@ -679,4 +690,6 @@ MUTANT_BATCHES = [
     ["partial_rope_stacks_positions_of_an_empty_batch"],
     # red team 13, third family: likewise
     ["partial_rope_accepts_rotary_dim_one_past_an_odd_dh"],
+    # round 14 variant sweep: likewise (every batch above has a Part 5 mutant)
+    ["partial_rope_rotary_dim_zero_refused_only_by_the_rows", "table_empty_positions_returned_before_the_check"],
 ]
