@@ -743,6 +743,15 @@ def causal_attention_with_cache(x, past_k, past_v, params, num_heads):
 """,
 }
 
+# Round 14 variant sweep (ch04's rotate_half #42, the class closed here too): a rule on an argument skipped when there
+# is nothing to do. Part 1: an early return for an empty x before the divisibility check; Part 4: no query heads, so
+# no check (num_kv_heads = 0 passes)
+MUTANTS["interleaved_returns_early_for_an_empty_x"] = ("test_interleaved", {"interleaved": interleaved(
+    SPLIT, MERGE, check=f"    if b * t == 0:  # nothing to deal out\n        return {SPLIT}\n"
+                        "    if d % num_heads:\n        raise ValueError('not divisible')\n")})
+MUTANTS["cost_skips_the_check_without_query_heads"] = ("test_cost", {"cost": cost(
+    check="num_heads and (num_kv_heads < 1 or num_heads % num_kv_heads)")})
+
 CORRECT_VARIANTS = {"loops_and_slices": LOOPS_AND_SLICES, "einsum_and_indices": EINSUM_AND_INDICES}
 
 # Mutants of different parts graded together, one submission per batch: each member changes its own
@@ -807,5 +816,6 @@ MUTANT_BATCHES = [
      "cache_stores_a_copy_of_b_o_in_params"],
     # round 12 class sweep: every batch above already has a part 6 mutant
     ["left_padded_stacks_masks_of_an_empty_batch",
-     "contributions_puts_a_view_of_w_o_in_params"],  # red team 13
+     "contributions_puts_a_view_of_w_o_in_params",  # red team 13
+     "interleaved_returns_early_for_an_empty_x", "cost_skips_the_check_without_query_heads"],  # round 14 variant sweep
 ]
