@@ -696,6 +696,24 @@ def average_checkpoints(states):
     "sample_top_k_drops_to_minus_1e9": ("test_sample", {"sample": sample(
         _topk_scores().replace("float('-inf')", "-1e9")
         + _DRAW.replace("torch.softmax(scores, dim=-1)", "torch.softmax(scores.double(), dim=-1)"))}),
+    # round 14 variant sweep (the top-k cut made on a rounded copy of the scores): the cut made on the probabilities,
+    # then renormalised; at a temperature of 1e18 the divided scores differ while their probabilities are one value
+    "sample_top_k_on_probabilities": ("test_sample", {"sample": sample(
+        "        scores = next_logprobs([[starts[i]] + outs[i] for i in live]) / temperature\n"
+        "        probs = torch.softmax(scores.double(), dim=-1)\n"
+        "        if top_k is not None and top_k < probs.shape[-1]:\n"
+        "            kept = probs.topk(top_k, dim=-1).indices\n"
+        "            probs = torch.zeros_like(probs).scatter(-1, kept, probs.gather(-1, kept))\n"
+        "            probs = probs / probs.sum(-1, keepdim=True)\n"
+        "        drawn = torch.multinomial(probs, 1, generator=generator).flatten().tolist()")}),
+    # round 14 variant sweep (the stop when no hypothesis is live never reached): the loop goes on to max_len and asks
+    # next_logprobs for an empty list of prefixes, which the toy model refuses; no hidden case emptied the beam
+    "beam_asks_after_no_hypothesis_is_live": ("test_beam_search", {"beam_search": _replaced(
+        beam(), "        live = new_live\n        if not live:\n            break\n", "        live = new_live\n")}),
+    # round 14 variant sweep (the smallest count of an order never reached): an order with a single hypothesis n-gram
+    # in the whole corpus taken for one with none; no hidden corpus held exactly one 4-gram
+    "bleu_single_ngram_taken_for_none": ("test_bleu", {"bleu": _replaced(
+        bleu(), "    if min(matches) == 0:", "    if min(matches) == 0 or min(totals) <= 1:")}),
 }
 
 VECTORISED = {
@@ -981,8 +999,10 @@ MUTANT_BATCHES = [
     ["sample_weights_exp_unnormalised",  # red team 12: every batch above already holds a mutant of part 6
      "average_stores_contiguous_entries_in_the_states",  # red team 12 class sweep: no Part 1 or 5 mutant here yet
      "decoder_io_stacks_rows"],
-    ["sample_top_k_past_vocabulary_raises"],  # round 13: every batch above already holds a mutant of part 6
+    ["sample_top_k_past_vocabulary_raises",  # round 13: every batch above already holds a mutant of part 6
+     "beam_asks_after_no_hypothesis_is_live", "bleu_single_ngram_taken_for_none"],  # round 14 variant sweep: room here
     ["sample_probabilities_squeezed"],  # round 13, second family: every batch above holds a mutant of part 6
     ["sample_top_k_cut_below_v_minus_one"],  # round 13, third family: every batch above holds a mutant of part 6
     ["sample_top_k_drops_to_minus_1e9"],  # round 14, fourth family: every batch above holds a mutant of part 6
+    ["sample_top_k_on_probabilities"],  # round 14 variant sweep: every batch above holds a mutant of part 6
 ]
