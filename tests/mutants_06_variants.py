@@ -1001,6 +1001,50 @@ def whole_word_chosen(starts, pick):
     # a float16 or bfloat16 gate to float32 (float32 and float64 logits keep their dtype); no hidden case had half logits
     "expert_choice_gate_zeros_in_float32": ("test_expert_choice", {"expert_choice": _replaced(
         EXPERT_MODEL, "torch.zeros_like(probs)", "torch.zeros(probs.shape)")}),
+    # round 14, variant sweep (loops_and_quadratic_forms): the sentinels made float64 before `isin`, which then
+    # compares every id as a float64: past 2**53 a real token that rounds to a sentinel's float64 is cut as one
+    # (no hidden case had ids within 1024 of a sentinel there)
+    "restore_sentinels_as_float64": ("test_span_corrupt", {"span_corrupt": """
+def restore_spans(inputs, targets, sentinels, pad):
+    sentinels = sentinels.double()
+    special = torch.isin(targets, sentinels)
+    rows_t, rows_n = [], []
+    for b in range(inputs.shape[0]):
+        tg = targets[b][targets[b] != pad]
+        starts = torch.nonzero(special[b][: tg.shape[0]]).flatten().tolist() + [tg.shape[0]]
+        spans = {int(tg[i]): tg[i + 1:j] for i, j in zip(starts[:-1], starts[1:])}
+        pieces, flags = [], []
+        for token in inputs[b][inputs[b] != pad]:
+            piece = spans.get(int(token))
+            if piece is None:
+                pieces.append(token.view(1).long()), flags.append(torch.zeros(1, dtype=torch.bool))
+            else:
+                pieces.append(piece.long()), flags.append(torch.ones(len(piece), dtype=torch.bool))
+        rows_t.append(torch.cat(pieces)), rows_n.append(torch.cat(flags))
+    tokens = torch.full((len(rows_t), max((len(row) for row in rows_t), default=0)), pad, dtype=torch.long)
+    for b, row in enumerate(rows_t):
+        tokens[b, :len(row)] = row
+    if not rows_n:
+        return tokens, torch.zeros(tokens.shape, dtype=torch.bool)
+    noise = torch.nn.utils.rnn.pad_sequence(rows_n, batch_first=True, padding_value=False)
+    return tokens, noise
+"""}),
+    # round 14, variant sweep (loops_and_quadratic_forms): the masked weights' zeros in torch's default float32,
+    # which promote float16 and bfloat16 inputs (float32 and float64 keep their dtype); no hidden case had half inputs
+    # round 14, variant sweep (the class of decay_zeros_in_float32 in Part 7): an additive mask made in float32
+    # promotes float16 and bfloat16 queries (float32 and float64 keep their dtype); no hidden case had half inputs
+    "gqa_cached_additive_mask_in_float32": ("test_gqa_cached_attention", {"gqa_cached_attention": _replaced(
+        solution_code(CHAPTER)["gqa_cached_attention"], 'scores = scores.masked_fill(~allowed, float("-inf"))',
+        'scores = scores + torch.zeros(t, s).masked_fill(~allowed, float("-inf"))')}),
+    "decay_zeros_in_float32": ("test_decayed_linear_attention", {"decayed_linear_attention": """
+def decayed_linear_attention(q, k, v, decay):
+    fq, fk = F.elu(q) + 1, F.elu(k) + 1
+    i = torch.arange(q.shape[-2])
+    gap = (i[:, None] - i[None, :]).to(q.dtype)
+    weight = torch.where(gap >= 0, decay ** gap.clamp(min=0), torch.zeros(gap.shape))
+    scores = (fq @ fk.transpose(-2, -1)) * weight
+    return (scores @ v) / scores.sum(-1, keepdim=True)
+"""}),
 }
 
 # Mutants graded together in one submission (one notebook run each batch). No model answer calls another
@@ -1051,18 +1095,24 @@ MUTANT_BATCHES = [
      # red team 12
      "min_p_threshold_in_logit_space",
      # round 13 (mutation sweep): no Part 6 mutant in this batch yet
-     "expert_choice_unstable_sort"],
+     "expert_choice_unstable_sort",
+     # round 14, variant sweep: no Part 7 mutant in this batch yet
+     "gqa_cached_additive_mask_in_float32"],
     # red team 12: every batch above holds a Part 5 mutant
     ["restore_sentinels_cast_to_ids_dtype",
      # round 12, class sweep
      "whole_word_rows_stacked", "min_p_rows_concatenated", "gqa_cached_groups_by_minus_one",
      "expert_choice_ranked_by_logits_minus_max"],
     # round 12, class sweep: every batch above holds a Part 5 mutant
-    ["restore_width_max_of_an_empty_batch", "expert_choice_ranked_by_log_probs"],
+    ["restore_width_max_of_an_empty_batch", "expert_choice_ranked_by_log_probs",
+     # round 14, variant sweep: no Part 8 mutant in this batch yet
+     "decay_zeros_in_float32"],
     # round 13, third family: every batch above holds a Part 5 mutant (batch 8 its answer cell)
     ["restore_target_stops_one_off_the_pad",
      # round 14, fourth family: no Part 6 mutant in this batch yet
      "expert_choice_gate_zeros_in_float32"],
+    # round 14, variant sweep: every batch above holds a Part 5 mutant
+    ["restore_sentinels_as_float64"],
 ]
 
 # Correct answers that differ from the model answers: closed forms written another way, Python
