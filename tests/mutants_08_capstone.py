@@ -398,6 +398,16 @@ def corpus_bleu(hypotheses, references):
         "        else:\n            out[k] = t.clone()",
         check="    if not states:\n        raise ValueError('empty')\n"
               "    if any(set(s) != set(states[0]) for s in states):\n        raise ValueError('different keys')\n")}),
+    # round 14 (a rule that only the work on data enforces): shapes compared only for tensors with elements, so
+    # states whose entries are (0, 3) and (0, 4) are averaged instead of refused
+    "average_shapes_checked_for_nonempty_only": ("test_average", {"average": average(
+        "        t = states[-1][k]\n"
+        "        out[k] = (sum(s[k].double() for s in states) / len(states)).to(t.dtype) if t.is_floating_point() "
+        "else t.clone()",
+        check="    if not states:\n        raise ValueError('empty')\n"
+              "    for s in states[1:]:\n"
+              "        if set(s) != set(states[0]) or any(s[k].numel() and s[k].shape != states[0][k].shape for k in s):\n"
+              "            raise ValueError('different models')\n")}),
     # Part 7: the lesson's stopping rule, done once k hypotheses have finished (though one is still live)
     "beam_stops_after_k_finished": ("test_beam_search", {"beam_search": beam().replace(
         "        live = new_live\n        if not live:\n", "        live = new_live\n        if not live or len(finished) >= k:\n")}),
@@ -1001,7 +1011,8 @@ MUTANT_BATCHES = [
      "decoder_io_stacks_rows"],
     ["sample_top_k_past_vocabulary_raises",  # round 13: every batch above already holds a mutant of part 6
      "beam_asks_after_no_hypothesis_is_live", "bleu_single_ngram_taken_for_none"],  # round 14 variant sweep: room here
-    ["sample_probabilities_squeezed"],  # round 13, second family: every batch above holds a mutant of part 6
+    ["sample_probabilities_squeezed",  # round 13, second family: every batch above holds a mutant of part 6
+     "average_shapes_checked_for_nonempty_only"],  # round 14: no Part 5 mutant here yet
     ["sample_top_k_cut_below_v_minus_one"],  # round 13, third family: every batch above holds a mutant of part 6
     ["sample_top_k_drops_to_minus_1e9"],  # round 14, fourth family: every batch above holds a mutant of part 6
     ["sample_top_k_on_probabilities"],  # round 14 variant sweep: every batch above holds a mutant of part 6
