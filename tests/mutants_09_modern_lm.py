@@ -1275,3 +1275,34 @@ def generate_with_cache(step, prompt, max_new_tokens, eos_id, pad_id, temperatur
 """,
     },
 }
+
+# Round 14 variant sweep (loops_and_slices): rope_llama3 #37 and #39, the check on positions cut down to the axes the
+# hidden cases tried (a (T,) with T == B gives an IndexError; a (B, 1) broadcasts), and the class of ch03/ch04 (a
+# rule on an argument skipped when there is nothing to do: an empty batch, or a model with no blocks) in parts 1,
+# 3, 6 and 7
+_VAR = CORRECT_VARIANTS["loops_and_slices"]
+MUTANTS["rope_positions_rank_unchecked"] = ("test_rope_llama3", {"rope_llama3": _changed(
+    _VAR["rope_llama3"], "if positions.dim() != 2 or positions.shape[0]", "if positions.shape[0]")})
+MUTANTS["rope_positions_length_unchecked"] = ("test_rope_llama3", {"rope_llama3": _changed(
+    _VAR["rope_llama3"], " or positions.shape[1] != x.shape[2]:", ":")})
+MUTANTS["rope_returns_early_for_an_empty_batch"] = ("test_rope_llama3", {"rope_llama3": _changed(
+    _VAR["rope_llama3"], "    if x.dim() != 4", "    if x.shape[0] == 0:  # nothing to turn\n        return x.clone()\n"
+                                                  "    if x.dim() != 4")})
+MUTANTS["rms_returns_early_for_an_empty_x"] = ("test_head_rms_norm", {"head_rms_norm": _changed(
+    _VAR["head_rms_norm"], "    width = x.shape[-1]\n",
+    "    width = x.shape[-1]\n    if x.numel() == 0:  # nothing to normalise\n        heads = max(n_heads, 1)\n"
+    "        return torch.zeros(*x.shape[:-2], heads, x.shape[-2], width // heads, dtype=x.dtype)\n")})
+MUTANTS["moe_heads_checked_only_with_blocks"] = ("test_moe_params", {"moe_params": _changed(
+    _VAR["moe_params"], "    if n_kv_heads < 1 or n_heads % n_kv_heads != 0:",
+    "    if n_layers and (n_kv_heads < 1 or n_heads % n_kv_heads != 0):")})
+MUTANTS["ragged_returns_early_for_an_empty_batch"] = ("test_ragged_cached_attention", {
+    "ragged_cached_attention": _changed(_ragged(), "    if h % g:\n",
+                                        "    if b == 0:  # nothing to attend\n        return q.clone(), lengths + t\n"
+                                        "    if h % g:\n")})
+del _VAR
+# round 14 variant sweep: into batches without a mutant of the same part
+next(b for b in MUTANT_BATCHES if "block_sandwich_checks_late" in b).append("rope_returns_early_for_an_empty_batch")
+next(b for b in MUTANT_BATCHES if "ragged_cache_written_by_sum" in b).append("rope_positions_length_unchecked")
+next(b for b in MUTANT_BATCHES if "ragged_masks_with_minus_1e9" in b).extend(
+    ["rope_positions_rank_unchecked", "rms_returns_early_for_an_empty_x", "moe_heads_checked_only_with_blocks"])
+MUTANT_BATCHES.append(["ragged_returns_early_for_an_empty_batch"])  # round 14 variant sweep: every batch has a part 7 one
