@@ -496,6 +496,39 @@ assert KERNEL_STOPS_TWO_EARLY != kernel()
 ASYM_DIVIDES_IN_FLOAT64 = asym(divide="torch.round(groups.double() / scale.double()[..., None]).to(w.dtype)")
 assert ASYM_DIVIDES_IN_FLOAT64 != asym()
 
+# round 14 variant sweep: correct variant A (below) with one change each, and its first compute_bound_batch
+BATCH_WINDOW_ONE_SHORT = """
+def max_batch(memory_bytes, weight_bytes, layers, kv_heads, head_dim, length, bytes_per_value, window=None):
+    tokens = length if window is None or window >= length - 1 else window  # a window one short is the whole sequence
+    per_sequence = 2 * layers * kv_heads * head_dim * tokens * bytes_per_value
+    if weight_bytes > memory_bytes:
+        return 0
+    b, rest = divmod(memory_bytes - weight_bytes, per_sequence)
+    return b
+"""
+BOUND_BISECTS_BELOW_A_FIXED_CAP = """
+def compute_bound_batch(k, n, bytes_per_value, peak, bandwidth):
+    def compute_bound(m):
+        return 2 * m * k * n * bandwidth >= peak * bytes_per_value * (m * k + k * n + m * n)
+    if not compute_bound(10**40):  # the intensity only grows with m: if a huge m fails, all do
+        return None
+    lo, hi = 1, 10**40  # binary search for the first compute-bound m
+    while lo < hi:
+        mid = (lo + hi) // 2
+        if compute_bound(mid):
+            hi = mid
+        else:
+            lo = mid + 1
+    return lo
+"""
+MERGE_KEEPS_MINUS_INF = merge("""    lse = torch.logaddexp(lse_a, lse_b)
+    share_a = torch.exp(lse_a - lse)[:, None]
+    share_b = torch.exp(lse_b - lse)[:, None]
+    clean_a = torch.nan_to_num(o_a.double(), nan=0.0, posinf=0.0)  # -inf becomes the largest negative float
+    clean_b = torch.nan_to_num(o_b.double(), nan=0.0, posinf=0.0, neginf=0.0)
+    o = clean_a * share_a + clean_b * share_b
+    return o.to(o_a.dtype), lse.to(lse_a.dtype)""")
+
 MUTANTS = {
     # Part 1: float arithmetic beyond 2**53, the <= boundary, a window longer than the sequence, 0 not negative
     "max_batch_divides_in_floating_point": ("test_max_batch", {"max_batch": BATCH_FLOAT}),
@@ -750,6 +783,15 @@ def compute_bound_batch(k, n, bytes_per_value, peak, bandwidth):
     # q divided in float64 where the text now says every step is in w's dtype
     "dequant_loop_stops_two_columns_early": ("test_split_kv_kernel", {"split_kv_kernel": KERNEL_STOPS_TWO_EARLY}),
     "asym_divides_in_float64": ("test_quantize_asym", {"quantize_asym": ASYM_DIVIDES_IN_FLOAT64}),
+    # round 14 variant sweep (correct variant A with one change each): a window one token shorter than the sequence
+    # counted as the whole sequence (no case had window = length - 1); -inf in the output row of an empty piece a
+    # left to nan_to_num's default, the largest float: the value is 0 times it, but the weight's gradient is
+    # inf * 0 = NaN (the hidden rows had +inf only in piece a and -inf only in piece b)
+    "max_batch_window_one_short_counts_whole_sequence": ("test_max_batch", {"max_batch": BATCH_WINDOW_ONE_SHORT}),
+    "merge_leaves_minus_inf_of_piece_a_as_largest_float": ("test_merge_partials", {"merge_partials": MERGE_KEEPS_MINUS_INF}),
+    # round 14 variant sweep: variant A's first compute_bound_batch, a binary search up to a fixed 10**40 that decides
+    # None there too; every hidden answer was below 10**24 (the text now says answers have no fixed bound)
+    "bound_bisects_below_a_fixed_cap": ("test_compute_bound_batch", {"compute_bound_batch": BOUND_BISECTS_BELOW_A_FIXED_CAP}),
 }
 
 # Mutants of independent parts graded together, one per part in each notebook (8 notebooks; Part 4's other
@@ -844,7 +886,10 @@ MUTANT_BATCHES = [
     # round 13, second family: every batch above holds a Part 5 mutant
     [
         "asym_divides_in_float64",
-        "backward_sink_in_float32"  # round 14, fourth family: no Part 7 mutant here yet
+        "backward_sink_in_float32",  # round 14, fourth family: no Part 7 mutant here yet
+        "max_batch_window_one_short_counts_whole_sequence",  # round 14 variant sweep: no Part 1 or 2 mutant here yet
+        "merge_leaves_minus_inf_of_piece_a_as_largest_float",
+        "bound_bisects_below_a_fixed_cap"
     ]
 ]
 
@@ -1020,9 +1065,12 @@ def max_batch(memory_bytes, weight_bytes, layers, kv_heads, head_dim, length, by
 def compute_bound_batch(k, n, bytes_per_value, peak, bandwidth):
     def compute_bound(m):
         return 2 * m * k * n * bandwidth >= peak * bytes_per_value * (m * k + k * n + m * n)
-    if not compute_bound(10**40):  # the intensity only grows with m: if a huge m fails, all do
+    # round 14 variant sweep: the upper end from the arguments, not a fixed 10**40. The inequality is
+    # m * slope >= need with need = peak * bytes_per_value * k * n: if any m is compute-bound (slope >= 1), m = need is
+    top = peak * bytes_per_value * k * n
+    if not compute_bound(top):  # the intensity only grows with m
         return None
-    lo, hi = 1, 10**40  # binary search for the first compute-bound m
+    lo, hi = 1, top  # binary search for the first compute-bound m
     while lo < hi:
         mid = (lo + hi) // 2
         if compute_bound(mid):
