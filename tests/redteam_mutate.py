@@ -2,7 +2,7 @@
 and the hidden tests do not catch.
 
     python tests/redteam_mutate.py 03-multi-head [--part GRADE_ID ...] [--family first|second|third|fourth|all]
-                                                 [--processes 2] [--timeout 60] [--show K]
+                                                 [--variant NAME] [--processes 2] [--timeout 60] [--show K]
 
 Red-team rounds 1 to 12 wrote wrong answers by hand, as students would. This sweep is the other
 half: it changes each answer cell of the model answer in one place at a time and runs the part's
@@ -495,10 +495,23 @@ def _replace(tree, old, new) -> bool:
     return False
 
 
-def notebook_cells(chapter: str | Path):
+def notebook_cells(chapter: str | Path, variant: str | None = None):
     """``(grade_id, code, is_answer, points)`` of each code cell of a chapter's source notebook (or of the
-    notebook at a path), the answer cells holding the model answer."""
+    notebook at a path), the answer cells holding the model answer, or with ``variant`` the code of that entry
+    of the chapter's ``CORRECT_VARIANTS`` (``tests/mutants_NN_topic.py``) where it has some (round 14: students
+    do not write the model answer, so sweep a correct answer written otherwise too)."""
     path = Path(chapter) if str(chapter).endswith(".ipynb") else ROOT / "solutions" / chapter / "exercises.ipynb"
+    replaced = {}
+    if variant is not None:
+        import importlib
+        topic = path.parent.name if str(chapter).endswith(".ipynb") else str(chapter)
+        try:
+            known = importlib.import_module("mutants_" + topic.replace("-", "_")).CORRECT_VARIANTS
+        except ModuleNotFoundError:
+            raise SystemExit(f"--variant needs a chapter (no tests/mutants_{topic.replace('-', '_')}.py)") from None
+        if variant not in known:
+            raise SystemExit(f"{topic} has no correct variant {variant!r}; it has {sorted(known)}")
+        replaced = known[variant]
     cells = []
     for cell in load(path)["cells"]:
         if cell["cell_type"] != "code":
@@ -506,9 +519,13 @@ def notebook_cells(chapter: str | Path):
         meta = cell["metadata"].get("nbgrader", {})
         code = "".join(cell["source"])
         if meta.get("solution"):
+            code = replaced.get(meta.get("grade_id"), code)
             code = "\n".join(line for line in code.splitlines() if line.strip() not in SOLUTION_LINES)
         cells.append((meta.get("grade_id", ""), code, bool(meta.get("solution")),
                       float(meta.get("points", 0)) if meta.get("grade") else 0.0))
+    unknown = set(replaced) - {c[0] for c in cells if c[2]}
+    if unknown:
+        raise SystemExit(f"variant {variant!r} names answer cells the notebook does not have: {sorted(unknown)}")
     return cells
 
 
@@ -653,6 +670,8 @@ def main(argv=None):
     parser.add_argument("--processes", type=int, default=max(1, len(os.sched_getaffinity(0))))
     parser.add_argument("--timeout", type=float, default=60.0, help="seconds for one mutant")
     parser.add_argument("--show", type=int, help="print the code of mutant #N of the (single) --part")
+    parser.add_argument("--variant", help="mutate this correct variant of tests/mutants_NN_topic.py's CORRECT_VARIANTS "
+                                          "instead of the model answer (in the answer cells it fills)")
     parser.add_argument("--family", choices=[*FAMILIES, "all"], default="all",
                         help="which changes: first (round 13), second (parameters swapped, off by one, tuple "
                              "order, in place), third (locals swapped, early exits left out, bounds off by one "
@@ -663,12 +682,12 @@ def main(argv=None):
     families = FAMILIES if args.family == "all" else (args.family,)
     if args.show is not None:
         gid = args.part[0]
-        code = next(c[1] for c in notebook_cells(args.chapter) if c[0] == gid)
+        code = next(c[1] for c in notebook_cells(args.chapter, args.variant) if c[0] == gid)
         what, text, _change = mutants(code, families)[args.show]
         print(f"# {what}\n{text}")
         return 0
     start = time.monotonic()
-    sweep(notebook_cells(args.chapter), args.part, args.processes, args.timeout, families=families)
+    sweep(notebook_cells(args.chapter, args.variant), args.part, args.processes, args.timeout, families=families)
     print(f"(done in {time.monotonic() - start:.0f} s)")
     return 0
 

@@ -8,6 +8,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 import redteam_mutate as rm
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -130,6 +132,23 @@ def test_the_fourth_family_makes_tensor_level_slips():
     assert dict((w.split(" ", 1)[1], c) for w, _t, c in rm.mutants(
         "def h(m, a, b):\n    return torch.where(m, a, b) + torch.masked_fill(a, m, 0)\n", ("fourth",))
     )["the mask of where inverted"].endswith("torch.where(~m, a, b) + torch.masked_fill(a, m, 0)")
+
+
+def test_a_correct_variant_takes_the_place_of_the_model_answer_in_the_cells_it_fills():
+    import mutants_02_scaled_attention as spec
+    name = "loops_and_torch"
+    model = {gid: code for gid, code, answer, _p in rm.notebook_cells("02-scaled-attention") if answer}
+    cells = rm.notebook_cells("02-scaled-attention", name)
+    swapped = {gid: code for gid, code, answer, _p in cells if answer}
+    filled = spec.CORRECT_VARIANTS[name]
+    assert set(filled) <= set(swapped) and filled
+    for gid in swapped:  # the variant's code where it has some (as notebook_cells joins lines), the model answer elsewhere
+        assert swapped[gid] == ("\n".join(filled[gid].splitlines()) if gid in filled else model[gid]), gid
+    assert any(swapped[gid] != model[gid] for gid in filled)
+    # the other cells (setup, hidden tests) are the source notebook's
+    assert [c for c in cells if not c[2]] == [c for c in rm.notebook_cells("02-scaled-attention") if not c[2]]
+    with pytest.raises(SystemExit, match="no correct variant 'nonesuch'"):
+        rm.notebook_cells("02-scaled-attention", "nonesuch")
 
 
 def _notebook(tmp_path):
