@@ -42,6 +42,13 @@ def solution_code(chapter: str) -> dict[str, str]:
     return code
 
 
+def replaced(code: str, old: str, new: str) -> str:
+    """``code`` with ``old`` replaced by ``new``, for a mutant that changes one line of an answer; fails if
+    ``code`` (a model answer or a correct variant) no longer holds ``old``."""
+    assert old in code, f"the code no longer holds {old!r}"
+    return code.replace(old, new)
+
+
 def write_submission(chapter: str, path: Path, answers: dict[str, str] | None = None, *, base: str = "solution") -> Path:
     """Write a submission: the committed student notebook with its answer cells filled in.
 

@@ -5,7 +5,7 @@ Each mutant names the class of slip it stands for where it is one of issue #22's
 (small-size-only, degenerate batch, dtype/bool/int/generator/in-place requirement, argument with a
 non-default value, inequality boundary, rule on another code path, lying object)."""
 
-from grading import solution_code
+from grading import replaced as _replaced, solution_code
 
 CHAPTER = "02-scaled-attention"
 FULL_MARKS = 16.0
@@ -14,11 +14,6 @@ FULL_MARKS = 16.0
 # the model answer of Part 7, for mutants that change one line of it
 FIX_MODEL = solution_code(CHAPTER)["fixed_self_attention"]
 
-
-def _replaced(code, old, new):
-    """``code`` with ``old`` replaced by ``new``; fails if the model answer no longer holds ``old``."""
-    assert old in code, f"the model answer no longer holds {old!r}"
-    return code.replace(old, new)
 
 # Part 4 built on Part 3 (round 11, refbind pass; the red team's correct c_p4_calls_part3_per_row): row b's real
 # slots are those after position s - lengths[b] - 1, the complement of one query's causal mask at that offset

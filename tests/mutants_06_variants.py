@@ -4,7 +4,7 @@ lose points, and correct answers written differently that must keep full marks.
 Each part has three mutants: a realistic wrong answer, and mutants for the classes of issue #22
 that the part's hidden tests close (named in the comment above each)."""
 
-from grading import solution_code
+from grading import replaced as _replaced, solution_code
 
 CHAPTER = "06-variants"
 FULL_MARKS = 16.0
@@ -13,11 +13,6 @@ RESTORE_MODEL = solution_code(CHAPTER)["span_corrupt"]
 # Part 6's model answer, from which the round 13 mutant of Part 6 changes one keyword
 EXPERT_MODEL = solution_code(CHAPTER)["expert_choice"]
 
-
-def _replaced(code, old, new):
-    """``code`` with ``old`` replaced by ``new``; fails if the model answer no longer holds ``old``."""
-    assert old in code, f"the model answer no longer holds {old!r}"
-    return code.replace(old, new)
 
 
 # Common wrong answers: name -> (the graded test that must lose points, {answer cell: code}).

@@ -5,6 +5,8 @@ The model answer calls no other part's function; answers that do are graded with
 functions (Parts 4, 7 and 8), so mutants of different parts can share a submission. Both correct variants
 call earlier parts in ways the texts allow (Part 4 calls Part 1, Part 7 Part 6, Part 8 Part 5)."""
 
+from grading import replaced as _replaced
+
 CHAPTER = "08-capstone"
 FULL_MARKS = 17.0
 
@@ -89,11 +91,6 @@ def beam_search(next_logprobs, start, k, max_len, alpha):
     return max(finished, key=lambda pair: pair[0])[1]
 """
 
-
-def _replaced(code, old, new):
-    """``code`` with ``old`` replaced by ``new``; fails if ``code`` no longer holds ``old``."""
-    assert old in code, f"the code no longer holds {old!r}"
-    return code.replace(old, new)
 
 
 def bleu(count_matches="sum(min(v, rr[g]) for g, v in h.items())", brevity="1.0 if c >= r else math.exp(1 - r / c)",

@@ -9,6 +9,8 @@ so the chapter costs ten graded notebooks. Part 7 is graded with a reference of 
 (an answer may call it), so rope_view_slip_with_ragged_calling_it costs Part 6 only; the loops_and_slices
 variant's Part 7 calls Part 6 by keyword with int32 positions and int options."""
 
+from grading import replaced as _changed
+
 CHAPTER = "09-modern-lm"
 FULL_MARKS = 16.0
 
@@ -173,11 +175,6 @@ _GEN_FEED = "logits, cache = step(token[:, None], cache)"
 def _gen(penalty=_GEN_PENALTY, draw="generator=generator", stop=_GEN_STOP, feed=_GEN_FEED):
     return _GEN.format(penalty=penalty, draw=draw, stop=stop, feed=feed)
 
-
-def _changed(text, old, new):
-    """``text`` with ``old`` replaced by ``new``, which must change it (a mutant of one line of a model answer)."""
-    assert old in text, old
-    return text.replace(old, new)
 
 
 # Non-contiguous inputs (a transposed view, as the hidden tests pass): .view that merges axes fails there
