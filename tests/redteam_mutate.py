@@ -153,7 +153,8 @@ def mutants(code: str, families=FAMILIES) -> list[tuple[str, str, str]]:
 
     def emit(index, change, what):
         new = copy.deepcopy(tree)
-        target = [n for n in ast.walk(new) if id(n) not in _texts(new)][index]
+        texts = _texts(new)  # once per mutant: inside the comprehension it was redone for every node
+        target = [n for n in ast.walk(new) if id(n) not in texts][index]
         if change(target, new) is False:
             return
         ast.fix_missing_locations(new)
@@ -246,12 +247,17 @@ def mutants(code: str, families=FAMILIES) -> list[tuple[str, str, str]]:
     return out
 
 
+def _parameters(fn) -> list[str]:
+    """The names of a function's (or lambda's) parameters but ``self``, in order."""
+    return [a.arg for a in (*fn.args.posonlyargs, *fn.args.args, *fn.args.kwonlyargs) if a.arg != "self"]
+
+
 def _third_family(nodes, emit):
     index = {id(n): i for i, n in enumerate(nodes)}
     for fn in nodes:
         if not isinstance(fn, ast.FunctionDef):
             continue
-        params = {a.arg for a in (*fn.args.posonlyargs, *fn.args.args, *fn.args.kwonlyargs)}
+        params = {a.arg for a in (*fn.args.posonlyargs, *fn.args.args, *fn.args.kwonlyargs)}  # self too: not a local
         first_line = {}  # local name -> the line where it is first bound
         for n in ast.walk(fn):
             if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store) and n.id not in params:
@@ -330,7 +336,7 @@ def _fourth_family(nodes, emit):
     params_of = {}
     for fn in nodes:
         if isinstance(fn, ast.FunctionDef):
-            params = {a.arg for a in (*fn.args.posonlyargs, *fn.args.args, *fn.args.kwonlyargs)} - {"self"}
+            params = set(_parameters(fn))
             for n in ast.walk(fn):
                 params_of[id(n)] = params
     for i, node in enumerate(nodes):
@@ -411,26 +417,19 @@ def _fourth_family(nodes, emit):
         if isinstance(node, ast.FunctionDef) and node.name != "__init__":
             first_stmt = 1 if (node.body and isinstance(node.body[0], ast.Expr)
                                and isinstance(node.body[0].value, ast.Constant)) else 0  # after a docstring
-            for arg in (*node.args.posonlyargs, *node.args.args, *node.args.kwonlyargs):
-                if arg.arg == "self":
-                    continue
+            for param in _parameters(node):
                 for method in ("float", "double"):
-                    def widen(n, _t, name=arg.arg, method=method, at=first_stmt):
+                    def widen(n, _t, name=param, method=method, at=first_stmt):
                         n.body.insert(at, ast.parse(f"{name} = {name}.{method}()").body[0])
-                    emit(i, widen, f"{arg.arg} made {method} on entry to {node.name} (and never cast back)")
+                    emit(i, widen, f"{param} made {method} on entry to {node.name} (and never cast back)")
             last = node.body[-1]
             if isinstance(last, ast.Return) and last.value is not None and not isinstance(last.value, (ast.Tuple, ast.Constant)):
-                def detach(n, _t):
-                    ret = n.body[-1]
-                    ret.value = ast.Call(func=ast.Attribute(value=ret.value, attr="detach", ctx=ast.Load()),
-                                         args=[], keywords=[])
-                emit(i, detach, f"{node.name} returns its result detached")
-
-                def as_float(n, _t):
-                    ret = n.body[-1]
-                    ret.value = ast.Call(func=ast.Attribute(value=ret.value, attr="float", ctx=ast.Load()),
-                                         args=[], keywords=[])
-                emit(i, as_float, f"{node.name} returns its result as float32")
+                for method, what in (("detach", "detached"), ("float", "as float32")):
+                    def wrap(n, _t, method=method):
+                        ret = n.body[-1]
+                        ret.value = ast.Call(func=ast.Attribute(value=ret.value, attr=method, ctx=ast.Load()),
+                                             args=[], keywords=[])
+                    emit(i, wrap, f"{node.name} returns its result {what}")
 
 
 def _second_family(nodes, emit):
@@ -438,7 +437,7 @@ def _second_family(nodes, emit):
     params_of = {}  # id(Name node) -> the parameters of the innermost function around it
     for fn in nodes:
         if isinstance(fn, (ast.FunctionDef, ast.Lambda)):
-            params = [a.arg for a in (*fn.args.posonlyargs, *fn.args.args, *fn.args.kwonlyargs) if a.arg != "self"]
+            params = _parameters(fn)
             for stmt in (fn.body if isinstance(fn.body, list) else [fn.body]):
                 for n in ast.walk(stmt):
                     if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load) and n.id in params:
