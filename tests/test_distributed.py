@@ -274,8 +274,10 @@ def test_a_killed_worker_costs_a_retry_and_retries_are_bounded(batch):
     # takes one with it depends on where the scheduler put the tasks (a kill did in each of 3 runs here, none
     # of the 3 kills did in one CI run);
     # test_a_death_counts_only_against_the_notebook_that_had_started checks the count without a cluster
+    # "doomed" itself is killed at every start, so when it was waiting on the sleeper's killed worker it is
+    # struck there and still fails, by its own deaths (asserted above); CI saw that order once
     for struck in killer.struck:
-        assert all(rows[s]["status"] in dist.SCORED for s in struck), (killer.struck, rows)
+        assert all(rows[s]["status"] in dist.SCORED for s in struck if s != "doomed"), (killer.struck, rows)
     assert batch["allowed_failures"] == 3  # the scheduler's own setting is given back after the run
     assert not _our_kernels(batch["folder"]), "a killed worker's kernel outlived it"
 
