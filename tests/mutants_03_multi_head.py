@@ -751,6 +751,12 @@ MUTANTS["interleaved_returns_early_for_an_empty_x"] = ("test_interleaved", {"int
                         "    if d % num_heads:\n        raise ValueError('not divisible')\n")})
 MUTANTS["cost_skips_the_check_without_query_heads"] = ("test_cost", {"cost": cost(
     check="num_heads and (num_kv_heads < 1 or num_heads % num_kv_heads)")})
+# red team 15 (the example generaliser): a reshape that infers the head width, or the merged width, with -1 raises for
+# an empty x whose D is divisible (a size of 0 leaves -1 undetermined)
+MUTANTS["interleaved_split_infers_the_head_width"] = ("test_interleaved", {"interleaved": interleaved(
+    "x.reshape(b, t, -1, num_heads).permute(0, 3, 1, 2)", MERGE)})
+MUTANTS["interleaved_merge_infers_the_width"] = ("test_interleaved", {"interleaved": interleaved(
+    SPLIT, "x.permute(0, 2, 3, 1).reshape(b, t, -1)")})
 
 CORRECT_VARIANTS = {"loops_and_slices": LOOPS_AND_SLICES, "einsum_and_indices": EINSUM_AND_INDICES}
 
@@ -787,10 +793,12 @@ MUTANT_BATCHES = [
     ["left_padded_start_in_narrow_dtype",
      # red team 7
      "contributions_params_by_dict_order", "cache_params_by_dict_order", "cost_bias_keyword_only",
-     "scrambled_feature_false_for_one_wide_heads"],  # red team 9
+     "scrambled_feature_false_for_one_wide_heads",  # red team 9
+     "interleaved_split_infers_the_head_width"],  # red team 15
     # red team 8: every batch above already has a part 6 and a part 7 mutant
     ["left_padded_mask_positions_in_dtype_of_x", "cache_mask_positions_in_dtype_of_x", "contributions_scores_detached",
-     "cost_refuses_zero_widths"],  # red team 9
+     "cost_refuses_zero_widths",  # red team 9
+     "interleaved_merge_infers_the_width"],  # red team 15
     # red team 8, second pass: likewise
     ["cache_returns_views_of_a_kept_buffer", "left_padded_keys_under_no_grad",
      # red team 9, second pass; white box
