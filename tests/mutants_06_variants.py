@@ -1288,6 +1288,80 @@ def decayed_linear_attention(q, k, v, decay):
     return torch.stack(outs, dim=-2)
 """,
     },
+    # round 15 (red team, blind): answers of the four new kinds of student. Part 7 is F.scaled_dot_product_attention
+    # with enable_gqa, which the S = 10**6 case refused while it compared float32 sums over 10**6 keys with a
+    # float32 reference at 1e-5 (the case is float64 now, against the exact value)
+    "round15_students": {
+        "window_pairs": """
+def window_pairs(t, window):
+    full = max(t - window + 1, 0)          # queries i >= window - 1 see window keys
+    ramp = t - full                         # the first ones see 1, 2, ..., ramp keys
+    return full * window + ramp * (ramp + 1) // 2
+""",
+        "tokens_per_target_pass": """
+def tokens_per_target_pass(alpha, gamma):
+    alpha = float(alpha)
+    if alpha == 1.0:
+        return float(gamma) + 1.0
+    # P(at least k drafts accepted) = alpha^k, k = 1..gamma, plus the target's own token
+    if gamma <= 100000:
+        return math.fsum(alpha ** k for k in range(gamma + 1))
+    return (1.0 - alpha ** (gamma + 1)) / (1.0 - alpha)
+""",
+        "whole_word_chosen": """
+def whole_word_chosen(starts, pick):
+    B, T = starts.shape
+    out = torch.zeros(B, T, dtype=torch.bool)
+    for b in range(B):
+        s = starts[b].nonzero().flatten()
+        if s.numel() == 0:
+            continue
+        ends = torch.cat([s[1:], torch.tensor([T])])
+        lengths = ends - s
+        word_pick = pick[b, s]
+        out[b, s[0]:] = torch.repeat_interleave(word_pick, lengths)
+    return out
+""",
+        "min_p_sample": """
+def min_p_sample(logits, min_p, generator):
+    B, V = logits.shape
+    if B == 0:
+        return torch.empty(0, dtype=torch.long)
+    probs = F.softmax(logits, dim=-1)
+    top = probs.amax(dim=-1, keepdim=True)
+    probs = probs.masked_fill(probs < min_p * top, 0.0)
+    probs = probs / probs.sum(dim=-1, keepdim=True)
+    return torch.multinomial(input=probs, num_samples=1, replacement=True, generator=generator).reshape(B).to(torch.int64)
+""",
+        "expert_choice": """
+def expert_choice(router_logits, capacity):
+    probs = router_logits.softmax(dim=-1)
+    order = torch.argsort(probs, dim=0, descending=True, stable=True)
+    take = order[:capacity]                       # slicing past N takes everything
+    chosen = torch.zeros_like(probs, dtype=torch.bool).scatter(0, take, True)
+    gate = torch.where(chosen, probs, torch.zeros((), dtype=probs.dtype))
+    return chosen, gate
+""",
+        "gqa_cached_attention": """
+def gqa_cached_attention(q, k, v):
+    T, S = q.shape[2], k.shape[2]
+    allowed = torch.arange(S).unsqueeze(0) <= torch.arange(S - T, S).unsqueeze(1)
+    return F.scaled_dot_product_attention(q, k, v, attn_mask=allowed, enable_gqa=True)
+""",
+        "decayed_linear_attention": """
+def decayed_linear_attention(q, k, v, decay):
+    dt = q.dtype
+    fq = F.elu(q.double()) + 1
+    fk = F.elu(k.double()) + 1
+    T = q.shape[-2]
+    i = torch.arange(T, dtype=torch.float64)
+    diff = i[:, None] - i[None, :]
+    W = torch.where(diff >= 0, torch.full_like(diff, float(decay)).pow(diff.clamp(min=0)), torch.zeros_like(diff))
+    A = torch.einsum("...id,...jd->...ij", fq, fk) * W
+    out = torch.einsum("...ij,...jv->...iv", A, v.double()) / A.sum(-1, keepdim=True)
+    return out.to(dt)
+""",
+    },
 }
 
 
