@@ -535,6 +535,24 @@ def rnn_unroll_reverse(x, lengths, p, h0=None):
         "        top = e.masked_fill(~allowed, float('-inf')).amax(dim=-1, keepdim=True)\n"
         "        ex = torch.where(allowed, torch.exp(e - top), torch.zeros_like(e))  # exp before the mask\n"
         "        alpha = ex / ex.sum(dim=-1, keepdim=True)\n")}),
+    # Red team 15 (the optimiser): an early exit for the case the text names, every rate 0, returns the identity as a
+    # constant. Right values, but d J / d leak is not 0 there; caught by the gradients at rates all 0 and all 1
+    "jacobian_identity_shortcut_without_gradient": ("test_rnn_step", {"rnn_step": jac(
+        "    if not leak.any():  # nothing leaks: the state is copied\n"
+        "        return torch.eye(h.shape[1], dtype=x.dtype).expand(h.shape[0], h.shape[1], h.shape[1])\n"
+        + CANDIDATE + SLOPE + '    return slope[:, :, None] * p["W_hh"] + torch.diag(1 - leak)')}),
+    # Red team 15 (the mathematician, "everything has the dtype of x"): lengths converted to the dtype of x. Exact in
+    # float32 and float64 at these sizes, but bfloat16 rounds 257 to 256, so that sequence skips its last token;
+    # caught by a bfloat16 case with T = 262 and lengths 257 and 261
+    "reverse_lengths_in_the_dtype_of_x": ("test_rnn_unroll", {"rnn_unroll": reverse(
+        "    h = torch.zeros(b, p['W_hh'].shape[0], dtype=x.dtype) if h0 is None else h0\n"
+        "    lengths = lengths.to(x.dtype)\n"
+        "    outputs = [None] * t\n"
+        "    for i in reversed(range(t)):\n"
+        "        inside = (lengths > i)[:, None]\n"
+        "        h = torch.where(inside, cell(x[:, i], h), h)\n"
+        "        outputs[i] = h * inside\n"
+        "    return torch.stack(outputs, dim=1), h")}),
 }
 
 # Correct answers written differently: autograd's Jacobian of a whole batch, a loop over each sequence's
@@ -752,5 +770,7 @@ MUTANT_BATCHES = [
      "slope_from_the_old_state_with_norms_calling_it"],  # round 11, refbind: the one batch without Parts 1 and 5
     ["decoder_exp_before_the_mask",  # round 11 class sweep: every batch above already has a Part 6 mutant
      "reverse_loops_from_the_longest_only",  # red team 12
-     "jacobian_stores_a_view_of_w_hh"]  # red team 13
+     "jacobian_stores_a_view_of_w_hh"],  # red team 13
+    # red team 15: every batch above holds a Part 1 and a Part 4 mutant
+    ["jacobian_identity_shortcut_without_gradient", "reverse_lengths_in_the_dtype_of_x"]
 ]

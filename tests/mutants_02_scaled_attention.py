@@ -826,6 +826,66 @@ def padding_mask(lengths, s):
 """, "fixed_self_attention": FIX_MODEL.replace(
         "real = torch.arange(t, device=x.device)[None, :] < lengths[:, None]",
         "real = padding_mask(lengths, t)[0].flip(-1)")}),
+    # Red team 15 (the optimiser), results served from a table kept between calls in the common case only: the
+    # lesson's square (t == s, offset 0) returned from a dict of squares, which a caller's in-place change then
+    # corrupts; caught by the scribble check, now also at (5, 5, 0) and (1, 1, 0)
+    "causal_mask_kept_square_for_the_lesson_case": ("test_causal_mask", {"causal_mask": """
+SQUARES = {}
+
+def causal_mask(t, s, offset):
+    if t == s and offset == 0:  # the lesson's square: built once per size
+        if t not in SQUARES:
+            SQUARES[t] = torch.ones(t, t, dtype=torch.bool).tril()
+        return SQUARES[t]
+    return torch.arange(s)[None, :] <= (offset + torch.arange(t))[:, None]
+"""}),
+    # Red team 15 (the optimiser), the same class in Part 4: rows all full (no padding, the common case) return an
+    # expanded view of an arange kept between calls; for a batch of one that view can be written, and the caller's
+    # change reaches every later call; caught by the scribble check, now also at lengths [4] with s = 4
+    "padding_mask_full_rows_from_a_kept_arange": ("test_padding_mask", {"padding_mask": """
+SLOTS = {}
+
+def padding_mask(lengths, s):
+    if s not in SLOTS:
+        SLOTS[s] = torch.arange(s)
+    slots = SLOTS[s]
+    lengths = lengths.long()
+    if lengths.numel() and bool((lengths == s).all()):  # no padding at all
+        return torch.ones(lengths.shape[0], s, dtype=torch.bool), slots.expand(lengths.shape[0], s)
+    start = s - lengths[:, None]
+    return slots[None, :] >= start, (slots[None, :] - start).clamp(min=0)
+"""}),
+    # Red team 15 (the optimiser), state kept at module level, not in self: the causal mask is built once per length
+    # and, for a batch of one, ANDed in place with its padding; the next causal call of that length on any layer sees
+    # the old padding; caught by a padded then an unpadded causal call of one length with B = 1
+    "fix_module_level_causal_mask_written_in_place": ("test_fixed_self_attention", {"fixed_self_attention": """
+CAUSAL = {}
+
+class FixedSelfAttention(SeedSelfAttention):
+    def forward(self, x, lengths=None, causal=False):
+        B, T, _ = x.shape
+        q, k, v = self.query(x), self.key(x), self.value(x)
+        scores = q @ k.transpose(-2, -1) / math.sqrt(q.shape[-1])
+        if T not in CAUSAL:
+            CAUSAL[T] = torch.ones(T, T, dtype=torch.bool).tril()
+        allowed = CAUSAL[T] if causal else torch.ones(T, T, dtype=torch.bool)
+        if lengths is not None:
+            real = torch.arange(T)[None, :] < lengths.long()[:, None]
+            if B == 1:
+                allowed &= real[0][None, :]  # one sequence: no new mask needed
+            else:
+                allowed = allowed & real[:, None, :]
+        weights = torch.softmax(scores.masked_fill(~allowed, float("-inf")), dim=-1)
+        if lengths is not None:
+            weights = weights.masked_fill(~real[:, :, None], 0.0)
+        return weights @ v
+"""}),
+    # Red team 15 (the mathematician, "in the dtype of x"): slot numbers and lengths converted to the dtype of x.
+    # Exact in float32 and float64 at these sizes, but bfloat16 rounds 257 to 256, so a sequence of 257 tokens loses
+    # its last key; caught by a bfloat16 layer with T = 262 and lengths 257 and 3
+    "fix_lengths_in_the_dtype_of_x": ("test_fixed_self_attention", {"fixed_self_attention": _replaced(
+        FIX_MODEL, "real = torch.arange(t, device=x.device)[None, :] < lengths[:, None]",
+        "real = torch.arange(t, device=x.device, dtype=x.dtype)[None, :] < lengths.to(x.dtype)[:, None]")}),
 }
 
 # Correct answers that differ from the model answers: a loop over the queries, einsum,
@@ -1035,7 +1095,8 @@ MUTANT_BATCHES = [
     ["raw_scores_norms_detached", "softmax_backward_temperature_keyword_only",  # session 17
      "fix_key_weight_detached",  # session 17 sweep: gradients with respect to every parameter
      "variance_normal_q_with_the_uniform_moments",  # red team 11
-     "masked_attention_exp_before_the_mask"],  # round 11 class sweep: no other Part 5 member
+     "masked_attention_exp_before_the_mask",  # round 11 class sweep: no other Part 5 member
+     "causal_mask_kept_square_for_the_lesson_case", "padding_mask_full_rows_from_a_kept_arange"],  # red team 15
     ["raw_scores_squares_in_float16", "variance_loop_over_pairs",  # red team 11: every batch above has a part 1 mutant
      "padding_mask_max_of_an_empty_batch",  # red team 12
      "softmax_backward_clamps_weights_in_place",  # round 12 class sweep: no other Part 2 member
@@ -1043,4 +1104,8 @@ MUTANT_BATCHES = [
     ["raw_scores_distance_then_square",  # red team 11
      "padding_mask_wraps_small_int_lengths_with_fix_calling_it"],  # round 11, refbind: no other Part 4 or 7 member
     ["fix_sets_self_scale_to_the_head_width"],  # round 14, hand-written answers: every batch above has a Part 7 member
+    # red team 15: every batch above has a Part 7 member; each new one takes two of the mutants graded alone before
+    ["fix_module_level_causal_mask_written_in_place", "raw_scores_clamp_only_when_k_is_q",
+     "softmax_backward_renormalises_the_row"],
+    ["fix_lengths_in_the_dtype_of_x", "raw_scores_norms_from_gram_diagonals"],
 ]
