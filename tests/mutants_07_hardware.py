@@ -792,6 +792,17 @@ def compute_bound_batch(k, n, bytes_per_value, peak, bandwidth):
     # round 14 variant sweep: variant A's first compute_bound_batch, a binary search up to a fixed 10**40 that decides
     # None there too; every hidden answer was below 10**24 (the text now says answers have no fixed bound)
     "bound_bisects_below_a_fixed_cap": ("test_compute_bound_batch", {"compute_bound_batch": BOUND_BISECTS_BELOW_A_FIXED_CAP}),
+    # red team round 15 (blind slip, the optimiser): the scale chosen near the rms (x / max|x| first, then the rms of
+    # that times max|x|) and not detached. The cancelling gradient it carries is small on the rows of about 3 that the
+    # gradient cases had, and 10-40 times the tolerance on long float16 rows of large, nearly equal elements (a new case)
+    "rms_scale_near_the_rms_not_detached": ("test_rms_norm_half", {"rms_norm_half": rms("""    root = math.sqrt(eps)
+    s1 = x.abs().amax(dim=-1, keepdim=True).clamp(min=root)
+    y1 = x / s1
+    r1 = torch.reciprocal(s1 / root)
+    est = s1 * torch.sqrt((y1 * y1).mean(dim=-1, keepdim=True) + r1 * r1)  # about the rms, and not detached
+    y = x / est
+    r = torch.reciprocal(est / root)
+    return y / torch.sqrt((y * y).mean(dim=-1, keepdim=True) + r * r)""")}),
 }
 
 # Mutants of independent parts graded together, one per part in each notebook (8 notebooks; Part 4's other
@@ -889,7 +900,8 @@ MUTANT_BATCHES = [
         "backward_sink_in_float32",  # round 14, fourth family: no Part 7 mutant here yet
         "max_batch_window_one_short_counts_whole_sequence",  # round 14 variant sweep: no Part 1 or 2 mutant here yet
         "merge_leaves_minus_inf_of_piece_a_as_largest_float",
-        "bound_bisects_below_a_fixed_cap"
+        "bound_bisects_below_a_fixed_cap",
+        "rms_scale_near_the_rms_not_detached"  # round 15: the one batch without a Part 4 mutant
     ]
 ]
 
