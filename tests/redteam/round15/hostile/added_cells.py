@@ -31,10 +31,10 @@ CASES = {
 }
 
 
-def build(chapter: str, path: Path, added: list[tuple[str, str]]) -> Path:
+def build(chapter: str, path: Path, added: list[tuple[str, str]], answers: dict[str, str] | None = None) -> Path:
     from grading import write_submission
 
-    write_submission(chapter, path)
+    write_submission(chapter, path, answers)
     nb = json.loads(path.read_text())
     for n, (after, code) in enumerate(added):
         at = next(i for i, c in enumerate(nb["cells"]) if c["metadata"].get("nbgrader", {}).get("grade_id") == after
