@@ -2,8 +2,8 @@
 
     timeout 1800 python tests/redteam/round15/hostile/02-capture.py
 
-One notebook: a cell the student added right after `setup` (it stays before `grading_helpers`, F5) writes and
-imports a module (F1). The module's thread waits until the guard's check has announced `grading_helpers`
+One notebook: a cell the student added right after `setup` (it stays before `grading_helpers`, F5) loads a
+payload as in 02-forged.py (F1b). The module's thread waits until the guard's check has announced `grading_helpers`
 (`__attnlab_audit__.cell`) and answered, sets `torch.testing.assert_close` to a no-op and `torch.equal` to
 `True` while that one locked cell runs, and puts them back in its `post_execute` (F2's mechanism; the thread
 then ends). `_close` and `_equal` keep the no-ops for the rest of the notebook; no check sees a change.
@@ -61,10 +61,11 @@ sys.setswitchinterval(0.0001)
 threading.Thread(target=_watch, daemon=True).start()
 '''
 
-ADDED = ("import os, sys\n"
+# loaded as in 02-forged.py (F1b): no file, no sys.path change, frames that claim an installed file
+ADDED = ("import codeop, sysconfig, os, types\n"
          f"POISON = {POISON!r}\n"
-         "with open('nntplib.py', 'w') as f:\n    f.write(POISON)\n"
-         "sys.path.insert(0, os.getcwd())\nimport nntplib\nsys.path.pop(0)\n")
+         "code = codeop.Compile()(POISON, os.path.join(sysconfig.get_paths()['stdlib'], 'nntplib.py'), 'exec')\n"
+         "types.FunctionType(code, {'__name__': 'nntplib'})()\n")
 
 WRONG = {
     "raw_scores": (
