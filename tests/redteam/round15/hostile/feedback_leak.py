@@ -3,8 +3,8 @@
     timeout 1800 python tests/redteam/round15/hostile/feedback_leak.py
 
 The instructor's workflow in a scratch course (release, collect, autograde, feedback) with two students:
-`honest` (the model answers) and `spy`, whose answers are the model answers plus a module written to disk
-(as in 02-attacks.py) that, when a test calls `raw_scores`, prints, once per code object of the calling test
+`honest` (the model answers) and `spy`, whose answers are the model answers plus code loaded as in
+02-forged.py (F1b; the first version wrote a module to disk, as 02-attacks.py does) that, when a test calls `raw_scores`, prints, once per code object of the calling test
 (the cell and its functions), the names it uses and its string constants.
 
 Prints only counts: the disassembly lines and string constants of the test code found in each student's
@@ -56,10 +56,12 @@ def main():
 
     model = solution_code(CHAPTER)
     spy_cell = model["raw_scores"] + (
-        "\nimport os, sys\n"
+        "\nimport codeop, sysconfig, os, types\n"
         f"SPY = {SPY!r}\n"
-        "with open('nntplib.py', 'w') as f:\n    f.write(SPY)\n"
-        "sys.path.insert(0, os.getcwd())\nimport nntplib as spy\nsys.path.pop(0)\n"
+        "spy = {'__name__': 'nntplib'}\n"
+        "types.FunctionType(codeop.Compile()(SPY, os.path.join(sysconfig.get_paths()['stdlib'], 'nntplib.py'), "
+        "'exec'), spy)()\n"
+        "spy = types.SimpleNamespace(**spy)\n"
         "_model_raw_scores = raw_scores\n"
         "def raw_scores(q, k):\n    spy.spy()\n    return _model_raw_scores(q, k)\n")
     with tempfile.TemporaryDirectory(prefix="rt15h-fb-") as tmp:
