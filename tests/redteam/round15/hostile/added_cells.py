@@ -28,6 +28,11 @@ CASES = {
     "default_tensor_type": [("setup", "torch.set_default_tensor_type(torch.DoubleTensor)\n")],
     "recursion_limit": [("setup", "import sys\nsys.setrecursionlimit(10_000)\n")],
     "device_context": [("setup", 'torch.device("cpu").__enter__()\n')],
+    # a plot of the variance experiment (Part 6), as a student exploring it would draw one
+    "plot": [("variance_experiment", "%matplotlib inline\nimport matplotlib.pyplot as plt\n"
+                                     "ds = [2, 8, 32, 128]\n"
+                                     "plt.plot(ds, [dot_product_variance(d, 500) for d in ds], marker='o')\n"
+                                     "plt.xlabel('d_k'); plt.ylabel('variance'); plt.show()\n")],
 }
 
 
