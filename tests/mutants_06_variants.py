@@ -409,6 +409,19 @@ def gqa_cached_attention(q, k, v):
     allowed = torch.ones(t, s, dtype=torch.bool).tril(diagonal=s - t)
     return scores.masked_fill(~allowed, float("-inf")).softmax(dim=-1) @ v
 """}),
+    # Part 7 -- round 15 (a class from chapter 1's red team): positions made in the dtype of q; past 256 in bfloat16
+    # (299 and 300 are one value) a query sees the key after it
+    "gqa_cached_positions_in_dtype_of_q": ("test_gqa_cached_attention", {"gqa_cached_attention": """
+def gqa_cached_attention(q, k, v):
+    b, h, t, d = q.shape
+    g, s = k.shape[1], k.shape[2]
+    qg = q.reshape(b, g, h // g, t, d)
+    scores = torch.einsum("bgrtd,bgsd->bgrts", qg, k) / math.sqrt(d)
+    query_pos = torch.arange(s - t, s, dtype=q.dtype)
+    allowed = torch.arange(s, dtype=q.dtype)[None, :] <= query_pos[:, None]
+    scores = scores.masked_fill(~allowed, float("-inf"))
+    return torch.einsum("bgrts,bgsd->bgrtd", scores.softmax(dim=-1), v).reshape(b, h, t, d)
+"""}),
     # Part 7 -- stated accuracy: float64 inputs computed in float32 and cast back (about 2e-7 off)
     "gqa_cached_float64_via_float32": ("test_gqa_cached_attention", {"gqa_cached_attention": """
 def gqa_cached_attention(q, k, v):
@@ -1081,7 +1094,9 @@ MUTANT_BATCHES = [
     # round 13, third family: every batch above holds a Part 5 mutant (batch 8 its answer cell)
     ["restore_target_stops_one_off_the_pad",
      # round 14, fourth family: no Part 6 mutant in this batch yet
-     "expert_choice_gate_zeros_in_float32"],
+     "expert_choice_gate_zeros_in_float32",
+     # round 15: positions in the dtype of half inputs
+     "gqa_cached_positions_in_dtype_of_q"],
     # round 14, variant sweep: every batch above holds a Part 5 mutant
     ["restore_sentinels_as_float64"],
 ]
