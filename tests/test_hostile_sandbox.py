@@ -18,6 +18,7 @@ from __future__ import annotations
 import json
 import os
 import re
+import shutil
 import signal
 import socket
 import subprocess
@@ -211,6 +212,16 @@ def _attacks(course: Path, listen: Listeners, victims: dict[str, Path]) -> dict[
             "for _ in range(2):\n    threading.Thread(target=_spin, daemon=True).start()\n"
             "import time\ntime.sleep(10_000)\n"),
         "loop": "while True:\n    pass\n",
+        # red team 15: a module written into the kernel's folder, which the static scan never reads, imported
+        # after the folder is put on sys.path: modules come from the Python installation only
+        "module_folder": (
+            "import os, sys\nopen('attnlab_spy.py', 'w').write('X = 1\\n')\nsys.path.insert(0, os.getcwd())\n"
+            "try:\n    import attnlab_spy\n    print('RESULT module imported')\n"
+            "except ModuleNotFoundError as _e:\n"
+            "    print('RESULT module refused', 'not part of the Python installation' in str(_e))\n"),
+        **({"compile": (  # torch.compile's C++ backend, whose precompiled header was past the file limit
+            "import torch\nprint('RESULT compile', torch.compile(lambda t: t * 2 + 1)(torch.ones(3)).tolist())\n")}
+           if shutil.which("g++") else {}),
     }
 
 
@@ -231,13 +242,16 @@ EXPECTED_PRINTS = {
     "symlinks": ["RESULT symlinks planted"],
     "cpuburn": [],
     "loop": [],
+    "module_folder": ["RESULT module refused True"],
+    **({"compile": ["RESULT compile [3.0, 3.0, 3.0]"]} if shutil.which("g++") else {}),
 }
 # "full": the model answer's score; "first_lost": only the first part's points are lost (the score of the
 # model answer with the first cell left as its stub); "zero": the tamper guard's static scan flags the
 # code (it starts programs, uses ctypes or reads the kernel's connection), so no part is graded
 # automatically, but the attack still runs and is checked
 FLAGGED = ("linger", "escape", "symlinks")
-SCORE = ({case: "full" for case in EXPECTED_PRINTS} | {"attnlab": "first_lost", "loop": "first_lost", "cpuburn": "first_lost"}
+SCORE = ({case: "full" for case in EXPECTED_PRINTS} | {"attnlab": "first_lost", "loop": "first_lost", "cpuburn": "first_lost",
+                                                       "module_folder": "first_lost"}
          | {case: "zero" for case in FLAGGED})
 STATUS = {case: "flagged" if case in FLAGGED else "graded" for case in EXPECTED_PRINTS}
 # the CPU-time limit (RLIMIT_CPU) kills the kernel with SIGXCPU, signal 24, however busy the machine
@@ -483,8 +497,10 @@ def test_kernel_environment_is_an_allow_list(tmp_path, monkeypatch):
     env = sandbox.kernel_env({"threads": 2}, tmp_path)
     assert set(env) <= {"HOME", "TMPDIR", "IPYTHONDIR", "MPLCONFIGDIR", "XDG_CACHE_HOME", "XDG_CONFIG_HOME",
                         "PYTHONDONTWRITEBYTECODE", "PATH", "LANG", "PYDEVD_DISABLE_FILE_VALIDATION",
-                        "TRITON_INTERPRET", *sandbox.THREAD_ENV}
+                        "TRITON_INTERPRET", "TORCHINDUCTOR_CPP_CACHE_PRECOMPILE_HEADERS", *sandbox.THREAD_ENV}
     assert env["LANG"] == "C.UTF-8" and env["OMP_NUM_THREADS"] == "2"
+    # torch.compile's precompiled header is larger than the kernel's file limit (red team 15): off
+    assert env["TORCHINDUCTOR_CPP_CACHE_PRECOMPILE_HEADERS"] == "0"
 
 
 def test_bwrap_command_mounts_neither_the_course_nor_the_package(tmp_path):

@@ -190,6 +190,28 @@ class _PlainTensorCompare:
         return spec
 sys.meta_path.insert(0, _PlainTensorCompare)
 del _PlainTensorCompare
+# modules come from the Python installation only (red team 15: a cell wrote a module into the kernel's folder,
+# put the folder on sys.path and imported it, code that the static scan never reads). Placed just before the
+# path finder, whose search it makes: a module found anywhere else is refused, with a reason
+import importlib.machinery as _machinery
+class _InstalledOnly:
+    installed = tuple(root.rstrip("/") + "/" for root in %r)
+    paths, real = _machinery.PathFinder, staticmethod(__import__("os").path.realpath)
+    @classmethod
+    def find_spec(cls, name, path=None, target=None):
+        spec = cls.paths.find_spec(name, path, target)
+        if spec is None:
+            return None
+        places = [spec.origin] if spec.has_location and spec.origin else list(spec.submodule_search_locations or ())
+        if any(not (cls.real(p) + "/").startswith(cls.installed) for p in places):
+            raise ModuleNotFoundError(f"module {name!r} is not part of the Python installation: while grading, "
+                                      "modules come only from there (the exercises use only torch)", name=name)
+        return spec
+    @classmethod
+    def invalidate_caches(cls):
+        cls.paths.invalidate_caches()
+sys.meta_path.insert(sys.meta_path.index(_machinery.PathFinder), _InstalledOnly)
+del _InstalledOnly, _machinery
 sys.argv = ["ipykernel_launcher", *sys.argv[1:]]
 import runpy
 runpy.run_module("ipykernel_launcher", run_name="__main__", alter_sys=True)
@@ -221,6 +243,14 @@ def extra_sys_path(hidden: list[str]) -> list[str]:
         found.append(user_site)
     return [p for p in dict.fromkeys(found)
             if os.path.isabs(p) and os.path.isdir(p) and not any(_under(p, h) for h in hidden)]
+
+
+def installed_folders(hidden: list[str], writable: list[str | None]) -> list[str]:
+    """Where the kernel may import modules from: the Python installation, its packages and the system's
+    folders, real paths, none of them holding a folder the kernel can write to (``writable``)."""
+    found = {os.path.realpath(p) for p in (*python_folders(hidden), *SYSTEM_DIRS) if os.path.isdir(p)}
+    writable = [os.path.realpath(w) for w in writable if w]
+    return sorted(p for p in found if not any(_under(w, p) for w in writable))
 
 
 def python_folders(hidden: list[str]) -> list[str]:
@@ -306,6 +336,9 @@ def kernel_env(policy: dict, home: Path) -> dict[str, str]:
         "XDG_CONFIG_HOME": str(home / ".config"), "PYTHONDONTWRITEBYTECODE": "1",
         "PATH": os.pathsep.join(dict.fromkeys([os.path.dirname(sys.executable), "/usr/local/bin", "/usr/bin", "/bin"])),
         "LANG": _lang(), "PYDEVD_DISABLE_FILE_VALIDATION": "1",
+        # torch.compile's C++ backend precompiles torch's headers into one file larger than the kernel's file
+        # limit, and the compiler dies of it (red team 15): without the header it compiles, more slowly
+        "TORCHINDUCTOR_CPP_CACHE_PRECOMPILE_HEADERS": "0",
     }
     # thread counts and the Triton interpreter switch: numbers only, taken over from the grader
     for name in (*THREAD_ENV, "TRITON_INTERPRET"):
@@ -505,7 +538,8 @@ def main(argv: list[str]) -> None:
     hidden = [p for p in policy.get("hidden", []) if p]
     connection = argv[argv.index("-f") + 1] if "-f" in argv[2:] else None
     runtime = policy.get("runtime_dir") or (os.path.dirname(os.path.abspath(connection)) if connection else None)
-    kernel = [sys.executable, "-I", "-c", BOOTSTRAP % (extra_sys_path(hidden), NO_COURSE_PACKAGE), *argv[2:]]
+    kernel = [sys.executable, "-I", "-c", BOOTSTRAP % (extra_sys_path(hidden), NO_COURSE_PACKAGE,
+                                                       installed_folders(hidden, [str(work), runtime])), *argv[2:]]
     isolation = policy.get("isolation") or {"tool": "landlock" if policy.get("landlock", True) else "rlimits"}
     # the kernel's own output outside the notebook (warnings, crashes, bubblewrap's errors, writes to
     # file descriptors 1 and 2) goes to a file of its folder, not to the grader's terminal
