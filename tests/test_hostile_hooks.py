@@ -286,8 +286,9 @@ def test_the_audit_hook_records_code_a_student_cell_unpickles_or_unmarshals():
     proc = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=120)
     assert proc.returncode == 0, proc.stderr
     events = json.loads(proc.stdout.strip().splitlines()[-1])
+    # (the compile of code under the file name "x", no cell's, is recorded too: red team 15)
     assert events == [["pickle.find_class", "builtins.__import__", 7], ["pickle.find_class", "json.dumps", 12],
-                      ["marshal.loads", "", 14]], events
+                      ["compile", "x", 14], ["marshal.loads", "", 14]], events
     assert "library rule" in guard.describe_event("pickle.find_class", "numpy.sqrt")
 
 
@@ -470,6 +471,26 @@ RUNTIME_BATCHES = {
         "python_dispatcher": ("_on = torch._C._EnablePythonDispatcher()\n_on.__enter__()",
                               "torch's dispatch keys of this thread (_dispatch_tls_local_include_set) changed"),
     },
+    # red team 15: code that no cell holds, so that neither the static scan nor the audit hook's owner of a frame
+    # saw it (a module written into the kernel's folder and loaded from there), and a thread left running, which
+    # swapped the tests' helpers inside each test cell, after the check between cells
+    "unseen_code": {
+        "module_from_file": ("import importlib.util as _u\nopen('spy_mod.py', 'w').write('import sys\\n_f = sys._getframe(0)\\n')\n"
+                             "_s = _u.spec_from_file_location('spy_mod', 'spy_mod.py')\n_s.loader.exec_module(_u.module_from_spec(_s))",
+                             "runs code from the file 'spy_mod.py', which is no cell of the notebook"),
+        # red team 15, F1b: no file at all, code compiled under an installed module's name (its frames pass for
+        # library code), and a compiled file that claims to be one, loaded by hand
+        "forged_file_name": ("import codeop, os, sysconfig\n"
+                             "_c = codeop.Compile()('x2 = 1', os.path.join(sysconfig.get_paths()['stdlib'], 'nntplib.py'), 'exec')",
+                             "compiles code under the file name"),
+        "pyc_by_hand": ("import importlib.machinery as _im, os, py_compile, sysconfig\nopen('spy2.py', 'w').write('y = 1\\n')\n"
+                        "py_compile.compile('spy2.py', cfile='spy2.pyc', dfile=os.path.join(sysconfig.get_paths()['stdlib'], 'nntplib.py'))\n"
+                        "_im.SourcelessFileLoader('spy2', 'spy2.pyc').load_module()",
+                        "runs code from the file 'spy2.pyc'"),
+        "thread_left_running": ("import threading, time\ndef _watch():\n    while True:\n        time.sleep(0.5)\n"
+                                "threading.Thread(target=_watch, daemon=True).start()",
+                                "threads that run the student's code after its cell (threading) changed"),
+    },
     # student code that a test calls: each in a kernel of its own, so that its test cell runs
     "profile_in_test": {"profile_during_test": (_wrap("answer", "sys.setprofile(lambda *a: None)"),
                                                 "line 2: sets a profile function (sys.setprofile) "
@@ -534,7 +555,12 @@ def test_an_honest_notebook_with_libraries_is_not_flagged(tmp_path):
               "    _j = torch.nn.functional.scaled_dot_product_attention(_q, _q, _q, is_causal=True)\n"
               "_j = torch.utils.checkpoint.checkpoint(torch.sin, torch.ones(3, requires_grad=True), use_reentrant=False)\n"
               "def _twice(t: torch.Tensor) -> torch.Tensor:\n    return t * 2\n_j = torch.jit.script(_twice)(torch.ones(2))\n"
-              "_j = torch.compile(lambda t: t * 2, backend='eager')(torch.ones(3))\n")
+              "_j = torch.compile(lambda t: t * 2, backend='eager')(torch.ones(3))\n"
+              # a thread that ends within its cell; PyTorch 2's device preamble, and a device block left open
+              # (red team 15: torch's default-device mode read as a hook flagged the notebook)
+              "import threading\n_th = threading.Thread(target=lambda: None)\n_th.start()\n_th.join()\n"
+              "torch.set_default_device('cuda' if torch.cuda.is_available() else 'cpu')\n"
+              "torch.device('cpu').__enter__()\n")
     ctx, cells = run_notebook(tmp_path, [(SETUP, "setup", "locked"), (honest, "a1", "student"),
                                          ("assert x == 1", "t1", "test"), ("raise ValueError('a slip')", "a2", "student"),
                                          ("assert x == 1", "t2", "test"),
@@ -543,7 +569,8 @@ def test_an_honest_notebook_with_libraries_is_not_flagged(tmp_path):
                                          ("torch.set_grad_enabled(False)\ntorch.use_deterministic_algorithms(True)",
                                           "a3", "student"),
                                          ("assert torch.is_grad_enabled()\n"
-                                          "assert not torch.are_deterministic_algorithms_enabled()", "t3", "test")])
+                                          "assert not torch.are_deterministic_algorithms_enabled()\n"
+                                          "assert torch._C._len_torch_function_stack() == 0", "t3", "test")])
     assert ctx.tampered == [] and ctx.skipped_tests == [], ctx.tampered
     assert not [o for o in cells["a1"].outputs if o.get("output_type") == "error"], cells["a1"].outputs  # all of it ran
     assert not cells["t1"].outputs and not cells["t2"].outputs and not cells["t3"].outputs, cells["t3"].outputs

@@ -648,7 +648,14 @@ def edited_locked_cells(submitted: dict, released: dict) -> tuple[list[str], lis
 # (only when the notebook has imported torch: importing it here would change what the tamper guard watches)
 RESET_SWITCHES = ("(lambda t: t is not None and (t.set_grad_enabled(True), t.autograd.set_detect_anomaly(False), "
                   "t.use_deterministic_algorithms(False), t.set_default_dtype(t.float32), t.set_flush_denormal(False), "
-                  "t.set_float32_matmul_precision('highest')) and None)(__import__('sys').modules.get('torch'))")
+                  "t.set_float32_matmul_precision('highest'), " + "%s" + ") and None)(__import__('sys').modules.get('torch'))")
+# the default device back to the CPU: torch.set_default_device's mode, and those `with torch.device(...)` blocks
+# left on the stack, when the stack holds nothing else (any other mode is the tamper guard's to report)
+RESET_SWITCHES %= (
+    "(lambda d: d is not None and all(type(t._C._get_function_stack_at(i)) is d.DeviceContext for i in "
+    "range(t._C._len_torch_function_stack())) and ([t._C._pop_torch_function_stack() for _ in "
+    "range(t._C._len_torch_function_stack())], setattr(t._GLOBAL_DEVICE_CONTEXT, 'device_context', None), "
+    "setattr(d, 'CURRENT_DEVICE', None)))(__import__('sys').modules.get('torch.utils._device'))")
 
 # after a test cell: those of the switches above that are no longer at their defaults. No hidden test changes
 # them, so a change there was made by an answer the test called (a function that calls torch.set_default_dtype or
@@ -658,12 +665,14 @@ SETTINGS_CHANGED = (
     "(lambda t: '' if t is None else '; '.join(name for name, changed in ("
     "('the default dtype (torch.set_default_dtype)', t.get_default_dtype() != t.float32), "
     "('the flush-denormal mode (torch.set_flush_denormal)', "
-    "float(t.full((1,), 2e-38, dtype=t.float32).div(4.0)[0]) == 0.0), "
+    "float(t.full((1,), 2e-38, dtype=t.float32, device='cpu').div(4.0)[0]) == 0.0), "
     "('the float32 matmul precision (torch.set_float32_matmul_precision)', "
     "t.get_float32_matmul_precision() != 'highest'), "
     "('the grad mode (torch.set_grad_enabled)', not t.is_grad_enabled()), "
     "('anomaly detection (torch.autograd.set_detect_anomaly)', t.is_anomaly_enabled()), "
-    "('deterministic algorithms (torch.use_deterministic_algorithms)', t.are_deterministic_algorithms_enabled())"
+    "('deterministic algorithms (torch.use_deterministic_algorithms)', t.are_deterministic_algorithms_enabled()), "
+    "('the default device (torch.set_default_device)', t._C._len_torch_function_stack() > 0 and "
+    "t.get_default_device().type != 'cpu')"
     ") if changed))(__import__('sys').modules.get('torch'))")
 
 
@@ -717,6 +726,17 @@ def __attnlab_install_audit__(watched, attrs, module_name, pickle_modules, pickl
     # anything). Not "<string>": namedtuple and dataclasses compile their methods under that name too
     magic_files = frozenset(("<timed exec>", "<timed eval>", "<magic-timeit>"))
     rec.timed = None
+    # where installed code lives: code run from a file anywhere else (a module a cell wrote into the kernel's
+    # folder and imported, or loaded by hand) is the student's, which no static check has read (red team 15)
+    here = os.path.realpath(os.getcwd())
+    installed = tuple(sorted({r.rstrip("/") + "/" for r in (os.path.realpath(p) for p in (
+        sys.prefix, sys.base_prefix, sys.exec_prefix, sys.base_exec_prefix, stdlib,
+        *(p for p in sys.path if p and os.path.isabs(p)))) if not (here + "/").startswith(r.rstrip("/") + "/")}))
+    # frames that only pass a load or a call through: the import system, loaders, threads and executors
+    loaders = tuple(os.path.join(stdlib, name) for name in (
+        "importlib" + os.sep, "runpy.py", "imp.py", "pkgutil.py", "zipimport.py", "threading.py", "functools.py",
+        os.path.join("concurrent", "futures") + os.sep))
+    passing = tuple(os.path.join(stdlib, name) for name in ("codeop.py", "code.py", "ast.py", "io.py"))
 
     def owner_of(filename):
         return rec.files.get(filename) or (rec.timed if filename in magic_files else None)
@@ -729,13 +749,34 @@ def __attnlab_install_audit__(watched, attrs, module_name, pickle_modules, pickl
                     rec.files.setdefault(args[1], rec.cell)
                 elif args[1] is None and rec.cell[1] == "student":
                     rec.timed = rec.cell
+                elif isinstance(args[1], (str, bytes)) and not busy[0]:
+                    busy[0] = True
+                    try:
+                        forged(os.fsdecode(args[1]))
+                    finally:
+                        busy[0] = False
             return
+        if event == "open" and args and isinstance(args[0], (str, bytes)) and rec.cell is not None and not busy[0]:
+            name = os.fsdecode(args[0])
+            if name.endswith((".py", ".pyc", ".pyo", ".so")) and "ipykernel_" not in name and (
+                    len(args) < 2 or "r" in str(args[1])):  # not a cell's file, which linecache reads for tracebacks
+                busy[0] = True
+                try:
+                    outside(name)  # a module file read by a loader called by hand
+                finally:
+                    busy[0] = False
         if event == "exec" and args and type(args[0]) is types.CodeType:
             # a grader cell starts: its source leaves linecache, where IPython put it for tracebacks, so that an
             # answer the test calls cannot read the test's lines there (red team 9)
             owner = rec.files.get(args[0].co_filename)
             if owner is not None and owner[1] != "student" and "linecache" in sys.modules:
                 sys.modules["linecache"].cache.pop(args[0].co_filename, None)
+            if owner is None and rec.cell is not None and not busy[0]:
+                busy[0] = True
+                try:
+                    outside(args[0].co_filename)
+                finally:
+                    busy[0] = False
         if event in watched and not busy[0] and not (
                 event in ("object.__getattr__", "object.__setattr__") and (len(args) < 2 or args[1] not in attrs)):
             busy[0] = True
@@ -746,6 +787,63 @@ def __attnlab_install_audit__(watched, attrs, module_name, pickle_modules, pickl
         if event == "sys.addaudithook":
             rec.refused += 1
             raise RuntimeError("grading refuses new audit hooks")
+
+    def requester(frame):
+        # the first frame up the stack that asked for a load or a compile, past the pass-through ones, and
+        # whether the import system was on the way
+        via_import = False
+        while frame is not None and (frame.f_code.co_filename.startswith(("<frozen ", *loaders, *passing)) or
+                                     frame.f_code.co_filename in wrappers):
+            via_import = via_import or frame.f_code.co_filename.startswith("<frozen importlib")
+            frame = frame.f_back
+        return frame, via_import
+
+    def forged(filename):
+        # code compiled on behalf of the student under a file name that is no cell's (an installed module's,
+        # say: its frames would then pass for library code, red team 15); the import system's own compiles are
+        # the finder's to check, and a library's (torch.compile's, Triton's) are its own
+        if filename.startswith("<") or owner_of(filename) is not None:
+            return
+        frame, via_import = requester(getframe(2))
+        if via_import:
+            return
+        owner = owner_of(frame.f_code.co_filename) if frame is not None else None
+        if frame is not None and owner is None and os.path.realpath(frame.f_code.co_filename).startswith(installed):
+            return
+        if owner is not None and owner[1] != "student":
+            return
+        cell = owner[0] if owner else (rec.cell[0] if rec.cell else "")
+        rec.files[filename] = (cell, "student")
+        key = ("compile", filename, cell)
+        if key not in seen and len(rec.events) < 200:
+            seen.add(key)
+            rec.events.append(("compile", filename, cell, frame.f_lineno if owner else 0, rec.cell[0] if rec.cell else ""))
+
+    def outside(filename):
+        # code from a file that is neither a cell nor installed starts: recorded for the cell that loads it,
+        # unless an installed library loads it (torch.compile's and Triton's generated modules)
+        if filename.startswith("<") or (filename.startswith("/") and "ipykernel_" not in filename and
+                                        os.path.realpath(filename).startswith(installed)):
+            return
+        frame, _ = requester(getframe(2))
+        owner = owner_of(frame.f_code.co_filename) if frame is not None else None
+        if frame is not None and owner is None and os.path.realpath(frame.f_code.co_filename).startswith(installed):
+            return
+        cell = owner[0] if owner else (rec.cell[0] if rec.cell else "")
+        rec.files.setdefault(filename, (cell, "student"))  # what this file's code does later is recorded too
+        key = ("exec", filename, cell)
+        if key not in seen and len(rec.events) < 200:
+            seen.add(key)
+            rec.events.append(("exec", filename, cell, frame.f_lineno if owner else 0, rec.cell[0] if rec.cell else ""))
+
+    def student_code(code):
+        # whether a code object is the student's: a student cell's, or from a file neither a cell nor installed
+        filename = code.co_filename
+        owner = owner_of(filename)
+        if owner is not None:
+            return owner[1] == "student"
+        return not filename.startswith("<") and not os.path.realpath(filename).startswith(installed)
+    rec.student_code = student_code
 
     def record(event, args):
         frame = getframe(2)
@@ -898,6 +996,37 @@ def _probe(P):
         hooks["threading's profile hook (threading.setprofile)"] = _id(_getattr(threading, "_profile_hook", None))
     for name in ("excepthook", "displayhook", "breakpointhook", "unraisablehook", "__excepthook__", "__displayhook__"):
         hooks["sys." + name] = _id(_getattr(sys, name, None))
+    audit = sys.modules.get(P["audit"])
+    student_code = _getattr(audit, "student_code", None)
+    if threading is not None and student_code is not None:
+        # a thread running the student's code after its cell ended: it can change what the next cells see while
+        # they run, after this check (red team 15: a thread swapped the tests' helpers inside each test cell)
+        def code_of(f):  # through functools.partial and bound methods, to a function's code
+            for _ in B.range(8):
+                if f is None:
+                    return None
+                code = _getattr(f, "__code__", None)
+                if code is not None:
+                    return code
+                f = _getattr(f, "func", None) or _getattr(f, "__func__", None)
+            return None
+        running = []
+        try:
+            stacks = sys._current_frames()
+            for t in threading.enumerate():
+                if t is threading.main_thread():
+                    continue
+                codes = [code_of(f) for f in (_getattr(t, "_target", None), _getattr(t, "function", None),
+                                              _getattr(_type(t), "run", None))]
+                frame = stacks.get(t.ident)
+                while frame is not None:
+                    codes.append(frame.f_code)
+                    frame = frame.f_back
+                if B.any(c is not None and student_code(c) for c in codes):
+                    running.append(_repr(_getattr(t, "name", "?")))
+        except Exception as err:
+            errors.append("threads: " + _repr(err))
+        hooks["threads that run the student's code after its cell (threading)"] = _tuple(_sorted(running))
     hooks["the import system (sys.meta_path)"] = seq(sys.meta_path)
     hooks["the import system (sys.path_hooks)"] = seq(sys.path_hooks)
     hooks["the import system (sys.path_importer_cache)"] = (_id(sys.path_importer_cache), *_sorted(
@@ -905,7 +1034,24 @@ def _probe(P):
     hooks["builtins.__import__"] = _id(B.__import__)
     if torch is not None:
         C = torch._C
-        hooks["torch's function-mode stack (an active TorchFunctionMode)"] = C._len_torch_function_stack()
+        modes = C._len_torch_function_stack()
+        # torch's own default-device modes (torch.set_default_device, a `with torch.device(...)` left open)
+        # change where tensors are made, not what a test sees: the grader takes it
+        # off before every test cell (red team 15: the usual PyTorch 2 preamble flagged an honest notebook)
+        device_module = sys.modules.get("torch.utils._device")
+        if modes and device_module is not None:
+            try:
+                kind = _getattr(device_module, "DeviceContext", None)
+                handler = _getattr(kind, "__dict__", {}).get("__torch_function__")
+                if kind is not None and _type(handler) is Function and handler.__code__.co_filename.startswith(P["torch_dir"]):
+                    for i in B.range(modes):
+                        mode = C._get_function_stack_at(i)
+                        if (_type(mode) is kind and "__torch_function__" not in _getattr(mode, "__dict__", {})
+                                and _type(_getattr(mode, "device", None)) is torch.device):
+                            modes -= 1
+            except Exception as err:
+                errors.append("device mode: " + _repr(err))
+        hooks["torch's function-mode stack (an active TorchFunctionMode)"] = modes
         if _getattr(C, "_len_torch_dispatch_stack", None) is not None:
             hooks["torch's dispatch-mode stack (an active TorchDispatchMode)"] = C._len_torch_dispatch_stack()
         # the kernels behind the comparisons the tests make (torch.testing.assert_close, torch.equal): a kernel
@@ -970,8 +1116,7 @@ def _probe(P):
                     found.append((key, _id(value), *[(k if _isinstance(k, (B.int, _str)) else _id(k), fp(v))
                                                      for k, v in _dict.items(value)]))
             hooks["torch.nn.Module's global hooks (register_module_forward_hook, ...)"] = _tuple(found)
-    audit = sys.modules.get(P["audit"])
-    hooks["the grader's audit hook"] = (_id(audit), _id(_getattr(audit, "hook", None)),
+    hooks["the grader's audit hook"] = (_id(audit), _id(_getattr(audit, "hook", None)), _id(student_code),
                                         _id(_getattr(_getattr(audit, "hook", None), "__code__", None)),
                                         _id(_getattr(audit, "events", None)), _id(_getattr(audit, "files", None)))
     groups["hooks"] = hooks
@@ -1149,7 +1294,21 @@ AUDIT_WHY = {
 }
 
 
+def _compile_reason(what: str) -> str:
+    return (f"compiles code under the file name {what!r}, which is no cell of the notebook (its frames would pass "
+            "for another file's)")
+
+
+def _exec_reason(what: str) -> str:
+    return (f"runs code from the file {os.path.basename(what)!r}, which is no cell of the notebook: the checks read "
+            "only the cells (the exercises use torch alone; write every function in the notebook)")
+
+
 def describe_event(event: str, what: str) -> str:
+    if event == "exec":
+        return _exec_reason(what)
+    if event == "compile":
+        return _compile_reason(what)
     if event in AUDIT_WHY:
         return AUDIT_WHY[event]
     if event == "object.__getattr__":

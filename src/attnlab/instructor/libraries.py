@@ -141,6 +141,16 @@ def _direct(tree: ast.Module, allowed: set[str]) -> tuple[list[str], dict[str, s
             reasons.append(f"line {line} reads sys.modules by a name this check cannot read")
         if isinstance(node, ast.ImportFrom) and node.module == "sys" and any(a.name == "modules" for a in node.names):
             reasons.append(f"line {line} imports sys.modules, which reaches modules by names this check cannot read")
+        if isinstance(node, ast.Attribute) and node.attr in ("path", "path_hooks", "meta_path") \
+                and _root(node) in sys_names and isinstance(parents.get(id(node)), (ast.Attribute, ast.Subscript)) \
+                and not (isinstance(parents[id(node)], ast.Attribute) and parents[id(node)].attr in ("index", "count")):
+            reasons.append(f"line {line} changes where Python finds modules (sys.{node.attr}): the exercises import "
+                           "only torch and the standard library, never a module of the notebook's folder")
+        elif isinstance(node, (ast.Assign, ast.AugAssign)) and any(
+                isinstance(t, ast.Attribute) and t.attr in ("path", "path_hooks", "meta_path") and _root(t) in sys_names
+                for t in (node.targets if isinstance(node, ast.Assign) else [node.target])):
+            reasons.append(f"line {line} changes where Python finds modules (sys.path): the exercises import only "
+                           "torch and the standard library, never a module of the notebook's folder")
         if isinstance(node, ast.Call) and _loader_call(node):
             reasons.append(f"line {line} loads a module by hand ({_loader_call(node)}), which this check cannot read")
         if isinstance(node, ast.Import):
@@ -185,7 +195,9 @@ def _direct(tree: ast.Module, allowed: set[str]) -> tuple[list[str], dict[str, s
 # importlib.util, importlib.machinery, runpy, pkgutil and zipimport: loading a module by hand, which no answer needs
 LOADERS = {"find_spec", "module_from_spec", "spec_from_file_location", "spec_from_loader", "exec_module", "load_module",
            "run_module", "run_path", "find_loader", "get_loader", "SourceFileLoader", "SourcelessFileLoader",
-           "ExtensionFileLoader", "zipimporter", "import_fresh_module"}
+           "ExtensionFileLoader", "zipimporter", "import_fresh_module",
+           # imp (still in Python 3.11) and site: the same by older names
+           "load_source", "load_compiled", "load_dynamic", "load_package", "addsitedir"}
 
 
 def _loader_call(call: ast.Call) -> str | None:
