@@ -548,7 +548,7 @@ def test_kernel_bootstrap_keeps_assert_close_from_importing_dtensor():
     """torch.testing.assert_close looks for DTensors on its first call, which imports
     torch.distributed.tensor and sympy: about a second in each of the suite's hundreds of grading
     kernels. The kernel's bootstrap turns that look off; assert_close still finds a difference."""
-    head = sandbox.BOOTSTRAP.split("sys.argv = ")[0] % ([], sandbox.NO_COURSE_PACKAGE)
+    head = sandbox.BOOTSTRAP.split("sys.argv = ")[0] % ([], sandbox.NO_COURSE_PACKAGE, sandbox.installed_folders([], []))
     check = head + (
         "import torch\n"
         "torch.testing.assert_close(torch.ones(3), torch.ones(3))\n"
@@ -737,3 +737,26 @@ def test_a_builtin_a_student_function_reads_or_declares_global_is_not_put_aside(
     assert "max" in guard.builtins_used_by_functions(["def f():\n    def g():\n        return max(1)\n    return g"])
     assert "min" in guard.builtins_used_by_functions(["f = " + "lambda x: " * 900 + "min(x)"])
     assert "sum" in guard.builtins_used_by_functions(["class A:\n    def m(self):\n        global sum"])
+
+
+def test_a_cell_added_among_the_setup_cells_runs_after_them():
+    """Red team 15: a cell added between the notebook's setup and its tests' helpers ran before the helpers were
+    defined, and changed what they captured (a comparison that always agreed); it now runs just before the first
+    answer, and the notes say so. An added cell that already stood there is left in place, with no note."""
+    from attnlab.instructor.submission import released_order
+
+    def cell(gid, **meta):
+        return {"cell_type": "code", "id": gid, "source": gid, "metadata": {"nbgrader": {"grade_id": gid, **meta}},
+                "outputs": [], "execution_count": None}
+
+    released = [cell("setup", locked=True), cell("grading_helpers", locked=True),
+                cell("a1", solution=True), cell("t1", grade=True, locked=True, points=1)]
+    added = {"cell_type": "code", "id": "mine", "source": "x = 1", "metadata": {}, "outputs": [], "execution_count": None}
+    submitted = {"cells": [released[0], added, *released[1:]]}
+    nb, notes = released_order(submitted, {"cells": released})
+    assert [c["id"] for c in nb["cells"]] == ["setup", "grading_helpers", "mine", "a1", "t1"]
+    assert notes == ["cells added before the first answer were run just before it, after the notebook's setup cells"]
+    in_place = {"cells": [*released[:2], added, *released[2:]]}
+    assert released_order(in_place, {"cells": released}) == (in_place, [])
+    later = {"cells": [*released[:3], added, *released[3:]]}  # after an answer, before its test: kept there
+    assert released_order(later, {"cells": released}) == (later, [])

@@ -212,6 +212,18 @@ def released_order(submitted_nb, source_nb) -> tuple[dict, list[str]]:
     was = [assigned[i] for i in range(len(cells)) if i in assigned]
     if was != [gid for gid in order if gid in placed]:
         notes.append("the cells were not in the released order (moved cells); they were graded in the released order")
+    elif answers and answers[0] in placed:
+        # a cell added among the notebook's own setup cells would run before the tests' helpers are defined, and
+        # could change what they capture (red team 15); it runs just before the first answer instead. Cells added
+        # later keep their places
+        first = next(i for i, c in enumerate(cells) if c is placed[answers[0]])
+        early = [i for i in range(first) if i not in assigned]
+        setup = [i for i in range(first) if i in assigned]
+        moved = [cells[i] for i in setup + early] + cells[first:]
+        if early and early != list(range(len(setup), first)):
+            nb = copy.deepcopy(submitted_nb)
+            nb["cells"] = copy.deepcopy(moved)
+            return nb, ["cells added before the first answer were run just before it, after the notebook's setup cells"]
     if not notes:
         return submitted_nb, []
     nb = copy.deepcopy(submitted_nb)
