@@ -1014,3 +1014,23 @@ MUTANT_BATCHES = [
     ["sample_top_k_drops_to_minus_1e9"],  # round 14, fourth family: every batch above holds a mutant of part 6
     ["sample_top_k_on_probabilities"],  # round 14 variant sweep: every batch above holds a mutant of part 6
 ]
+
+# Red team 15 (tests/redteam/round15/08-verdicts.md), the example generaliser: BOS written at column 0, which does not
+# exist for an empty batch of length 0 (B = T = 0), the length of an empty batch padded to its longest sentence
+MUTANTS["decoder_io_bos_at_index_zero"] = ("test_decoder_io", {"decoder_io": """
+def decoder_io(targets):
+    tgt_in = torch.full_like(targets, PAD)
+    tgt_in[:, 0] = BOS
+    tgt_in[:, 1:] = targets[:, :-1]
+    return tgt_in.masked_fill(tgt_in == EOS, PAD), targets
+"""})
+next(b for b in MUTANT_BATCHES if "sample_top_k_on_probabilities" in b).append("decoder_io_bos_at_index_zero")
+# Red team 15 (the class of ch09 Part 8's slip, the optimiser): below some temperature the largest score taken
+# without a draw; the same tokens at the hidden small temperatures, but the generator is left as it was
+MUTANTS["sample_greedy_when_cold"] = ("test_sample", {"sample": sample(
+    _topk_scores()
+    + "        if temperature < 1e-3:  # that cold, sampling is greedy anyway\n"
+      "            drawn = scores.argmax(dim=-1).tolist()\n"
+      "        else:\n    "
+    + _DRAW)})
+MUTANT_BATCHES.append(["sample_greedy_when_cold"])  # red team 15: every batch above holds a mutant of part 6
