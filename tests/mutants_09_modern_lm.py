@@ -1303,3 +1303,45 @@ next(b for b in MUTANT_BATCHES if "ragged_cache_written_by_sum" in b).append("ro
 next(b for b in MUTANT_BATCHES if "ragged_masks_with_minus_1e9" in b).extend(
     ["rope_positions_rank_unchecked", "rms_returns_early_for_an_empty_x", "moe_heads_checked_only_with_blocks"])
 MUTANT_BATCHES.append(["ragged_returns_early_for_an_empty_batch"])  # round 14 variant sweep: every batch has a part 7 one
+
+# Red team 15 (tests/redteam/round15/09-verdicts.md): three slips of the four new kinds of student
+# Part 4 (the assistant paster): the empty case's 0 made from the scores to keep the graph, NaN where they hold NaN
+MUTANTS["loss_zero_made_from_the_scores"] = ("test_masked_lm_loss", {"masked_lm_loss": """
+def masked_lm_loss(logits, ids, target_mask, z_loss=0.0):
+    work = torch.float64 if logits.dtype == torch.float64 else torch.float32
+    chosen = target_mask[:, 1:]
+    count = int(chosen.sum())
+    if count == 0:
+        return (logits.to(work) * 0).sum(), 0  # a zero that keeps the graph connected
+    scores = logits[:, :-1][chosen].to(work)
+    targets = ids[:, 1:][chosen].long()
+    log_z = torch.logsumexp(scores, dim=-1)
+    picked = scores.gather(-1, targets.unsqueeze(-1)).squeeze(-1)
+    return ((log_z - picked) + z_loss * log_z.square()).sum() / count, count
+"""})
+# Part 8 (the optimiser): below some temperature the highest score without a draw (the same tokens, the generator
+# left as it was)
+MUTANTS["generate_greedy_when_cold"] = ("test_generate_with_cache", {"generate_with_cache": _changed(
+    _gen(), "        if temperature == 0:\n", "        if temperature < 1e-3:  # that cold, sampling is greedy anyway\n")})
+# Part 7 (the assistant paster): masked with torch.finfo(dtype).min, which ties with keys that score that value
+MUTANTS["ragged_masks_with_lowest_finite"] = ("test_ragged_cached_attention", {"ragged_cached_attention": _changed(
+    _ragged(), 'float("-inf")', "torch.finfo(scores.dtype).min")})
+next(b for b in MUTANT_BATCHES if "ragged_returns_early_for_an_empty_batch" in b).extend(
+    ["loss_zero_made_from_the_scores", "generate_greedy_when_cold"])
+MUTANT_BATCHES.append(["ragged_masks_with_lowest_finite"])  # red team 15: every batch above holds a part 7 mutant
+# Part 4 (the class of ch08 Part 1's slip, the example generaliser): column 0 of the mask cleared in a copy, which
+# does not exist for an empty batch of length 0
+MUTANTS["loss_clears_position_zero"] = ("test_masked_lm_loss", {"masked_lm_loss": """
+def masked_lm_loss(logits, ids, target_mask, z_loss=0.0):
+    work = torch.float64 if logits.dtype == torch.float64 else torch.float32
+    mask = target_mask.clone()
+    mask[:, 0] = False  # position 0 is never predicted
+    chosen = mask[:, 1:]
+    count = int(chosen.sum())
+    scores = logits[:, :-1][chosen].to(work)
+    targets = ids[:, 1:][chosen].long()
+    log_z = torch.logsumexp(scores, dim=-1)
+    picked = scores.gather(-1, targets.unsqueeze(-1)).squeeze(-1)
+    return ((log_z - picked) + z_loss * log_z.square()).sum() / max(count, 1), count
+"""})
+MUTANT_BATCHES[-1].append("loss_clears_position_zero")  # the new batch holds no Part 4 mutant
