@@ -119,6 +119,12 @@ def _nb(answer: str, test: str) -> dict:
     return nb
 
 
+def _problems(nb: dict) -> list[str]:
+    """What the plain-value rule finds; the toy tests here use short global names, which the naming rule (tested
+    apart, below) would add to every list."""
+    return [p for p in plain.hidden_test_problems(nb) if "its hidden tests bind the global" not in p]
+
+
 def _hidden(code: str) -> str:
     return "### BEGIN HIDDEN TESTS\n" + code + "\n### END HIDDEN TESTS\n"
 
@@ -134,7 +140,20 @@ ANSWER = "def f(x):\n    return x * 2\n\nanswer = 'c'\n"
     "def _check(n):\n    _y = _tensor(f(_REF(n)), 'f')\n    assert _y.sum() > 0\n_check(3)",
 ])
 def test_hidden_tests_that_convert_first_pass_the_rule(test):
-    assert plain.hidden_test_problems(_nb(ANSWER, _hidden("_x = _REF(3)\n" + test))) == []
+    assert _problems(_nb(ANSWER, _hidden("_x = _REF(3)\n" + test))) == []
+
+
+@pytest.mark.parametrize("code, names", [
+    ("_beam = _REF(1)\ndef _ngrams(n):\n    return n\nclass _Model:\n    pass", ["_beam", "_ngrams", "_Model"]),
+    ("for _check in (1, 2):\n    pass\ntry:\n    import math as _m\nexcept ImportError:\n    _n = 1", ["_check", "_m", "_n"]),
+    ("_check_beam = _REF(1)\ndef _ref_ngrams(n):\n    _local = n\n    return _local\nwith open('f') as _hidden_f:\n    pass", []),
+])
+def test_the_hidden_tests_globals_have_names_no_student_helper_takes(code, names):
+    """Red team 15: hidden helpers named `_beam`, `_ngrams`, `_check`, names an honest student gives a helper of
+    their own, made the tamper guard refuse that helper (and name the hidden one); only reserved prefixes pass."""
+    problems = [p for p in plain.hidden_test_problems(_nb(ANSWER, _hidden(code + "\n_close(_tensor(f(_REF(1))), _REF(2))")))
+                if "bind the global" in p]
+    assert [p.split("the global ")[1].split(",")[0] for p in problems] == names
 
 
 @pytest.mark.parametrize("test, where", [
@@ -149,17 +168,17 @@ def test_hidden_tests_that_convert_first_pass_the_rule(test):
     ("try:\n    _tensor(f(_x.clone()))\nexcept Exception as _e:\n    assert 'x' in str(_e)", "`_e` comes from student code"),
 ])
 def test_hidden_tests_that_compare_student_values_break_the_rule(test, where):
-    problems = plain.hidden_test_problems(_nb(ANSWER, _hidden("_x = _REF(3)\n" + test)))
+    problems = _problems(_nb(ANSWER, _hidden("_x = _REF(3)\n" + test)))
     assert any(where in p for p in problems), problems
 
 
 def test_visible_tests_may_compare_student_values_directly():
     test = "assert f(2) == 4\n" + _hidden("_x = _REF(3)\n_close(_tensor(f(_x.clone())), _x * 2)")
-    assert plain.hidden_test_problems(_nb(ANSWER, test)) == []
+    assert _problems(_nb(ANSWER, test)) == []
 
 
 def test_a_hidden_region_that_converts_nothing_breaks_the_rule():
-    problems = plain.hidden_test_problems(_nb(ANSWER, _hidden("assert 1 + 1 == 2")))
+    problems = _problems(_nb(ANSWER, _hidden("assert 1 + 1 == 2")))
     assert problems == ["test_answer: its hidden tests convert no student value with a helper"]
 
 
@@ -169,10 +188,10 @@ def test_the_helper_cell_is_inserted_once_after_the_first_code_cell_and_kept_fre
     assert plain.sync_helper_cell(nb) is False
     stale = copy.deepcopy(nb)
     stale["cells"][1]["source"] = ["# edited\n"]
-    assert plain.hidden_test_problems(stale)[0].startswith(f"the `{plain.HELPER_GRADE_ID}` cell is stale")
+    assert _problems(stale)[0].startswith(f"the `{plain.HELPER_GRADE_ID}` cell is stale")
     assert plain.sync_helper_cell(stale) is True and stale == nb
     del stale["cells"][1]
-    assert plain.hidden_test_problems(stale)[0].startswith(f"no `{plain.HELPER_GRADE_ID}` cell")
+    assert _problems(stale)[0].startswith(f"no `{plain.HELPER_GRADE_ID}` cell")
 
 
 def test_grad_differentiates_an_exact_tensor_and_refuses_what_cannot_train(ns):
@@ -247,24 +266,24 @@ def test_same_object_tells_the_callers_tensor_from_an_equal_one_in_its_place(ns)
 def test_hidden_tests_may_ask_for_the_callers_own_tensors():
     test = _hidden("_x = _REF(3)\n_p = {'w': _x.clone()}\n_kept = dict(_p)\n_r = f(_p['w'])\n"
                    "_same_object(_p['w'], _kept['w'], 'p[w] after the call')")
-    assert plain.hidden_test_problems(_nb(ANSWER, test)) == []
+    assert _problems(_nb(ANSWER, test)) == []
 
 
 def test_hidden_tests_may_compare_two_student_objects_by_identity_only():
     # a module's parameter before and after its call: both come from student code; `is` needs no conversion
     allowed = _hidden("_x = _REF(3)\n_before = (f(_x.clone()), answer)\n_after = (f(_x.clone()), answer)\n"
                       "for _i in range(2):\n    _same_object(_after[_i], _before[_i], 'entry after the call')")
-    assert plain.hidden_test_problems(_nb(ANSWER, allowed)) == []
+    assert _problems(_nb(ANSWER, allowed)) == []
     # the message stays the test's own, and a third argument from student code is still refused
     refused = _hidden("_x = _REF(3)\n_a = f(_x.clone())\n_same_object(_a, _a, answer)")
-    problems = plain.hidden_test_problems(_nb(ANSWER, refused))
+    problems = _problems(_nb(ANSWER, refused))
     assert any("`answer` comes from student code and is passed to a helper" in p for p in problems), problems
     # other helpers still take a student value as their first argument only
     refused = _hidden("_x = _REF(3)\n_a = f(_x.clone())\n_tensor(_a, answer)")
-    assert any("`answer` comes from student code" in p for p in plain.hidden_test_problems(_nb(ANSWER, refused)))
+    assert any("`answer` comes from student code" in p for p in _problems(_nb(ANSWER, refused)))
 
 
 def test_hidden_tests_may_scribble_on_student_results():
     test = _hidden("_x = _REF(3)\n_first = f(_x.clone())\n_scribble(_first, 'f(x)')\n"
                    "_close(_tensor(f(_x.clone()), 'f(x) again'), _x * 2)")
-    assert plain.hidden_test_problems(_nb(ANSWER, test)) == []
+    assert _problems(_nb(ANSWER, test)) == []

@@ -267,6 +267,37 @@ def sync_helper_cell(nb: dict) -> bool:
 HIDDEN_BEGIN, HIDDEN_END = "### BEGIN HIDDEN TESTS", "### END HIDDEN TESTS"
 
 
+# what the hidden tests may call the globals they bind (red team 15: hidden helpers named `_beam`, `_ngrams` and
+# `_check`, names an honest student gives private helpers, flagged that student's notebook for review)
+HIDDEN_PREFIXES = ("_check_", "_ref_", "_hidden_")
+
+
+def _hidden_globals(tree: ast.Module, hidden: set[int]) -> list[str]:
+    """The names the cell's hidden top-level statements bind in the notebook's namespace."""
+    names = []
+    statements = list(tree.body)
+    while statements:
+        node = statements.pop(0)
+        if node.lineno not in hidden:
+            continue
+        # the blocks of if, for, while, with and try run at the top level too; a function's or class's body does not
+        for field in ("body", "orelse", "finalbody", "handlers"):
+            if not isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+                statements += [n for n in getattr(node, field, []) if isinstance(n, ast.stmt)]
+                statements += [b for h in getattr(node, field, []) if isinstance(h, ast.ExceptHandler) for b in h.body]
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            names.append(node.name)
+        elif isinstance(node, (ast.Import, ast.ImportFrom)):
+            names += [(a.asname or a.name).split(".")[0] for a in node.names]
+        else:
+            targets = {ast.Assign: lambda n: n.targets, ast.AnnAssign: lambda n: [n.target],
+                       ast.AugAssign: lambda n: [n.target], ast.For: lambda n: [n.target],
+                       ast.With: lambda n: [i.optional_vars for i in n.items if i.optional_vars]}.get(type(node))
+            for target in targets(node) if targets else []:
+                names += [n.id for n in ast.walk(target) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)]
+    return list(dict.fromkeys(names))
+
+
 def _hidden_lines(source: str) -> set[int]:
     hidden, inside = set(), False
     for number, line in enumerate(source.splitlines(), start=1):
@@ -489,6 +520,11 @@ def hidden_test_problems(nb: dict) -> list[str]:
         except SyntaxError as err:
             problems.append(f"{meta.get('grade_id')}: does not parse ({err})")
             continue
+        for name in _hidden_globals(tree, hidden):
+            if not name.startswith(HIDDEN_PREFIXES):
+                problems.append(f"{meta.get('grade_id')}: its hidden tests bind the global {name}, a name a student's "
+                                f"own helper may have (the tamper guard would refuse that helper, or the test would "
+                                f"replace it): start it with one of {', '.join(HIDDEN_PREFIXES)}")
         walker = _Taint(student, hidden, meta.get("grade_id", "?"))
         walker.statements(tree.body)
         problems += walker.problems
