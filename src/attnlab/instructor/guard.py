@@ -1036,8 +1036,8 @@ def _probe(P):
         C = torch._C
         modes = C._len_torch_function_stack()
         # torch's own default-device modes (torch.set_default_device, a `with torch.device(...)` left open)
-        # change where tensors are made, not what a test sees: the grader takes it
-        # off before every test cell (red team 15: the usual PyTorch 2 preamble flagged an honest notebook)
+        # change where tensors are made, not what a test sees, and the grader takes them off before every test
+        # cell (red team 15: the usual PyTorch 2 preamble flagged an honest notebook)
         device_module = sys.modules.get("torch.utils._device")
         if modes and device_module is not None:
             try:

@@ -337,7 +337,7 @@ def kernel_env(policy: dict, home: Path) -> dict[str, str]:
         "PATH": os.pathsep.join(dict.fromkeys([os.path.dirname(sys.executable), "/usr/local/bin", "/usr/bin", "/bin"])),
         "LANG": _lang(), "PYDEVD_DISABLE_FILE_VALIDATION": "1",
         # torch.compile's C++ backend precompiles torch's headers into one file larger than the kernel's file
-        # limit, and the compiler dies of it (red team 15): without the header it compiles, more slowly
+        # limit, and the compiler dies of it (red team 15): without the header it compiles
         "TORCHINDUCTOR_CPP_CACHE_PRECOMPILE_HEADERS": "0",
     }
     # thread counts and the Triton interpreter switch: numbers only, taken over from the grader
