@@ -589,6 +589,117 @@ def cross_attention_left_padded(x, memory, memory_lengths, params, num_heads):
 """}),
     # Red team 14 (slipped): the bias flag used as a factor, which counts 2 biases per output for bias=2
     "cost_bias_flag_as_a_factor": ("test_cost", {"cost": cost(biases="bias * (q + 2 * kv + d_model)")}),
+    # Round 15 class sweep (ch02's class, state kept between calls and served on a shortcut path only): the decoding
+    # step (T = 1) returns views of a key/value buffer kept between calls; the scribble and kept-result checks ran at
+    # T = 2 only. Caught now by the same checks at T = 1 (B = 2 and B = 1) and with an empty cache
+    "cache_decode_step_views_of_a_kept_buffer": ("test_cache", {"cache": """
+BUFFERS = {}
+
+def causal_attention_with_cache(x, past_k, past_v, params, num_heads):
+    p, t = past_k.shape[2], x.shape[1]
+    qkv = x @ params["w_qkv"].T + params["b_qkv"]
+    q, k_new, v_new = (split_heads(part, num_heads) for part in qkv.chunk(3, dim=-1))
+    if t == 1:  # the decoding step: append into a buffer kept between calls
+        b, h, _, dh = past_k.shape
+        key = (b, h, dh, x.dtype)
+        if key not in BUFFERS or BUFFERS[key][0].shape[2] < p + 1:
+            size = max(4096, 2 * (p + 1))
+            BUFFERS[key] = (torch.zeros(b, h, size, dh, dtype=x.dtype), torch.zeros(b, h, size, dh, dtype=x.dtype))
+        kb, vb = BUFFERS[key]
+        kb, vb = kb.detach(), vb.detach()
+        k = torch.cat([past_k, k_new], dim=2)
+        v = torch.cat([past_v, v_new], dim=2)
+        with torch.no_grad():
+            kb[:, :, :p + 1] = k
+            vb[:, :, :p + 1] = v
+        out = merge_heads(attention(q, k, v)) @ params["w_o"].T + params["b_o"]
+        if not (k.requires_grad or v.requires_grad):
+            return out, kb[:, :, :p + 1], vb[:, :, :p + 1]
+        return out, k, v
+    k, v = torch.cat([past_k, k_new], dim=2), torch.cat([past_v, v_new], dim=2)
+    allowed = torch.ones(t, p + t, dtype=torch.bool).tril(diagonal=p)
+    return merge_heads(attention(q, k, v, allowed)) @ params["w_o"].T + params["b_o"], k, v
+"""}),
+    # Round 15 class sweep (ch02's class): a mask kept per S at module level and ANDed in place by a batch of one;
+    # no hidden call had B = 1 with padding. Caught by B = 1 calls with S = 5 and lengths [3], then [5], [0], [2]
+    "left_padded_kept_mask_anded_in_place_for_one_sentence": ("test_left_padded", {"left_padded": """
+KEEP = {}
+
+def cross_attention_left_padded(x, memory, memory_lengths, params, num_heads):
+    d, s = x.shape[-1], memory.shape[1]
+    w, b = params["w_qkv"], params["b_qkv"]
+    q = split_heads(x @ w[:d].T + b[:d], num_heads)
+    k = split_heads(memory @ w[d:2 * d].T + b[d:2 * d], num_heads)
+    v = split_heads(memory @ w[2 * d:].T + b[2 * d:], num_heads)
+    if s not in KEEP:
+        KEEP[s] = torch.ones(s, dtype=torch.bool)
+    real = torch.arange(s)[None, :] >= s - memory_lengths.long()[:, None]
+    if x.shape[0] == 1:
+        mask = KEEP[s]
+        mask &= real[0]  # one sentence: no new mask needed
+        mask = mask[None, None, None, :]
+    else:
+        mask = real[:, None, None, :]
+    return merge_heads(attention(q, k, v, mask)) @ params["w_o"].T + params["b_o"]
+"""}),
+    # the same B = 1 path: one sentence's padding cut off with memory[:, -n:], which keeps every position for n = 0
+    "left_padded_one_sentence_cuts_with_negative_slice": ("test_left_padded", {"left_padded": """
+def cross_attention_left_padded(x, memory, memory_lengths, params, num_heads):
+    d, s = x.shape[-1], memory.shape[1]
+    w, b = params["w_qkv"], params["b_qkv"]
+    if x.shape[0] == 1:  # one sentence: drop its padding, no mask needed
+        n = int(memory_lengths[0])
+        memory = memory[:, -n:]
+        q = split_heads(x @ w[:d].T + b[:d], num_heads)
+        k = split_heads(memory @ w[d:2 * d].T + b[d:2 * d], num_heads)
+        v = split_heads(memory @ w[2 * d:].T + b[2 * d:], num_heads)
+        return merge_heads(attention(q, k, v)) @ params["w_o"].T + params["b_o"]
+    q = split_heads(x @ w[:d].T + b[:d], num_heads)
+    k = split_heads(memory @ w[d:2 * d].T + b[d:2 * d], num_heads)
+    v = split_heads(memory @ w[2 * d:].T + b[2 * d:], num_heads)
+    real = torch.arange(s)[None, :] >= s - memory_lengths.long()[:, None]
+    return merge_heads(attention(q, k, v, real[:, None, None, :])) @ params["w_o"].T + params["b_o"]
+"""}),
+    # Round 15 class sweep (ch01's class, a constant at a value the text names): every sentence of length 0 returns
+    # b_o detached; right values, no gradient to b_o. Caught by the gradients at lengths [0, 0]
+    "left_padded_all_empty_returns_a_constant_bias": ("test_left_padded", {"left_padded": """
+def cross_attention_left_padded(x, memory, memory_lengths, params, num_heads):
+    d, s = x.shape[-1], memory.shape[1]
+    b_, t = x.shape[0], x.shape[1]
+    if memory_lengths.numel() and bool((memory_lengths.long() == 0).all()):
+        return params["b_o"].detach().expand(b_, t, d).clone()  # nothing to attend to: just the bias
+    w, b = params["w_qkv"], params["b_qkv"]
+    q = split_heads(x @ w[:d].T + b[:d], num_heads)
+    k = split_heads(memory @ w[d:2 * d].T + b[d:2 * d], num_heads)
+    v = split_heads(memory @ w[2 * d:].T + b[2 * d:], num_heads)
+    real = torch.arange(s)[None, :] >= s - memory_lengths.long()[:, None]
+    return merge_heads(attention(q, k, v, real[:, None, None, :])) @ params["w_o"].T + params["b_o"]
+"""}),
+    # Round 15 class sweep (ch09's class, a mask value that is not -inf): torch.finfo(dtype).min ties with keys that
+    # score that lowest finite value. Caught by real keys (Part 6) and visible scores (Part 7) of exactly that value
+    "left_padded_softmax_mask_finfo_min": ("test_left_padded", {"left_padded": """
+def cross_attention_left_padded(x, memory, memory_lengths, params, num_heads):
+    d, s = x.shape[-1], memory.shape[1]
+    w, b = params["w_qkv"], params["b_qkv"]
+    q = split_heads(x @ w[:d].T + b[:d], num_heads)
+    k = split_heads(memory @ w[d:2 * d].T + b[d:2 * d], num_heads)
+    v = split_heads(memory @ w[2 * d:].T + b[2 * d:], num_heads)
+    real = (torch.arange(s)[None, :] >= s - memory_lengths.long()[:, None])[:, None, None, :]
+    scores = (q @ k.transpose(-2, -1)) / math.sqrt(q.shape[-1])
+    weights = torch.softmax(scores.masked_fill(~real, torch.finfo(scores.dtype).min), dim=-1) * real.any(-1, keepdim=True)
+    return merge_heads(weights @ v) @ params["w_o"].T + params["b_o"]
+"""}),
+    "cache_softmax_mask_finfo_min": ("test_cache", {"cache": """
+def causal_attention_with_cache(x, past_k, past_v, params, num_heads):
+    p, t = past_k.shape[2], x.shape[1]
+    qkv = x @ params["w_qkv"].T + params["b_qkv"]
+    q, k_new, v_new = (split_heads(part, num_heads) for part in qkv.chunk(3, dim=-1))
+    k, v = torch.cat([past_k, k_new], dim=2), torch.cat([past_v, v_new], dim=2)
+    allowed = torch.ones(t, p + t, dtype=torch.bool).tril(diagonal=p)
+    scores = (q @ k.transpose(-2, -1)) / math.sqrt(q.shape[-1])
+    weights = torch.softmax(scores.masked_fill(~allowed, torch.finfo(scores.dtype).min), dim=-1)
+    return merge_heads(weights @ v) @ params["w_o"].T + params["b_o"], k, v
+"""}),
 }
 
 # Two correct answers written differently from the model answer (and from each other).
@@ -825,5 +936,11 @@ MUTANT_BATCHES = [
     # round 12 class sweep: every batch above already has a part 6 mutant
     ["left_padded_stacks_masks_of_an_empty_batch",
      "contributions_puts_a_view_of_w_o_in_params",  # red team 13
-     "interleaved_returns_early_for_an_empty_x", "cost_skips_the_check_without_query_heads"],  # round 14 variant sweep
+     "interleaved_returns_early_for_an_empty_x", "cost_skips_the_check_without_query_heads",  # round 14 variant sweep
+     "cache_decode_step_views_of_a_kept_buffer"],  # round 15 class sweep: the only batch without a Part 7 member
+    # round 15 class sweep: every batch above has a Part 6 member; the first takes a Part 7 mutant graded alone before
+    ["left_padded_kept_mask_anded_in_place_for_one_sentence", "cache_written_by_adding_padded_blocks"],
+    ["left_padded_softmax_mask_finfo_min", "cache_softmax_mask_finfo_min"],
+    ["left_padded_all_empty_returns_a_constant_bias"],
+    ["left_padded_one_sentence_cuts_with_negative_slice"],
 ]
