@@ -1034,3 +1034,13 @@ MUTANTS["sample_greedy_when_cold"] = ("test_sample", {"sample": sample(
       "        else:\n    "
     + _DRAW)})
 MUTANT_BATCHES.append(["sample_greedy_when_cold"])  # red team 15: every batch above holds a mutant of part 6
+
+# Round 15 class sweep (tests/redteam/round15/08-classes.md): the blind round's classes checked in every part
+# Part 5 (class 1, a shortcut path that hands back what it was given): one state returned as its own dict's
+# tensors, whose values change with the owner's later writes
+MUTANTS['average_one_state_shares_tensors'] = ('test_average', {'average': '\ndef average_checkpoints(states):\n    if not states:\n        raise ValueError("nothing to average")\n    keys = set(states[0])\n    for s in states[1:]:\n        if set(s) != keys or any(s[k].shape != states[0][k].shape for k in keys):\n            raise ValueError("checkpoints to average must come from the same model")\n    if len(states) == 1:  # the mean of one state is that state\n        return dict(states[0])\n    out = {}\n    for k in states[0]:\n        if states[-1][k].is_floating_point():\n            total = sum(s[k].double() for s in states)\n            out[k] = (total / len(states)).to(states[0][k].dtype)\n        else:\n            out[k] = states[-1][k].clone()\n    return out\n'})
+# Part 6 (class 3, scores with no lower bound): the top-k cut made with a product, scores * kept + log(kept),
+# NaN where a dropped log-probability is -inf
+MUTANTS['sample_log_mask_trick'] = ('test_sample', {'sample': '\ndef sample_decode(next_logprobs, starts, max_len, temperature, top_k, generator):\n    outs = [[] for _ in starts]\n    live = list(range(len(starts)))\n    for _ in range(max_len):\n        if not live:\n            break\n        scores = next_logprobs([[starts[i]] + outs[i] for i in live]) / temperature\n        if top_k is not None and top_k < scores.shape[-1]:\n            kept = scores.topk(top_k, dim=-1).indices\n            keep = torch.zeros_like(scores).scatter(-1, kept, 1.0)\n            scores = scores * keep + keep.log()\n        probs = torch.softmax(scores.double(), dim=-1)\n        drawn = torch.multinomial(probs, 1, generator=generator).flatten().tolist()\n        for i, token in zip(live, drawn):\n            outs[i].append(int(token))\n        live = [i for i in live if outs[i][-1] != EOS]\n    return outs\n'})
+next(b for b in MUTANT_BATCHES if "sample_top_k_on_probabilities" in b).append("average_one_state_shares_tensors")
+MUTANT_BATCHES.append(["sample_log_mask_trick"])  # every batch above holds a mutant of part 6
