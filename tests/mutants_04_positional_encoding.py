@@ -649,6 +649,82 @@ MUTANTS["table_empty_positions_returned_before_the_check"] = ("test_table_halves
 
 # Mutants of different parts graded together, one submission per batch: each member changes its own
 # answer cell and, graded alone, loses only its own part (checked with tests/mutant_batches.py).
+# Round 15 class sweep (ch02's class, state kept between calls and served on a shortcut path only). Part 1: the plain
+# table at positions 0 .. T-1 with every default served as a slice of a kept table (the hidden tests caught it already;
+# the scribble check now also runs at every default)
+MUTANTS["table_halves_plain_table_kept_and_sliced"] = ("test_table_halves", {"table_halves": """
+PLAIN = {}
+
+def sinusoidal_table_halves(positions, d_model, base=10000.0, scale=1.0, dtype=torch.float32):
+    if d_model % 2 or d_model < 4:
+        raise ValueError("bad d_model")
+    stretched = base * scale ** (d_model / (d_model - 2))
+    exponents = torch.arange(0, d_model, 2, dtype=torch.float64) / d_model
+    n = positions.numel()
+    if positions.dim() == 1 and n and torch.equal(positions.long(), torch.arange(n)):  # the common case: 0 .. T-1
+        key = (d_model, stretched, dtype)
+        if key not in PLAIN or PLAIN[key].shape[0] < n:
+            angle = torch.arange(max(n, 1024), dtype=torch.float64)[:, None] * stretched ** -exponents
+            PLAIN[key] = torch.cat([angle.sin(), angle.cos()], dim=-1).to(dtype)
+        return PLAIN[key][:n]
+    angle = positions.to(torch.float64).unsqueeze(-1) * stretched ** -exponents
+    return torch.cat([angle.sin(), angle.cos()], dim=-1).to(dtype)
+"""})
+# Part 2: the decoding step (T = 1) returns its all-True mask as a slice of a kept tensor; the scribble check ran at
+# T = 4 and 6 only, now also at (4, 1, 7) and (1, 1, 0)
+MUTANTS["alibi_decode_step_mask_from_kept_ones"] = ("test_alibi_block", {"alibi_block": """
+ONES = [torch.ones(0, dtype=torch.bool)]
+
+def alibi_block(num_heads, t, offset):
+    slopes = 2.0 ** (-8.0 * torch.arange(1, num_heads + 1, dtype=torch.float64) / num_heads)
+    query_pos = torch.arange(offset, offset + t)[:, None]
+    key_pos = torch.arange(offset + t)[None, :]
+    bias = (-slopes[:, None, None] * (query_pos - key_pos).abs()).to(torch.float32)
+    if t == 1:  # one new token sees every key
+        if ONES[0].shape[0] < offset + 1:
+            ONES[0] = torch.ones(2 * (offset + 1), dtype=torch.bool)
+        return bias, ONES[0][None, :offset + 1]
+    return bias, key_pos <= query_pos
+"""})
+# Part 7: offset 0 returns an identity kept per width; the scribble check ran at offsets 3 and -2, now also at 0
+MUTANTS["shift_identity_kept_for_offset_zero"] = ("test_shift", {"shift": """
+EYES = {}
+
+def shift_matrix_halves(offset, d_model, base=10000.0):
+    if offset == 0:  # no shift: the identity
+        if d_model not in EYES:
+            EYES[d_model] = torch.eye(d_model, dtype=torch.float64)
+        return EYES[d_model]
+    half = d_model // 2
+    freq = base ** (-torch.arange(0, d_model, 2, dtype=torch.float64) / d_model)
+    c, s = torch.cos(offset * freq), torch.sin(offset * freq)
+    m = torch.zeros(d_model, d_model, dtype=torch.float64)
+    i = torch.arange(half)
+    m[i, i], m[i + half, i] = c, s
+    m[i, i + half], m[i + half, i + half] = -s, c
+    return m
+"""})
+# Round 15 class sweep (ch01's class, a constant at a value the text names): every row at position 0, where nothing
+# turns, returns x.clone().detach(); right values, no gradient. The gradients are now compared there too
+MUTANTS["rope_no_rotation_returns_a_detached_copy"] = ("test_rotate_half", {"rotate_half": """
+def rope_partial_left_padded(x, lengths, rotary_dim, base=10000.0):
+    t, dh = x.shape[-2:]
+    if rotary_dim % 2 or not 2 <= rotary_dim <= dh:
+        raise ValueError("bad rotary_dim")
+    if lengths.numel() == 0 or bool((lengths.long() <= 1).all()):  # every row at position 0: nothing turns
+        return x.clone().detach()
+    half = rotary_dim // 2
+    first_real = t - lengths.long()
+    pos = (torch.arange(t)[None, :] - first_real[:, None]).clamp(min=0)
+    theta = base ** (-torch.arange(0, rotary_dim, 2, dtype=torch.float64) / rotary_dim)
+    angle = pos.to(torch.float64)[:, None, :, None] * theta
+    work = torch.float64 if x.dtype == torch.float64 else torch.float32
+    cos, sin = angle.cos().to(work), angle.sin().to(work)
+    a, b = x[..., :half].to(work), x[..., half:rotary_dim].to(work)
+    rotated = torch.cat([a * cos - b * sin, a * sin + b * cos], dim=-1).to(x.dtype)
+    return torch.cat([rotated, x[..., rotary_dim:]], dim=-1)
+"""})
+
 MUTANT_BATCHES = [
     ["table_interleaved_like_the_lesson", "alibi_block_cache_keyed_on_total_length", "reach_with_log10",
      "position_from_the_fastest_pair", "partial_rope_adjacent_pairs_like_the_lesson",
@@ -673,13 +749,13 @@ MUTANT_BATCHES = [
     ["partial_rope_positions_in_dtype_of_x",  # red team 7: every batch above already has a part 5 mutant
      "table_options_keyword_only",  # red team 8, second pass (class 1)
      "alibi_block_turns_on_deterministic_algorithms",  # red team 9
-     "equivariance_default_tol_doubled"],  # red team 13
+     "equivariance_default_tol_doubled", "shift_identity_kept_for_offset_zero"],  # red team 13
     # red team 8, second pass: every batch above already has a part 5 mutant (and a part 1 mutant)
     ["partial_rope_base_keyword_only", "table_slice_of_kept_table",
      "equivariance_seeds_the_global_generator",  # red team 9
      "alibi_block_square_table_sliced"],  # red team 11
     ["partial_rope_second_half_detached", "equivariance_differences_in_output_dtype",  # red team 11
-     "table_positions_through_float32"],  # red team 13
+     "table_positions_through_float32", "alibi_decode_step_mask_from_kept_ones"],  # red team 13
     ["partial_rope_refuses_no_rows",  # red team 9, second pass: every batch above has a part 5 mutant
      "table_interleaved_with_position_calling_it"],  # refbind pass (round 11)
     # round 11 class sweep: every batch above already has a part 5 mutant
@@ -687,9 +763,11 @@ MUTANT_BATCHES = [
      "equivariance_layer_called_on_float64_x",  # round 14, fourth family: no Part 8 mutant here yet
      "table_half_tables_through_float32"],  # red team 14
     # round 12 class sweep: likewise
-    ["partial_rope_stacks_positions_of_an_empty_batch"],
+    ["partial_rope_stacks_positions_of_an_empty_batch", "table_halves_plain_table_kept_and_sliced"],
     # red team 13, third family: likewise
     ["partial_rope_accepts_rotary_dim_one_past_an_odd_dh"],
     # round 14 variant sweep: likewise (every batch above has a Part 5 mutant)
     ["partial_rope_rotary_dim_zero_refused_only_by_the_rows", "table_empty_positions_returned_before_the_check"],
+    # round 15 class sweep: every batch above has a Part 5 mutant
+    ["rope_no_rotation_returns_a_detached_copy"],
 ]
