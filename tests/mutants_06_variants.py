@@ -1029,6 +1029,65 @@ def decayed_linear_attention(q, k, v, decay):
     scores = (fq @ fk.transpose(-2, -1)) * weight
     return (scores @ v) / scores.sum(-1, keepdim=True)
 """}),
+    # round 15, class sweep (kept state on shortcut paths): pick itself returned when every position starts a word
+    # (the caller's write into the result changes pick); no hidden case wrote into a result
+    "whole_word_all_starts_returns_pick": ("test_whole_word_chosen", {"whole_word_chosen": _replaced(
+        solution_code(CHAPTER)["whole_word_chosen"], "    positions = torch.arange(starts.shape[-1]).expand(starts.shape)\n",
+        "    if starts.shape[0] > 0 and bool(starts.all()):\n        return pick  # every position starts a word\n"
+        "    positions = torch.arange(starts.shape[-1]).expand(starts.shape)\n")}),
+    # round 15, class sweep: an all-False result kept per shape for batches with no start at all
+    "whole_word_kept_result_without_starts": ("test_whole_word_chosen", {"whole_word_chosen": """
+_NONE = {}
+
+
+def whole_word_chosen(starts, pick):
+    if not bool(starts.any()):
+        key = tuple(starts.shape)
+        if key not in _NONE:
+            _NONE[key] = torch.zeros(starts.shape, dtype=torch.bool)
+        return _NONE[key]
+    positions = torch.arange(starts.shape[-1]).expand(starts.shape)
+    word_start = torch.where(starts, positions, torch.full_like(positions, -1)).cummax(dim=-1).values
+    return (word_start >= 0) & pick.gather(-1, word_start.clamp(min=0))
+"""}),
+    # round 15, class sweep (a constant at a value the text names): capacity 0 answered with constant zeros, right
+    # in value and in gradient value, but not connected to router_logits (no hidden gradient case had capacity 0)
+    "expert_choice_constant_at_capacity_zero": ("test_expert_choice", {"expert_choice": _replaced(
+        EXPERT_MODEL, "    probs = router_logits.softmax(dim=-1)  #",
+        "    if capacity == 0:\n        return torch.zeros(router_logits.shape, dtype=torch.bool), "
+        "torch.zeros_like(router_logits)\n    probs = router_logits.softmax(dim=-1)  #")}),
+    # round 15, class sweep (kept state on shortcut paths): the all-True chosen kept per shape for capacity >= N
+    "expert_choice_kept_mask_at_full_capacity": ("test_expert_choice", {"expert_choice": """
+_ALL = {}
+
+
+def expert_choice(router_logits, capacity):
+    probs = router_logits.softmax(dim=-1)
+    n = probs.shape[0]
+    if capacity >= n:
+        key = tuple(probs.shape)
+        if key not in _ALL:
+            _ALL[key] = torch.ones(probs.shape, dtype=torch.bool)
+        return _ALL[key], probs * 1
+    order = probs.sort(dim=0, descending=True, stable=True).indices
+    rank = torch.empty_like(order).scatter_(0, order, torch.arange(n)[:, None].expand_as(order).clone())
+    chosen = rank < capacity
+    return chosen, torch.where(chosen, probs, torch.zeros_like(probs))
+"""}),
+    # round 15, class sweep (ch09's class: a mask value that is not -inf): dropped tokens' logits filled with -1e9
+    # before a softmax; logits near -1e10 make the dropped tokens the likeliest (no case had logits below -1000)
+    "min_p_masks_logits_with_minus_1e9": ("test_min_p_sample", {"min_p_sample": """
+def min_p_sample(logits, min_p, generator):
+    probs = logits.softmax(dim=-1)
+    keep = probs >= min_p * probs.amax(dim=-1, keepdim=True)
+    masked = logits.masked_fill(~keep, -1e9)
+    return torch.multinomial(masked.softmax(dim=-1), 1, generator=generator).squeeze(-1)
+"""}),
+    # round 15, class sweep (ch09's class: a mask value that is not -inf): the dtype's lowest finite number as the
+    # mask ties with allowed scores that are that number (no hidden case had scores near it)
+    "gqa_cached_mask_by_finfo_min": ("test_gqa_cached_attention", {"gqa_cached_attention": _replaced(
+        solution_code(CHAPTER)["gqa_cached_attention"], 'scores = scores.masked_fill(~allowed, float("-inf"))',
+        'scores = scores.masked_fill(~allowed, torch.finfo(scores.dtype).min)')}),
 }
 
 # Mutants graded together in one submission (one notebook run each batch). No model answer calls another
@@ -1090,15 +1149,23 @@ MUTANT_BATCHES = [
     # round 12, class sweep: every batch above holds a Part 5 mutant
     ["restore_width_max_of_an_empty_batch", "expert_choice_ranked_by_log_probs",
      # round 14, variant sweep: no Part 8 mutant in this batch yet
-     "decay_zeros_in_float32"],
+     "decay_zeros_in_float32",
+     # round 15, class sweep: no Part 3 nor Part 7 mutant in this batch yet
+     "whole_word_kept_result_without_starts", "gqa_cached_mask_by_finfo_min"],
     # round 13, third family: every batch above holds a Part 5 mutant (batch 8 its answer cell)
     ["restore_target_stops_one_off_the_pad",
      # round 14, fourth family: no Part 6 mutant in this batch yet
      "expert_choice_gate_zeros_in_float32",
      # round 15: positions in the dtype of half inputs
-     "gqa_cached_positions_in_dtype_of_q"],
+     "gqa_cached_positions_in_dtype_of_q",
+     # round 15, class sweep: no Part 3 mutant in this batch yet
+     "whole_word_all_starts_returns_pick"],
     # round 14, variant sweep: every batch above holds a Part 5 mutant
-    ["restore_sentinels_as_float64"],
+    ["restore_sentinels_as_float64",
+     # round 15, class sweep: no Part 6 mutant in this batch yet
+     "expert_choice_kept_mask_at_full_capacity"],
+    # round 15, class sweep: every batch above holds a Part 6 mutant
+    ["expert_choice_constant_at_capacity_zero", "min_p_masks_logits_with_minus_1e9"],
 ]
 
 # Correct answers that differ from the model answers: closed forms written another way, Python
