@@ -609,6 +609,74 @@ CORRECT_VARIANTS = {"float64_sdpa_broadcast": DIFFERENT_BUT_CORRECT, "loops_and_
 # Mutants of independent parts graded together, one submission per batch: a part that may call another
 # part's function calls a reference of it (Parts 3 (b), 5 and 6 bind them), so members cannot break each other's tests (packed by tests/mutant_batches.py, one mutant per answer
 # cell; tests/test_exercises.py checks that every batch loses exactly its members' tests).
+# Round 15 class sweep (ch02's class, state kept between calls): Part 4 had no repeated call of one T and no scribble.
+# A causal mask kept per T and ANDed in place by a batch of one row; and, where one pair fills every row, the kept
+# causal mask handed out (a view the caller may write into). Caught by B = 1 then B = 2 calls of one T, each result
+# written into and the call made again
+MUTANTS["packed_kept_causal_anded_in_place_for_one_row"] = ("test_packed_masks", {"packed_masks": """
+CAUSAL = {}
+
+def packed_masks(src_segments, tgt_segments):
+    src_real, tgt_real = src_segments != 0, tgt_segments != 0
+    same_src = (src_segments[:, :, None] == src_segments[:, None, :]) & src_real[:, None, :]
+    same_tgt = (tgt_segments[:, :, None] == tgt_segments[:, None, :]) & tgt_real[:, None, :]
+    t = tgt_segments.shape[1]
+    if t not in CAUSAL:
+        CAUSAL[t] = torch.ones(t, t, dtype=torch.bool).tril()
+    causal = CAUSAL[t]
+    if tgt_segments.shape[0] == 1:  # one row: no new mask needed
+        causal &= same_tgt[0]
+        tgt = causal[None]
+    else:
+        tgt = same_tgt & causal
+    cross = (tgt_segments[:, :, None] == src_segments[:, None, :]) & src_real[:, None, :]
+    return same_src, tgt, cross
+"""})
+MUTANTS["packed_one_pair_returns_the_kept_causal_mask"] = ("test_packed_masks", {"packed_masks": """
+CAUSAL = {}
+
+def packed_masks(src_segments, tgt_segments):
+    src_real, tgt_real = src_segments != 0, tgt_segments != 0
+    same_src = (src_segments[:, :, None] == src_segments[:, None, :]) & src_real[:, None, :]
+    same_tgt = (tgt_segments[:, :, None] == tgt_segments[:, None, :]) & tgt_real[:, None, :]
+    b, t = tgt_segments.shape
+    if t not in CAUSAL:
+        CAUSAL[t] = torch.ones(t, t, dtype=torch.bool).tril()
+    if tgt_segments.numel() and bool((tgt_segments == 1).all()):  # one pair fills every row: plain causal
+        tgt = CAUSAL[t].expand(b, t, t)
+    else:
+        tgt = same_tgt & CAUSAL[t]
+    cross = (tgt_segments[:, :, None] == src_segments[:, None, :]) & src_real[:, None, :]
+    return same_src, tgt, cross
+"""})
+# Round 15 class sweep (ch09's class, a mask value that is not -inf): torch.finfo(dtype).min ties with scores of that
+# lowest finite value (a mask of -1e9 is caught by the same case, where it beats them). Caught by _check_lowest_scores
+MUTANTS["cached_mask_finfo_min"] = ("test_cached_attention", {"cached_attention": """
+def cached_self_attention(x_new, params, cache):
+    b, n, d = x_new.shape
+    dh = d // NUM_HEADS
+    (w_q, w_k, w_v), (b_q, b_k, b_v) = params["w_qkv"].chunk(3), params["b_qkv"].chunk(3)
+    split = lambda x: x.reshape(b, n, NUM_HEADS, dh).transpose(1, 2)
+    q, k, v = split(x_new @ w_q.T + b_q), split(x_new @ w_k.T + b_k), split(x_new @ w_v.T + b_v)
+    if "k" in cache:
+        k, v = torch.cat([cache["k"], k], dim=2), torch.cat([cache["v"], v], dim=2)
+    cache["k"], cache["v"] = k, v
+    past = k.shape[2] - n
+    allowed = torch.arange(past + n)[None, :] <= torch.arange(past, past + n)[:, None]
+    scores = q @ k.transpose(-2, -1) / math.sqrt(dh)
+    weights = torch.softmax(scores.masked_fill(~allowed, torch.finfo(scores.dtype).min), dim=-1)
+    return (weights @ v).transpose(1, 2).reshape(b, n, d) @ params["w_o"].T + params["b_o"]
+"""})
+# Round 15 class sweep (ch01's class, a constant at a special value): rows of zeros returned as zeros through
+# torch.where; right values, no gradient there (the exact gradient is weight / sqrt(eps)). Caught by a zero row
+MUTANTS["rms_zero_rows_returned_as_zeros"] = ("test_rms_norm", {"rms_norm": """
+def rms_norm(x, weight, eps=1e-6):
+    x32 = x.float() if x.dtype in (torch.float16, torch.bfloat16) else x
+    ms = x32.pow(2).mean(dim=-1, keepdim=True)
+    out = torch.where(ms > 0, x32 * torch.rsqrt(ms + eps), torch.zeros_like(x32))  # a zero row stays zero
+    return (out * weight.to(x32.dtype)).to(x.dtype)
+"""})
+
 MUTANT_BATCHES = [
     ["rms_half_arithmetic_scaled", "params_with_biases", "prefill_counts_only_causal_pairs", "request_one_step_per_token", "masks_target_padding_unchecked", "sandwich_normalises_memory", "cached_mask_precomputed_to_128"],
     ["rms_half_squares_overflow", "params_stacks_swapped", "prefill_ignores_chunk", "request_step_excludes_own_key", "masks_one_hot_int64_only", "sandwich_always_causal", "cached_keys_without_bias"],
@@ -620,10 +688,10 @@ MUTANT_BATCHES = [
      "sandwich_mask_made_causal_in_place"],  # round 12, class sweep,
     ["prefill_arguments_renamed", "request_arguments_renamed", "cached_position_counter",
      "sandwich_self_attention_detached",  # session 17 sweep
-     "masks_one_hot_sized_by_max"],  # round 12, class sweep
-    ["prefill_forgets_heads", "cached_cache_in_float64", "sandwich_post_norm_weight_detached"],  # session 17 sweep
+     "masks_one_hot_sized_by_max", "rms_zero_rows_returned_as_zeros"],  # round 12, class sweep
+    ["prefill_forgets_heads", "cached_cache_in_float64", "sandwich_post_norm_weight_detached", "packed_kept_causal_anded_in_place_for_one_row"],  # session 17 sweep
     ["prefill_lying_int", "cached_exp_masked_after",
-     "rms_eps_outside_root_with_sandwich_calling_it"],  # round 11, second pass: no other member changes Parts 1 or 5
+     "rms_eps_outside_root_with_sandwich_calling_it", "packed_one_pair_returns_the_kept_causal_mask"],  # round 11, second pass: no other member changes Parts 1 or 5
     # round 11, class sweep: every batch above holds a Part 6 mutant
     ["cached_square_mask_sliced", "sandwich_weight_replaced_by_view"],  # red team 13: the sandwich mutant
     ["cached_cache_extended_by_padded_sum"],
@@ -631,4 +699,6 @@ MUTANT_BATCHES = [
     ["cached_heads_split_with_minus_one"],
     # red team 13: every batch above holds a Part 6 mutant
     ["cached_params_entry_replaced_by_view"],
+    # round 15 class sweep: every batch above holds a Part 6 mutant; with one graded alone before
+    ["cached_mask_finfo_min", "prefill_chunks_counted_with_float_ceil"],
 ]
