@@ -8,8 +8,12 @@ cached table, resource rules on every code path, non-contiguous
 inputs, and rules that change a result only on a half step. Objects that lie about their values are the liar
 notebook's (tests/test_exercises.py)."""
 
+from grading import replaced as _replaced, solution_code
+
 CHAPTER = "07-hardware"
 FULL_MARKS = 16.0
+# the model answers, from which the round 15 class-sweep mutants change one step each
+_SOLUTION = solution_code(CHAPTER)
 
 # ---------------------------------------------------------------- Part 1: max_batch
 
@@ -803,6 +807,89 @@ def compute_bound_batch(k, n, bytes_per_value, peak, bandwidth):
     y = x / est
     r = torch.reciprocal(est / root)
     return y / torch.sqrt((y * y).mean(dim=-1, keepdim=True) + r * r)""")}),
+    # round 15, class sweep (right in value, wrong in gradient): the plain average and lse_a + log 2 served where the
+    # two log-sum-exps are equal; each weight is 1/2 there but depends on both (no gradient case had equal ones)
+    "merge_average_at_equal_lse": ("test_merge_partials", {"merge_partials": _SOLUTION["merge_partials"] + """
+
+_general_merge = merge_partials
+
+
+def merge_partials(o_a, lse_a, o_b, lse_b):
+    o, lse = _general_merge(o_a, lse_a, o_b, lse_b)
+    same = lse_a == lse_b  # two pieces of equal weight: their average, and one log 2 more
+    o = torch.where(same[:, None], ((o_a + o_b) / 2).to(o.dtype), o)
+    lse = torch.where(same, (lse_a + math.log(2)).to(lse.dtype), lse)
+    return o, lse
+"""}),
+    # round 15, class sweep (kept state on shortcut paths): the other piece returned as it is when one piece sees no
+    # key for any query; the caller's write into the result changes its input (no hidden case wrote into a result)
+    "merge_returns_a_piece_when_the_other_is_empty": ("test_merge_partials", {"merge_partials": _SOLUTION["merge_partials"] + """
+
+_general_merge = merge_partials
+
+
+def merge_partials(o_a, lse_a, o_b, lse_b):
+    if bool(torch.isneginf(lse_a).all()):
+        return o_b, lse_b
+    if bool(torch.isneginf(lse_b).all()):
+        return o_a, lse_a
+    return _general_merge(o_a, lse_a, o_b, lse_b)
+"""}),
+    # round 15, class sweep (kept state on shortcut paths): q itself returned at 8 bits, where the stream is q
+    "pack_returns_q_at_8_bits": ("test_pack_bits", {"pack_bits": _SOLUTION["pack_bits"] + """
+
+_general_pack = pack_bits
+
+
+def pack_bits(q, bits):
+    if bits == 8:
+        return q  # one code per byte: the stream is q itself
+    return _general_pack(q, bits)
+"""}),
+    # round 15, class sweep (state kept between calls): an output buffer kept per shape and written again by every
+    # call, so that a result the caller holds changes at the next call (no case held one result across another call)
+    "merge_writes_a_kept_output_buffer": ("test_merge_partials", {"merge_partials": _replaced(
+        _SOLUTION["merge_partials"], "    return (part_a + part_b).to(o_a.dtype), (top + torch.log(total)).to(lse_a.dtype)",
+        "    key = (tuple(o_a.shape), o_a.dtype)\n    if key not in _OUT:\n        _OUT[key] = torch.empty_like(o_a)\n"
+        "    _OUT[key].copy_(part_a + part_b)\n    return _OUT[key], (top + torch.log(total)).to(lse_a.dtype)") + """
+
+_OUT = {}
+"""}),
+    # round 15, class sweep (kept state on shortcut paths): the results for an all-zero weight kept per shape and
+    # returned again, so that the caller's write into them reaches the next call
+    "asym_kept_results_for_zero_weights": ("test_quantize_asym", {"quantize_asym": _SOLUTION["quantize_asym"] + """
+
+_general_quantize = quantize_asym
+_ZERO = {}
+
+
+def quantize_asym(w, bits, group_size):
+    if not bool(w.any()):  # all zero: q = zero = 0, scale = 1, the same every time
+        key = (tuple(w.shape), group_size, w.dtype)
+        if key not in _ZERO:
+            out_f, in_f = w.shape
+            _ZERO[key] = (torch.zeros(out_f, in_f, dtype=torch.uint8), torch.ones(out_f, in_f // group_size, dtype=w.dtype),
+                          torch.zeros(out_f, in_f // group_size, dtype=torch.uint8))
+        return _ZERO[key]
+    return _general_quantize(w, bits, group_size)
+"""}),
+    # round 15, class sweep (state kept between calls): gradient buffers kept per shape and zeroed again by every call
+    "backward_reuses_kept_gradient_buffers": ("test_chunk_attention", {"chunk_attention": _replaced(
+        _SOLUTION["chunk_attention"], "    dq = torch.zeros_like(q)\n    dk = torch.zeros_like(k)\n    dv = torch.zeros_like(v)\n",
+        "    key = (tuple(q.shape), tuple(k.shape), tuple(v.shape), q.dtype)\n    if key not in _BUFFERS:\n"
+        "        _BUFFERS[key] = (torch.empty_like(q), torch.empty_like(k), torch.empty_like(v))\n"
+        "    dq, dk, dv = _BUFFERS[key]\n    dq.zero_()\n    dk.zero_()\n    dv.zero_()\n") + """
+
+_BUFFERS = {}
+"""}),
+    # round 15, class sweep (ch09's class: a mask value that is not -inf): the scores of keys a query may not see
+    # filled with -1e9 before exp(); scores and sink near -3.2e9 make exp(-1e9 - lse) infinite (no case had them)
+    "backward_masks_scores_with_minus_1e9": ("test_chunk_attention", {"chunk_attention": _replaced(
+        _SOLUTION["chunk_attention"],
+        "p = torch.exp(q @ kj.T * scale - lse[:, None])          # (T, b)\n        if causal:\n"
+        "            p = p.masked_fill(torch.arange(j0, j1)[None, :] > pos, 0.0)",
+        "s = q @ kj.T * scale\n        if causal:\n            s = s.masked_fill(torch.arange(j0, j1)[None, :] > pos, -1e9)\n"
+        "        p = torch.exp(s - lse[:, None])")}),
 }
 
 # Mutants of independent parts graded together, one per part in each notebook (8 notebooks; Part 4's other
@@ -892,7 +979,8 @@ MUTANT_BATCHES = [
         "rms_zero_check_through_item",
         "backward_tile_maximum_over_masked_keys",
         "asym_widens_the_weights_to_float32",  # round 12: into a batch with room
-        "dequant_loop_stops_two_columns_early"  # round 13, second family: into a batch with room
+        "dequant_loop_stops_two_columns_early",  # round 13, second family: into a batch with room
+        "pack_returns_q_at_8_bits"  # round 15, class sweep: no Part 6 mutant here yet
     ],
     # round 13, second family: every batch above holds a Part 5 mutant
     [
@@ -902,7 +990,16 @@ MUTANT_BATCHES = [
         "merge_leaves_minus_inf_of_piece_a_as_largest_float",
         "bound_bisects_below_a_fixed_cap",
         "rms_scale_near_the_rms_not_detached"  # round 15: the one batch without a Part 4 mutant
-    ]
+    ],
+    # round 15, class sweep: every batch above holds a Part 2 mutant, and a Part 7 mutant or one that changes Part 7's
+    # answer cell
+    [
+        "merge_average_at_equal_lse",
+        "backward_masks_scores_with_minus_1e9"
+    ],
+    ["merge_returns_a_piece_when_the_other_is_empty", "asym_kept_results_for_zero_weights",
+     "backward_reuses_kept_gradient_buffers"],
+    ["merge_writes_a_kept_output_buffer"]
 ]
 
 # ---------------------------------------------------------------- correct answers written differently
