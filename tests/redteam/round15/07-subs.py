@@ -599,9 +599,12 @@ C("p5_byte_clamped_zero", "generaliser", {"quantize_asym": R("quantize_asym",
     "    return q.reshape(out_f, in_f).to(torch.uint8), scale, zero.to(torch.uint8)",
     "    return q.reshape(out_f, in_f).byte(), scale, zero.byte()")},
   "zero clamped to its stated range (a no-op) and .byte() for uint8")
-C("p6_bits8_identity", "optimiser", {"pack_bits": R("pack_bits",
+# class sweep (07-classes.md): correct under the blind round's text; the text now says returned tensors must not
+# share memory with q (also for bits = 8), so this answer is wrong and caught (pack_returns_q_at_8_bits)
+W("p6_bits8_identity", "optimiser", {"pack_bits": R("pack_bits",
     "    rows, cols = q.shape\n    nbytes", "    if bits == 8:\n        return q            # 8-bit codes are their own stream\n    rows, cols = q.shape\n    nbytes")},
-  "early exit: for bits = 8 the stream is the codes themselves (the input is returned, not changed)")
+  "early exit: for bits = 8 the stream is the codes themselves (the input is returned, not changed); the text now "
+  "says the result must not share memory with q, also for bits = 8")
 C("p6_python_bigint", "mathematician", {"pack_bits": '''
 def pack_bits(q, bits):
     rows, cols = q.shape
