@@ -553,6 +553,151 @@ def rnn_unroll_reverse(x, lengths, p, h0=None):
         "        h = torch.where(inside, cell(x[:, i], h), h)\n"
         "        outputs[i] = h * inside\n"
         "    return torch.stack(outputs, dim=1), h")}),
+    # round 15, class sweep, second pass (a result written into a buffer kept per shape): the model answer's
+    # result copied into a buffer kept per shape and returned, so that a result the caller holds changes at the
+    # next call of that shape (no hidden case held one result across another call)
+    "leaky_step_jacobian_kept_output_buffer": ("test_rnn_step", {"rnn_step": """def leaky_step_jacobian(x, h, p, leak):
+    candidate = torch.tanh(x @ p["W_ih"].T + p["b_ih"] + h @ p["W_hh"].T + p["b_hh"])  # (B, D_h)
+    # d h'_i / d h_j = (1 - leak_i) [i == j] + leak_i (1 - candidate_i^2) W_hh[i, j]
+    slope = leak * (1 - candidate ** 2)  # (B, D_h): one factor per row i, tanh' written with tanh itself
+    keep = torch.diag(1 - leak)  # (D_h, D_h): the part of the old state each unit keeps
+    return slope[:, :, None] * p["W_hh"] + keep  # (B, D_h, 1) * (D_h, D_h) + (D_h, D_h) -> (B, D_h, D_h)
+
+_KEPT_BUFFERS = {}
+
+
+def _kept(tag, r):
+    if isinstance(r, torch.Tensor):
+        key = (tag, tuple(r.shape), r.dtype)
+        if key not in _KEPT_BUFFERS:
+            _KEPT_BUFFERS[key] = torch.empty_like(r)
+        _KEPT_BUFFERS[key].copy_(r)
+        return _KEPT_BUFFERS[key]
+    if isinstance(r, tuple):
+        return tuple(_kept((tag, i), x) for i, x in enumerate(r))
+    return r
+
+_general_leaky_step_jacobian = leaky_step_jacobian
+
+
+def leaky_step_jacobian(*args, **kwargs):
+    return _kept("leaky_step_jacobian", _general_leaky_step_jacobian(*args, **kwargs))
+"""}),
+    # round 15, class sweep, second pass (a result written into a buffer kept per shape): the model answer's
+    # result copied into a buffer kept per shape and returned, so that a result the caller holds changes at the
+    # next call of that shape (no hidden case held one result across another call)
+    "rnn_unroll_reverse_kept_output_buffer": ("test_rnn_unroll", {"rnn_unroll": """def rnn_unroll_reverse(x, lengths, p, h0=None):
+    b, t, _ = x.shape
+    h = torch.zeros(b, p["W_hh"].shape[0], dtype=x.dtype) if h0 is None else h0
+    lengths = lengths.long()  # int64: a Python int compared with a uint8 or int8 tensor wraps around
+    outputs = [None] * t
+    for step in reversed(range(t)):  # from the last column to the first
+        inside = (step < lengths)[:, None]  # (B, 1): is x[:, step] a real token of its sequence?
+        h_new = torch.tanh(x[:, step] @ p["W_ih"].T + p["b_ih"] + h @ p["W_hh"].T + p["b_hh"])
+        h = torch.where(inside, h_new, h)  # at the padding the state waits for the sequence's last token
+        outputs[step] = h * inside
+    return torch.stack(outputs, dim=1), h  # T x (B, D_h) -> (B, T, D_h)
+
+_KEPT_BUFFERS = {}
+
+
+def _kept(tag, r):
+    if isinstance(r, torch.Tensor):
+        key = (tag, tuple(r.shape), r.dtype)
+        if key not in _KEPT_BUFFERS:
+            _KEPT_BUFFERS[key] = torch.empty_like(r)
+        _KEPT_BUFFERS[key].copy_(r)
+        return _KEPT_BUFFERS[key]
+    if isinstance(r, tuple):
+        return tuple(_kept((tag, i), x) for i, x in enumerate(r))
+    return r
+
+_general_rnn_unroll_reverse = rnn_unroll_reverse
+
+
+def rnn_unroll_reverse(*args, **kwargs):
+    return _kept("rnn_unroll_reverse", _general_rnn_unroll_reverse(*args, **kwargs))
+"""}),
+    # round 15, class sweep, second pass (a result written into a buffer kept per shape): the model answer's
+    # result copied into a buffer kept per shape and returned, so that a result the caller holds changes at the
+    # next call of that shape (no hidden case held one result across another call)
+    "jacobian_norms_kept_output_buffer": ("test_gradient_norms", {"gradient_norms": """def jacobian_norms(x, p):
+    b, t, _ = x.shape
+    d_h = p["W_hh"].shape[0]
+    h = torch.zeros(b, d_h, dtype=x.dtype)
+    states = []
+    for step in range(t):
+        h = torch.tanh(x[:, step] @ p["W_ih"].T + p["b_ih"] + h @ p["W_hh"].T + p["b_hh"])
+        states.append(h)
+    product = torch.eye(d_h, dtype=x.dtype).expand(b, d_h, d_h)  # d h_{T-1} / d h_{T-1}
+    norms = [torch.linalg.matrix_norm(product).mean()]
+    for s in range(t - 1, 0, -1):
+        step_jacobian = (1 - states[s] ** 2)[:, :, None] * p["W_hh"]  # J_s = diag(1 - h_s^2) W_hh: (B, D_h, D_h)
+        product = product @ step_jacobian  # (B, D_h, D_h) @ (B, D_h, D_h)
+        norms.append(torch.linalg.matrix_norm(product).mean())  # per example, then the batch mean
+    return torch.stack(norms)
+
+_KEPT_BUFFERS = {}
+
+
+def _kept(tag, r):
+    if isinstance(r, torch.Tensor):
+        key = (tag, tuple(r.shape), r.dtype)
+        if key not in _KEPT_BUFFERS:
+            _KEPT_BUFFERS[key] = torch.empty_like(r)
+        _KEPT_BUFFERS[key].copy_(r)
+        return _KEPT_BUFFERS[key]
+    if isinstance(r, tuple):
+        return tuple(_kept((tag, i), x) for i, x in enumerate(r))
+    return r
+
+_general_jacobian_norms = jacobian_norms
+
+
+def jacobian_norms(*args, **kwargs):
+    return _kept("jacobian_norms", _general_jacobian_norms(*args, **kwargs))
+"""}),
+    # round 15, class sweep, second pass (a result written into a buffer kept per shape): the model answer's
+    # result copied into a buffer kept per shape and returned, so that a result the caller holds changes at the
+    # next call of that shape (no hidden case held one result across another call)
+    "coverage_decoder_kept_output_buffer": ("test_additive", {"additive": """def coverage_decoder(x, h, allowed, s0, p):
+    b, t, _ = x.shape
+    keys = h @ p["W_k"].T                                    # (B, S, A): the same at every step
+    coverage = torch.zeros(b, h.shape[1], dtype=x.dtype)     # (B, S): attention received so far
+    state, states, weights = s0, [], []
+    for step in range(t):
+        query = state @ p["W_q"].T                           # (B, A): the previous state asks
+        hidden = torch.tanh(query[:, None, :] + keys + coverage[:, :, None] * p["w_c"])  # (B, S, A)
+        scores = (hidden @ p["v"]).masked_fill(~allowed, float("-inf"))                # (B, S)
+        alpha = torch.softmax(scores, dim=-1)                # over the source positions
+        context = (alpha[:, :, None] * h).sum(dim=1)         # (B, S, 1) * (B, S, D_k) -> (B, D_k)
+        step_input = torch.cat([x[:, step], context], dim=-1)  # (B, D_in + D_k), x first
+        state = torch.tanh(step_input @ p["W_ih"].T + p["b_ih"] + state @ p["W_hh"].T + p["b_hh"])
+        states.append(state)
+        weights.append(alpha)
+        coverage = coverage + alpha                          # only later steps see this step's weights
+    return torch.stack(states, dim=1), torch.stack(weights, dim=1)
+
+_KEPT_BUFFERS = {}
+
+
+def _kept(tag, r):
+    if isinstance(r, torch.Tensor):
+        key = (tag, tuple(r.shape), r.dtype)
+        if key not in _KEPT_BUFFERS:
+            _KEPT_BUFFERS[key] = torch.empty_like(r)
+        _KEPT_BUFFERS[key].copy_(r)
+        return _KEPT_BUFFERS[key]
+    if isinstance(r, tuple):
+        return tuple(_kept((tag, i), x) for i, x in enumerate(r))
+    return r
+
+_general_coverage_decoder = coverage_decoder
+
+
+def coverage_decoder(*args, **kwargs):
+    return _kept("coverage_decoder", _general_coverage_decoder(*args, **kwargs))
+"""}),
 }
 
 # Correct answers written differently: autograd's Jacobian of a whole batch, a loop over each sequence's
@@ -746,7 +891,8 @@ MUTANT_BATCHES = [
     [
         "jacobian_in_float32",
         "reverse_compares_step_with_narrow_lengths",
-        "decoder_softmax_without_the_maximum"
+        "decoder_softmax_without_the_maximum",
+        "jacobian_norms_kept_output_buffer"  # round 15 class sweep, second pass
     ],
     [
         "jacobian_advances_h_in_place",
@@ -772,5 +918,8 @@ MUTANT_BATCHES = [
      "reverse_loops_from_the_longest_only",  # red team 12
      "jacobian_stores_a_view_of_w_hh"],  # red team 13
     # red team 15: every batch above holds a Part 1 and a Part 4 mutant
-    ["jacobian_identity_shortcut_without_gradient", "reverse_lengths_in_the_dtype_of_x"]
+    ["jacobian_identity_shortcut_without_gradient", "reverse_lengths_in_the_dtype_of_x",
+     "coverage_decoder_kept_output_buffer"],  # round 15 class sweep, second pass
+    # round 15 class sweep, second pass: every batch above holds a Part 1 and a Part 4 mutant
+    ["leaky_step_jacobian_kept_output_buffer", "rnn_unroll_reverse_kept_output_buffer"]
 ]
