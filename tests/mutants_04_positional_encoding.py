@@ -647,6 +647,42 @@ MUTANTS["table_empty_positions_returned_before_the_check"] = ("test_table_halves
     "    if positions.numel() == 0:  # nothing to encode\n        return torch.zeros(*positions.shape, d_model, dtype=dtype)\n"
     "    if d_model % 2 or d_model < 4:\n")})
 
+# Round 15 class sweep, second pass (chapters 6 and 7's class: a result written into a buffer kept per shape): each
+# part that returns a tensor copies its result into an output tensor kept per shape and returns that, so the next
+# call of the same shape overwrites what the caller still holds. Caught by two problems of one shape in turn, the
+# first result compared again after the second call
+def kept_output_buffer(source, name, params, args):
+    return source + f"""
+_general_{name} = {name}
+_BUF = {{}}
+
+
+def _kept(result):
+    key = (tuple(result.shape), result.dtype)
+    if key not in _BUF:
+        _BUF[key] = torch.empty_like(result)
+    _BUF[key].copy_(result)
+    return _BUF[key]
+
+
+def {name}({params}):
+    result = _general_{name}({args})
+    if isinstance(result, tuple):
+        return tuple(_kept(r) for r in result)
+    return _kept(result)
+"""
+
+
+MUTANTS["table_halves_kept_output_buffer"] = ("test_table_halves", {"table_halves": kept_output_buffer(
+    table(), "sinusoidal_table_halves", "positions, d_model, base=10000.0, scale=1.0, dtype=torch.float32",
+    "positions, d_model, base, scale, dtype")})
+MUTANTS["alibi_block_kept_output_buffer"] = ("test_alibi_block", {"alibi_block": kept_output_buffer(
+    alibi(), "alibi_block", "num_heads, t, offset", "num_heads, t, offset")})
+MUTANTS["partial_rope_kept_output_buffer"] = ("test_rotate_half", {"rotate_half": kept_output_buffer(
+    partial_rope(), "rope_partial_left_padded", "x, lengths, rotary_dim, base=10000.0", "x, lengths, rotary_dim, base")})
+MUTANTS["shift_kept_output_buffer"] = ("test_shift", {"shift": kept_output_buffer(
+    shift(), "shift_matrix_halves", "offset, d_model, base=10000.0", "offset, d_model, base")})
+
 # Mutants of different parts graded together, one submission per batch: each member changes its own
 # answer cell and, graded alone, loses only its own part (checked with tests/mutant_batches.py).
 # Round 15 class sweep (ch02's class, state kept between calls and served on a shortcut path only). Part 1: the plain
@@ -769,5 +805,8 @@ MUTANT_BATCHES = [
     # round 14 variant sweep: likewise (every batch above has a Part 5 mutant)
     ["partial_rope_rotary_dim_zero_refused_only_by_the_rows", "table_empty_positions_returned_before_the_check"],
     # round 15 class sweep: every batch above has a Part 5 mutant
-    ["rope_no_rotation_returns_a_detached_copy"],
+    ["rope_no_rotation_returns_a_detached_copy",
+     "table_halves_kept_output_buffer", "alibi_block_kept_output_buffer", "shift_kept_output_buffer"],  # second pass
+    # round 15 class sweep, second pass: every batch above has a Part 5 mutant
+    ["partial_rope_kept_output_buffer"],
 ]
