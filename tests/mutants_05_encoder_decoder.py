@@ -677,6 +677,43 @@ def rms_norm(x, weight, eps=1e-6):
     return (out * weight.to(x32.dtype)).to(x.dtype)
 """})
 
+# Round 15 class sweep, second pass (chapters 6 and 7's class: a result written into a buffer kept per shape): each
+# part that returns tensors copies its results into output tensors kept per shape and returns those, so the next call
+# of the same shape overwrites what the caller still holds. Caught by two problems of one shape in turn, the first
+# result compared again after the second call
+def kept_output_buffer(source, name, params, args):
+    return source + f"""
+_general_{name} = {name}
+_BUF = {{}}
+
+
+def _kept(result, n):
+    key = (n, tuple(result.shape), result.dtype)
+    if key not in _BUF:
+        _BUF[key] = torch.empty_like(result)
+    _BUF[key].copy_(result)
+    return _BUF[key]
+
+
+def {name}({params}):
+    result = _general_{name}({args})
+    if isinstance(result, tuple):
+        return tuple(_kept(r, n) for n, r in enumerate(result))
+    return _kept(result, 0)
+"""
+
+
+MUTANTS["rms_kept_output_buffer"] = ("test_rms_norm", {"rms_norm": kept_output_buffer(rms(_RMS_FLOAT32 +
+    "    return (x32 * torch.rsqrt(x32.pow(2).mean(dim=-1, keepdim=True) + eps) * weight.to(x32.dtype)).to(x.dtype)"),
+    "rms_norm", "x, weight, eps=1e-6", "x, weight, eps")})
+MUTANTS["packed_kept_output_buffers"] = ("test_packed_masks", {"packed_masks": kept_output_buffer(
+    LOOPS_AND_EINSUM["packed_masks"], "packed_masks", "src_segments, tgt_segments", "src_segments, tgt_segments")})
+MUTANTS["sandwich_kept_output_buffer"] = ("test_sandwich", {"sandwich": kept_output_buffer(
+    sandwich(_SW1 + _SW2 + _SW3), "sandwich_decoder_layer", "y, memory, self_allowed, memory_allowed, p",
+    "y, memory, self_allowed, memory_allowed, p")})
+MUTANTS["cached_kept_output_buffer"] = ("test_cached_attention", {"cached_attention": kept_output_buffer(
+    cached(_OFFSET_MASK), "cached_self_attention", "x_new, params, cache", "x_new, params, cache")})
+
 MUTANT_BATCHES = [
     ["rms_half_arithmetic_scaled", "params_with_biases", "prefill_counts_only_causal_pairs", "request_one_step_per_token", "masks_target_padding_unchecked", "sandwich_normalises_memory", "cached_mask_precomputed_to_128"],
     ["rms_half_squares_overflow", "params_stacks_swapped", "prefill_ignores_chunk", "request_step_excludes_own_key", "masks_one_hot_int64_only", "sandwich_always_causal", "cached_keys_without_bias"],
@@ -694,11 +731,14 @@ MUTANT_BATCHES = [
      "rms_eps_outside_root_with_sandwich_calling_it", "packed_one_pair_returns_the_kept_causal_mask"],  # round 11, second pass: no other member changes Parts 1 or 5
     # round 11, class sweep: every batch above holds a Part 6 mutant
     ["cached_square_mask_sliced", "sandwich_weight_replaced_by_view"],  # red team 13: the sandwich mutant
-    ["cached_cache_extended_by_padded_sum"],
+    ["cached_cache_extended_by_padded_sum",
+     "rms_kept_output_buffer", "packed_kept_output_buffers", "sandwich_kept_output_buffer"],  # round 15, second pass
     # round 12, class sweep: every batch above holds a Part 6 mutant
     ["cached_heads_split_with_minus_one"],
     # red team 13: every batch above holds a Part 6 mutant
     ["cached_params_entry_replaced_by_view"],
     # round 15 class sweep: every batch above holds a Part 6 mutant; with one graded alone before
     ["cached_mask_finfo_min", "prefill_chunks_counted_with_float_ceil"],
+    # round 15 class sweep, second pass: every batch above holds a Part 6 mutant
+    ["cached_kept_output_buffer"],
 ]
