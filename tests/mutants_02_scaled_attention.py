@@ -886,6 +886,194 @@ class FixedSelfAttention(SeedSelfAttention):
     "fix_lengths_in_the_dtype_of_x": ("test_fixed_self_attention", {"fixed_self_attention": _replaced(
         FIX_MODEL, "real = torch.arange(t, device=x.device)[None, :] < lengths[:, None]",
         "real = torch.arange(t, device=x.device, dtype=x.dtype)[None, :] < lengths.to(x.dtype)[:, None]")}),
+    # round 15, class sweep, second pass (a result written into a buffer kept per shape): the model answer's
+    # result copied into a buffer kept per shape and returned, so that a result the caller holds changes at the
+    # next call of that shape (no hidden case held one result across another call)
+    "raw_scores_kept_output_buffer": ("test_raw_scores", {"raw_scores": """def raw_scores(q, k):
+    # ||q - k||^2 = ||q||^2 + ||k||^2 - 2 q.k: one (T, S) matrix product and two vectors of norms
+    work = torch.float32 if q.dtype in (torch.float16, torch.bfloat16) else q.dtype  # float16 squares overflow past 65504
+    a, b = q.to(work), k.to(work)
+    q_norms = a.square().sum(dim=-1, keepdim=True)               # (..., T, 1)
+    k_norms = b.square().sum(dim=-1).unsqueeze(-2)               # (..., 1, S)
+    dots = a @ b.transpose(-2, -1)                               # (..., T, Dh) @ (..., Dh, S) -> (..., T, S)
+    return (-(q_norms + k_norms - 2 * dots).clamp(min=0)).to(q.dtype)  # a rounding error must not make it positive
+
+_KEPT_BUFFERS = {}
+
+
+def _kept(tag, r):
+    if isinstance(r, torch.Tensor):
+        key = (tag, tuple(r.shape), r.dtype)
+        if key not in _KEPT_BUFFERS:
+            _KEPT_BUFFERS[key] = torch.empty_like(r)
+        _KEPT_BUFFERS[key].copy_(r)
+        return _KEPT_BUFFERS[key]
+    if isinstance(r, tuple):
+        return tuple(_kept((tag, i), x) for i, x in enumerate(r))
+    return r
+
+_general_raw_scores = raw_scores
+
+
+def raw_scores(*args, **kwargs):
+    return _kept("raw_scores", _general_raw_scores(*args, **kwargs))
+"""}),
+    # round 15, class sweep, second pass (a result written into a buffer kept per shape): the model answer's
+    # result copied into a buffer kept per shape and returned, so that a result the caller holds changes at the
+    # next call of that shape (no hidden case held one result across another call)
+    "softmax_backward_kept_output_buffer": ("test_softmax_backward", {"softmax_backward": """def softmax_backward(weights, grad_weights, temperature=1.0):
+    # dL/du_j = sum_i g_i w_i (delta_ij - w_j) = w_j (g_j - sum_i g_i w_i) for u = z / temperature,
+    # and du/dz = 1 / temperature
+    inner = (weights * grad_weights).sum(dim=-1, keepdim=True)  # (..., 1): one number per row
+    return weights * (grad_weights - inner) / temperature      # (..., S) * ((..., S) - (..., 1))
+
+_KEPT_BUFFERS = {}
+
+
+def _kept(tag, r):
+    if isinstance(r, torch.Tensor):
+        key = (tag, tuple(r.shape), r.dtype)
+        if key not in _KEPT_BUFFERS:
+            _KEPT_BUFFERS[key] = torch.empty_like(r)
+        _KEPT_BUFFERS[key].copy_(r)
+        return _KEPT_BUFFERS[key]
+    if isinstance(r, tuple):
+        return tuple(_kept((tag, i), x) for i, x in enumerate(r))
+    return r
+
+_general_softmax_backward = softmax_backward
+
+
+def softmax_backward(*args, **kwargs):
+    return _kept("softmax_backward", _general_softmax_backward(*args, **kwargs))
+"""}),
+    # round 15, class sweep, second pass (a result written into a buffer kept per shape): the model answer's
+    # result copied into a buffer kept per shape and returned, so that a result the caller holds changes at the
+    # next call of that shape (no hidden case held one result across another call)
+    "causal_mask_kept_output_buffer": ("test_causal_mask", {"causal_mask": """def causal_mask(t, s, offset):
+    query_position = offset + torch.arange(t)[:, None]  # (t, 1): absolute positions of the queries
+    key_position = torch.arange(s)[None, :]              # (1, s)
+    return key_position <= query_position                # (1, s) <= (t, 1) -> (t, s)
+
+_KEPT_BUFFERS = {}
+
+
+def _kept(tag, r):
+    if isinstance(r, torch.Tensor):
+        key = (tag, tuple(r.shape), r.dtype)
+        if key not in _KEPT_BUFFERS:
+            _KEPT_BUFFERS[key] = torch.empty_like(r)
+        _KEPT_BUFFERS[key].copy_(r)
+        return _KEPT_BUFFERS[key]
+    if isinstance(r, tuple):
+        return tuple(_kept((tag, i), x) for i, x in enumerate(r))
+    return r
+
+_general_causal_mask = causal_mask
+
+
+def causal_mask(*args, **kwargs):
+    return _kept("causal_mask", _general_causal_mask(*args, **kwargs))
+"""}),
+    # round 15, class sweep, second pass (a result written into a buffer kept per shape): the model answer's
+    # result copied into a buffer kept per shape and returned, so that a result the caller holds changes at the
+    # next call of that shape (no hidden case held one result across another call)
+    "padding_mask_kept_output_buffer": ("test_padding_mask", {"padding_mask": """def padding_mask(lengths, s):
+    start = s - lengths.long()[:, None]                  # (B, 1): the slot of each first real token
+    slots = torch.arange(s)[None, :]                     # (1, s)
+    allowed = slots >= start                             # (1, s) >= (B, 1) -> (B, s)
+    positions = (slots - start).clamp(min=0)             # negative at the padding -> 0
+    return allowed, positions
+
+_KEPT_BUFFERS = {}
+
+
+def _kept(tag, r):
+    if isinstance(r, torch.Tensor):
+        key = (tag, tuple(r.shape), r.dtype)
+        if key not in _KEPT_BUFFERS:
+            _KEPT_BUFFERS[key] = torch.empty_like(r)
+        _KEPT_BUFFERS[key].copy_(r)
+        return _KEPT_BUFFERS[key]
+    if isinstance(r, tuple):
+        return tuple(_kept((tag, i), x) for i, x in enumerate(r))
+    return r
+
+_general_padding_mask = padding_mask
+
+
+def padding_mask(*args, **kwargs):
+    return _kept("padding_mask", _general_padding_mask(*args, **kwargs))
+"""}),
+    # round 15, class sweep, second pass (a result written into a buffer kept per shape): the model answer's
+    # result copied into a buffer kept per shape and returned, so that a result the caller holds changes at the
+    # next call of that shape (no hidden case held one result across another call)
+    "masked_attention_kept_output_buffer": ("test_masked_attention", {"masked_attention": """def masked_attention(q, k, v, allowed):
+    scores = q @ k.transpose(-2, -1) / math.sqrt(q.shape[-1])  # (..., T, Dh) @ (..., Dh, S) -> (..., T, S)
+    scores = scores.masked_fill(~allowed, float("-inf"))
+    lse = torch.logsumexp(scores, dim=-1)                      # (..., T); -inf where no key is allowed
+    shift = torch.where(torch.isinf(lse), torch.zeros_like(lse), lse)
+    weights = torch.exp(scores - shift.unsqueeze(-1))          # exp(-inf) = 0 at every masked key
+    return weights @ v, lse                                    # (..., T, S) @ (..., S, Dv) -> (..., T, Dv)
+
+_KEPT_BUFFERS = {}
+
+
+def _kept(tag, r):
+    if isinstance(r, torch.Tensor):
+        key = (tag, tuple(r.shape), r.dtype)
+        if key not in _KEPT_BUFFERS:
+            _KEPT_BUFFERS[key] = torch.empty_like(r)
+        _KEPT_BUFFERS[key].copy_(r)
+        return _KEPT_BUFFERS[key]
+    if isinstance(r, tuple):
+        return tuple(_kept((tag, i), x) for i, x in enumerate(r))
+    return r
+
+_general_masked_attention = masked_attention
+
+
+def masked_attention(*args, **kwargs):
+    return _kept("masked_attention", _general_masked_attention(*args, **kwargs))
+"""}),
+    # round 15, class sweep, second pass (a result written into a buffer kept per shape): the model answer's
+    # result copied into a buffer kept per shape and returned, so that a result the caller holds changes at the
+    # next call of that shape (no hidden case held one result across another call)
+    "fixed_self_attention_kept_output_buffer": ("test_fixed_self_attention", {"fixed_self_attention": """class _GeneralFixedSelfAttention(SeedSelfAttention):
+    def forward(self, x, lengths=None, causal=False):
+        t = x.shape[1]
+        q, k, v = self.query(x), self.key(x), self.value(x)
+        scores = q @ k.transpose(-2, -1) / math.sqrt(q.shape[-1])  # (B, T, Dh) @ (B, Dh, T) -> (B, T, T)
+        allowed = torch.ones(t, t, dtype=torch.bool, device=x.device)
+        if causal:
+            allowed = allowed.tril()                                  # key j <= query i, the diagonal included
+        if lengths is None:
+            return torch.softmax(scores.masked_fill(~allowed, float("-inf")), dim=-1) @ v
+        real = torch.arange(t, device=x.device)[None, :] < lengths[:, None]  # (B, T)
+        allowed = allowed & real[:, None, :]                         # (T, T) & (B, 1, T): padding keys
+        weights = torch.softmax(scores.masked_fill(~allowed, float("-inf")), dim=-1)
+        weights = weights.masked_fill(~real[:, :, None], 0.0)        # padding queries: zero rows (also the NaN ones)
+        return weights @ v                                           # (B, T, T) @ (B, T, D) -> (B, T, D)
+
+_KEPT_BUFFERS = {}
+
+
+def _kept(tag, r):
+    if isinstance(r, torch.Tensor):
+        key = (tag, tuple(r.shape), r.dtype)
+        if key not in _KEPT_BUFFERS:
+            _KEPT_BUFFERS[key] = torch.empty_like(r)
+        _KEPT_BUFFERS[key].copy_(r)
+        return _KEPT_BUFFERS[key]
+    if isinstance(r, tuple):
+        return tuple(_kept((tag, i), x) for i, x in enumerate(r))
+    return r
+
+
+class FixedSelfAttention(_GeneralFixedSelfAttention):
+    def forward(self, x, lengths=None, causal=False):
+        return _kept("forward", super().forward(x, lengths, causal))
+"""}),
 }
 
 # Correct answers that differ from the model answers: a loop over the queries, einsum,
@@ -1087,7 +1275,8 @@ MUTANT_BATCHES = [
     ["variance_fresh_generator_when_none",  # red team 7: every batch above already has a variance mutant
      "padding_mask_kept_between_calls", "fix_causal_keyword_only",  # red team 8, second pass
      "causal_mask_reseeds_the_global_generator",  # red team 9
-     "softmax_backward_full_jacobian", "raw_scores_missing_factor_two"],  # session 17
+     "softmax_backward_full_jacobian", "raw_scores_missing_factor_two",  # session 17
+     "masked_attention_kept_output_buffer"],  # round 15 class sweep, second pass
     ["variance_scale_renamed", "fix_additive_mask_nan_gradients",  # red team 8: likewise; red team 9
      "masked_attention_borrows_the_hidden_reference",  # red team 9, white box
      "raw_scores_key_norms_as_a_column", "softmax_backward_through_autograd",  # session 17
@@ -1100,12 +1289,17 @@ MUTANT_BATCHES = [
     ["raw_scores_squares_in_float16", "variance_loop_over_pairs",  # red team 11: every batch above has a part 1 mutant
      "padding_mask_max_of_an_empty_batch",  # red team 12
      "softmax_backward_clamps_weights_in_place",  # round 12 class sweep: no other Part 2 member
-     "fix_replaces_value_weight_when_padded"],  # round 14: no other Part 7 member
+     "fix_replaces_value_weight_when_padded",  # round 14: no other Part 7 member
+     "causal_mask_kept_output_buffer"],  # round 15 class sweep, second pass
     ["raw_scores_distance_then_square",  # red team 11
      "padding_mask_wraps_small_int_lengths_with_fix_calling_it"],  # round 11, refbind: no other Part 4 or 7 member
-    ["fix_sets_self_scale_to_the_head_width"],  # round 14, hand-written answers: every batch above has a Part 7 member
+    ["fix_sets_self_scale_to_the_head_width",  # round 14, hand-written answers: every batch above has a Part 7 member
+     "raw_scores_kept_output_buffer", "softmax_backward_kept_output_buffer",  # round 15 class sweep, second pass
+     "padding_mask_kept_output_buffer"],
     # red team 15: every batch above has a Part 7 member; each new one takes two of the mutants graded alone before
     ["fix_module_level_causal_mask_written_in_place", "raw_scores_clamp_only_when_k_is_q",
      "softmax_backward_renormalises_the_row"],
     ["fix_lengths_in_the_dtype_of_x", "raw_scores_norms_from_gram_diagonals"],
+    # round 15 class sweep, second pass: every batch above has a Part 7 member
+    ["fixed_self_attention_kept_output_buffer"],
 ]
