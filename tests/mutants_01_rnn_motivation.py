@@ -5,6 +5,8 @@ Where a mutant stands for one of issue #22's classes of untested properties (eve
 than T, reduction order, dtype/in-place requirement, argument with a non-default value, inequality
 boundary, rare algorithm rule, lying object), its comment says so."""
 
+from grading import kept_output_buffer
+
 CHAPTER = "01-rnn-motivation"
 FULL_MARKS = 12.0
 
@@ -556,37 +558,18 @@ def rnn_unroll_reverse(x, lengths, p, h0=None):
     # round 15, class sweep, second pass (a result written into a buffer kept per shape): the model answer's
     # result copied into a buffer kept per shape and returned, so that a result the caller holds changes at the
     # next call of that shape (no hidden case held one result across another call)
-    "leaky_step_jacobian_kept_output_buffer": ("test_rnn_step", {"rnn_step": """def leaky_step_jacobian(x, h, p, leak):
+    "leaky_step_jacobian_kept_output_buffer": ("test_rnn_step", {"rnn_step": kept_output_buffer("""def leaky_step_jacobian(x, h, p, leak):
     candidate = torch.tanh(x @ p["W_ih"].T + p["b_ih"] + h @ p["W_hh"].T + p["b_hh"])  # (B, D_h)
     # d h'_i / d h_j = (1 - leak_i) [i == j] + leak_i (1 - candidate_i^2) W_hh[i, j]
     slope = leak * (1 - candidate ** 2)  # (B, D_h): one factor per row i, tanh' written with tanh itself
     keep = torch.diag(1 - leak)  # (D_h, D_h): the part of the old state each unit keeps
     return slope[:, :, None] * p["W_hh"] + keep  # (B, D_h, 1) * (D_h, D_h) + (D_h, D_h) -> (B, D_h, D_h)
 
-_KEPT_BUFFERS = {}
-
-
-def _kept(tag, r):
-    if isinstance(r, torch.Tensor):
-        key = (tag, tuple(r.shape), r.dtype)
-        if key not in _KEPT_BUFFERS:
-            _KEPT_BUFFERS[key] = torch.empty_like(r)
-        _KEPT_BUFFERS[key].copy_(r)
-        return _KEPT_BUFFERS[key]
-    if isinstance(r, tuple):
-        return tuple(_kept((tag, i), x) for i, x in enumerate(r))
-    return r
-
-_general_leaky_step_jacobian = leaky_step_jacobian
-
-
-def leaky_step_jacobian(*args, **kwargs):
-    return _kept("leaky_step_jacobian", _general_leaky_step_jacobian(*args, **kwargs))
-"""}),
+""", "leaky_step_jacobian")}),
     # round 15, class sweep, second pass (a result written into a buffer kept per shape): the model answer's
     # result copied into a buffer kept per shape and returned, so that a result the caller holds changes at the
     # next call of that shape (no hidden case held one result across another call)
-    "rnn_unroll_reverse_kept_output_buffer": ("test_rnn_unroll", {"rnn_unroll": """def rnn_unroll_reverse(x, lengths, p, h0=None):
+    "rnn_unroll_reverse_kept_output_buffer": ("test_rnn_unroll", {"rnn_unroll": kept_output_buffer("""def rnn_unroll_reverse(x, lengths, p, h0=None):
     b, t, _ = x.shape
     h = torch.zeros(b, p["W_hh"].shape[0], dtype=x.dtype) if h0 is None else h0
     lengths = lengths.long()  # int64: a Python int compared with a uint8 or int8 tensor wraps around
@@ -598,30 +581,11 @@ def leaky_step_jacobian(*args, **kwargs):
         outputs[step] = h * inside
     return torch.stack(outputs, dim=1), h  # T x (B, D_h) -> (B, T, D_h)
 
-_KEPT_BUFFERS = {}
-
-
-def _kept(tag, r):
-    if isinstance(r, torch.Tensor):
-        key = (tag, tuple(r.shape), r.dtype)
-        if key not in _KEPT_BUFFERS:
-            _KEPT_BUFFERS[key] = torch.empty_like(r)
-        _KEPT_BUFFERS[key].copy_(r)
-        return _KEPT_BUFFERS[key]
-    if isinstance(r, tuple):
-        return tuple(_kept((tag, i), x) for i, x in enumerate(r))
-    return r
-
-_general_rnn_unroll_reverse = rnn_unroll_reverse
-
-
-def rnn_unroll_reverse(*args, **kwargs):
-    return _kept("rnn_unroll_reverse", _general_rnn_unroll_reverse(*args, **kwargs))
-"""}),
+""", "rnn_unroll_reverse")}),
     # round 15, class sweep, second pass (a result written into a buffer kept per shape): the model answer's
     # result copied into a buffer kept per shape and returned, so that a result the caller holds changes at the
     # next call of that shape (no hidden case held one result across another call)
-    "jacobian_norms_kept_output_buffer": ("test_gradient_norms", {"gradient_norms": """def jacobian_norms(x, p):
+    "jacobian_norms_kept_output_buffer": ("test_gradient_norms", {"gradient_norms": kept_output_buffer("""def jacobian_norms(x, p):
     b, t, _ = x.shape
     d_h = p["W_hh"].shape[0]
     h = torch.zeros(b, d_h, dtype=x.dtype)
@@ -637,30 +601,11 @@ def rnn_unroll_reverse(*args, **kwargs):
         norms.append(torch.linalg.matrix_norm(product).mean())  # per example, then the batch mean
     return torch.stack(norms)
 
-_KEPT_BUFFERS = {}
-
-
-def _kept(tag, r):
-    if isinstance(r, torch.Tensor):
-        key = (tag, tuple(r.shape), r.dtype)
-        if key not in _KEPT_BUFFERS:
-            _KEPT_BUFFERS[key] = torch.empty_like(r)
-        _KEPT_BUFFERS[key].copy_(r)
-        return _KEPT_BUFFERS[key]
-    if isinstance(r, tuple):
-        return tuple(_kept((tag, i), x) for i, x in enumerate(r))
-    return r
-
-_general_jacobian_norms = jacobian_norms
-
-
-def jacobian_norms(*args, **kwargs):
-    return _kept("jacobian_norms", _general_jacobian_norms(*args, **kwargs))
-"""}),
+""", "jacobian_norms")}),
     # round 15, class sweep, second pass (a result written into a buffer kept per shape): the model answer's
     # result copied into a buffer kept per shape and returned, so that a result the caller holds changes at the
     # next call of that shape (no hidden case held one result across another call)
-    "coverage_decoder_kept_output_buffer": ("test_additive", {"additive": """def coverage_decoder(x, h, allowed, s0, p):
+    "coverage_decoder_kept_output_buffer": ("test_additive", {"additive": kept_output_buffer("""def coverage_decoder(x, h, allowed, s0, p):
     b, t, _ = x.shape
     keys = h @ p["W_k"].T                                    # (B, S, A): the same at every step
     coverage = torch.zeros(b, h.shape[1], dtype=x.dtype)     # (B, S): attention received so far
@@ -678,26 +623,7 @@ def jacobian_norms(*args, **kwargs):
         coverage = coverage + alpha                          # only later steps see this step's weights
     return torch.stack(states, dim=1), torch.stack(weights, dim=1)
 
-_KEPT_BUFFERS = {}
-
-
-def _kept(tag, r):
-    if isinstance(r, torch.Tensor):
-        key = (tag, tuple(r.shape), r.dtype)
-        if key not in _KEPT_BUFFERS:
-            _KEPT_BUFFERS[key] = torch.empty_like(r)
-        _KEPT_BUFFERS[key].copy_(r)
-        return _KEPT_BUFFERS[key]
-    if isinstance(r, tuple):
-        return tuple(_kept((tag, i), x) for i, x in enumerate(r))
-    return r
-
-_general_coverage_decoder = coverage_decoder
-
-
-def coverage_decoder(*args, **kwargs):
-    return _kept("coverage_decoder", _general_coverage_decoder(*args, **kwargs))
-"""}),
+""", "coverage_decoder")}),
 }
 
 # Correct answers written differently: autograd's Jacobian of a whole batch, a loop over each sequence's

@@ -5,7 +5,7 @@ Each mutant names the class of slip it stands for where it is one of issue #22's
 (small-size-only, degenerate batch, dtype/bool/int/generator/in-place requirement, argument with a
 non-default value, inequality boundary, rule on another code path, lying object)."""
 
-from grading import replaced as _replaced, solution_code
+from grading import kept_output_buffer, replaced as _replaced, solution_code
 
 CHAPTER = "02-scaled-attention"
 FULL_MARKS = 16.0
@@ -889,7 +889,7 @@ class FixedSelfAttention(SeedSelfAttention):
     # round 15, class sweep, second pass (a result written into a buffer kept per shape): the model answer's
     # result copied into a buffer kept per shape and returned, so that a result the caller holds changes at the
     # next call of that shape (no hidden case held one result across another call)
-    "raw_scores_kept_output_buffer": ("test_raw_scores", {"raw_scores": """def raw_scores(q, k):
+    "raw_scores_kept_output_buffer": ("test_raw_scores", {"raw_scores": kept_output_buffer("""def raw_scores(q, k):
     # ||q - k||^2 = ||q||^2 + ||k||^2 - 2 q.k: one (T, S) matrix product and two vectors of norms
     work = torch.float32 if q.dtype in (torch.float16, torch.bfloat16) else q.dtype  # float16 squares overflow past 65504
     a, b = q.to(work), k.to(work)
@@ -898,117 +898,41 @@ class FixedSelfAttention(SeedSelfAttention):
     dots = a @ b.transpose(-2, -1)                               # (..., T, Dh) @ (..., Dh, S) -> (..., T, S)
     return (-(q_norms + k_norms - 2 * dots).clamp(min=0)).to(q.dtype)  # a rounding error must not make it positive
 
-_KEPT_BUFFERS = {}
-
-
-def _kept(tag, r):
-    if isinstance(r, torch.Tensor):
-        key = (tag, tuple(r.shape), r.dtype)
-        if key not in _KEPT_BUFFERS:
-            _KEPT_BUFFERS[key] = torch.empty_like(r)
-        _KEPT_BUFFERS[key].copy_(r)
-        return _KEPT_BUFFERS[key]
-    if isinstance(r, tuple):
-        return tuple(_kept((tag, i), x) for i, x in enumerate(r))
-    return r
-
-_general_raw_scores = raw_scores
-
-
-def raw_scores(*args, **kwargs):
-    return _kept("raw_scores", _general_raw_scores(*args, **kwargs))
-"""}),
+""", "raw_scores")}),
     # round 15, class sweep, second pass (a result written into a buffer kept per shape): the model answer's
     # result copied into a buffer kept per shape and returned, so that a result the caller holds changes at the
     # next call of that shape (no hidden case held one result across another call)
-    "softmax_backward_kept_output_buffer": ("test_softmax_backward", {"softmax_backward": """def softmax_backward(weights, grad_weights, temperature=1.0):
+    "softmax_backward_kept_output_buffer": ("test_softmax_backward", {"softmax_backward": kept_output_buffer("""def softmax_backward(weights, grad_weights, temperature=1.0):
     # dL/du_j = sum_i g_i w_i (delta_ij - w_j) = w_j (g_j - sum_i g_i w_i) for u = z / temperature,
     # and du/dz = 1 / temperature
     inner = (weights * grad_weights).sum(dim=-1, keepdim=True)  # (..., 1): one number per row
     return weights * (grad_weights - inner) / temperature      # (..., S) * ((..., S) - (..., 1))
 
-_KEPT_BUFFERS = {}
-
-
-def _kept(tag, r):
-    if isinstance(r, torch.Tensor):
-        key = (tag, tuple(r.shape), r.dtype)
-        if key not in _KEPT_BUFFERS:
-            _KEPT_BUFFERS[key] = torch.empty_like(r)
-        _KEPT_BUFFERS[key].copy_(r)
-        return _KEPT_BUFFERS[key]
-    if isinstance(r, tuple):
-        return tuple(_kept((tag, i), x) for i, x in enumerate(r))
-    return r
-
-_general_softmax_backward = softmax_backward
-
-
-def softmax_backward(*args, **kwargs):
-    return _kept("softmax_backward", _general_softmax_backward(*args, **kwargs))
-"""}),
+""", "softmax_backward")}),
     # round 15, class sweep, second pass (a result written into a buffer kept per shape): the model answer's
     # result copied into a buffer kept per shape and returned, so that a result the caller holds changes at the
     # next call of that shape (no hidden case held one result across another call)
-    "causal_mask_kept_output_buffer": ("test_causal_mask", {"causal_mask": """def causal_mask(t, s, offset):
+    "causal_mask_kept_output_buffer": ("test_causal_mask", {"causal_mask": kept_output_buffer("""def causal_mask(t, s, offset):
     query_position = offset + torch.arange(t)[:, None]  # (t, 1): absolute positions of the queries
     key_position = torch.arange(s)[None, :]              # (1, s)
     return key_position <= query_position                # (1, s) <= (t, 1) -> (t, s)
 
-_KEPT_BUFFERS = {}
-
-
-def _kept(tag, r):
-    if isinstance(r, torch.Tensor):
-        key = (tag, tuple(r.shape), r.dtype)
-        if key not in _KEPT_BUFFERS:
-            _KEPT_BUFFERS[key] = torch.empty_like(r)
-        _KEPT_BUFFERS[key].copy_(r)
-        return _KEPT_BUFFERS[key]
-    if isinstance(r, tuple):
-        return tuple(_kept((tag, i), x) for i, x in enumerate(r))
-    return r
-
-_general_causal_mask = causal_mask
-
-
-def causal_mask(*args, **kwargs):
-    return _kept("causal_mask", _general_causal_mask(*args, **kwargs))
-"""}),
+""", "causal_mask")}),
     # round 15, class sweep, second pass (a result written into a buffer kept per shape): the model answer's
     # result copied into a buffer kept per shape and returned, so that a result the caller holds changes at the
     # next call of that shape (no hidden case held one result across another call)
-    "padding_mask_kept_output_buffer": ("test_padding_mask", {"padding_mask": """def padding_mask(lengths, s):
+    "padding_mask_kept_output_buffer": ("test_padding_mask", {"padding_mask": kept_output_buffer("""def padding_mask(lengths, s):
     start = s - lengths.long()[:, None]                  # (B, 1): the slot of each first real token
     slots = torch.arange(s)[None, :]                     # (1, s)
     allowed = slots >= start                             # (1, s) >= (B, 1) -> (B, s)
     positions = (slots - start).clamp(min=0)             # negative at the padding -> 0
     return allowed, positions
 
-_KEPT_BUFFERS = {}
-
-
-def _kept(tag, r):
-    if isinstance(r, torch.Tensor):
-        key = (tag, tuple(r.shape), r.dtype)
-        if key not in _KEPT_BUFFERS:
-            _KEPT_BUFFERS[key] = torch.empty_like(r)
-        _KEPT_BUFFERS[key].copy_(r)
-        return _KEPT_BUFFERS[key]
-    if isinstance(r, tuple):
-        return tuple(_kept((tag, i), x) for i, x in enumerate(r))
-    return r
-
-_general_padding_mask = padding_mask
-
-
-def padding_mask(*args, **kwargs):
-    return _kept("padding_mask", _general_padding_mask(*args, **kwargs))
-"""}),
+""", "padding_mask")}),
     # round 15, class sweep, second pass (a result written into a buffer kept per shape): the model answer's
     # result copied into a buffer kept per shape and returned, so that a result the caller holds changes at the
     # next call of that shape (no hidden case held one result across another call)
-    "masked_attention_kept_output_buffer": ("test_masked_attention", {"masked_attention": """def masked_attention(q, k, v, allowed):
+    "masked_attention_kept_output_buffer": ("test_masked_attention", {"masked_attention": kept_output_buffer("""def masked_attention(q, k, v, allowed):
     scores = q @ k.transpose(-2, -1) / math.sqrt(q.shape[-1])  # (..., T, Dh) @ (..., Dh, S) -> (..., T, S)
     scores = scores.masked_fill(~allowed, float("-inf"))
     lse = torch.logsumexp(scores, dim=-1)                      # (..., T); -inf where no key is allowed
@@ -1016,26 +940,7 @@ def padding_mask(*args, **kwargs):
     weights = torch.exp(scores - shift.unsqueeze(-1))          # exp(-inf) = 0 at every masked key
     return weights @ v, lse                                    # (..., T, S) @ (..., S, Dv) -> (..., T, Dv)
 
-_KEPT_BUFFERS = {}
-
-
-def _kept(tag, r):
-    if isinstance(r, torch.Tensor):
-        key = (tag, tuple(r.shape), r.dtype)
-        if key not in _KEPT_BUFFERS:
-            _KEPT_BUFFERS[key] = torch.empty_like(r)
-        _KEPT_BUFFERS[key].copy_(r)
-        return _KEPT_BUFFERS[key]
-    if isinstance(r, tuple):
-        return tuple(_kept((tag, i), x) for i, x in enumerate(r))
-    return r
-
-_general_masked_attention = masked_attention
-
-
-def masked_attention(*args, **kwargs):
-    return _kept("masked_attention", _general_masked_attention(*args, **kwargs))
-"""}),
+""", "masked_attention")}),
     # round 15, class sweep, second pass (a result written into a buffer kept per shape): the model answer's
     # result copied into a buffer kept per shape and returned, so that a result the caller holds changes at the
     # next call of that shape (no hidden case held one result across another call)

@@ -21,6 +21,8 @@ torch's global state changed by a function (the generator seeded again, determin
 every part's hidden tests now check it around their calls), a bool for a size-1 result, zero widths refused.
 """
 
+from grading import kept_output_buffer
+
 CHAPTER = "03-multi-head"
 FULL_MARKS = 17.0
 
@@ -703,7 +705,7 @@ def causal_attention_with_cache(x, past_k, past_v, params, num_heads):
     # round 15, class sweep, second pass (a result written into a buffer kept per shape): the model answer's
     # result copied into a buffer kept per shape and returned, so that a result the caller holds changes at the
     # next call of that shape (no hidden case held one result across another call)
-    "split_heads_interleaved_kept_output_buffer": ("test_interleaved", {"interleaved": """def split_heads_interleaved(x, num_heads):
+    "split_heads_interleaved_kept_output_buffer": ("test_interleaved", {"interleaved": kept_output_buffer("""def split_heads_interleaved(x, num_heads):
     b, t, d = x.shape
     if d % num_heads:
         raise ValueError(f"model width {d} is not divisible by num_heads={num_heads}")
@@ -714,30 +716,11 @@ def merge_heads_interleaved(x):
     b, h, t, dh = x.shape
     return x.permute(0, 2, 3, 1).reshape(b, t, dh * h)  # (B, H, T, Dh) -> (B, T, Dh, H) -> (B, T, D)
 
-_KEPT_BUFFERS = {}
-
-
-def _kept(tag, r):
-    if isinstance(r, torch.Tensor):
-        key = (tag, tuple(r.shape), r.dtype)
-        if key not in _KEPT_BUFFERS:
-            _KEPT_BUFFERS[key] = torch.empty_like(r)
-        _KEPT_BUFFERS[key].copy_(r)
-        return _KEPT_BUFFERS[key]
-    if isinstance(r, tuple):
-        return tuple(_kept((tag, i), x) for i, x in enumerate(r))
-    return r
-
-_general_split_heads_interleaved = split_heads_interleaved
-
-
-def split_heads_interleaved(*args, **kwargs):
-    return _kept("split_heads_interleaved", _general_split_heads_interleaved(*args, **kwargs))
-"""}),
+""", "split_heads_interleaved")}),
     # round 15, class sweep, second pass (a result written into a buffer kept per shape): the model answer's
     # result copied into a buffer kept per shape and returned, so that a result the caller holds changes at the
     # next call of that shape (no hidden case held one result across another call)
-    "merge_heads_interleaved_kept_output_buffer": ("test_interleaved", {"interleaved": """def split_heads_interleaved(x, num_heads):
+    "merge_heads_interleaved_kept_output_buffer": ("test_interleaved", {"interleaved": kept_output_buffer("""def split_heads_interleaved(x, num_heads):
     b, t, d = x.shape
     if d % num_heads:
         raise ValueError(f"model width {d} is not divisible by num_heads={num_heads}")
@@ -748,30 +731,11 @@ def merge_heads_interleaved(x):
     b, h, t, dh = x.shape
     return x.permute(0, 2, 3, 1).reshape(b, t, dh * h)  # (B, H, T, Dh) -> (B, T, Dh, H) -> (B, T, D)
 
-_KEPT_BUFFERS = {}
-
-
-def _kept(tag, r):
-    if isinstance(r, torch.Tensor):
-        key = (tag, tuple(r.shape), r.dtype)
-        if key not in _KEPT_BUFFERS:
-            _KEPT_BUFFERS[key] = torch.empty_like(r)
-        _KEPT_BUFFERS[key].copy_(r)
-        return _KEPT_BUFFERS[key]
-    if isinstance(r, tuple):
-        return tuple(_kept((tag, i), x) for i, x in enumerate(r))
-    return r
-
-_general_merge_heads_interleaved = merge_heads_interleaved
-
-
-def merge_heads_interleaved(*args, **kwargs):
-    return _kept("merge_heads_interleaved", _general_merge_heads_interleaved(*args, **kwargs))
-"""}),
+""", "merge_heads_interleaved")}),
     # round 15, class sweep, second pass (a result written into a buffer kept per shape): the model answer's
     # result copied into a buffer kept per shape and returned, so that a result the caller holds changes at the
     # next call of that shape (no hidden case held one result across another call)
-    "head_contributions_kept_output_buffer": ("test_contributions", {"contributions": """def head_contributions(x, params, num_heads):
+    "head_contributions_kept_output_buffer": ("test_contributions", {"contributions": kept_output_buffer("""def head_contributions(x, params, num_heads):
     b, t, d = x.shape
     qkv = x @ params["w_qkv"].T + params["b_qkv"]  # (B, T, D) @ (D, 3D) -> (B, T, 3D)
     q, k, v = (split_heads(part, num_heads) for part in qkv.chunk(3, dim=-1))
@@ -779,30 +743,11 @@ def merge_heads_interleaved(*args, **kwargs):
     w_o = params["w_o"].reshape(d, num_heads, d // num_heads)  # columns of head i: w_o[:, i]
     return torch.einsum("bhtk,ehk->bhte", heads, w_o)  # (B, H, T, Dh) x (D, H, Dh) -> (B, H, T, D)
 
-_KEPT_BUFFERS = {}
-
-
-def _kept(tag, r):
-    if isinstance(r, torch.Tensor):
-        key = (tag, tuple(r.shape), r.dtype)
-        if key not in _KEPT_BUFFERS:
-            _KEPT_BUFFERS[key] = torch.empty_like(r)
-        _KEPT_BUFFERS[key].copy_(r)
-        return _KEPT_BUFFERS[key]
-    if isinstance(r, tuple):
-        return tuple(_kept((tag, i), x) for i, x in enumerate(r))
-    return r
-
-_general_head_contributions = head_contributions
-
-
-def head_contributions(*args, **kwargs):
-    return _kept("head_contributions", _general_head_contributions(*args, **kwargs))
-"""}),
+""", "head_contributions")}),
     # round 15, class sweep, second pass (a result written into a buffer kept per shape): the model answer's
     # result copied into a buffer kept per shape and returned, so that a result the caller holds changes at the
     # next call of that shape (no hidden case held one result across another call)
-    "causal_attention_with_cache_kept_output_buffer": ("test_cache", {"cache": """def causal_attention_with_cache(x, past_k, past_v, params, num_heads):
+    "causal_attention_with_cache_kept_output_buffer": ("test_cache", {"cache": kept_output_buffer("""def causal_attention_with_cache(x, past_k, past_v, params, num_heads):
     p, t = past_k.shape[2], x.shape[1]
     qkv = x @ params["w_qkv"].T + params["b_qkv"]  # (B, T, 3D)
     q, k_new, v_new = (split_heads(part, num_heads) for part in qkv.chunk(3, dim=-1))
@@ -812,30 +757,11 @@ def head_contributions(*args, **kwargs):
     out = merge_heads(attention(q, k, v, allowed)) @ params["w_o"].T + params["b_o"]
     return out, k, v
 
-_KEPT_BUFFERS = {}
-
-
-def _kept(tag, r):
-    if isinstance(r, torch.Tensor):
-        key = (tag, tuple(r.shape), r.dtype)
-        if key not in _KEPT_BUFFERS:
-            _KEPT_BUFFERS[key] = torch.empty_like(r)
-        _KEPT_BUFFERS[key].copy_(r)
-        return _KEPT_BUFFERS[key]
-    if isinstance(r, tuple):
-        return tuple(_kept((tag, i), x) for i, x in enumerate(r))
-    return r
-
-_general_causal_attention_with_cache = causal_attention_with_cache
-
-
-def causal_attention_with_cache(*args, **kwargs):
-    return _kept("causal_attention_with_cache", _general_causal_attention_with_cache(*args, **kwargs))
-"""}),
+""", "causal_attention_with_cache")}),
     # round 15, class sweep, second pass (a result written into a buffer kept per shape): the model answer's
     # result copied into a buffer kept per shape and returned, so that a result the caller holds changes at the
     # next call of that shape (no hidden case held one result across another call)
-    "cross_attention_left_padded_kept_output_buffer": ("test_left_padded", {"left_padded": """def cross_attention_left_padded(x, memory, memory_lengths, params, num_heads):
+    "cross_attention_left_padded_kept_output_buffer": ("test_left_padded", {"left_padded": kept_output_buffer("""def cross_attention_left_padded(x, memory, memory_lengths, params, num_heads):
     d, s = x.shape[-1], memory.shape[1]
     w, b = params["w_qkv"], params["b_qkv"]
     q = split_heads(x @ w[:d].T + b[:d], num_heads)  # (B, H, T, Dh)
@@ -846,26 +772,7 @@ def causal_attention_with_cache(*args, **kwargs):
     heads = attention(q, k, v, real[:, None, None, :])  # mask (B, 1, 1, S)
     return merge_heads(heads) @ params["w_o"].T + params["b_o"]
 
-_KEPT_BUFFERS = {}
-
-
-def _kept(tag, r):
-    if isinstance(r, torch.Tensor):
-        key = (tag, tuple(r.shape), r.dtype)
-        if key not in _KEPT_BUFFERS:
-            _KEPT_BUFFERS[key] = torch.empty_like(r)
-        _KEPT_BUFFERS[key].copy_(r)
-        return _KEPT_BUFFERS[key]
-    if isinstance(r, tuple):
-        return tuple(_kept((tag, i), x) for i, x in enumerate(r))
-    return r
-
-_general_cross_attention_left_padded = cross_attention_left_padded
-
-
-def cross_attention_left_padded(*args, **kwargs):
-    return _kept("cross_attention_left_padded", _general_cross_attention_left_padded(*args, **kwargs))
-"""}),
+""", "cross_attention_left_padded")}),
 }
 
 # Two correct answers written differently from the model answer (and from each other).

@@ -19,6 +19,8 @@ values are right but whose gradient is not (a factor detached). Round 11 class s
 turned by the angle 0 (arithmetic on a move: -0.0 comes back 0.0).
 """
 
+from grading import kept_output_buffer
+
 CHAPTER = "04-positional-encoding"
 FULL_MARKS = 16.0
 
@@ -651,26 +653,6 @@ MUTANTS["table_empty_positions_returned_before_the_check"] = ("test_table_halves
 # part that returns a tensor copies its result into an output tensor kept per shape and returns that, so the next
 # call of the same shape overwrites what the caller still holds. Caught by two problems of one shape in turn, the
 # first result compared again after the second call
-def kept_output_buffer(source, name, params, args):
-    return source + f"""
-_general_{name} = {name}
-_BUF = {{}}
-
-
-def _kept(result):
-    key = (tuple(result.shape), result.dtype)
-    if key not in _BUF:
-        _BUF[key] = torch.empty_like(result)
-    _BUF[key].copy_(result)
-    return _BUF[key]
-
-
-def {name}({params}):
-    result = _general_{name}({args})
-    if isinstance(result, tuple):
-        return tuple(_kept(r) for r in result)
-    return _kept(result)
-"""
 
 
 MUTANTS["table_halves_kept_output_buffer"] = ("test_table_halves", {"table_halves": kept_output_buffer(
