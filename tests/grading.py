@@ -50,27 +50,31 @@ def replaced(code: str, old: str, new: str) -> str:
 
 
 def kept_output_buffer(code: str, name: str, params: str = "*args, **kwargs", args: str = "*args, **kwargs") -> str:
-    """``code`` (an answer that defines ``name``) with ``name`` wrapped so that it copies each tensor it returns into
-    a buffer kept per shape and dtype and returns that buffer: a mutant for round 15's class of results that the
-    next call of the same shape overwrites while the caller still holds them."""
+    """``code`` (an answer that defines ``name``) with ``name`` wrapped so that it copies each tensor it returns
+    (also inside a returned tuple, list or dict) into a buffer kept per place, shape and dtype and returns that
+    buffer: a mutant for round 15's class of results that the next call of the same shape overwrites while the
+    caller still holds them."""
     return code + f"""
 _general_{name} = {name}
 _BUF = {{}}
 
 
-def _kept(result, n):
-    key = (n, tuple(result.shape), result.dtype)
-    if key not in _BUF:
-        _BUF[key] = torch.empty_like(result)
-    _BUF[key].copy_(result)
-    return _BUF[key]
+def _kept(result, path):
+    if isinstance(result, torch.Tensor):
+        key = (path, tuple(result.shape), result.dtype)
+        if key not in _BUF:
+            _BUF[key] = torch.empty_like(result)
+        _BUF[key].copy_(result)
+        return _BUF[key]
+    if isinstance(result, (tuple, list)):
+        return type(result)(_kept(r, path + (n,)) for n, r in enumerate(result))
+    if isinstance(result, dict):
+        return {{k: _kept(r, path + (k,)) for k, r in result.items()}}
+    return result
 
 
 def {name}({params}):
-    result = _general_{name}({args})
-    if isinstance(result, tuple):
-        return tuple(_kept(r, n) for n, r in enumerate(result))
-    return _kept(result, 0)
+    return _kept(_general_{name}({args}), ())
 """
 
 

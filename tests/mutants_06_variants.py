@@ -4,7 +4,7 @@ lose points, and correct answers written differently that must keep full marks.
 Each part has three mutants: a realistic wrong answer, and mutants for the classes of issue #22
 that the part's hidden tests close (named in the comment above each)."""
 
-from grading import replaced as _replaced, solution_code
+from grading import kept_output_buffer, replaced as _replaced, solution_code
 
 CHAPTER = "06-variants"
 FULL_MARKS = 16.0
@@ -1090,168 +1090,22 @@ def min_p_sample(logits, min_p, generator):
         'scores = scores.masked_fill(~allowed, torch.finfo(scores.dtype).min)')}),
     # round 15, class sweep (state kept between calls): the model answer's result copied into a buffer kept per shape
     # and returned, so that a result the caller holds changes at the next call (no case held one across another call)
-    "whole_word_kept_output_buffer": ("test_whole_word_chosen", {"whole_word_chosen": """
-def whole_word_chosen(starts, pick):
-    positions = torch.arange(starts.shape[-1]).expand(starts.shape)
-    # the start of each position's word: the last start at or before it (-1: before the first start)
-    word_start = torch.where(starts, positions, torch.full_like(positions, -1)).cummax(dim=-1).values
-    return (word_start >= 0) & pick.gather(-1, word_start.clamp(min=0))
-
-_general_whole_word_chosen = whole_word_chosen
-_BUF = {}
-
-
-def whole_word_chosen(starts, pick):
-    result = _general_whole_word_chosen(starts, pick)
-    key = (result.shape, result.dtype)
-    if key not in _BUF:
-        _BUF[key] = torch.empty_like(result)
-    _BUF[key].copy_(result)
-    return _BUF[key]
-"""}),
+    "whole_word_kept_output_buffer": ("test_whole_word_chosen", {"whole_word_chosen": kept_output_buffer(solution_code(CHAPTER)["whole_word_chosen"], "whole_word_chosen")}),
     # round 15, class sweep (state kept between calls): the model answer's result copied into a buffer kept per shape
     # and returned, so that a result the caller holds changes at the next call (no case held one across another call)
-    "min_p_kept_output_buffer": ("test_min_p_sample", {"min_p_sample": """
-def min_p_sample(logits, min_p, generator):
-    probs = logits.softmax(dim=-1)
-    keep = probs >= min_p * probs.amax(dim=-1, keepdim=True)
-    kept = torch.where(keep, probs, torch.zeros_like(probs))
-    return torch.multinomial(kept, 1, generator=generator).squeeze(-1)  # multinomial renormalises each row
-
-_general_min_p_sample = min_p_sample
-_BUF = {}
-
-
-def min_p_sample(logits, min_p, generator):
-    result = _general_min_p_sample(logits, min_p, generator)
-    key = (result.shape, result.dtype)
-    if key not in _BUF:
-        _BUF[key] = torch.empty_like(result)
-    _BUF[key].copy_(result)
-    return _BUF[key]
-"""}),
+    "min_p_kept_output_buffer": ("test_min_p_sample", {"min_p_sample": kept_output_buffer(solution_code(CHAPTER)["min_p_sample"], "min_p_sample")}),
     # round 15, class sweep (state kept between calls): the model answer's result copied into a buffer kept per shape
     # and returned, so that a result the caller holds changes at the next call (no case held one across another call)
-    "restore_kept_tokens_buffer": ("test_span_corrupt", {"span_corrupt": """
-def restore_spans(inputs, targets, sentinels, pad):
-    is_sentinel = set(sentinels.tolist())
-    rows = []
-    for row_in, row_tg in zip(inputs.tolist(), targets.tolist()):
-        hidden, current = {}, None
-        for token in row_tg:                      # the target: sentinel, its tokens, sentinel, ...
-            if token == pad:
-                break
-            if token in is_sentinel:
-                current = hidden.setdefault(token, [])
-            else:
-                current.append(token)
-        restored = []                             # (token, was hidden)
-        for token in row_in:
-            if token == pad:
-                break
-            if token in is_sentinel:
-                restored += [(t, True) for t in hidden[token]]
-            else:
-                restored.append((token, False))
-        rows.append(restored)
-    t = max((len(row) for row in rows), default=0)  # 0 for an empty batch
-    tokens = torch.full((len(rows), t), pad, dtype=torch.long)
-    noise = torch.zeros(len(rows), t, dtype=torch.bool)
-    for b, row in enumerate(rows):
-        if row:
-            tokens[b, :len(row)] = torch.tensor([token for token, _ in row])
-            noise[b, :len(row)] = torch.tensor([flag for _, flag in row])
-    return tokens, noise
-
-_general_restore_spans = restore_spans
-_BUF = {}
-
-
-def restore_spans(inputs, targets, sentinels, pad):
-    result = _general_restore_spans(inputs, targets, sentinels, pad)
-    key = (result[0].shape, result[0].dtype)
-    if key not in _BUF:
-        _BUF[key] = torch.empty_like(result[0])
-    _BUF[key].copy_(result[0])
-    return _BUF[key], result[1]
-"""}),
+    "restore_kept_tokens_buffer": ("test_span_corrupt", {"span_corrupt": kept_output_buffer(solution_code(CHAPTER)["span_corrupt"], "restore_spans")}),
     # round 15, class sweep (state kept between calls): the model answer's result copied into a buffer kept per shape
     # and returned, so that a result the caller holds changes at the next call (no case held one across another call)
-    "expert_choice_kept_chosen_buffer": ("test_expert_choice", {"expert_choice": """
-def expert_choice(router_logits, capacity):
-    probs = router_logits.softmax(dim=-1)  # (N, E): each token's distribution over the experts
-    n = probs.shape[0]
-    order = probs.sort(dim=0, descending=True, stable=True).indices  # (N, E) tokens by preference, per expert
-    rank = torch.empty_like(order).scatter_(0, order, torch.arange(n)[:, None].expand_as(order).clone())
-    chosen = rank < capacity
-    return chosen, torch.where(chosen, probs, torch.zeros_like(probs))
-
-_general_expert_choice = expert_choice
-_BUF = {}
-
-
-def expert_choice(router_logits, capacity):
-    result = _general_expert_choice(router_logits, capacity)
-    key = (result[0].shape, result[0].dtype)
-    if key not in _BUF:
-        _BUF[key] = torch.empty_like(result[0])
-    _BUF[key].copy_(result[0])
-    return _BUF[key], result[1]
-"""}),
+    "expert_choice_kept_chosen_buffer": ("test_expert_choice", {"expert_choice": kept_output_buffer(solution_code(CHAPTER)["expert_choice"], "expert_choice")}),
     # round 15, class sweep (state kept between calls): the model answer's result copied into a buffer kept per shape
     # and returned, so that a result the caller holds changes at the next call (no case held one across another call)
-    "gqa_cached_kept_output_buffer": ("test_gqa_cached_attention", {"gqa_cached_attention": """
-def gqa_cached_attention(q, k, v):
-    b, h, t, d = q.shape
-    g, s = k.shape[1], k.shape[2]
-    qg = q.reshape(b, g, h // g, t, d)  # the query heads of one group sit next to each other
-    scores = torch.einsum("bgrtd,bgsd->bgrts", qg, k) / math.sqrt(d)
-    query_pos = torch.arange(s - t, s)  # absolute positions of the new queries
-    allowed = torch.arange(s)[None, :] <= query_pos[:, None]  # (T, S)
-    scores = scores.masked_fill(~allowed, float("-inf"))
-    out = torch.einsum("bgrts,bgsd->bgrtd", scores.softmax(dim=-1), v)
-    return out.reshape(b, h, t, d)
-
-_general_gqa_cached_attention = gqa_cached_attention
-_BUF = {}
-
-
-def gqa_cached_attention(q, k, v):
-    result = _general_gqa_cached_attention(q, k, v)
-    key = (result.shape, result.dtype)
-    if key not in _BUF:
-        _BUF[key] = torch.empty_like(result)
-    _BUF[key].copy_(result)
-    return _BUF[key]
-"""}),
+    "gqa_cached_kept_output_buffer": ("test_gqa_cached_attention", {"gqa_cached_attention": kept_output_buffer(solution_code(CHAPTER)["gqa_cached_attention"], "gqa_cached_attention")}),
     # round 15, class sweep (state kept between calls): the model answer's result copied into a buffer kept per shape
     # and returned, so that a result the caller holds changes at the next call (no case held one across another call)
-    "decay_kept_output_buffer": ("test_decayed_linear_attention", {"decayed_linear_attention": """
-def decayed_linear_attention(q, k, v, decay):
-    phi_q, phi_k = F.elu(q) + 1, F.elu(k) + 1
-    state = torch.zeros(*q.shape[:-2], q.shape[-1], v.shape[-1], dtype=q.dtype)  # (..., Dh, Dv)
-    norm = torch.zeros(*q.shape[:-2], q.shape[-1], dtype=q.dtype)  # (..., Dh)
-    outs = []
-    for i in range(q.shape[-2]):
-        state = decay * state + phi_k[..., i, :, None] * v[..., i, None, :]
-        norm = decay * norm + phi_k[..., i, :]
-        top = torch.einsum("...d,...de->...e", phi_q[..., i, :], state)
-        bottom = (phi_q[..., i, :] * norm).sum(-1, keepdim=True)
-        outs.append(top / bottom)
-    return torch.stack(outs, dim=-2).to(q.dtype)
-
-_general_decayed_linear_attention = decayed_linear_attention
-_BUF = {}
-
-
-def decayed_linear_attention(q, k, v, decay):
-    result = _general_decayed_linear_attention(q, k, v, decay)
-    key = (result.shape, result.dtype)
-    if key not in _BUF:
-        _BUF[key] = torch.empty_like(result)
-    _BUF[key].copy_(result)
-    return _BUF[key]
-"""}),
+    "decay_kept_output_buffer": ("test_decayed_linear_attention", {"decayed_linear_attention": kept_output_buffer(solution_code(CHAPTER)["decayed_linear_attention"], "decayed_linear_attention")}),
 }
 
 # Mutants graded together in one submission (one notebook run each batch). No model answer calls another

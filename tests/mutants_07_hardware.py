@@ -8,7 +8,7 @@ cached table, resource rules on every code path, non-contiguous
 inputs, and rules that change a result only on a half step. Objects that lie about their values are the liar
 notebook's (tests/test_exercises.py)."""
 
-from grading import replaced as _replaced, solution_code
+from grading import kept_output_buffer, replaced as _replaced, solution_code
 
 CHAPTER = "07-hardware"
 FULL_MARKS = 16.0
@@ -892,66 +892,10 @@ _BUFFERS = {}
         "        p = torch.exp(s - lse[:, None])")}),
     # round 15, class sweep (state kept between calls): the model answer's result copied into a buffer kept per shape
     # and returned, so that a result the caller holds changes at the next call (no case held one across another call)
-    "rms_kept_output_buffer": ("test_rms_norm_half", {"rms_norm_half": """
-def rms_norm_half(x, eps=1e-6):
-    # x / sqrt(mean(x^2) + eps) = s / sqrt(mean(s^2) + (sqrt(eps) / c)^2) with s = x / c for any c > 0.
-    # c = max(max|x| of the row, sqrt(eps)) puts |s| <= 1 and sqrt(eps) / c <= 1, and mean(s^2) + (sqrt(eps) / c)^2
-    # is at least 1 / D: no square overflows, and the squares that underflow are too small to count.
-    root = math.sqrt(eps)
-    # c cancels out of the result: detached, so that autograd does not add up its zero gradient in 16 bits
-    c = x.abs().amax(dim=-1, keepdim=True).clamp(min=root).detach()  # in x's dtype, one per row
-    s = x / c
-    mean_square = (s * s).mean(dim=-1, keepdim=True)         # accumulated in float32 inside torch, rounded once
-    r = torch.sqrt(mean_square + (root / c) ** 2)            # between 1 / sqrt(D) and sqrt(2)
-    # red team 11: s / r is not accurate enough where s is subnormal (a small element of a row with a large one:
-    # r near 1 / 64 multiplies its rounding error to 32 ulp), and x / (c * r) is not where the root mean square
-    # c * r is subnormal (rows of 1e-4). c * r never overflows (it is about the largest |x|, or sqrt(eps) <= 1).
-    rms = c * r
-    return torch.where(rms >= torch.finfo(x.dtype).tiny, x / rms, s / r)
-
-_general_rms = rms_norm_half
-_BUF = {}
-
-
-def rms_norm_half(x, eps=1e-6):
-    result = _general_rms(x, eps)
-    key = (result.shape, result.dtype)
-    if key not in _BUF:
-        _BUF[key] = torch.empty_like(result)
-    _BUF[key].copy_(result)
-    return _BUF[key]
-"""}),
+    "rms_kept_output_buffer": ("test_rms_norm_half", {"rms_norm_half": kept_output_buffer(solution_code(CHAPTER)["rms_norm_half"], "rms_norm_half")}),
     # round 15, class sweep (state kept between calls): the model answer's result copied into a buffer kept per shape
     # and returned, so that a result the caller holds changes at the next call (no case held one across another call)
-    "pack_kept_output_buffer": ("test_pack_bits", {"pack_bits": """
-def pack_bits(q, bits):
-    rows, cols = q.shape
-    n_bytes = (cols * bits + 7) // 8
-    stream = (q.to(torch.int32)[:, :, None] >> torch.arange(bits, dtype=torch.int32)) & 1  # (rows, cols, bits)
-    stream = stream.reshape(rows, cols * bits)
-    pad = torch.zeros(rows, n_bytes * 8 - cols * bits, dtype=torch.int32)
-    stream = torch.cat([stream, pad], dim=1).reshape(rows, n_bytes, 8)
-    return (stream << torch.arange(8, dtype=torch.int32)).sum(dim=-1).to(torch.uint8)
-
-
-def unpack_bits(packed, bits, cols):
-    rows = packed.shape[0]
-    stream = (packed.to(torch.int32)[:, :, None] >> torch.arange(8, dtype=torch.int32)) & 1  # (rows, bytes, 8)
-    stream = stream.reshape(rows, -1)[:, :cols * bits].reshape(rows, cols, bits)
-    return (stream << torch.arange(bits, dtype=torch.int32)).sum(dim=-1).to(torch.uint8)
-
-_general_pack = pack_bits
-_BUF = {}
-
-
-def pack_bits(q, bits):
-    result = _general_pack(q, bits)
-    key = (result.shape, result.dtype)
-    if key not in _BUF:
-        _BUF[key] = torch.empty_like(result)
-    _BUF[key].copy_(result)
-    return _BUF[key]
-"""}),
+    "pack_kept_output_buffer": ("test_pack_bits", {"pack_bits": kept_output_buffer(solution_code(CHAPTER)["pack_bits"], "pack_bits")}),
 }
 
 # Mutants of independent parts graded together, one per part in each notebook (8 notebooks; Part 4's other
