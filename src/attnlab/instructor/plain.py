@@ -56,6 +56,8 @@ import inspect
 import json
 import textwrap
 
+from .guard import module_bindings
+
 HELPER_GRADE_ID = "grading_helpers"
 HELPER_NAMES = ("_plain", "_tensor", "_number", "_float", "_integer", "_text", "_flag", "_items", "_grad",
                 "_scribble", "_same_object", "_close", "_equal", "_use_references")
@@ -273,29 +275,9 @@ HIDDEN_PREFIXES = ("_check_", "_ref_", "_hidden_")
 
 
 def _hidden_globals(tree: ast.Module, hidden: set[int]) -> list[str]:
-    """The names the cell's hidden top-level statements bind in the notebook's namespace."""
-    names = []
-    statements = list(tree.body)
-    while statements:
-        node = statements.pop(0)
-        if node.lineno not in hidden:
-            continue
-        # the blocks of if, for, while, with and try run at the top level too; a function's or class's body does not
-        for field in ("body", "orelse", "finalbody", "handlers"):
-            if not isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
-                statements += [n for n in getattr(node, field, []) if isinstance(n, ast.stmt)]
-                statements += [b for h in getattr(node, field, []) if isinstance(h, ast.ExceptHandler) for b in h.body]
-        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
-            names.append(node.name)
-        elif isinstance(node, (ast.Import, ast.ImportFrom)):
-            names += [(a.asname or a.name).split(".")[0] for a in node.names]
-        else:
-            targets = {ast.Assign: lambda n: n.targets, ast.AnnAssign: lambda n: [n.target],
-                       ast.AugAssign: lambda n: [n.target], ast.For: lambda n: [n.target],
-                       ast.With: lambda n: [i.optional_vars for i in n.items if i.optional_vars]}.get(type(node))
-            for target in targets(node) if targets else []:
-                names += [n.id for n in ast.walk(target) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)]
-    return list(dict.fromkeys(names))
+    """The names the cell's hidden lines bind in the notebook's namespace (at the top level, in its blocks, or
+    declared ``global`` in a function)."""
+    return list(dict.fromkeys(name for name, node in module_bindings(tree) if getattr(node, "lineno", None) in hidden))
 
 
 def _hidden_lines(source: str) -> set[int]:
