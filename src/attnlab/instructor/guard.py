@@ -807,34 +807,33 @@ def __attnlab_install_audit__(watched, attrs, module_name, pickle_modules, pickl
         frame, via_import = requester(getframe(2))
         if via_import:
             return
-        owner = owner_of(frame.f_code.co_filename) if frame is not None else None
-        if frame is not None and owner is None and os.path.realpath(frame.f_code.co_filename).startswith(installed):
-            return
-        if owner is not None and owner[1] != "student":
-            return
-        cell = owner[0] if owner else (rec.cell[0] if rec.cell else "")
-        rec.files[filename] = (cell, "student")
-        key = ("compile", filename, cell)
-        if key not in seen and len(rec.events) < 200:
-            seen.add(key)
-            rec.events.append(("compile", filename, cell, frame.f_lineno if owner else 0, rec.cell[0] if rec.cell else ""))
+        student_file("compile", filename, frame)
 
     def outside(filename):
         # code from a file that is neither a cell nor installed starts: recorded for the cell that loads it,
         # unless an installed library loads it (torch.compile's and Triton's generated modules)
         if filename.startswith("<") or (filename.startswith("/") and "ipykernel_" not in filename and
-                                        os.path.realpath(filename).startswith(installed)):
+                                        is_installed(filename)):
             return
-        frame, _ = requester(getframe(2))
+        student_file("exec", filename, requester(getframe(2))[0])
+
+    def student_file(event, filename, frame):
+        # `frame` (None at the bottom of a thread) asked for the file's code: unless it is a library's own or a
+        # grader cell's, the file is the student's, recorded for the cell that asked, and what its code does
+        # later is recorded too
         owner = owner_of(frame.f_code.co_filename) if frame is not None else None
-        if frame is not None and owner is None and os.path.realpath(frame.f_code.co_filename).startswith(installed):
+        if (frame is not None and owner is None and is_installed(frame.f_code.co_filename)) or (
+                owner is not None and owner[1] != "student"):
             return
         cell = owner[0] if owner else (rec.cell[0] if rec.cell else "")
-        rec.files.setdefault(filename, (cell, "student"))  # what this file's code does later is recorded too
-        key = ("exec", filename, cell)
+        rec.files[filename] = (cell, "student")
+        key = (event, filename, cell)
         if key not in seen and len(rec.events) < 200:
             seen.add(key)
-            rec.events.append(("exec", filename, cell, frame.f_lineno if owner else 0, rec.cell[0] if rec.cell else ""))
+            rec.events.append((event, filename, cell, frame.f_lineno if owner else 0, rec.cell[0] if rec.cell else ""))
+
+    def is_installed(filename):
+        return os.path.realpath(filename).startswith(installed)
 
     def student_code(code):
         # whether a code object is the student's: a student cell's, or from a file neither a cell nor installed
@@ -842,7 +841,7 @@ def __attnlab_install_audit__(watched, attrs, module_name, pickle_modules, pickl
         owner = owner_of(filename)
         if owner is not None:
             return owner[1] == "student"
-        return not filename.startswith("<") and not os.path.realpath(filename).startswith(installed)
+        return not filename.startswith("<") and not is_installed(filename)
     rec.student_code = student_code
 
     def record(event, args):
