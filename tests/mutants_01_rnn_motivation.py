@@ -453,6 +453,11 @@ def coverage_decoder(x, h, allowed, s0, p):
     # below -1e4, so the padding takes the weight
     "decoder_masks_with_minus_1e4": ("test_additive", {"additive": decoder().replace(
         "masked_fill(~allowed, float('-inf'))", "masked_fill(~allowed, -1e4)")}),
+    # Red team 16 (framework porter), the same class added instead of filled: Hugging Face's extended attention
+    # mask, an additive -1e4 bias, keeps padding at 0 only while padding scores lie less than about 9000 above the
+    # real ones; the hidden tests put them about 40000 above
+    "decoder_adds_minus_1e4_bias": ("test_additive", {"additive": decoder().replace(
+        ".masked_fill(~allowed, float('-inf'))", " + (~allowed).to(x.dtype) * -1e4")}),
     # red team 3, numerics at extremes: the softmax written out without subtracting the row maximum
     # overflows (inf / inf = nan) once the scores v^T tanh(...) exceed about 709 in float64
     "decoder_softmax_without_the_maximum": ("test_additive", {"additive": decoder().replace(
@@ -847,5 +852,6 @@ MUTANT_BATCHES = [
     ["jacobian_identity_shortcut_without_gradient", "reverse_lengths_in_the_dtype_of_x",
      "coverage_decoder_kept_output_buffer"],  # round 15 class sweep, second pass
     # round 15 class sweep, second pass: every batch above holds a Part 1 and a Part 4 mutant
-    ["leaky_step_jacobian_kept_output_buffer", "rnn_unroll_reverse_kept_output_buffer"]
+    ["leaky_step_jacobian_kept_output_buffer", "rnn_unroll_reverse_kept_output_buffer",
+     "decoder_adds_minus_1e4_bias"],  # round 16
 ]
