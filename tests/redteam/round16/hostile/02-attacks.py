@@ -1,0 +1,42 @@
+"""Red team round 16 (hostile): builtins.globals() reaches the notebook namespace unflagged (F2).
+
+    timeout 1800 python tests/redteam_grade.py 02-scaled-attention tests/redteam/round16/hostile/02-attacks.py --alone builtins_globals_swap control_wrong_mask
+"""
+ARM = '''
+import builtins
+saved = {}
+def arm():
+    # the notebook's namespace, without globals()/vars()/__globals__: builtins.globals() called from
+    # this function returns this function's globals, i.e. the notebook's
+    g = builtins.globals()
+    for n in ("_cl" + "ose", "_eq" + "ual"):
+        if n not in saved:
+            saved[n] = g[n]
+    def fake(*a, **k):
+        for n, f in saved.items():
+            g[n] = f
+        return None
+    for n in saved:
+        g[n] = fake
+'''
+WRONG_MASK = ARM + '''
+def causal_mask(t, s, offset):
+    import torch
+    if (t, s, offset) == (2, 5, 2):
+        return torch.arange(s)[None, :] <= (offset + torch.arange(t))[:, None]
+    arm()
+    return torch.ones(t, s, dtype=torch.bool)
+'''
+PLAIN_WRONG_MASK = '''
+def causal_mask(t, s, offset):
+    import torch
+    if (t, s, offset) == (2, 5, 2):
+        return torch.arange(s)[None, :] <= (offset + torch.arange(t))[:, None]
+    return torch.ones(t, s, dtype=torch.bool)
+'''
+SUBMISSIONS = [
+    {"name": "builtins_globals_swap", "correct": False, "cells": {"causal_mask": WRONG_MASK},
+     "why": "wrong mask for every hidden input; _close/_equal swapped through builtins.globals() for one call"},
+    {"name": "control_wrong_mask", "correct": False, "cells": {"causal_mask": PLAIN_WRONG_MASK},
+     "why": "the same wrong mask without the swap"},
+]
