@@ -890,6 +890,16 @@ _BUFFERS = {}
         "            p = p.masked_fill(torch.arange(j0, j1)[None, :] > pos, 0.0)",
         "s = q @ kj.T * scale\n        if causal:\n            s = s.masked_fill(torch.arange(j0, j1)[None, :] > pos, -1e9)\n"
         "        p = torch.exp(s - lse[:, None])")}),
+    # red team 16 (the framework porter): Hugging Face's additive mask, -1e4 added to the scores of hidden keys. It
+    # slipped: with a masked score of 900 above the log-sum-exp, exp(900 - 1e4 - lse) is 0 as exactly as with -inf;
+    # a masked score of 1e10 (4e9 in float32) now lies beyond any finite mask added to it
+    "backward_adds_a_minus_1e4_mask": ("test_chunk_attention", {"chunk_attention": _replaced(
+        _SOLUTION["chunk_attention"],
+        "p = torch.exp(q @ kj.T * scale - lse[:, None])          # (T, b)\n        if causal:\n"
+        "            p = p.masked_fill(torch.arange(j0, j1)[None, :] > pos, 0.0)",
+        "s = q @ kj.T * scale\n        if causal:\n"
+        "            s = s + (torch.arange(j0, j1)[None, :] > pos).to(s.dtype) * -1e4  # 1 = hidden, HF style\n"
+        "        p = torch.exp(s - lse[:, None])")}),
     # round 15, class sweep (state kept between calls): the model answer's result copied into a buffer kept per shape
     # and returned, so that a result the caller holds changes at the next call (no case held one across another call)
     "rms_kept_output_buffer": ("test_rms_norm_half", {"rms_norm_half": kept_output_buffer(solution_code(CHAPTER)["rms_norm_half"], "rms_norm_half")}),
@@ -1007,7 +1017,8 @@ MUTANT_BATCHES = [
     ],
     ["merge_returns_a_piece_when_the_other_is_empty", "asym_kept_results_for_zero_weights",
      "backward_reuses_kept_gradient_buffers"],
-    ["merge_writes_a_kept_output_buffer"]
+    ["merge_writes_a_kept_output_buffer",
+     "backward_adds_a_minus_1e4_mask"]  # red team 16: the one batch whose mutants leave Part 7's cell alone
 ]
 
 # ---------------------------------------------------------------- correct answers written differently
