@@ -40,3 +40,31 @@ SUBMISSIONS = [
     {"name": "control_wrong_mask", "correct": False, "cells": {"causal_mask": PLAIN_WRONG_MASK},
      "why": "the same wrong mask without the swap"},
 ]
+
+# F7: the same swap in exec text that parses only under barry_as_FLUFL (the scan parses exec's literal text
+# without the cell's future flags, so it reads nothing of it; exec inherits the flag at run time)
+BARRY_MASK = '''from __future__ import barry_as_FLUFL
+import torch
+exec("""
+assert 1 <> 2
+saved = {}
+def arm():
+    g = globals()
+    for n in ("_close", "_equal"):
+        if n not in saved:
+            saved[n] = g[n]
+    def fake(*a, **k):
+        for n, f in saved.items():
+            g[n] = f
+        return None
+    for n in saved:
+        g[n] = fake
+""")
+def causal_mask(t, s, offset):
+    if (t, s, offset) == (2, 5, 2):
+        return torch.arange(s)[None, :] <= (offset + torch.arange(t))[:, None]
+    arm()
+    return torch.ones(t, s, dtype=torch.bool)
+'''
+SUBMISSIONS.append({"name": "barry_exec_swap", "correct": False, "cells": {"causal_mask": BARRY_MASK},
+                    "why": "F2's wrong mask; the swap's code in exec text that only parses under barry_as_FLUFL"})

@@ -41,6 +41,16 @@ added_cells.CASES.update({
     "anomaly_ctx": [("setup", "with torch.autograd.detect_anomaly():\n    y = (torch.ones(2, requires_grad=True) * 2).sum()\n    y.backward()\n")],
     "inference_mode_decorator": [("setup", "@torch.inference_mode()\ndef predict(x):\n    return x * 2\nprint(predict(torch.ones(2)))\n")],
     "signature_check": [("setup", "import inspect\nprint(inspect.signature(torch.einsum))\n")],
+    # printing a config object's fields: vars(obj) is obj.__dict__, nothing of the notebook's
+    "vars_of_object": [("setup", "class Config:\n    def __init__(self):\n        self.d_k = 64\n        self.heads = 4\n"
+                        "cfg = Config()\nprint(vars(cfg))\n")],
+    # the notebook idiom that avoids recomputing on a re-run
+    "globals_membership": [("setup", "if 'cache' not in globals():\n    cache = {}\n")],
+    "format_locals": [("setup", "def describe(d_k, heads):\n    return 'd_k={d_k} heads={heads}'.format(**locals())\n"
+                       "print(describe(64, 4))\n")],
+    "gradcheck": [("setup", "x = torch.randn(3, dtype=torch.float64, requires_grad=True)\n"
+                   "print(torch.autograd.gradcheck(lambda t: (t.exp() / t.exp().sum()), (x,)))\n")],
+    "import_ipython": [("setup", "import IPython\nIPython.display.display(IPython.display.Markdown('**notes**'))\n")],
 })
 
 if __name__ == "__main__":
