@@ -615,7 +615,7 @@ def decayed_linear_attention(q, k, v, decay, chunk=64):
     # red team 8: distinct logits never put a probability at min_p times the best in exact arithmetic, so it equals
     # `>=` except through float32 rounding, and the check that caught it (a token at 0.25 times the best in a
     # float32 softmax, 0.2499999990 times in exact arithmetic) refused a float64 softmax that the text allows. Plain
-    # `>` is still caught by the min_p = 1 ties.
+    # `>` is still caught by the min_p = 1 ties. Back in red team 16 (below), caught by a case exact in every precision.
     # Part 4 -- red team 8 (slipped, white-box): every number from `generator` itself. A new generator seeded from
     # its initial_seed(), and one given a copy of its state, keep "same seed, same tokens" and "other seed, other
     # tokens" but leave the caller's generator where it was; caught by two calls in a row with one generator.
@@ -1091,6 +1091,18 @@ def min_p_sample(logits, min_p, generator):
     # round 15, class sweep (state kept between calls): the model answer's result copied into a buffer kept per shape
     # and returned, so that a result the caller holds changes at the next call (no case held one across another call)
     "whole_word_kept_output_buffer": ("test_whole_word_chosen", {"whole_word_chosen": kept_output_buffer(solution_code(CHAPTER)["whole_word_chosen"], "whole_word_chosen")}),
+    # red team 16 (slipped, the copy-adapter: top-p's strict cut kept): `probs > min_p * best`, or the best itself,
+    # drops a token exactly at the threshold. Round 8 removed the float32-only case that caught it; the only exact
+    # case left was min_p = 1, where the threshold is the best, which this rule keeps. Now caught by float64 logits
+    # 0, log(0.5), log(0.5), -1000: probabilities 1/2, 1/4, 1/4, 0 exactly in every precision and softmax route
+    "min_p_strict_threshold_keeps_best": ("test_min_p_sample", {"min_p_sample": """
+def min_p_sample(logits, min_p, generator):
+    probs = logits.softmax(dim=-1)
+    best = probs.amax(dim=-1, keepdim=True)
+    keep = (probs > min_p * best) | (probs == best)
+    kept = torch.where(keep, probs, torch.zeros_like(probs))
+    return torch.multinomial(kept, 1, generator=generator).squeeze(-1)
+"""}),
     # round 15, class sweep (state kept between calls): the model answer's result copied into a buffer kept per shape
     # and returned, so that a result the caller holds changes at the next call (no case held one across another call)
     "min_p_kept_output_buffer": ("test_min_p_sample", {"min_p_sample": kept_output_buffer(solution_code(CHAPTER)["min_p_sample"], "min_p_sample")}),
@@ -1179,7 +1191,9 @@ MUTANT_BATCHES = [
      # round 15: positions in the dtype of half inputs
      "gqa_cached_positions_in_dtype_of_q",
      # round 15, class sweep: no Part 3 mutant in this batch yet
-     "whole_word_all_starts_returns_pick"],
+     "whole_word_all_starts_returns_pick",
+     # red team 16: no Part 4 mutant in this batch yet
+     "min_p_strict_threshold_keeps_best"],
     # round 14, variant sweep: every batch above holds a Part 5 mutant
     ["restore_sentinels_as_float64",
      # round 15, class sweep: no Part 6 mutant in this batch yet
