@@ -68,3 +68,47 @@ def causal_mask(t, s, offset):
 '''
 SUBMISSIONS.append({"name": "barry_exec_swap", "correct": False, "cells": {"causal_mask": BARRY_MASK},
                     "why": "F2's wrong mask; the swap's code in exec text that only parses under barry_as_FLUFL"})
+
+# F8: a one-line cell is run through IPython's prefilter (automagic): `time exec("...")` is `%time exec(...)`
+# when run, but not Python for the scan and the library rule, which parse nothing of it
+_ONE_LINE_CODE = '''import torch
+import numpy as np
+saved = {}
+def arm():
+    g = globals()
+    for n in ("_close", "_equal"):
+        if n not in saved:
+            saved[n] = g[n]
+    def fake(*a, **k):
+        for n, f in saved.items():
+            g[n] = f
+        return None
+    for n in saved:
+        g[n] = fake
+def causal_mask(t, s, offset):
+    if (t, s, offset) == (2, 5, 2):
+        return torch.arange(s)[None, :] <= (int(np.int64(offset)) + torch.arange(t))[:, None]
+    arm()
+    return torch.ones(t, s, dtype=torch.bool)
+'''
+
+
+def _one_line(code):
+    # %time re-joins its argument's words with single spaces (IPython's arg_split): no blank in the literal
+    return '"' + code.replace("\\", "\\\\").replace('"', '\\"').replace("\n", "\\n").replace(" ", "\\x20") + '"'
+
+
+AUTOMAGIC_MASK = "time exec(" + _one_line(_ONE_LINE_CODE) + ")"
+assert "\n" not in AUTOMAGIC_MASK
+# the correct answer, with numpy, on one line: the library rule does not see it either
+_ONE_LINE_NUMPY = '''import torch
+import numpy as np
+def causal_mask(t, s, offset):
+    return torch.arange(s)[None, :] <= (int(np.int64(offset)) + torch.arange(t))[:, None]
+'''
+SUBMISSIONS.append({"name": "automagic_swap", "correct": False, "cells": {"causal_mask": AUTOMAGIC_MASK},
+                    "why": "F2's wrong mask (and numpy) in a one-line `time exec(...)` cell"})
+SUBMISSIONS.append({"name": "automagic_numpy_correct", "correct": False,
+                    "cells": {"padding_mask": "pass"},  # placeholder replaced below
+                    "why": "see F8 (library rule): a correct causal_mask using numpy, one line"})
+SUBMISSIONS[-1]["cells"] = {"causal_mask": "time exec(" + _one_line(_ONE_LINE_NUMPY) + ")"}

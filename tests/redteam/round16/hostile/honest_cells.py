@@ -51,6 +51,9 @@ added_cells.CASES.update({
     "gradcheck": [("setup", "x = torch.randn(3, dtype=torch.float64, requires_grad=True)\n"
                    "print(torch.autograd.gradcheck(lambda t: (t.exp() / t.exp().sum()), (x,)))\n")],
     "import_ipython": [("setup", "import IPython\nIPython.display.display(IPython.display.Markdown('**notes**'))\n")],
+    # automagic: one-line cells that IPython runs as magics without the % (Colab-style installs, a look at the folder)
+    "automagic_pip": [("setup", "pip install torch")],
+    "automagic_ls": [("setup", "ls")],
 })
 
 if __name__ == "__main__":
