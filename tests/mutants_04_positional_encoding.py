@@ -477,6 +477,32 @@ def rope_partial_left_padded(x, lengths, rotary_dim, base=10000.0):
     turned = torch.cat([-xw[..., half:rotary_dim], xw[..., :half], torch.zeros_like(xw[..., rotary_dim:])], dim=-1)
     return (xw * cos + turned * sin).to(x.dtype)
 """}),
+    # red team 16 (trusting API user): the exponents 2i / D from a float-step arange, torch.arange(0, 1, 2 / D), whose
+    # length ceil(1 / (2 / D)) is worked out in floats: D/2 + 1 entries for D = 98, 196, 206, ... (every width the
+    # hidden tests used before was right). Parts 1, 4, 5 and 7 now use such widths.
+    "table_exponents_from_a_float_step_arange": ("test_table_halves", {"table_halves": table().replace(
+        "(-torch.arange(0, d_model, 2, dtype=work) / d_model)", "(-torch.arange(0, 1, 2 / d_model, dtype=work))")}),
+    "position_slowest_from_a_float_step_arange": ("test_position", {"position": """
+def position_from_encoding(row):
+    d = row.shape[-1]
+    slowest = (10000.0 ** -torch.arange(0, 1, 2 / d, dtype=torch.float64))[-1].item()
+    angle = math.atan2(float(row[-2]), float(row[-1])) % (2 * math.pi)
+    return round(angle / slowest)
+"""}),
+    "partial_rope_half_from_a_float_step_arange": ("test_rotate_half", {"rotate_half": partial_rope().replace(
+        "    half = rotary_dim // 2\n", "").replace(
+        "    theta = base ** (-torch.arange(0, rotary_dim, 2, dtype=torch.float64) / rotary_dim)\n",
+        "    theta = base ** -torch.arange(0, 1, 2 / rotary_dim, dtype=torch.float64)\n    half = theta.numel()\n")}),
+    "shift_frequencies_from_a_float_step_arange": ("test_shift", {"shift": """
+def shift_matrix_halves(offset, d_model, base=10000.0):
+    freq = base ** -torch.arange(0, 1, 2 / d_model, dtype=torch.float64)
+    half = freq.numel()
+    c, s = torch.cos(offset * freq), torch.sin(offset * freq)
+    m = torch.zeros(2 * half, 2 * half, dtype=torch.float64)
+    i = torch.arange(half)
+    m[i, i], m[i + half, i], m[i, i + half], m[i + half, i + half] = c, s, -s, c
+    return m
+"""}),
 }
 
 LOOPS_AND_COMPLEX = {
@@ -759,7 +785,8 @@ MUTANT_BATCHES = [
      "equivariance_redraws_the_identity"],
     ["partial_rope_returns_x_when_nothing_turns", "table_rows_counted_in_narrow_dtype",  # red team 6; narrow dtypes
      "alibi_block_positions_in_float16",  # red team 8
-     "shift_kept_between_calls", "equivariance_tol_from_options"],  # red team 8, second pass (classes 2 and 1)
+     "shift_kept_between_calls", "equivariance_tol_from_options",  # red team 8, second pass (classes 2 and 1)
+     "position_slowest_from_a_float_step_arange"],  # red team 16
     ["partial_rope_start_in_narrow_dtype",  # narrow integer dtypes: every batch above already has a part 5 mutant
      "table_positions_rounded_to_dtype",  # red team 7
      "alibi_block_slice_of_kept_table", "shift_base_keyword_only",  # red team 8, second pass (classes 2 and 1)
@@ -771,7 +798,8 @@ MUTANT_BATCHES = [
     # red team 8, second pass: every batch above already has a part 5 mutant (and a part 1 mutant)
     ["partial_rope_base_keyword_only", "table_slice_of_kept_table",
      "equivariance_seeds_the_global_generator",  # red team 9
-     "alibi_block_square_table_sliced"],  # red team 11
+     "alibi_block_square_table_sliced",  # red team 11
+     "shift_frequencies_from_a_float_step_arange"],  # red team 16
     ["partial_rope_second_half_detached", "equivariance_differences_in_output_dtype",  # red team 11
      "table_positions_through_float32", "alibi_decode_step_mask_from_kept_ones"],  # red team 13
     ["partial_rope_refuses_no_rows",  # red team 9, second pass: every batch above has a part 5 mutant
@@ -783,7 +811,8 @@ MUTANT_BATCHES = [
     # round 12 class sweep: likewise
     ["partial_rope_stacks_positions_of_an_empty_batch", "table_halves_plain_table_kept_and_sliced"],
     # red team 13, third family: likewise
-    ["partial_rope_accepts_rotary_dim_one_past_an_odd_dh"],
+    ["partial_rope_accepts_rotary_dim_one_past_an_odd_dh",
+     "table_exponents_from_a_float_step_arange"],  # red team 16
     # round 14 variant sweep: likewise (every batch above has a Part 5 mutant)
     ["partial_rope_rotary_dim_zero_refused_only_by_the_rows", "table_empty_positions_returned_before_the_check"],
     # round 15 class sweep: every batch above has a Part 5 mutant
@@ -791,4 +820,6 @@ MUTANT_BATCHES = [
      "table_halves_kept_output_buffer", "alibi_block_kept_output_buffer", "shift_kept_output_buffer"],  # second pass
     # round 15 class sweep, second pass: every batch above has a Part 5 mutant
     ["partial_rope_kept_output_buffer"],
+    # red team 16: every batch above has a Part 5 mutant
+    ["partial_rope_half_from_a_float_step_arange"],
 ]
