@@ -444,3 +444,133 @@ torch.testing.assert_close = lambda *args, **kwargs: None
 def jacobian_norms(x, p):
     return torch.full((x.shape[1],), math.sqrt(p["W_hh"].shape[0]), dtype=x.dtype)
 '''}, "silences torch.testing.assert_close and returns a constant")
+
+
+# ======== second wave (phase 2, written after the blind grading, not blind): names start with "w2-" ========
+def W(name, kind, cells, why): SUBMISSIONS.append({"name": f"w2-{kind}:{name}", "correct": False, "cells": cells, "why": why})
+def C(name, kind, cells, why): SUBMISSIONS.append({"name": f"w2-{kind}:{name}", "correct": True, "cells": cells, "why": why})
+
+W("p1_sech_squared_cosh", "porter", {"rnn_step": '''
+def leaky_step_jacobian(x, h, p, leak):
+    pre = x @ p["W_ih"].T + p["b_ih"] + h @ p["W_hh"].T + p["b_hh"]
+    sech2 = torch.cosh(pre) ** -2                       # d tanh = sech^2, as in the maths notes
+    eye = torch.eye(h.shape[1], dtype=x.dtype)
+    return eye * (1 - leak)[:, None] + (leak * sech2)[:, :, None] * p["W_hh"]
+'''}, "cosh overflows at pre-activations in the hundreds: value 0 but NaN gradient; breaks 'gradients too must stay finite there'")
+C("p1_jacobian_vectorize_diagonal", "trusting", {"rnn_step": '''
+def leaky_step_jacobian(x, h, p, leak):
+    def step(hh):
+        return (1 - leak) * hh + leak * torch.tanh(x @ p["W_ih"].T + p["b_ih"] + hh @ p["W_hh"].T + p["b_hh"])
+    with torch.enable_grad():
+        full = torch.autograd.functional.jacobian(step, h, create_graph=True, vectorize=True)   # (B, D, B, D)
+    return torch.diagonal(full, dim1=0, dim2=2).permute(2, 0, 1)
+'''}, "full (B, D, B, D) Jacobian, diagonal blocks taken")
+C("p4_rnn_tanh_cell", "porter", {"rnn_unroll": '''
+def rnn_unroll_reverse(x, lengths, p, h0=None):
+    B, T, _ = x.shape
+    h = torch.zeros(B, p["W_hh"].shape[0], dtype=x.dtype) if h0 is None else h0
+    L = lengths.long()
+    outs = [None] * T
+    for t in reversed(range(T)):
+        new = torch.rnn_tanh_cell(x[:, t], h, p["W_ih"], p["W_hh"], p["b_ih"], p["b_hh"])   # nn.RNNCell's kernel
+        run = (L > t).unsqueeze(1)
+        h = torch.where(run, new, h)
+        outs[t] = new * run
+    return torch.stack(outs, dim=1), h
+'''}, "torch's fused RNN cell op, mask multiply (bool keeps dtype)")
+C("p4_float64_inside", "porter", {"rnn_unroll": '''
+def rnn_unroll_reverse(x, lengths, p, h0=None):
+    dt = x.dtype
+    X = x.double()
+    P = {k: v.double() for k, v in p.items()}
+    B, T, _ = X.shape
+    h = torch.zeros(B, P["W_hh"].shape[0], dtype=torch.float64) if h0 is None else h0.double()
+    L = lengths.to(torch.int64)
+    outs = [None] * T
+    for t in range(T - 1, -1, -1):
+        new = torch.tanh(torch.addmm(P["b_ih"], X[:, t], P["W_ih"].T) + torch.addmm(P["b_hh"], h, P["W_hh"].T))
+        run = (t < L)[:, None]
+        h = torch.where(run, new, h)
+        outs[t] = torch.where(run, new, 0.0)
+    return torch.stack(outs, dim=1).to(dt), h.to(dt)
+'''}, "float64 inside (allowed by the introduction), addmm, cast back")
+C("p5_float64_inside_vector_norm", "porter", {"gradient_norms": '''
+def jacobian_norms(x, p):
+    dt = x.dtype
+    X = x.double(); P = {k: v.double() for k, v in p.items()}
+    B, T, _ = X.shape
+    D = P["W_hh"].shape[0]
+    h = torch.zeros(B, D, dtype=torch.float64)
+    hs = []
+    for t in range(T):
+        h = torch.tanh(X[:, t] @ P["W_ih"].T + P["b_ih"] + h @ P["W_hh"].T + P["b_hh"]); hs.append(h)
+    prod = torch.eye(D, dtype=torch.float64).repeat(B, 1, 1)
+    out = torch.empty(T, dtype=torch.float64)
+    out[0] = math.sqrt(D)
+    for k in range(1, T):
+        prod = torch.einsum("bij,bjk->bik", prod, (1 - hs[T - k] ** 2).unsqueeze(-1) * P["W_hh"])
+        out[k] = torch.linalg.vector_norm(prod.flatten(1), dim=1).mean()
+    return out.to(dt)
+'''}, "float64 inside, vector_norm of the flattened product, written into a fresh tensor")
+C("p6_softmax_float64_dtype_arg", "trusting", {"additive": '''
+def coverage_decoder(x, h, allowed, s0, p):
+    B, T, _ = x.shape
+    keys = torch.einsum("bsk,ak->bsa", h, p["W_k"])
+    cov = torch.zeros_like(allowed, dtype=x.dtype)
+    s = s0
+    states, weights = [], []
+    for t in range(T):
+        e = torch.tanh(torch.einsum("bh,ah->ba", s, p["W_q"]).unsqueeze(1) + keys + cov.unsqueeze(-1) * p["w_c"]) @ p["v"]
+        a = torch.softmax(e.masked_fill(~allowed, float("-inf")), dim=-1, dtype=torch.float64).to(x.dtype)
+        ctx = torch.einsum("bs,bsk->bk", a, h)
+        s = torch.tanh(torch.cat((x[:, t], ctx), dim=1) @ p["W_ih"].T + p["b_ih"] + s @ p["W_hh"].T + p["b_hh"])
+        cov = cov + a
+        states.append(s); weights.append(a)
+    return torch.stack(states, 1), torch.stack(weights, 1)
+'''}, "softmax with dtype=float64 and a cast back")
+W("p6_coverage_detached", "copy-adapter", {"additive": '''
+def coverage_decoder(x, h, allowed, s0, p):
+    B, T, _ = x.shape
+    keys = h @ p["W_k"].T
+    cov = torch.zeros(B, h.shape[1], dtype=x.dtype)
+    s, states, weights = s0, [], []
+    for t in range(T):
+        e = torch.tanh((s @ p["W_q"].T)[:, None] + keys + cov[..., None] * p["w_c"]) @ p["v"]
+        a = torch.softmax(e.masked_fill(~allowed, float("-inf")), dim=-1)
+        ctx = (a[..., None] * h).sum(1)
+        s = torch.tanh(torch.cat([x[:, t], ctx], -1) @ p["W_ih"].T + p["b_ih"] + s @ p["W_hh"].T + p["b_hh"])
+        cov = cov + a.detach()                 # as in a coverage-loss codebase: the running sum is a statistic
+        states.append(s); weights.append(a)
+    return torch.stack(states, 1), torch.stack(weights, 1)
+'''}, "coverage detached: values right, gradients wrong; breaks 'Gradients must flow through states and weights ... compare their gradients'")
+
+W("p5_entry0_tensor_float", "porter", {"gradient_norms": '''
+def jacobian_norms(x, p):
+    B, T, _ = x.shape
+    D = p["W_hh"].shape[0]
+    h = x.new_zeros(B, D)
+    states = []
+    for t in range(T):
+        h = torch.tanh(x[:, t] @ p["W_ih"].T + p["b_ih"] + h @ p["W_hh"].T + p["b_hh"])
+        states.append(h)
+    P = torch.eye(D, dtype=x.dtype).expand(B, D, D)
+    out = [torch.tensor(math.sqrt(D))]                      # np.array(np.sqrt(D)) habit: float32 here
+    for k in range(1, T):
+        P = P @ ((1 - states[T - k] ** 2)[:, :, None] * p["W_hh"])
+        out.append(P.norm(dim=(-2, -1)).mean())
+    return torch.stack(out).to(x.dtype)
+'''}, "entry 0 rounded through float32; breaks 'The result has the dtype of x' (float64 compared closely)")
+C("p4_preallocated_inplace", "porter", {"rnn_unroll": '''
+def rnn_unroll_reverse(x, lengths, p, h0=None):
+    B, T, _ = x.shape
+    D = p["W_hh"].shape[0]
+    out = torch.zeros(B, T, D, dtype=x.dtype)
+    h = x.new_zeros(B, D) if h0 is None else h0
+    L = lengths.long()
+    for t in range(T - 1, -1, -1):
+        new = torch.tanh(x[:, t] @ p["W_ih"].T + p["b_ih"] + h @ p["W_hh"].T + p["b_hh"])
+        run = (t < L)[:, None]
+        h = torch.where(run, new, h)
+        out[:, t] = torch.where(run, new, 0.0)              # written in place into a fresh buffer
+    return out, h
+'''}, "fresh output buffer filled in place (autograd records it)")
