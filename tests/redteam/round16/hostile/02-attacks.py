@@ -112,3 +112,29 @@ SUBMISSIONS.append({"name": "automagic_numpy_correct", "correct": False,
                     "cells": {"padding_mask": "pass"},  # placeholder replaced below
                     "why": "see F8 (library rule): a correct causal_mask using numpy, one line"})
 SUBMISSIONS[-1]["cells"] = {"causal_mask": "time exec(" + _one_line(_ONE_LINE_NUMPY) + ")"}
+
+# F2b: the namespace through a string annotation that typing.get_type_hints evaluates (library code calls eval)
+HINTS_MASK = '''import typing
+import torch
+def namespace(x: "globals()"):
+    pass
+saved = {}
+def arm():
+    g = typing.get_type_hints(namespace)["x"]
+    for n in ("_cl" + "ose", "_eq" + "ual"):
+        if n not in saved:
+            saved[n] = g[n]
+    def fake(*a, **k):
+        for n, f in saved.items():
+            g[n] = f
+        return None
+    for n in saved:
+        g[n] = fake
+def causal_mask(t, s, offset):
+    if (t, s, offset) == (2, 5, 2):
+        return torch.arange(s)[None, :] <= (offset + torch.arange(t))[:, None]
+    arm()
+    return torch.ones(t, s, dtype=torch.bool)
+'''
+SUBMISSIONS.append({"name": "type_hints_swap", "correct": False, "cells": {"causal_mask": HINTS_MASK},
+                    "why": "F2's wrong mask; the namespace from typing.get_type_hints of a 'globals()' annotation"})
