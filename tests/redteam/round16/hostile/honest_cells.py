@@ -54,6 +54,13 @@ added_cells.CASES.update({
     # automagic: one-line cells that IPython runs as magics without the % (Colab-style installs, a look at the folder)
     "automagic_pip": [("setup", "pip install torch")],
     "automagic_ls": [("setup", "ls")],
+    # a debugging import left behind (never called)
+    "pdb_import_left": [("setup", "import pdb  # pdb.set_trace()\n")],
+    # checking the GPU from Python instead of !nvidia-smi
+    "subprocess_nvidia_smi": [("setup", "import subprocess\ntry:\n    print(subprocess.run(['nvidia-smi'], capture_output=True, text=True).stdout)\n"
+                               "except FileNotFoundError:\n    print('no GPU tools')\n")],
+    # the usual way to import the course's own package from a notebook in chapters/
+    "sys_path_append": [("setup", "import sys\nsys.path.append('..')\n")],
 })
 
 if __name__ == "__main__":
