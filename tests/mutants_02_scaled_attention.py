@@ -306,6 +306,17 @@ def masked_attention(q, k, v, allowed):
     out = (torch.softmax(z, dim=-1) @ v).masked_fill(empty[..., None], 0.0)
     return out, lse
 """}),
+    # red team 16 (framework porter), the same class added instead of filled: an additive -1e5 bias keeps masked
+    # keys at 0 only while they lie less than about 1e5 above the allowed ones; the hidden tests put them about
+    # 170000 above (scores near +-85000)
+    "masked_attention_adds_minus_1e5_bias": ("test_masked_attention", {"masked_attention": """
+def masked_attention(q, k, v, allowed):
+    z = q @ k.transpose(-2, -1) / math.sqrt(q.shape[-1]) + (~allowed).to(q.dtype) * -1e5
+    empty = ~allowed.expand_as(z).any(dim=-1)
+    lse = torch.logsumexp(z, dim=-1).masked_fill(empty, float("-inf"))
+    out = (torch.softmax(z, dim=-1) @ v).masked_fill(empty[..., None], 0.0)
+    return out, lse
+"""}),
     # degenerate-input class: squeeze() also drops a batch of one or a single query
     "lse_squeezed_too_far": ("test_masked_attention", {"masked_attention": """
 def masked_attention(q, k, v, allowed):
@@ -1195,7 +1206,8 @@ MUTANT_BATCHES = [
      "padding_mask_max_of_an_empty_batch",  # red team 12
      "softmax_backward_clamps_weights_in_place",  # round 12 class sweep: no other Part 2 member
      "fix_replaces_value_weight_when_padded",  # round 14: no other Part 7 member
-     "causal_mask_kept_output_buffer"],  # round 15 class sweep, second pass
+     "causal_mask_kept_output_buffer",
+     "masked_attention_adds_minus_1e5_bias"],  # round 15 class sweep, second pass
     ["raw_scores_distance_then_square",  # red team 11
      "padding_mask_wraps_small_int_lengths_with_fix_calling_it"],  # round 11, refbind: no other Part 4 or 7 member
     ["fix_sets_self_scale_to_the_head_width",  # round 14, hand-written answers: every batch above has a Part 7 member

@@ -574,3 +574,36 @@ def rnn_unroll_reverse(x, lengths, p, h0=None):
         out[:, t] = torch.where(run, new, 0.0)              # written in place into a fresh buffer
     return out, h
 '''}, "fresh output buffer filled in place (autograd records it)")
+
+# phase 2 class sweep: the additive-bias class at a larger gap, and a finfo.min fill (correct: always below every real score)
+W("p6_additive_minus_1e5", "porter", {"additive": '''
+def coverage_decoder(x, h, allowed, s0, p):
+    B, T, _ = x.shape
+    bias = (~allowed).to(x.dtype) * -1e5
+    keys = h @ p["W_k"].T
+    cov = x.new_zeros(B, h.shape[1])
+    s, states, weights = s0, [], []
+    for t in range(T):
+        e = torch.tanh((s @ p["W_q"].T)[:, None] + keys + cov[..., None] * p["w_c"]) @ p["v"] + bias
+        a = torch.softmax(e, dim=-1)
+        ctx = torch.einsum("bs,bsd->bd", a, h)
+        s = torch.tanh(torch.cat([x[:, t], ctx], -1) @ p["W_ih"].T + p["b_ih"] + s @ p["W_hh"].T + p["b_hh"])
+        cov = cov + a
+        states.append(s); weights.append(a)
+    return torch.stack(states, 1), torch.stack(weights, 1)
+'''}, "finite bias added; breaks '(a finite stand-in for -inf such as -1e4, filled in or added to the scores, loses to them)'")
+C("p6_finfo_min_fill", "porter", {"additive": '''
+def coverage_decoder(x, h, allowed, s0, p):
+    B, T, _ = x.shape
+    keys = h @ p["W_k"].T
+    cov = x.new_zeros(B, h.shape[1])
+    s, states, weights = s0, [], []
+    for t in range(T):
+        e = torch.tanh((s @ p["W_q"].T)[:, None] + keys + cov[..., None] * p["w_c"]) @ p["v"]
+        a = torch.softmax(e.masked_fill(~allowed, torch.finfo(e.dtype).min), dim=-1)   # the dtype's lowest value
+        ctx = torch.einsum("bs,bsd->bd", a, h)
+        s = torch.tanh(torch.cat([x[:, t], ctx], -1) @ p["W_ih"].T + p["b_ih"] + s @ p["W_hh"].T + p["b_hh"])
+        cov = cov + a
+        states.append(s); weights.append(a)
+    return torch.stack(states, 1), torch.stack(weights, 1)
+'''}, "a fill with finfo(dtype).min lies below every score the dtype holds: exp gives exactly 0")

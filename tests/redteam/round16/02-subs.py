@@ -566,3 +566,14 @@ class FixedSelfAttention(SeedSelfAttention):
         out = torch.nn.functional.scaled_dot_product_attention(q, k, v, attn_mask=keep)
         return out.masked_fill(~real[:, :, None], 0.0)
 '''}, "trusts SDPA with rows of no key (torch >= 2.5 gives them zeros)")
+
+# phase 2 class sweep: a finite bias added at a larger gap
+W("p5_additive_minus_1e5", "porter", {"masked_attention": '''
+def masked_attention(q, k, v, allowed):
+    z = q @ k.transpose(-2, -1) / math.sqrt(q.shape[-1])
+    z = z + (~allowed).to(z.dtype) * -1e5
+    any_ = allowed.expand_as(z).any(-1)
+    lse = torch.logsumexp(z, dim=-1).masked_fill(~any_, float("-inf"))
+    out = (torch.softmax(z, dim=-1) @ v).masked_fill(~any_[..., None], 0.0)
+    return out, lse
+'''}, "finite bias added; breaks 'a masked key counts for nothing however its score compares with the allowed ones'")
