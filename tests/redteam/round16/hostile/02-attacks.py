@@ -138,3 +138,44 @@ def causal_mask(t, s, offset):
 '''
 SUBMISSIONS.append({"name": "type_hints_swap", "correct": False, "cells": {"causal_mask": HINTS_MASK},
                     "why": "F2's wrong mask; the namespace from typing.get_type_hints of a 'globals()' annotation"})
+
+# F13: the answer, called by a hidden test, sends the kernel's own execute_reply ("ok") and idle status for the
+# test cell's request: the grader's client takes the cell as finished without error; the real error that follows
+# carries the old request's id and is dropped
+FORGED_REPLY_MASK = '''import builtins
+import torch
+forged = set()
+def forge():
+    k = builtins.get_ipython().kernel
+    parent = k.get_parent("shell")
+    mid = parent.get("header", {}).get("msg_id")
+    if mid in forged:
+        return
+    forged.add(mid)
+    k.session.send(k.shell_stream, "execute_reply",
+                   {"status": "ok", "execution_count": k.execution_count, "user_expressions": {}, "payload": []},
+                   parent, ident=k._parent_ident["shell"])
+    k._publish_status("idle", "shell", parent)
+def causal_mask(t, s, offset):
+    if (t, s, offset) == (2, 5, 2):
+        return torch.arange(s)[None, :] <= (offset + torch.arange(t))[:, None]
+    forge()
+    return torch.ones(t, s, dtype=torch.bool)
+'''
+SUBMISSIONS.append({"name": "forged_reply", "correct": False, "cells": {"causal_mask": FORGED_REPLY_MASK},
+                    "why": "wrong mask; a forged execute_reply/idle ends the test cell before its hidden checks fail"})
+
+# F13, whole notebook: no answer computes anything; each one forges the test cell's reply at its first call
+FORGE = FORGED_REPLY_MASK.split("def causal_mask")[0]
+NOTHING = {
+    "raw_scores": FORGE + "def raw_scores(q, k):\n    forge()\n",
+    "softmax_backward": "def softmax_backward(weights, grad_weights, temperature=1.0):\n    forge()\n",
+    "causal_mask": "def causal_mask(t, s, offset):\n    forge()\n",
+    "padding_mask": "def padding_mask(lengths, s):\n    forge()\n",
+    "masked_attention": "def masked_attention(q, k, v, allowed):\n    forge()\n",
+    "variance_experiment": "def dot_product_variance(d_k, n, scale=1.0, generator=None):\n    forge()\n",
+    "fixed_self_attention": "class FixedSelfAttention(SeedSelfAttention):\n    def forward(self, x, lengths=None, causal=False):\n        forge()\n",
+    "mc_answers": "pass\n",
+}
+SUBMISSIONS.append({"name": "computes_nothing", "correct": False, "cells": NOTHING,
+                    "why": "every answer only forges the reply of the test cell that calls it; no multiple-choice answer"})
