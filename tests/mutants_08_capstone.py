@@ -912,7 +912,9 @@ def sample_decode(next_logprobs, starts, max_len, temperature, top_k, generator)
             for r in range(lp.shape[0]):
                 masked[r, threshold_idx[r]] = lp[r, threshold_idx[r]]
             lp = masked
-        draws = torch.multinomial(torch.exp(lp - torch.logsumexp(lp, 1, keepdim=True)), 1, generator=generator)
+        # every argument by keyword (red team 16: the hidden spy read the probabilities from a positional argument only)
+        draws = torch.multinomial(input=torch.exp(lp - torch.logsumexp(lp, 1, keepdim=True)), num_samples=1,
+                                  generator=generator)
         for r, i in enumerate(idx):
             prefixes[i].append(int(draws[r, 0]))
             finished[i] = prefixes[i][-1] == EOS
