@@ -179,3 +179,21 @@ NOTHING = {
 }
 SUBMISSIONS.append({"name": "computes_nothing", "correct": False, "cells": NOTHING,
                     "why": "every answer only forges the reply of the test cell that calls it; no multiple-choice answer"})
+
+# F13 + F8: the multiple-choice tests call no student code; a SIGALRM timer (set in a one-line cell the scan cannot
+# read) runs forge() while they run
+_TICK = '''import signal
+def tick(signum, frame):
+    try:
+        p = builtins.get_ipython().kernel.get_parent("shell")
+        c = p.get("content", {})
+        if not c.get("silent") and "setitimer" not in c.get("code", ""):
+            forge()
+    except Exception:
+        pass
+signal.signal(signal.SIGALRM, tick)
+signal.setitimer(signal.ITIMER_REAL, 0.001, 0.001)
+'''
+SUBMISSIONS.append({"name": "computes_nothing_all", "correct": False,
+                    "cells": {**NOTHING, "mc_answers": "time exec(" + _one_line(_TICK) + ")"},
+                    "why": "computes_nothing plus a timer that forges the multiple-choice test cells too"})
