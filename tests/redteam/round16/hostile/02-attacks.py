@@ -197,3 +197,9 @@ signal.setitimer(signal.ITIMER_REAL, 0.001, 0.001)
 SUBMISSIONS.append({"name": "computes_nothing_all", "correct": False,
                     "cells": {**NOTHING, "mc_answers": "time exec(" + _one_line(_TICK) + ")"},
                     "why": "computes_nothing plus a timer that forges the multiple-choice test cells too"})
+
+# the same without F8: `__import__("signal")` is not an import statement, which is all the scan's module list reads
+_PLAIN_TICK = 'signal = __import__("signal")\n' + _TICK.replace("import signal\n", "")
+SUBMISSIONS.append({"name": "computes_nothing_plain", "correct": False,
+                    "cells": {**NOTHING, "mc_answers": _PLAIN_TICK},
+                    "why": "computes_nothing_all with ordinary code cells only (no automagic)"})

@@ -1,7 +1,11 @@
 """Red team round 16 (hostile): a student's own zip, inside a folder download, plants a notebook for
 another student (class 3) and for a student id of its choosing (a spreadsheet formula in the export).
 
-    timeout 1800 python tests/redteam/round16/hostile/collect_nested_zip.py [--grade]
+    timeout 1800 python tests/redteam/round16/hostile/collect_nested_zip.py [--grade] [--pattern=REGEX]
+
+(With the lead's fix of 09:40, a zip whose own name matches the pattern is a student's and is not unpacked; a
+pattern that fixes the file name, e.g. --pattern='.*/(?P<student_id>[^/_]+)_(?P<file_id>exercises\.ipynb)$', makes
+`mallory_handin.zip` fail that test while the entries inside it still match.)
 
 The LMS download unpacked into a folder (Safari does this by itself; the guide allows "a folder,
 possibly of several such zips"), in which one student (mallory) handed in a zip instead of a notebook,
@@ -43,10 +47,11 @@ def main(grade: bool):
         write_submission(CHAPTER, mine, {})
         # mallory's hand-in: a zip whose entries name other students, dated 2107 (the newest zip date)
         with zipfile.ZipFile(download / "mallory_handin.zip", "w") as zf:
-            for name, src in [("bob_exercises.ipynb", blank), (f"{FORMULA_ID}_exercises.ipynb", mine)]:
+            for name, src in [("bob_exercises.ipynb", blank), (f"{FORMULA_ID}_exercises.ipynb", mine)]:  # noqa
                 info = zipfile.ZipInfo(name, date_time=(2107, 12, 31, 23, 59, 58))
                 zf.writestr(info, src.read_bytes())
-        status, out, err = cli("collect", CHAPTER, str(download))
+        pattern = next((a.split("=", 1)[1] for a in sys.argv if a.startswith("--pattern=")), None)
+        status, out, err = cli("collect", CHAPTER, str(download), *(["--pattern", pattern] if pattern else []))
         print("collect", status)
         print(out)
         same = (root / "submitted" / "bob" / CHAPTER / "exercises.ipynb").read_bytes() == blank.read_bytes()
