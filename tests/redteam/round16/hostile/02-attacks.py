@@ -203,3 +203,73 @@ _PLAIN_TICK = 'signal = __import__("signal")\n' + _TICK.replace("import signal\n
 SUBMISSIONS.append({"name": "computes_nothing_plain", "correct": False,
                     "cells": {**NOTHING, "mc_answers": _PLAIN_TICK},
                     "why": "computes_nothing_all with ordinary code cells only (no automagic)"})
+
+# against the lead's working tree of 09:40 (vars(x) of a plain name is allowed): the namespace through
+# vars(alias of sys)["modules"] and vars(module), helper names read backwards by a function
+VARS_ALIAS_MASK = '''import sys
+import torch
+s = sys
+def back(t):
+    return t[::-1]
+saved = {}
+def arm():
+    mods = vars(s)["modules"]
+    m = mods[back("__niam__")]
+    g = vars(m)
+    for n in (back("esolc_"), back("lauqe_")):
+        if n not in saved:
+            saved[n] = g[n]
+    def fake(*a, **k):
+        for n, f in saved.items():
+            g[n] = f
+        return None
+    for n in saved:
+        g[n] = fake
+def causal_mask(t, s_, offset):
+    if (t, s_, offset) == (2, 5, 2):
+        return torch.arange(s_)[None, :] <= (offset + torch.arange(t))[:, None]
+    arm()
+    return torch.ones(t, s_, dtype=torch.bool)
+'''
+SUBMISSIONS.append({"name": "vars_alias_swap", "correct": False, "cells": {"causal_mask": VARS_ALIAS_MASK},
+                    "why": "F2's wrong mask; the namespace through vars(s)['modules'] with s = sys"})
+
+# F13 against the lead's working tree of 09:40, ordinary code cells only: the kernel through the namespace above,
+# its attributes by names read backwards by a function; the timer through __import__("signal")
+FORGE2 = '''import sys
+s_alias = sys
+def back(t):
+    return t[::-1]
+forged = set()
+def kernel():
+    m = vars(s_alias)["modules"][back("__niam__")]
+    return getattr(vars(m)[back("nohtypi_teg")](), "kernel")
+def forge():
+    k = kernel()
+    parent = getattr(k, back("tnerap_teg"))("shell")
+    mid = parent.get("header", {}).get("msg_id")
+    if mid in forged:
+        return
+    forged.add(mid)
+    ident = getattr(k, back("tnedi_tnerap_"))["shell"]
+    getattr(k, "session").send(getattr(k, back("maerts_llehs")), "execute_reply",
+                               {"status": "ok", "execution_count": k.execution_count, "user_expressions": {}, "payload": []},
+                               parent, ident=ident)
+    getattr(k, back("sutats_hsilbup_"))("idle", "shell", parent)
+'''
+_TICK2 = '''signal = __import__("signal")
+def tick(signum, frame):
+    try:
+        kk = kernel()
+        p = getattr(kk, back("tnerap_teg"))("shell")
+        c = p.get("content", {})
+        if not c.get("silent") and "setitimer" not in c.get("code", ""):
+            forge()
+    except Exception:
+        pass
+signal.signal(signal.SIGALRM, tick)
+signal.setitimer(signal.ITIMER_REAL, 0.001, 0.001)
+'''
+NOTHING2 = {**NOTHING, "raw_scores": FORGE2 + "def raw_scores(q, k):\n    forge()\n", "mc_answers": _TICK2}
+SUBMISSIONS.append({"name": "computes_nothing_plain2", "correct": False, "cells": NOTHING2,
+                    "why": "F13 with ordinary cells against the 09:40 working tree"})
