@@ -53,9 +53,13 @@ STATIC_CASES = {
                           "uses get_ipython, which reaches the notebook's namespace or IPython itself"),
     "ast transformer": ("ip = get_ipython()\nip.ast_transformers.append(object())", "ast_transformers"),
     "getframe": ("import sys\ndef f():\n    return sys._getframe(1).f_locals", "reads stack frames or tracebacks (_getframe)"),
-    "inspect": ("import inspect\nx = inspect.currentframe()", "imports inspect"),
+    "inspect": ("import inspect\nx = inspect.currentframe()", "reads stack frames or tracebacks (currentframe)"),
+    "inspect stack": ("import inspect\nx = inspect.stack()", "uses inspect.stack, which looks into"),
     "traceback frame": ("try:\n    1 / 0\nexcept Exception as e:\n    f = e.__traceback__.tb_frame", "tb_frame"),
-    "gc": ("import gc\nobjs = gc.get_objects()", "imports gc"),
+    "gc": ("import gc\nobjs = gc.get_objects()", "searches the interpreter's objects (get_objects)"),
+    "gc under another name": ("import gc as g\nobjs = g.get_objects()", "imports gc as g"),
+    "gc handed on": ("import gc\nm = gc", "hands on the module gc as a value"),
+    "gc callbacks": ("import gc\ngc.callbacks.append(print)", "uses gc.callbacks"),
     "gc attribute": ("objs = __import__('gc').get_objects()", "searches the interpreter's objects (get_objects)"),
     "ctypes": ("import ctypes\nctypes.string_at(0)", "imports ctypes"),
     "globals": ("g = globals()", "uses globals"),
@@ -66,7 +70,27 @@ STATIC_CASES = {
     "dynamic import": ("m = __import__('tor' + 'ch')", "calls __import__ with code or a name built at run time"),
     "import_module": ("import importlib\nm = importlib.import_module(name)", "calls import_module with code or a name"),
     "exec": ("exec(''.join(['x', '=1']))", "calls exec with code or a name built at run time"),
-    "literal exec": ("exec('import gc')", "imports gc"),
+    "literal exec": ("exec('import ctypes')", "imports ctypes"),
+    # red team 16: the namespace reached as an attribute, by a literal name, through code in a string that a
+    # library evaluates, through exec text read under barry_as_FLUFL; the kernel's request read back
+    "builtins.globals": ("import builtins\ng = builtins.globals()", "uses builtins.globals, which reaches"),
+    "getattr of a namespace call": ("import builtins\nv = getattr(builtins, 'vars')()", "uses getattr(..., 'vars')"),
+    "namespace by key": ("import builtins\nv = builtins.__dict__['globals']()", "looks up 'globals' by name"),
+    "module dict": ("import builtins\nd = builtins.__dict__", "reads builtins.__dict__"),
+    "annotation evaluated": ("import typing\ndef f(x: 'globals()'): pass\nns = typing.get_type_hints(f)['x']",
+                             "holds code in a string that uses globals"),
+    "timeit statement": ("import timeit\ntimeit.timeit('import __main__ as m; m.x = 1', number=1)",
+                         "holds code in a string that imports __main__"),
+    "exec under barry": ("from __future__ import barry_as_FLUFL\nexec('assert 1 <> 2\\ng = globals()')",
+                         "uses globals"),
+    "exec unreadable": ("exec('def (')", "calls exec with text this check cannot parse"),
+    "compile flags": ("c = compile('x = 1', 'f', 'exec', 0x1000000)", "calls compile with flags"),
+    "kernel request": ("c = get_ipython().kernel.get_parent('shell')['content']['code']",
+                       "reads the kernel's request (get_parent)"),
+    "pdb used": ("import pdb\npdb.set_trace()", "uses pdb.set_trace"),
+    "IPython beyond display": ("import IPython\nip = IPython.get_ipython()", "uses IPython.get_ipython"),
+    "vars of a module": ("import builtins\nv = vars(builtins)", "uses vars"),
+    "locals at the top": ("l = locals()", "uses locals"),
     "getattr built": ("import sys\nf = getattr(sys, '_get' + 'frame')", "uses getattr(..., '_getframe') with the name built"),
     "getattr computed": ("import sys\nf = getattr(sys, name)", "calls getattr on sys with a name built at run time"),
     "getattr literal": ("import sys\nf = getattr(sys, '_getframe')", "uses getattr(..., '_getframe')"),
@@ -151,7 +175,16 @@ def test_static_scan_keeps_ordinary_code_unflagged():
                 "h = getattr(torch, 'float' + '16')\ny = torch.ops.aten.add(x, x)\nimport traceback\n"
                 "try:\n    1 / 0\nexcept ZeroDivisionError:\n    traceback.print_exc()\n"
                 # names computed the ordinary way (white-box 11 flags names disguised at run time, not these)
-                "d = getattr(torch, name)\nlayer = getattr(model, f'layer{i}')\nact = getattr(F, cfg['act'])\n")
+                "d = getattr(torch, name)\nlayer = getattr(model, f'layer{i}')\nact = getattr(F, cfg['act'])\n"
+                # red team 16: honest idioms once flagged (the GPU clean-up, memory measured, a signature read,
+                # an object's attributes, the re-run guard, a message from a function's locals, IPython's
+                # display, a debugging import left behind); strings that hold harmless code
+                "import gc\ngc.collect()\nimport tracemalloc\ntracemalloc.start()\n"
+                "cur, peak = tracemalloc.get_traced_memory()\nimport inspect\nsig = inspect.signature(f)\n"
+                "from inspect import signature\np = P(1, 2)\nprint(vars(p))\nif 'cache' not in globals():\n    cache = {}\n"
+                "def g(d_k, heads):\n    return 'd_k={d_k} heads={heads}'.format(**locals())\n"
+                "import IPython\nIPython.display.display(IPython.display.Markdown('**x**'))\nimport pdb\n"
+                "note = 'x.mean(dim=-1)'\nkind = 'torch.float32'\n")
     assert guard.static_findings("part", ordinary, protected, test_builtins) == []
 
 
@@ -328,7 +361,7 @@ def _cell(source: str, gid: str, kind: str):
     return nbformat.v4.new_code_cell(source, metadata={"nbgrader": meta})
 
 
-SETUP = "import torch, os, sys\n_REF = {'allclose': torch.allclose}\nx = 1"
+SETUP = "import torch, os, sys\n_REF = {'allclose': torch.allclose}\nx = 1\ndef _hidden_helper(a, b=1):\n    return a"
 
 
 def run_notebook(tmp: Path, cells: list[tuple[str, str, str]], static=None, tags=None,
@@ -487,6 +520,10 @@ RUNTIME_BATCHES = {
                         "py_compile.compile('spy2.py', cfile='spy2.pyc', dfile=os.path.join(sysconfig.get_paths()['stdlib'], 'nntplib.py'))\n"
                         "_im.SourcelessFileLoader('spy2', 'spy2.pyc').load_module()",
                         "runs code from the file 'spy2.pyc'"),
+        # red team 16: inspect reads a function's code for its caller; a library's function or the student's own
+        # is fine (the honest notebook below), a grader cell's is not
+        "inspect_grader_function": ("import inspect\n_sig = inspect.signature(_hidden_helper)",
+                                    "reads a function's code (__code__)"),
         "thread_left_running": ("import threading, time\ndef _watch():\n    while True:\n        time.sleep(0.5)\n"
                                 "threading.Thread(target=_watch, daemon=True).start()",
                                 "threads that run the student's code after its cell (threading) changed"),
@@ -560,7 +597,12 @@ def test_an_honest_notebook_with_libraries_is_not_flagged(tmp_path):
               # (red team 15: torch's default-device mode read as a hook flagged the notebook)
               "import threading\n_th = threading.Thread(target=lambda: None)\n_th.start()\n_th.join()\n"
               "torch.set_default_device('cuda' if torch.cuda.is_available() else 'cpu')\n"
-              "torch.device('cpu').__enter__()\n")
+              "torch.device('cpu').__enter__()\n"
+              # red team 16: the GPU clean-up, memory measured, a signature read (inspect reads the function's
+              # __code__ for the student: a library's function or the student's own is fine), the re-run guard
+              "import gc, tracemalloc, inspect\ngc.collect()\ntracemalloc.start()\n_m = tracemalloc.get_traced_memory()\n"
+              "tracemalloc.stop()\n_s = inspect.signature(torch.einsum), inspect.signature(_twice)\n"
+              "if 'cache' not in globals():\n    cache = {}\n")
     ctx, cells = run_notebook(tmp_path, [(SETUP, "setup", "locked"), (honest, "a1", "student"),
                                          ("assert x == 1", "t1", "test"), ("raise ValueError('a slip')", "a2", "student"),
                                          ("assert x == 1", "t2", "test"),

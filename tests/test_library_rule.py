@@ -149,6 +149,9 @@ EVASIONS = {
     "import importlib.util\nspec = importlib.util.find_spec('nu' + 'mpy')":
         "line 2 loads a module by hand (find_spec), which this check cannot read",
     "import runpy\nns = runpy.run_module(name)": "line 2 loads a module by hand (run_module), which this check cannot read",
+    # code in strings that library code runs (red team 16): a timeit statement, an annotation evaluated
+    "import timeit\nt = timeit.timeit('import numpy', number=1)": "line 1 imports numpy",
+    "def f(x: \"__import__('numpy')\"): pass": "line 1 imports numpy",
 }
 
 
@@ -164,6 +167,7 @@ def test_ways_around_a_plain_import_break_the_rule_too(code):
     "version = sys.modules['torch'].__version__\nhave_triton = 'triton' in sys.modules",
     "for m in model.modules():\n    m.eval()",
     "from IPython import display\ndisplay.display(display.Markdown('**done**'))",
+    "def f(x: 'torch.Tensor') -> 'torch.Tensor':\n    return x\nnote = 'x.mean(); import this later'",
 ])
 def test_torch_only_answers_keep_the_rule(code):
     assert libraries.scan([("answer", code)], TORCH) == {}

@@ -265,6 +265,10 @@ FRAME_ATTRS = {"f_back", "f_locals", "f_globals", "f_builtins", "f_code", "f_tra
                "getouterframes", "getinnerframes", "walk_stack", "walk_tb", "exc_info", "last_traceback",
                "last_value", "__traceback__"}
 GC_ATTRS = {"get_objects", "get_referrers", "get_referents"}
+# where the kernel keeps the request it is running: a test cell's request holds the cell's whole code, hidden
+# tests included (red team 16: `get_ipython().kernel.get_parent("shell")["content"]["code"]`, printed encoded)
+KERNEL_ATTRS = {"get_parent", "get_parents", "parent_header", "_parent_header", "_parents", "_parent_ident",
+                "shell_stream", "shell_streams", "iopub_socket", "iopub_thread"}
 HOOK_ATTRS = {"settrace", "setprofile", "addaudithook", "input_transformers_post",
               "input_transformers_cleanup", "input_transformer_manager", "ast_transformers", "set_custom_exc",
               "custom_exceptions", "CustomTB", "showtraceback", "_showtraceback", "run_cell", "run_cell_async",
@@ -301,7 +305,7 @@ SOURCE_ATTRS = {"linecache", "extract_stack", "format_stack", "print_stack", "St
                 "getsourcelines", "findsource"}
 FUNC_ATTRS = {"__code__", "__closure__", "cell_contents", "__globals__", "__builtins__", "__defaults__",
               "__kwdefaults__", "__subclasses__", "co_consts", "co_code"}
-WATCHED_ATTRS = FRAME_ATTRS | GC_ATTRS | HOOK_ATTRS | FUNC_ATTRS | SOURCE_ATTRS
+WATCHED_ATTRS = FRAME_ATTRS | GC_ATTRS | HOOK_ATTRS | FUNC_ATTRS | SOURCE_ATTRS | KERNEL_ATTRS
 # modules whose only use in an answer would be to look into or hook the grader
 INTROSPECTION_MODULES = {"inspect": "inspect", "gc": "gc", "ctypes": "ctypes", "IPython": "IPython",
                          "ipykernel": "ipykernel", "dis": "dis", "pdb": "pdb", "bdb": "bdb", "_ctypes": "ctypes",
@@ -311,6 +315,24 @@ INTROSPECTION_MODULES = {"inspect": "inspect", "gc": "gc", "ctypes": "ctypes", "
                          # a signal handler is handed the running frame: the test's, with its expected values
                          "signal": "signal"}
 NAMESPACE_CALLS = {"globals", "vars", "locals", "get_ipython", "breakpoint"}
+# modules with honest uses in a notebook (freeing memory before a GPU run, measuring memory, reading a
+# signature, showing a table, a debugging import left behind): importing them is fine, and these attributes
+# of them; any other attribute, the module handed on as a value, or the module under another name is flagged
+# (red team 16: `import gc; gc.collect()` flagged an honest notebook)
+SAFE_MODULE_ATTRS = {
+    "gc": {"collect", "disable", "enable", "isenabled", "freeze", "unfreeze", "get_freeze_count", "get_count",
+           "get_threshold", "set_threshold", "get_stats", "is_tracked", "is_finalized"},
+    "tracemalloc": {"start", "stop", "is_tracing", "get_traced_memory", "reset_peak", "clear_traces",
+                    "get_tracemalloc_memory", "get_traceback_limit"},
+    "inspect": {"signature", "Signature", "Parameter", "BoundArguments", "isclass", "isfunction", "ismethod",
+                "ismodule", "isbuiltin", "isroutine", "iscoroutinefunction", "isgeneratorfunction", "isabstract",
+                "getdoc", "cleandoc", "getfullargspec"},
+    "IPython": {"display"},
+    "pdb": set(), "bdb": set(),
+}
+# roots under which a namespace is a module's (or the interpreter's), not an object of the student's
+_RISKY_ROOTS = {"builtins", "__builtins__", "sys", "os", "threading", "gc", "inspect", "importlib", "types", "torch",
+                "np", "numpy", "math", "F", "nn", "IPython", "ipykernel", "__main__", "operator", "functools"}
 DYNAMIC_CALLS = {"__import__", "exec", "eval", "compile", "import_module"}
 
 
@@ -323,6 +345,8 @@ def _why(attr: str) -> str:
         return f"reads or changes the internals of functions or classes ({attr})"
     if attr in SOURCE_ATTRS:
         return f"reads the source or the stack of the running cells ({attr}), where the tests keep their code"
+    if attr in KERNEL_ATTRS:
+        return f"reads the kernel's request ({attr}), which holds the running test cell's code"
     return f"installs or reads a hook into the interpreter, IPython or torch ({attr})"
 
 
@@ -330,9 +354,47 @@ def _literal_text(node: ast.AST | None) -> bool:
     return isinstance(node, ast.Constant) and isinstance(node.value, (str, bytes))
 
 
-def _introspection_findings(cell_id: str, tree: ast.Module, protected: set[str]) -> list[str]:
+def _parse_text(text: str | bytes) -> ast.Module | None:
+    """Code text as ``exec`` or a library reads it: plain, or with ``barry_as_FLUFL``, which a cell can switch
+    on and ``exec`` then inherits (red team 16); None if it parses neither way."""
+    for flags in (0, __future__.barry_as_FLUFL.compiler_flag):
+        try:
+            return compile(text, "<text>", "exec", ast.PyCF_ONLY_AST | flags, dont_inherit=True)
+        except (SyntaxError, ValueError, TypeError):
+            continue
+        except (RecursionError, MemoryError):
+            return None
+    return None
+
+
+def _harmless_namespace_calls(tree: ast.Module) -> set[int]:
+    """``globals``/``vars``/``locals`` names in calls that read nothing of the tests: ``name in globals()``
+    (a notebook's re-run guard), ``vars(obj)`` of an object (its ``__dict__``), ``locals()`` inside a function
+    (its own frame) (red team 16: each flagged an honest notebook)."""
+    harmless = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Compare) and all(isinstance(op, (ast.In, ast.NotIn)) for op in node.ops):
+            for c in node.comparators:
+                if (isinstance(c, ast.Call) and isinstance(c.func, ast.Name) and c.func.id == "globals"
+                        and not c.args and not c.keywords):
+                    harmless.add(id(c.func))
+        elif (isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "vars"
+              and len(node.args) == 1 and not node.keywords and isinstance(node.args[0], (ast.Name, ast.Attribute))
+              and _root(node.args[0]) not in _RISKY_ROOTS | set(SAFE_MODULE_ATTRS)):
+            harmless.add(id(node.func))
+        elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)):
+            for sub in ast.walk(node):
+                if (isinstance(sub, ast.Call) and isinstance(sub.func, ast.Name) and sub.func.id == "locals"
+                        and not sub.args and not sub.keywords):
+                    harmless.add(id(sub.func))
+    return harmless
+
+
+def _introspection_findings(cell_id: str, tree: ast.Module, protected: set[str], depth: int = 0) -> list[str]:
     """Introspection, hooks and run-time code that have no place in an answer."""
     findings = []
+    if depth > 8:
+        return [f"cell {cell_id}: holds code in strings nested too deeply for this check to read"]
     bound = {n.id for n in ast.walk(tree) if isinstance(n, ast.Name) and isinstance(n.ctx, (ast.Store, ast.Del))}
     for node in ast.walk(tree):
         if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)):
@@ -349,6 +411,20 @@ def _introspection_findings(cell_id: str, tree: ast.Module, protected: set[str])
         findings.append(f"cell {cell_id}, line {getattr(node, 'lineno', '?')}: {text}")
 
     magics = {id(node.func.value.func) for node in ast.walk(tree) if _magic_call(node)}
+    harmless = _harmless_namespace_calls(tree)
+    assigned = {n.id for n in ast.walk(tree) if isinstance(n, ast.Name) and isinstance(n.ctx, (ast.Store, ast.Del))}
+    assigned |= {n.name for n in ast.walk(tree) if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef))}
+    assigned |= {a.arg for n in ast.walk(tree) if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda))
+                 for a in [*n.args.posonlyargs, *n.args.args, *n.args.kwonlyargs, n.args.vararg, n.args.kwarg] if a}
+    # a module with honest uses, imported under another name, escapes the attribute rule below
+    module_alias = {}
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            for a in node.names:
+                if a.name.split(".")[0] in _RISKY_ROOTS | set(SAFE_MODULE_ATTRS):
+                    module_alias[a.asname or a.name.split(".")[0]] = a.name.split(".")[0]
+    # names used as `module.attr` (checked attribute by attribute below), not as values
+    attribute_roots = {id(node.value) for node in ast.walk(tree) if isinstance(node, ast.Attribute)}
     # `if __name__ == "__main__":` names the notebook's module honestly; any other "__main__" reaches its namespace
     main_guard = {id(c) for node in ast.walk(tree) if isinstance(node, ast.Compare)
                   and any(isinstance(n, ast.Name) and n.id == "__name__" for n in [node.left, *node.comparators])
@@ -363,6 +439,18 @@ def _introspection_findings(cell_id: str, tree: ast.Module, protected: set[str])
                         isinstance(node, ast.ImportFrom) and name == "IPython"
                         and all(a.name == "display" for a in node.names)):
                     continue  # showing a table or a plot is an ordinary thing for an answer to do
+                if name in SAFE_MODULE_ATTRS:
+                    if isinstance(node, ast.Import):
+                        alias = next(a for a in node.names if a.name == name)
+                        if alias.asname in (None, name):
+                            continue  # its attributes are checked where they are used
+                        add(node, f"imports {name} as {alias.asname}, which hides what it is used for")
+                        continue
+                    unsafe = [a.name for a in node.names if a.name not in SAFE_MODULE_ATTRS[name]]
+                    if not unsafe:
+                        continue
+                    add(node, f"imports {', '.join(unsafe)} from {name}, which looks into or hooks the grader's code")
+                    continue
                 if top in INTROSPECTION_MODULES and INTROSPECTION_MODULES[top]:
                     add(node, f"imports {name}, which looks into or hooks the grader's code")
                 elif name == "torch.library" or name.startswith("torch.library.") or (
@@ -374,8 +462,20 @@ def _introspection_findings(cell_id: str, tree: ast.Module, protected: set[str])
                     if alias.name in WATCHED_ATTRS | NAMESPACE_CALLS:
                         add(node, f"imports {alias.name}: " + _why(alias.name))
         elif isinstance(node, ast.Attribute):
+            module = node.value.id if isinstance(node.value, ast.Name) else None
+            module = module_alias.get(module, module)
             if node.attr in WATCHED_ATTRS:
                 add(node, f"uses {_dotted(node)}: " + _why(node.attr))
+            elif module in SAFE_MODULE_ATTRS and node.attr not in SAFE_MODULE_ATTRS[module]:
+                add(node, f"uses {_dotted(node)}, which looks into or hooks the grader's code")
+            elif node.attr in NAMESPACE_CALLS and isinstance(node.ctx, ast.Load) and (
+                    node.attr in ("globals", "get_ipython", "breakpoint") or _root(node) in _RISKY_ROOTS
+                    or _root(node) in module_alias or _root(node) is None):
+                # `builtins.globals()` is the caller's namespace, the notebook's (red team 16)
+                add(node, f"uses {_dotted(node)}, which reaches the notebook's namespace or IPython itself")
+            elif node.attr == "__dict__" and (_root(node) in _RISKY_ROOTS or _root(node) in module_alias
+                                              or _root(node) is None):
+                add(node, f"reads {_dotted(node)}, the namespace of a module or of the interpreter")
             elif node.attr == "library" and _root(node) == "torch":
                 add(node, f"uses {_dotted(node)}, which replaces torch's own operators")
             elif node.attr in protected and node.attr.lower().startswith(("_ref", "_check")):
@@ -386,13 +486,29 @@ def _introspection_findings(cell_id: str, tree: ast.Module, protected: set[str])
                 add(node, "names the module __main__, which is the notebook's namespace with the tests' helpers")
             elif text in protected or text.split(".")[-1] in protected:
                 add(node, f"names {text}, a helper of the grader's tests")
+            elif len(text) <= 100_000:
+                # code in a string that library code runs: an annotation `typing.get_type_hints` evaluates,
+                # a `timeit` statement, a doctest (red team 16: `def f(x: "globals()")`)
+                inner = _parse_text(node.value) if any(ch in text for ch in "(.[=;\n") or text.startswith(
+                    ("import ", "from ")) else None
+                if inner is not None and any(isinstance(n, (ast.Call, ast.Import, ast.ImportFrom, ast.Attribute,
+                                                            ast.Subscript)) for n in ast.walk(inner)):
+                    for f in _introspection_findings(cell_id, inner, protected, depth + 1):
+                        add(node, "holds code in a string that " + f.split(": ", 1)[-1])
+        elif isinstance(node, ast.Subscript):
+            key = _folded_text(node.slice)
+            if key in NAMESPACE_CALLS | WATCHED_ATTRS:
+                add(node, f"looks up {key!r} by name: " + (_why(key) if key in WATCHED_ATTRS else
+                                                          "it reaches the notebook's namespace or IPython itself"))
         elif isinstance(node, ast.Name) and isinstance(node.ctx, ast.Load):
             if node.id in protected and node.id not in bound:
                 add(node, f"reads {node.id}, a helper of the grader's tests")
-            elif node.id in NAMESPACE_CALLS and id(node) not in magics:
+            elif node.id in NAMESPACE_CALLS and id(node) not in magics and id(node) not in harmless:
                 add(node, f"uses {node.id}, which reaches the notebook's namespace or IPython itself")
             elif node.id in ("__builtins__", "__attnlab_audit__") or node.id.startswith("__attnlab"):
                 add(node, f"reads {node.id}, which belongs to the interpreter or the grader")
+            elif node.id in SAFE_MODULE_ATTRS and id(node) not in attribute_roots and node.id not in assigned:
+                add(node, f"hands on the module {node.id} as a value, which hides what it is used for")
         if isinstance(node, ast.Call):
             func = node.func
             name = func.id if isinstance(func, ast.Name) else func.attr if isinstance(func, ast.Attribute) else None
@@ -402,12 +518,14 @@ def _introspection_findings(cell_id: str, tree: ast.Module, protected: set[str])
                 if not _literal_text(first):
                     add(node, f"calls {name} with code or a name built at run time, which this check cannot read")
                 elif name in ("exec", "eval", "compile"):
-                    try:
-                        inner = ast.parse(first.value)
-                    except (SyntaxError, ValueError):
-                        inner = None
-                    if inner is not None:
-                        findings += _introspection_findings(cell_id, inner, protected)
+                    inner = _parse_text(first.value)
+                    if inner is None:
+                        add(node, f"calls {name} with text this check cannot parse")
+                    else:
+                        findings += _introspection_findings(cell_id, inner, protected, depth + 1)
+                if name == "compile" and (len(node.args) > 3 or any(k.arg in ("flags", "dont_inherit")
+                                                                    for k in node.keywords)):
+                    add(node, "calls compile with flags, which changes how the text is read")
             # attribute names given as text elsewhere: operator.attrgetter("f.__globals__"), methodcaller,
             # object.__getattribute__(f, "__globals__")
             literal = (first if name in ("attrgetter", "methodcaller") else node.args[1] if name in (
@@ -416,6 +534,8 @@ def _introspection_findings(cell_id: str, tree: ast.Module, protected: set[str])
                 for part in literal.value.split("."):
                     if part in WATCHED_ATTRS:
                         add(node, f"uses {name}(... {part!r} ...): " + _why(part))
+                    elif part in NAMESPACE_CALLS | {"__dict__"}:
+                        add(node, f"uses {name}(... {part!r} ...), which reaches a namespace")
             elif literal is not None and _disguised(literal):
                 add(node, f"calls {name} with an attribute name disguised at run time ({_dotted(literal)}), "
                           "which can only be meant to get past this check")
@@ -424,6 +544,9 @@ def _introspection_findings(cell_id: str, tree: ast.Module, protected: set[str])
                 if _literal_text(attr):
                     if attr.value in WATCHED_ATTRS:
                         add(node, f"uses {name}(..., {attr.value!r}): " + _why(attr.value))
+                    elif attr.value in NAMESPACE_CALLS or (attr.value == "__dict__" and (
+                            _root(node.args[0]) in _RISKY_ROOTS | set(module_alias) or _root(node.args[0]) is None)):
+                        add(node, f"uses {name}(..., {attr.value!r}), which reaches a namespace")
                 elif _folded_text(attr) is not None and (_folded_text(attr) in WATCHED_ATTRS or (
                         _folded_text(attr).startswith("__") and _folded_text(attr).endswith("__"))):
                     # a name spelt in pieces ('__glob' + 'als__'): only to get past this check
@@ -861,7 +984,15 @@ def __attnlab_install_audit__(watched, attrs, module_name, pickle_modules, pickl
                 frame = frame.f_back
             if frame is None:
                 return
-        else:
+        elif (event == "object.__getattr__" and len(args) > 1 and args[1] == "__code__" and frame is not None
+              and frame.f_code.co_filename in wrappers):
+            # `inspect.signature` of a library's function or the student's own reads its code and nothing of the
+            # tests (red team 16: an honest `inspect.signature(torch.einsum)` was flagged); a grader cell's
+            # function read that way is still recorded
+            code = getattr(args[0], "__code__", None)
+            if isinstance(code, types.CodeType) and (student_code(code) or is_installed(code.co_filename)):
+                return
+        if not event.startswith(("marshal.", "pickle.")):
             while frame is not None and (frame.f_code.co_filename in wrappers or (
                     frame.f_code.co_filename.startswith("<") and owner_of(frame.f_code.co_filename) is None)):
                 frame = frame.f_back
