@@ -1,6 +1,10 @@
 """Red team round 16 (hostile, F13): what a client sees when a cell forges its own execute_reply: for the fix.
 
-    timeout 300 python tests/redteam/round16/hostile/forged_reply_signal.py
+    timeout 300 python tests/redteam/round16/hostile/forged_reply_signal.py [--suppress]
+
+--suppress: the cell also wraps the kernel's `session.send` so that the request's later messages are dropped, and
+puts it back at the first message of the next request: the client then sees one reply and one idle, as from a real
+kernel, and `send` is the original again before any later code runs.
 
 A plain kernel (jupyter_client, no sandbox, no grader) runs one cell that forges "ok" + idle for its own request,
 then raises, as a failing hidden check would. Prints, in order, every shell and iopub message whose parent is that
@@ -14,6 +18,22 @@ from __future__ import annotations
 import queue
 
 from jupyter_client.manager import start_new_kernel
+
+SUPPRESS = '''
+# drop every later message of this request (the real error, reply and idle); put send back at the first message of
+# another request, i.e. before any later code (a probe) runs
+real_send = k.session.send
+mid = parent["header"]["msg_id"]
+def send(stream, msg_or_type, content=None, parent=None, *args, **kwargs):
+    p = parent or {}
+    if mid in (p.get("msg_id"), p.get("header", {}).get("msg_id"), p.get("parent_header", {}).get("msg_id")):
+        return {"header": {}, "content": {"status": "ok"}}  # what the kernel's own code reads of a sent message
+    if not p:  # a message of no request (none is expected here): let it through, keep watching
+        return real_send(stream, msg_or_type, content, parent, *args, **kwargs)
+    k.session.send = real_send
+    return real_send(stream, msg_or_type, content, parent, *args, **kwargs)
+k.session.send = send
+'''
 
 CELL = '''
 k = get_ipython().kernel
@@ -30,7 +50,9 @@ raise AssertionError("the hidden check fails")
 def main():
     km, kc = start_new_kernel(kernel_name="python3")
     try:
-        msg_id = kc.execute(CELL)
+        import sys
+        cell = CELL.replace("import time", SUPPRESS + "import time") if "--suppress" in sys.argv else CELL
+        msg_id = kc.execute(cell)
         seen = []
         first_reply = kc.get_shell_msg(timeout=30)
         seen.append(("shell", first_reply["msg_type"], first_reply["content"].get("status")))
@@ -42,6 +64,8 @@ def main():
                     msg = get(timeout=0.05)
                 except queue.Empty:
                     continue
+                if channel == "shell" and msg["parent_header"].get("msg_id") == follow:
+                    seen.append(("shell", "execute_reply of the next request", msg["content"].get("status")))
                 if msg["parent_header"].get("msg_id") == msg_id:
                     content = msg["content"]
                     seen.append((channel, msg["msg_type"], content.get("status") or content.get("execution_state")
