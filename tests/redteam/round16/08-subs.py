@@ -757,6 +757,75 @@ def average_checkpoints(states):
 SUBMISSIONS[-1]["correct"] = True
 SUBMISSIONS[-1]["why"] = "JAX habit: shallow copies of the dicts (the caller's list and dicts untouched); last integer tensor itself (allowed)"
 
+# ---- batch 4 (phase 2, after the hidden tests were read) ----
+# Round 16, chapter 08, fourth batch (phase 2, after the class "a hidden check that reads one calling convention"):
+# correct answers with every argument by keyword and other API routes.
+C("OK4-p6-tensor-method-multinomial", {"sample": _m.sample(probs='''        probs = scores.softmax(dim=-1)
+        draw = probs.multinomial(num_samples=1, generator=generator).view(-1)''')},
+  "Tensor.multinomial method, keywords")
+C("OK4-p6-topk-keywords", {"sample": _m.sample(cut='''        if top_k is not None and top_k < V:
+            best = torch.topk(input=scores, k=top_k, dim=-1, largest=True, sorted=True)
+            scores = torch.full_like(input=scores, fill_value=-math.inf).scatter(dim=-1, index=best.indices, src=best.values)''',
+  probs='''        probs = torch.softmax(input=scores, dim=-1)
+        draw = torch.multinomial(input=probs, num_samples=1, generator=generator).flatten()''')},
+  "torch.topk, scatter, softmax, multinomial by keyword")
+C("OK4-p7-heapq", {"beam_search": _m.beam(scores='''        import heapq
+        cands = [(s + float(lp[h, v]), h, v) for h, (toks, s) in enumerate(live) for v in range(V)]
+        top = heapq.nlargest(k, cands, key=lambda c: c[0])''')},
+  "heapq.nlargest for the k best candidates")
+C("OK4-p8-fractions", {"bleu": '''
+from fractions import Fraction
+def corpus_bleu(hypotheses, references):
+    matches, totals = [0] * 4, [0] * 4
+    for hyp, ref in zip(hypotheses, references):
+        for n in range(1, 5):
+            h = Counter(tuple(hyp[i:i + n]) for i in range(max(0, len(hyp) - n + 1)))
+            r = Counter(tuple(ref[i:i + n]) for i in range(max(0, len(ref) - n + 1)))
+            matches[n - 1] += sum((h & r).values())
+            totals[n - 1] += sum(h.values())
+    if not all(totals) or not all(matches):
+        return 0.0
+    c = sum(map(len, hypotheses))
+    r = sum(map(len, references))
+    precision = float(Fraction(matches[0], totals[0]) * Fraction(matches[1], totals[1]) *
+                      Fraction(matches[2], totals[2]) * Fraction(matches[3], totals[3])) ** 0.25
+    penalty = 1.0 if c >= r else math.exp(1 - r / c)
+    return float(100 * penalty * precision)
+'''}, "exact product of the precisions with fractions.Fraction, then the fourth root")
+C("OK4-p5-mean-dtype-arg", {"average": '''
+def average_checkpoints(states):
+    if len(states) == 0:
+        raise ValueError("no states")
+    for s in states:
+        if sorted(s) != sorted(states[0]):
+            raise ValueError("keys differ")
+        if any(tuple(s[n].shape) != tuple(states[0][n].shape) for n in s):
+            raise ValueError("shapes differ")
+    result = {}
+    for name, last in states[-1].items():
+        if torch.is_floating_point(input=last):
+            acc_dtype = torch.float64 if last.dtype == torch.float64 else torch.float32
+            result[name] = torch.mean(input=torch.stack(tensors=[s[name] for s in states]), dim=0,
+                                      dtype=acc_dtype).to(dtype=last.dtype)
+        else:
+            result[name] = last.detach().clone()
+    return result
+'''}, "torch.mean with dtype= for the accumulation, keys taken from the last state (same keys, another order)")
+C("OK4-p4-nll-keywords", {"sentence_loss": '''
+import torch.nn.functional as F
+def sentence_smoothed_loss(logits, targets, eps):
+    B, T, V = logits.shape
+    logp = F.log_softmax(input=logits, dim=-1)
+    nll = F.nll_loss(input=logp.reshape(B * T, V), target=targets.reshape(-1).to(torch.int64), reduction="none").view(B, T)
+    smooth = -torch.sum(input=logp[..., PAD + 1:], dim=-1) / (V - 1)
+    per_token = (1.0 - eps) * nll + eps * smooth
+    real = torch.ne(input=targets, other=PAD)
+    sums = torch.sum(input=torch.where(condition=real, input=per_token, other=torch.zeros((), dtype=logits.dtype)), dim=1)
+    counts = torch.sum(input=real, dim=1)
+    keep = counts > 0
+    return torch.mean(input=sums[keep] / counts[keep])
+'''}, "F.nll_loss with reduction='none', torch.where to zero PAD positions (finite scores there), keywords")
+
 # ---- phase 2 relabels (see 08-verdicts.md) ----
 for _s in SUBMISSIONS:
     if _s["name"] == "OK-p1-fpad-crop":

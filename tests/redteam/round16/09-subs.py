@@ -803,6 +803,174 @@ W("FP-p6-positions-in-x-dtype", {"rope_llama3": _m.rp(ang='''    ang = positions
     cos, sin = ang.cos()[:, None], ang.sin()[:, None]''')},
   "FP: positions cast to x's dtype (float16 overflows past 65504, bfloat16 rounds them); breaks 'where m is the position' (each between 0 and 131 071)")
 
+# ---- batch 4 (phase 2, after the hidden tests were read) ----
+# Round 16, chapter 09, fourth batch (phase 2, after the class "a hidden check that reads one calling convention"):
+# correct answers with every argument by keyword and other API routes.
+C("OK4-p8-keywords-everywhere", {"generate_with_cache": '''
+def generate_with_cache(step, prompt, max_new_tokens, eos_id, pad_id, temperature, penalty, generator):
+    B = prompt.size(dim=0)
+    history = [set(row) for row in prompt.tolist()]
+    logits, cache = step(tokens=prompt, cache=None)
+    done = [False] * B
+    chosen = []
+    for n in range(max_new_tokens):
+        scores = torch.clone(input=logits[:, -1])
+        for b in range(B):
+            for tok in history[b]:
+                s = scores[b, tok]
+                scores[b, tok] = torch.div(s, penalty) if s > 0 else torch.mul(s, penalty)
+        if temperature == 0:
+            new = torch.argmax(input=scores, dim=-1)
+        else:
+            probs = torch.softmax(input=scores / temperature, dim=-1)
+            new = torch.multinomial(input=probs, num_samples=1, replacement=False, generator=generator).squeeze(dim=1)
+        new = torch.where(condition=torch.tensor(done), input=torch.full_like(input=new, fill_value=pad_id), other=new)
+        chosen.append(new)
+        for b, tok in enumerate(new.tolist()):
+            history[b].add(tok)
+            done[b] = done[b] or tok == eos_id
+        if all(done) or n == max_new_tokens - 1:
+            break
+        logits, cache = step(tokens=new.unsqueeze(dim=1), cache=cache)
+    return torch.stack(tensors=chosen, dim=1)
+'''}, "step, torch.multinomial, argmax, where, softmax all called with keyword arguments; Python sets for the history")
+C("OK4-p7-keywords-index-copy", {"ragged_cached_attention": '''
+def ragged_cached_attention(q, k_new, v_new, k_cache, v_cache, lengths):
+    B, H, T, Dh = q.shape
+    G, S = k_cache.size(dim=1), k_cache.size(dim=2)
+    if G < 1 or H % G:
+        raise ValueError("H is not a multiple of G")
+    starts = lengths.tolist()
+    if any(s + T > S for s in starts):
+        raise ValueError("a row would not fit")
+    for b, s in enumerate(starts):
+        idx = torch.arange(start=s, end=s + T)
+        k_cache[b].index_copy_(dim=1, index=idx, source=k_new[b])
+        v_cache[b].index_copy_(dim=1, index=idx, source=v_new[b])
+    S_idx = torch.arange(end=S)
+    total = lengths.to(dtype=torch.int64) + T
+    written = torch.lt(S_idx.unsqueeze(dim=0), total.unsqueeze(dim=1))            # (B, S)
+    k = torch.where(condition=written[:, None, :, None], input=k_cache, other=torch.zeros((), dtype=q.dtype))
+    v = torch.where(condition=written[:, None, :, None], input=v_cache, other=torch.zeros((), dtype=q.dtype))
+    k = torch.repeat_interleave(input=k, repeats=H // G, dim=1)
+    v = torch.repeat_interleave(input=v, repeats=H // G, dim=1)
+    qpos = lengths.to(dtype=torch.int64).unsqueeze(dim=1) + torch.arange(end=T)
+    visible = torch.le(S_idx[None, None, :], qpos[:, :, None])[:, None]               # (B, 1, T, S)
+    scores = torch.matmul(input=q, other=k.transpose(dim0=-1, dim1=-2)) / math.sqrt(Dh)
+    scores = torch.masked_fill(input=scores, mask=torch.logical_not(visible), value=-math.inf)
+    return torch.matmul(torch.softmax(scores, dim=-1), v), torch.add(lengths, T)
+'''}, "index_copy_ into each row's cache view, every torch call by keyword")
+C("OK4-p1-keywords", {"head_rms_norm": '''
+def head_rms_norm(x, n_heads, weight, eps=1e-6, unit_offset=False):
+    if n_heads < 1 or x.size(dim=-1) % n_heads != 0:
+        raise ValueError("n_heads")
+    work = torch.float64 if x.dtype == torch.float64 else torch.float32
+    heads = torch.unflatten(input=x.to(dtype=work), dim=-1, sizes=(n_heads, x.size(dim=-1) // n_heads))
+    heads = torch.transpose(input=heads, dim0=-3, dim1=-2)
+    ms = torch.mean(input=torch.square(input=heads), dim=-1, keepdim=True)
+    scale = torch.add(input=weight.to(dtype=work), other=1.0) if unit_offset else weight.to(dtype=work)
+    return torch.mul(input=torch.div(input=heads, other=torch.sqrt(input=ms + eps)), other=scale).to(dtype=x.dtype)
+'''}, "every torch call by keyword; unflatten + transpose")
+C("OK4-p4-nll-loss-keywords", {"masked_lm_loss": '''
+def masked_lm_loss(logits, ids, target_mask, z_loss=0.0):
+    work = torch.float64 if logits.dtype == torch.float64 else torch.float32
+    keep = target_mask[:, 1:]
+    count = int(torch.count_nonzero(input=keep))
+    if count == 0:
+        return torch.zeros(size=(), dtype=work), count
+    rows = logits[:, :-1][keep].to(dtype=work)
+    labels = ids[:, 1:][keep].to(dtype=torch.int64)
+    logz = torch.logsumexp(input=rows, dim=-1)
+    nll = F.nll_loss(input=torch.log_softmax(input=rows, dim=-1), target=labels, reduction="none")
+    return torch.mean(input=nll + z_loss * logz * logz), count
+'''}, "F.nll_loss on log_softmax of the selected rows, keywords, count_nonzero")
+C("OK4-p2-F-linear", {"fused_swiglu": '''
+def fused_swiglu(x, w_gate_up, w_down, beta=1.0, limit=None, interleaved=False):
+    work = torch.float64 if x.dtype == torch.float64 else torch.float32
+    w = w_gate_up.to(dtype=work)
+    n = w.shape[0] // 2
+    gate_w = w[0::2] if interleaved else w[:n]
+    up_w = w[1::2] if interleaved else w[n:]
+    xw = x.to(dtype=work)
+    g = F.linear(input=xw, weight=gate_w)
+    u = F.linear(input=xw, weight=up_w)
+    if limit is not None:
+        g = torch.clamp(input=g, max=limit)
+        u = torch.clamp(input=u, min=-limit, max=limit)
+    h = g * torch.sigmoid(input=beta * g) * u
+    return F.linear(input=h, weight=w_down.to(dtype=work)).to(dtype=x.dtype)
+'''}, "F.linear with keywords")
+C("OK4-p6-view-as-complex", {"rope_llama3": '''
+def rope_llama3(x, positions, base=500000.0, factor=8.0, low_freq_factor=1.0, high_freq_factor=4.0,
+                original_context=8192):
+    B, H, T, Dh = x.shape
+    if Dh % 2 or positions.shape != torch.Size([B, T]):
+        raise ValueError("bad shapes")
+    half = Dh // 2
+    theta = 1.0 / torch.pow(torch.tensor(base, dtype=torch.float64), torch.arange(0, Dh, 2, dtype=torch.float64) / Dh)
+    wavelen = 2 * math.pi / theta
+    smooth = (original_context / wavelen - low_freq_factor) / (high_freq_factor - low_freq_factor)
+    new = torch.where(wavelen > original_context / low_freq_factor, theta / factor, theta)
+    medium = (wavelen >= original_context / high_freq_factor) & (wavelen <= original_context / low_freq_factor)
+    new = torch.where(medium, (1 - smooth) * theta / factor + smooth * theta, new)
+    angle = positions.to(torch.float64)[:, None, :, None] * new                     # (B, 1, T, half)
+    rot = torch.polar(torch.ones_like(angle), angle)
+    xc = torch.complex(x[..., :half].to(torch.float64), x[..., half:].to(torch.float64))
+    out = xc * rot
+    return torch.cat([out.real, out.imag], dim=-1).to(x.dtype)
+'''}, "HF-style medium band, complex numbers on the half-split pairs (x_i + i x_{i+D/2}) in float64")
+C("OK4-p5-match-statement", {"block_variant": '''
+def block_variant(x, attn, ffn, norm_1, norm_2, layout, post_norms=None):
+    match layout:
+        case "parallel":
+            n = norm_1(x)
+            return x + attn(n) + ffn(n)
+        case "reordered":
+            h = x + norm_1(attn(x))
+            return h + norm_2(ffn(h))
+        case "sandwich":
+            if post_norms is None:
+                raise ValueError("post_norms needed")
+            first, second = post_norms
+            h = x + first(attn(norm_1(x)))
+            return h + second(ffn(norm_2(h)))
+        case _:
+            raise ValueError(f"unknown layout {layout}")
+'''}, "match statement (value patterns compare with ==)")
+C("OK4-p3-math-prod", {"moe_params": '''
+def moe_params(vocab, dim, n_layers, n_heads, n_kv_heads, head_dim, ffn_hidden, n_experts, top_k, tied=False,
+               n_shared=0, first_dense=0, dense_hidden=0):
+    checks = [n_kv_heads >= 1, n_kv_heads >= 1 and n_heads % n_kv_heads == 0, 1 <= top_k <= n_experts,
+              n_shared >= 0, 0 <= first_dense <= n_layers]
+    if not all(checks):
+        raise ValueError("invalid configuration")
+    swiglu = lambda width: math.prod((3, dim, width))
+    embed = math.prod((vocab, dim)) * (1 if tied else 2)
+    per_block = 2 * dim + math.prod((dim, head_dim)) * (2 * n_heads + 2 * n_kv_heads)
+    dense = first_dense * swiglu(dense_hidden)
+    moe_blocks = n_layers - first_dense
+    total = embed + dim + n_layers * per_block + dense + moe_blocks * (dim * n_experts + (n_experts + n_shared) * swiglu(ffn_hidden))
+    active = embed + dim + n_layers * per_block + dense + moe_blocks * (dim * n_experts + (top_k + n_shared) * swiglu(ffn_hidden))
+    return total, active
+'''}, "math.prod on ints")
+
+# ---- batch 5 (phase 2, after the hidden tests were read) ----
+# Round 16, chapter 09, fifth batch (phase 2): porter leftovers.
+W("FP5-p6-theta-from-python-list", {"rope_llama3": _m.rp(theta='''    theta = torch.tensor([base ** (-2 * i / Dh) for i in range(half)])   # math on Python floats, then a tensor''')},
+  "FP: torch.tensor of Python floats is float32; breaks 'within 1e-10 of the exact values for float64 ... Compute the angles in float64'")
+W("TA5-p1-F-normalize", {"head_rms_norm": _m.rms(norm='''    out = F.normalize(xs, dim=-1, eps=eps) * math.sqrt(Dh) * s''')},
+  "TA: F.normalize divides by max(||x||, eps); breaks 'x_h / sqrt(mean(x_h^2) + ε) ... with eps inside the square root'")
+W("IJ5-p4-T-on-3d", {"masked_lm_loss": _m.lm(sel='''    m = target_mask[:, 1:]
+    sel = logits.transpose(0, 1)[:-1].transpose(0, 1)[m].to(cd)
+    y = ids.T[1:].T[m].long()''')},
+  "(probe: should be correct, .T on the 2-D ids and transposes of logits that cancel)")
+SUBMISSIONS[-1]["correct"] = True
+SUBMISSIONS[-1]["why"] = "IJ habit that cancels: transposes there and back (2-D .T on ids) select the same rows"
+W("TA5-p8-squeeze-no-dim", {"generate_with_cache": _m.gw().replace("generator=generator)[:, 0]", "generator=generator).squeeze()")},
+  "(probe) .squeeze() without a dim: for B = 1 a 0-d token, which torch.where broadcasts back to (1,)")
+SUBMISSIONS[-1]["correct"] = True
+SUBMISSIONS[-1]["why"] = "IJ habit that happens to be harmless: torch.where(finished, pad, tok) broadcasts a 0-d token back to (B,) = (1,)"
+
 # ---- phase 2 relabels (see 09-verdicts.md) ----
 _RELABEL = {
     "IJ-p2-view-pairs": "MISLABEL, correct: .view that only splits one axis (2F -> (F, 2)) works for every stride, so it "
