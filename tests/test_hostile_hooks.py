@@ -524,6 +524,11 @@ RUNTIME_BATCHES = {
         # is fine (the honest notebook below), a grader cell's is not
         "inspect_grader_function": ("import inspect\n_sig = inspect.signature(_hidden_helper)",
                                     "reads a function's code (__code__)"),
+        # red team 16: what carries the kernel's replies, wrapped so that a test cell's real reply could be dropped
+        # after a forged one
+        "session_send": ("_k = get_ipython().kernel\n_send = _k.session.send\n"
+                         "_k.session.send = lambda *a, **kw: _send(*a, **kw)",
+                         "the kernel's session's own methods changed"),
         "thread_left_running": ("import threading, time\ndef _watch():\n    while True:\n        time.sleep(0.5)\n"
                                 "threading.Thread(target=_watch, daemon=True).start()",
                                 "threads that run the student's code after its cell (threading) changed"),
@@ -537,6 +542,25 @@ RUNTIME_BATCHES = {
                                             "expected values (while cell after_frame_during_test ran)")},
 }
 CALLS = {"profile_during_test": "answer()", "frame_during_test": "answer2()"}
+
+
+# red team 16, F13: an answer that sends the kernel's reply to the test cell that called it, before the test's first
+# check; the client took the cell as finished without error, and a notebook computing nothing scored full marks
+FORGE = ("_forged = set()\ndef answer_forge():\n    k = get_ipython().kernel\n    parent = k.get_parent('shell')\n"
+         "    mid = parent.get('header', {}).get('msg_id')\n    if mid in _forged:\n        return\n    _forged.add(mid)\n"
+         "    k.session.send(k.shell_stream, 'execute_reply', {'status': 'ok', 'execution_count': k.execution_count,\n"
+         "                   'user_expressions': {}, 'payload': []}, parent, ident=k._parent_ident['shell'])\n"
+         "    k._publish_status('idle', 'shell', parent)\n")
+
+
+@pytest.mark.slow
+def test_a_reply_forged_for_a_test_cell_is_flagged(tmp_path):
+    ctx, cells = run_notebook(tmp_path, [(SETUP, "setup", "locked"), (FORGE, "a1", "student"),
+                                         ("answer_forge()\nassert x == 2, 'the answer is wrong'", "t1", "test"),
+                                         ("y = 3", "a2", "student"), ("assert x == 1", "t2", "test")])
+    assert any(r.startswith("cell t1: the kernel answered this cell twice") for r in ctx.tampered), ctx.tampered
+    assert "t1" in ctx.skipped_tests
+    assert any(o.get("ename") == "NotGraded" for o in cells["t1"].outputs), cells["t1"].outputs
 
 
 @pytest.fixture(scope="module")

@@ -231,8 +231,9 @@ class HardenedExecute(Execute):
         self._named_after_block = False  # the one check after a flag, which names what the flagged cell changed
         self._reported: set = set()
         self._last: tuple | None = None      # (cell, grade id, kind) of the last cell that ran
+        self._unanswered: set[str] = set()   # the grader's own requests that got no reply in time
         self.timeout_func = self._cell_timeout
-        self._disk_hit = 0
+        self._disk_hit: tuple[int, int] | None = None
         with self.setup_kernel():
             stop = threading.Event()
             threading.Thread(target=self._watch_disk, args=(stop,), daemon=True).start()
@@ -311,9 +312,20 @@ class HardenedExecute(Execute):
                 if not await ensure_async(self.km.is_alive()):
                     return None
                 continue
-            if msg["parent_header"].get("msg_id") == msg_id:
+            parent = msg["parent_header"].get("msg_id")
+            if parent == msg_id:
                 reply = msg
                 break
+            if msg.get("msg_type") == "execute_reply" and parent not in self._unanswered and self._last is not None:
+                # the grader sends one request at a time and reads its reply before the next: a reply to an
+                # earlier request is a second one, and the first was sent on the cell's behalf before it had
+                # finished (red team 16: an answer forged the test cell's reply at its first call, and a notebook
+                # computing nothing scored full marks in every chapter)
+                cell, gid = self._last[0], self._last[1]
+                self._flag([f"cell {gid}: the kernel answered this cell twice: a reply was sent on its behalf "
+                            "before it had finished (a forged reply)"], cell, gid)
+        if reply is None:
+            self._unanswered.add(msg_id)
         if not reply or reply["content"].get("status") != "ok" or not expression:
             return None
         value = reply["content"].get("user_expressions", {}).get("r", {})

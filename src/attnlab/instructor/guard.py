@@ -1296,6 +1296,25 @@ def _probe(P):
                             ip["the kernel's own " + key] = fp(kinstance[key])
             ip["the kernel's message handlers"] = _tuple(_sorted(
                 (k, fp(v)) for k, v in _dict(_getattr(kernel, "shell_handlers", {})).items()))
+            # what carries the kernel's replies to the grader: an answer that replaced the session's `send` (or a
+            # stream's) could drop the real reply of a test cell after sending a forged one (red team 16)
+            for label in ("session", "shell_stream", "control_stream", "iopub_socket", "iopub_thread"):
+                carrier = _getattr(kernel, label, None)
+                if carrier is None:
+                    continue
+                ip["the kernel's " + label] = _id(carrier)
+                try:
+                    own = _vars(carrier)
+                except Exception:
+                    own = {}
+                ip["the kernel's " + label + "'s own methods"] = _tuple(_sorted(
+                    (k, fp(v)) for k, v in _dict(own).items() if _isinstance(k, _str) and callable(v)))
+                for cls in _type(carrier).__mro__:
+                    if cls.__module__.startswith(("jupyter_client", "ipykernel", "zmq")):
+                        namespace("class " + cls.__module__ + "." + cls.__qualname__, _vars(cls))
+            streams = _getattr(kernel, "shell_streams", None)
+            if streams is not None:
+                ip["the kernel's shell_streams"] = seq(streams)
         groups["ipython"] = ip
         user = {}
         ns = shell.user_ns
