@@ -380,3 +380,112 @@ def test_only_the_courses_own_locked_markdown_is_left_unsanitised():
     prose_ids = {c["metadata"]["nbgrader"]["grade_id"] for c in released["cells"] if c["cell_type"] == "markdown"
                  and c["metadata"].get("nbgrader", {}).get("locked")}
     assert prose_ids and set(fb.locked_markdown_ids(ROOT, CHAPTER)) == prose_ids
+
+
+# --------------------------------------------------------------------------- test cells' outputs (red team 16, F12)
+
+def test_a_test_cell_shows_its_bounded_error_and_nothing_student_code_printed():
+    """Code a test cell calls runs while the test's source is in the kernel; an encoded copy it prints, displays
+    or raises is what no text scan recognises. A test cell shows only its error (name, message cut to
+    ``error_chars``, the visible line that raised it); the student's own cells keep their outputs."""
+    import base64
+
+    encoded = base64.b64encode(max(_hidden_cells(), key=len)[:6000].encode()).decode()
+    frame = "Cell In[4], line 1\n----> 1 check(x)"
+    spy = _test_cell("check(x)\n### BEGIN HIDDEN TESTS\nassert secret_value_of_the_test == 42\n### END HIDDEN TESTS",
+                     gid="test_spy", outputs=[
+                         new_output("stream", name="stdout", text="EXFIL<" + encoded + ">"),
+                         new_output("display_data", data={"text/plain": encoded, "text/html": f"<p>{encoded}</p>"}),
+                         new_output("error", ename="ValueError", evalue=encoded, traceback=["---", "ValueError", frame])])
+    honest = _test_cell("assert x == 2, 'x should be 2, not 1'", gid="test_honest", outputs=[
+        new_output("error", ename="AssertionError", evalue="x should be 2, not 1",
+                   traceback=["---", "AssertionError", "Cell In[5], line 1\n----> 1 assert x == 2"])])
+    answer = _answer_cell("print(x)", outputs=[new_output("stream", name="stdout", text="my own output: 1\n")])
+    nb = _run(new_notebook(cells=[answer, spy, honest]), fb.chapter_hidden_lines(ROOT, CHAPTER))
+    page = _html(nb)
+    assert encoded[300:360] not in page and encoded[-60:] not in page and "EXFIL" not in page
+    error, notice = nb.cells[1].outputs
+    assert error["traceback"][0].startswith("ValueError: " + encoded[:300] + "\n[... ")
+    assert len(error["evalue"]) < 350 and error["traceback"][1:] == ["raised by line 1 of this test cell: check(x)"]
+    assert notice["text"] == fb.TEST_OUTPUT_NOTICE + "\n"
+    assert nb.cells[2].outputs[0]["traceback"] == [  # an honest failing visible test: its whole message
+        "AssertionError: x should be 2, not 1", "raised by line 1 of this test cell: assert x == 2, 'x should be 2, not 1'"]
+    assert nb.cells[0].outputs[0]["text"] == "my own output: 1\n"
+    printed = new_output("stream", name="stdout", text="EXFIL<" + encoded + ">")
+    shown = _run(new_notebook(cells=[_test_cell("check(x)", outputs=[printed])]), [], test_outputs=True)
+    assert encoded in _html(shown)  # what the old default showed
+
+
+# --------------------------------------------------------------------------- the formgrader (red team 16, F4)
+
+def _formgrade_page(nb) -> str:
+    """The notebook as nbgrader's formgrader renders it for manual grading (SubmissionHandler.get)."""
+    from nbconvert.exporters import HTMLExporter
+    from nbgrader.server_extensions.formgrader import handlers
+    from traitlets.config import Config
+
+    config = Config()
+    config.HTMLExporter.template_name = "formgrade"
+    config.HTMLExporter.extra_template_basedirs = [handlers.template_path]
+    resources = {"assignment_id": CHAPTER, "notebook_id": "exercises", "submission_id": "x", "index": 0, "total": 1,
+                 "base_url": "", "student": "s", "last_name": None, "first_name": None, "notebook_path": "x.ipynb"}
+    return HTMLExporter(config=config).from_notebook_node(nb, resources=resources)[0]
+
+
+def _formgrade_own_problems() -> list[str]:
+    """What :func:`unsafe_html` finds in the formgrader's page around an empty notebook (its own scripts)."""
+    return fb.unsafe_html(_formgrade_page(new_notebook()))
+
+
+def test_the_graded_notebook_is_inert_in_the_formgrader_and_keeps_the_graders_cells():
+    test_source = "check(x)\n### BEGIN HIDDEN TESTS\nassert secret_value_of_the_test == 42\n### END HIDDEN TESTS"
+    traceback = ["-" * 20, "\x1b[31mValueError\x1b[0m  Traceback", "Cell In[4], line 1\n----> 1 check(x)", "ValueError: no"]
+    outputs = [
+        new_output("display_data", data={"text/html": HOSTILE_HTML, "text/plain": "x"}),
+        new_output("display_data", data={"image/svg+xml": HOSTILE_SVG}),
+        new_output("display_data", data={"text/markdown": "[click](javascript:alert(8)) <img src=y onerror=alert(9)>"}),
+        new_output("display_data", data={"application/javascript": "alert(10)", "text/plain": "<Javascript>"}),
+        new_output("display_data", data={"application/vnd.jupyter.widget-view+json": {"model_id": "x"}}),
+        new_output("display_data", data={"image/png": "iVBORw0KGgo="}, metadata={"image/png": {"width": '1 onload=alert(11)'}}),
+        new_output("stream", name="stdout", text="<script>alert(12)</script>"),
+        new_output("execute_result", data={"text/html": '<div onclick="alert(13)">table</div>'}, execution_count=1),
+    ]
+    test = _test_cell(test_source, gid="test_part", outputs=[
+        new_output("display_data", data={"text/html": "<img src=q onerror=alert(22)>"}),
+        new_output("error", ename="ValueError", evalue="no", traceback=traceback)])
+    test.metadata["nbgrader"].update(checksum="abc", cell_type="code")
+    prose = new_markdown_cell("Compute $a < b$ for <em>every</em> row.",
+                              metadata={"nbgrader": {"grade": False, "solution": False, "locked": True, "grade_id": "prose"}})
+    notes = new_markdown_cell('My notes <script>alert(14)</script><img src=z onerror="alert(15)"> [a](javascript:alert(23))'
+                              '<iframe src="x"></iframe><form action="javascript:alert(24)"></form>\n\n![shot](attachment:s.png)')
+    notes["attachments"] = {"s.png": {"image/png": "iVBORw0KGgo="}, "t.svg": {"image/svg+xml": HOSTILE_SVG}}
+    answer = _answer_cell("show()", outputs=outputs)
+    answer.metadata["tags"] = ['"><script>alert(17)</script>']
+    cells = [prose, answer, notes, nbformat.v4.new_raw_cell("<script>alert(16)</script>"), test]
+    state = {"state": {"m": {"state": {"value": "<img src=w onerror=alert(18)>"}}}, "version_major": 2, "version_minor": 0}
+    nb = new_notebook(cells=cells, metadata={"widgets": {"application/vnd.jupyter.widget-state+json": state},
+                                             "kernelspec": {"name": "python3", "display_name": "Python 3", "language": "python"}})
+    before = _formgrade_page(nbformat.from_dict(json.loads(json.dumps(nb))))
+    assert set(fb.unsafe_html(before)) > set(_formgrade_own_problems())  # what red team 16's F4 found
+    graded = fb.clean_graded_notebook(nb, ["prose"])
+    page = _formgrade_page(graded)
+    assert fb.unsafe_html(page) == _formgrade_own_problems()
+    assert not re.search(r"alert\(\d+\)</script>|<script>alert|<[^<>]*\sonerror=|=\s*[\"']?javascript:", page)
+    assert "<b>bold</b>" in page and 'src="data:image/svg+xml;base64,' in page and "&lt;script&gt;alert(12)" in page
+    # the grader's cells and the instructor's view of them: sources, nbgrader metadata, whole tracebacks
+    assert graded.cells[4].source == test_source and graded.cells[4].metadata["nbgrader"]["checksum"] == "abc"
+    assert graded.cells[4].outputs[-1]["traceback"] == traceback
+    assert graded.cells[0].source == prose.source and graded.cells[1].source == "show()"
+    assert graded.cells[2].attachments == {"s.png": {"image/png": "iVBORw0KGgo="}}
+    assert "data:image/png;base64,iVBORw0KGgo=" in page  # the pasted screenshot stays for the instructor
+
+
+@pytest.mark.slow
+def test_the_formgrader_shows_no_live_student_html(graded):
+    """The reproduction of red team 16's F4 on the `display` student (HTML, SVG, JavaScript, raw HTML in an
+    added Markdown cell): the autograded notebook the formgrader renders runs nothing of the student's."""
+    nb = nbformat.read(graded["root"] / "autograded" / "display" / CHAPTER / "exercises.ipynb", as_version=4)
+    page = _formgrade_page(nb)
+    assert fb.unsafe_html(page) == _formgrade_own_problems()
+    assert not re.search(r"<script>alert|alert\(\d+\)</script>", page) and "<b>bold</b>" in page
+    assert fb.BEGIN in page  # the instructor still sees the hidden tests, as nbgrader ran them

@@ -20,7 +20,14 @@ made safe by :class:`SafeOutputs` (run before the hidden regions are removed):
   Markdown and LaTeX become plain text, anything else (JavaScript, widgets, PDF ...) is dropped;
 * an output that quotes a line of a hidden test (:func:`hidden_test_lines`, found by :func:`leaks`)
   is replaced by a notice, for instance an ``AssertionError`` whose message is the calling test's
-  source, or a print of ``In[-1]``.
+  source, or a print of ``In[-1]``;
+* a test cell keeps only its errors, the message cut to ``error_chars`` (:func:`bounded_error`), and a
+  notice in place of what student code printed or displayed while it ran: that code runs while the
+  test's source is in the kernel, so an *encoded* copy, which no scan recognises, would land there
+  (red team 16, F12). The student's own cells keep their outputs.
+
+:func:`clean_graded_notebook` applies the same cleaning (every output kept, with its traceback) to the
+autograded notebook that nbgrader's formgrader renders, unsanitised, into the instructor's browser.
 
 The notebook's own metadata, cell tags and attachments are dropped and student-written Markdown is
 sanitised too, since nbconvert's template puts them into the page. :func:`unsafe_html` and
@@ -193,6 +200,7 @@ SAFE_ID = re.compile(r"^[A-Za-z0-9_.-]{1,64}$")
 REMOVED: dict[str, list[str]] = {}  # student -> what SafeOutputs removed or shortened, for the summary
 LEAK_NOTICE = "[This output is not shown in the feedback: it contained text of a hidden test.]"
 NO_OUTPUT_NOTICE = "[Outputs are not shown in this feedback.]"
+TEST_OUTPUT_NOTICE = "[What your code printed or displayed while this test ran is not shown in the feedback.]"
 
 
 def _text(value) -> str:
@@ -223,10 +231,17 @@ class SafeOutputs(Preprocessor):
     image_chars = Int(2_000_000, help="base64 characters kept of one image").tag(config=True)
     student_outputs = Bool(True, help="show what student code printed or displayed (sanitised); when False, "
                            "only the name of each test cell's error and the visible line that raised it").tag(config=True)
+    test_outputs = Bool(False, help="show what student code printed or displayed while a test cell ran; when False "
+                        "(the default), a test cell shows only its error, bounded, and a notice: code a test calls runs "
+                        "while the test's source is in the kernel, so its output is where a copied test would land"
+                        ).tag(config=True)
+    error_chars = Int(300, help="characters kept of the message of a test cell's error").tag(config=True)
+    instructor = Bool(False, help="clean a notebook for the instructor (nbgrader's formgrader): every output kept, "
+                      "sanitised, with its traceback; pasted PNG/JPEG images kept; no hidden-test scan").tag(config=True)
 
     def preprocess(self, nb, resources):
         student = resources.get("nbgrader", {}).get("student", "")
-        self._log = REMOVED.setdefault(student, [])
+        self._log = [] if self.instructor else REMOVED.setdefault(student, [])
         own = own_lines(nb)
         self._lines = [line for line in self.hidden_lines if line not in own]
         self._trusted, seen = set(), set()
@@ -252,7 +267,13 @@ class SafeOutputs(Preprocessor):
             meta["grade_id"] = f"cell-{index + 1}"
         if "id" in cell and not SAFE_ID.match(str(cell.id)):
             cell.id = f"cell-{index + 1}"
-        if cell.pop("attachments", None) and cell.cell_type == "markdown":
+        attachments = cell.pop("attachments", None)
+        if self.instructor and attachments and cell.cell_type == "markdown":
+            kept = _safe_attachments(attachments)
+            if kept:
+                cell.attachments = from_dict(kept)
+            attachments = {name: value for name, value in attachments.items() if name not in kept}
+        if attachments and cell.cell_type == "markdown":
             # a pasted image (what Jupyter writes for a screenshot): its data is dropped, and nbconvert refuses a
             # page whose Markdown names a missing attachment, so the reference goes too
             cell.source = ATTACHED_IMAGE.sub(lambda m: f"[image not shown: {m.group(1) or 'attachment'}]", cell.source)
@@ -261,7 +282,15 @@ class SafeOutputs(Preprocessor):
             cell.cell_type, cell.source = "markdown", "<pre>" + html.escape(cell.source) + "</pre>"
         elif cell.cell_type == "markdown" and (meta or {}).get("grade_id") not in self._trusted:
             cell.source = clean_html(cell.source)  # student-written Markdown may carry raw HTML
+            if not markdown_is_inert(cell.source, cell.get("attachments")):
+                # Markdown's own links and images (`[a](javascript:...)`, a reference definition) are not HTML for
+                # nh3: the cell is shown as text when nbconvert would render a live URL or attribute from it
+                cell.source = "<pre>" + html.escape(cell.source) + "</pre>"
+                self._log.append(f"{self._where(cell, index)}: Markdown with a script link shown as text")
         if cell.cell_type != "code":
+            return
+        if _is_test_cell(cell) and self.student_outputs and not (self.test_outputs or self.instructor):
+            self._test_cell(cell, index)
             return
         if not self.student_outputs:
             kept = [o for o in cell.get("outputs", []) if _is_test_cell(cell) and o.get("output_type") == "error"]
@@ -288,6 +317,24 @@ class SafeOutputs(Preprocessor):
             if safe is not None:
                 outputs.append(safe)
             left -= size
+        cell.outputs = outputs
+        if not isinstance(cell.get("execution_count"), int):
+            cell.execution_count = None
+
+    def _test_cell(self, cell, index):
+        """A test cell's outputs for the student: its errors (name, message cut to ``error_chars``, the line that
+        raised it) and a notice in place of whatever student code printed or displayed while the test ran."""
+        outputs, dropped = [], 0
+        for output in cell.get("outputs", []):
+            if output.get("output_type") != "error":
+                dropped += 1
+            elif self._lines and leaks(_output_text(output), self._lines):
+                outputs.append(_notice(LEAK_NOTICE))
+                self._log.append(f"{self._where(cell, index)}: an output quoted a hidden test and was removed")
+            else:
+                outputs.append(bounded_error(output, self.error_chars))
+        if dropped:
+            outputs.append(_notice(TEST_OUTPUT_NOTICE))
         cell.outputs = outputs
         if not isinstance(cell.get("execution_count"), int):
             cell.execution_count = None
@@ -345,6 +392,60 @@ class SafeOutputs(Preprocessor):
             count = output.get("execution_count")
             return new_output("execute_result", data=data, execution_count=count if isinstance(count, int) else None), size
         return new_output("display_data", data=data), size
+
+
+def bounded_error(output, limit: int):
+    """A test cell's error as the student sees it: ``Name: message`` with the name cut to 80 characters and the
+    message to ``limit``, and the "raised by" line of :class:`RedactTestTracebacks`; nothing else of the traceback."""
+    from nbformat.v4 import new_output
+
+    ename, evalue = _clip(str(output.get("ename", "Error")), 80), _clip(str(output.get("evalue", "")), limit)
+    first = f"{ename}: {evalue}" if evalue else ename
+    where = [line for line in (output.get("traceback") or [])[1:2] if isinstance(line, str) and line.startswith("raised by")]
+    return new_output("error", ename=ename, evalue=evalue, traceback=[first, *where])
+
+
+def markdown_is_inert(source: str, attachments=None) -> bool:
+    """Whether Markdown renders (as nbconvert's ``markdown2html`` renders a cell) to HTML that :func:`unsafe_html`
+    finds nothing in."""
+    from nbconvert.filters.markdown_mistune import IPythonRenderer, MarkdownWithMath
+
+    try:
+        rendered = MarkdownWithMath(renderer=IPythonRenderer(escape=False, attachments=dict(attachments or {}))).render(source)
+    except Exception:  # nbconvert would fail on it too (a missing attachment): shown as text
+        return False
+    return not unsafe_html("<body>" + rendered + "</body>")
+
+
+def _safe_attachments(attachments) -> dict:
+    """The pasted PNG and JPEG images of a Markdown cell (valid base64), for the instructor's copy."""
+    kept = {}
+    for name, bundle in (attachments or {}).items():
+        if not isinstance(name, str) or not isinstance(bundle, dict):
+            continue
+        for mime in ("image/png", "image/jpeg"):
+            value = bundle.get(mime)
+            if isinstance(value, str) and _BASE64.match(value):
+                try:
+                    base64.b64decode(re.sub(r"\s+", "", value), validate=True)
+                except (binascii.Error, ValueError):
+                    continue
+                kept[name] = {mime: re.sub(r"\s+", "", value)}
+                break
+    return kept
+
+
+def clean_graded_notebook(nb, trusted_markdown=(), output_chars: int = 1_000_000):
+    """The autograded notebook made safe for nbgrader's formgrader, which renders it into the instructor's
+    browser unsanitised (red team 16, F4): every output of every code cell and every Markdown or raw cell the
+    course did not write is cleaned as :class:`SafeOutputs` cleans them for the feedback (JavaScript, widget and
+    other rich outputs dropped, HTML through ``nh3``, SVG as an ``<img>``, raw cells as text, notebook metadata
+    and cell metadata other than nbgrader's dropped). Sources of code cells, nbgrader's metadata, the course's
+    locked Markdown (``trusted_markdown``) and full tracebacks stay; nothing is scanned for hidden tests."""
+    step = SafeOutputs(instructor=True, trusted_markdown=list(trusted_markdown), output_chars=output_chars,
+                       cell_chars=output_chars, image_chars=max(output_chars, 2_000_000))
+    nb, _ = step.preprocess(nb, {})
+    return nb
 
 
 def _notice(text: str):

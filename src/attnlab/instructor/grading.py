@@ -463,12 +463,30 @@ def _grade_in_scratch(student: str, notebook: str, note: str) -> Result:
         target = w["out_dir"] / student / chapter
         shutil.rmtree(target, ignore_errors=True)
         target.mkdir(parents=True)
-        for name in (NOTEBOOK, "timestamp.txt"):
-            if (graded / name).is_file() and not (graded / name).is_symlink():
-                shutil.copyfile(graded / name, target / name)
+        if (graded / "timestamp.txt").is_file() and not (graded / "timestamp.txt").is_symlink():
+            shutil.copyfile(graded / "timestamp.txt", target / "timestamp.txt")
+        if (graded / NOTEBOOK).is_file() and not (graded / NOTEBOOK).is_symlink():
+            # nbgrader's formgrader renders this notebook into the instructor's browser as it is: student HTML,
+            # scripts and raw HTML in Markdown are cleaned first, as for the feedback (red team 16, F4)
+            _write_clean(graded / NOTEBOOK, target / NOTEBOOK, source)
     shutil.rmtree(scratch / "autograded" / student, ignore_errors=True)
     shutil.rmtree(scratch / "submitted" / student, ignore_errors=True)
     return result
+
+
+def _write_clean(graded: Path, target: Path, source) -> None:
+    """``graded`` written to ``target`` with :func:`~attnlab.instructor.feedback.clean_graded_notebook` applied,
+    the course's locked Markdown cells (those of the chapter's ``source``) left as nbgrader restored them."""
+    import nbformat
+
+    from .feedback import clean_graded_notebook
+
+    trusted = [c.metadata["nbgrader"]["grade_id"] for c in source.cells if c.cell_type == "markdown"
+               and c.metadata.get("nbgrader", {}).get("locked") and c.metadata["nbgrader"].get("grade_id")]
+    nb = nbformat.read(graded, as_version=4)
+    # the kernel's output is capped per notebook already (HardenedExecute): this keeps all of it, and its notice
+    limit = int(_WORKER["limits"].output_bytes) + 10_000 if "limits" in _WORKER else 1_010_000
+    nbformat.write(clean_graded_notebook(nb, trusted, output_chars=limit), target)
 
 
 # --------------------------------------------------------------------------- the batch
