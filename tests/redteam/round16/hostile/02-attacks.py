@@ -273,3 +273,26 @@ signal.setitimer(signal.ITIMER_REAL, 0.001, 0.001)
 NOTHING2 = {**NOTHING, "raw_scores": FORGE2 + "def raw_scores(q, k):\n    forge()\n", "mc_answers": _TICK2}
 SUBMISSIONS.append({"name": "computes_nothing_plain2", "correct": False, "cells": NOTHING2,
                     "why": "F13 with ordinary cells against the 09:40 working tree"})
+
+# F13 against the lead's duplicate-reply check (working tree of 09:47): the forge also hides the real reply (the
+# kernel's session.send drops the request's later messages and is put back at the first message of another request)
+FORGE3 = FORGE2.replace('''    getattr(k, back("sutats_hsilbup_"))("idle", "shell", parent)
+''', '''    getattr(k, back("sutats_hsilbup_"))("idle", "shell", parent)
+    sess = getattr(k, "session")
+    real = getattr(sess, "send")
+    def quiet(stream, kind, content=None, parent=None, *args, **kwargs):
+        p = parent or {}
+        if mid in (p.get("msg_id"), p.get("header", {}).get("msg_id"), p.get("parent_header", {}).get("msg_id")):
+            return {"header": {}, "content": {"status": "ok"}}
+        if p:
+            delattr(sess, "send")  # the instance attribute goes: `send` is the class's method again, as before
+        return real(stream, kind, content, parent, *args, **kwargs)
+    setattr(sess, "send", quiet)
+''')
+assert FORGE3 != FORGE2
+NOTHING3 = {**NOTHING2, "raw_scores": FORGE3 + "def raw_scores(q, k):\n    forge()\n"}
+SUBMISSIONS.append({"name": "computes_nothing_quiet", "correct": False, "cells": NOTHING3,
+                    "why": "computes_nothing_plain2, and the real reply of each forged request is never sent"})
+SUBMISSIONS.append({"name": "computes_nothing_quiet_no_mc", "correct": False,
+                    "cells": {**NOTHING3, "mc_answers": "pass\n"},
+                    "why": "computes_nothing_quiet without the timer (multiple-choice parts left out)"})

