@@ -273,3 +273,106 @@ def test_a_folder_of_zips_reads_each_zip(course, tmp_path):
     assert sorted(report.collected) == ["alice", "bob"]
     assert _why(report, "week2/section-a/../x_exercises.ipynb") == "path leads outside the download (it contains '..')"
     assert _why(report, "broken.zip") == "not a readable zip file"
+
+
+FORMULA_ID = '=HYPERLINK(CONCAT("https:",CHAR(47),CHAR(47),"evil.example"),"regrade request")'
+
+
+def test_a_students_zip_in_a_folder_download_names_nobody(course, tmp_path):
+    """Red team 16, F1: the LMS download unpacked into a folder, in which mallory handed in a zip (kept as is by
+    the LMS) holding a blank bob_exercises.ipynb and a notebook for a formula id, dated 2107. Her zip is not
+    unpacked (its name carries her id): bob keeps his own notebook, no formula id is collected."""
+    download = tmp_path / "download"
+    download.mkdir()
+    (download / "bob_exercises.ipynb").write_bytes(b'{"which": "bob"}')
+    _zip(download / "mallory_handin.zip", [("bob_exercises.ipynb", b'{"which": "blank"}', (2107, 12, 31, 23, 59, 58)),
+                                           (f"{FORMULA_ID}_exercises.ipynb", NOTEBOOK, (2107, 12, 31, 23, 59, 58))])
+    report = collect(course, CHAPTER, download)
+    assert report.collected == {"bob": ["exercises.ipynb"]}
+    assert (course / "submitted" / "bob" / CHAPTER / "exercises.ipynb").read_bytes() == b'{"which": "bob"}'
+    assert _why(report, "mallory_handin.zip").startswith("a zip that mallory handed in: not unpacked")
+    # the same under a Moodle-style folder that carries the id, with a pattern that reads the folder
+    (download / "Mallory_42_file_").mkdir()
+    _zip(download / "Mallory_42_file_" / "handin.zip", [("carol_exercises.ipynb", NOTEBOOK)])
+    moodle = r".*/(?P<student_id>[^/_]+)_\d+_file_/(?P<file_id>[^/]+\.ipynb)$"
+    report = collect(course, CHAPTER, download, moodle)
+    assert report.collected == {} and _why(report, "Mallory_42_file_/handin.zip").startswith(
+        "a zip that Mallory handed in: not unpacked")
+
+
+def test_two_parts_of_a_download_naming_one_student_are_both_listed(course, tmp_path):
+    """Two LMS zips of one folder (two sections) and the folder's own files: a student id that more than one of
+    them names is a note that lists every file."""
+    download = tmp_path / "download"
+    download.mkdir()
+    (download / "bob_exercises.ipynb").write_bytes(b'{"which": "folder"}')
+    _zip(download / "section-a.zip", [("bob_exercises.ipynb", b'{"which": "zip"}', (2107, 1, 1, 0, 0, 0))])
+    report = collect(course, CHAPTER, download)
+    assert report.collected == {"bob": ["exercises.ipynb"]}
+    note = next(n for n in report.notes if n.startswith("check bob:"))
+    assert "2 different parts of the download (the folder's own files, zip section-a.zip)" in note
+    assert "bob_exercises.ipynb, section-a/bob_exercises.ipynb" in note
+
+
+def test_the_released_notebooks_name_wins_over_a_newer_scratch_notebook(course, tmp_path):
+    """Red team 16, F10: exercises and a scratch notebook saved later: the exercises are kept to be graded (the
+    newest of their versions, any case, -1 or (1) suffixes), the scratch notebook is kept beside them, not dropped."""
+    download = _zip(tmp_path / "lms.zip", [
+        ("sub/jdoe_Exercises (1).ipynb", b'{"which": "exercises new"}', (2026, 3, 2, 10, 0, 0)),
+        ("sub/jdoe_exercises.ipynb", b'{"which": "exercises old"}', (2026, 3, 2, 9, 0, 0)),
+        ("sub/jdoe_scratch.ipynb", b'{"which": "scratch"}', (2026, 3, 2, 11, 0, 0)),
+        ("sub/jdoe_scratch-1.ipynb", b'{"which": "scratch old"}', (2026, 3, 2, 8, 0, 0)),
+        ("sub/kim_notes.ipynb", b'{"which": "notes"}', (2026, 3, 2, 11, 0, 0)),
+        ("sub/kim_scratch.ipynb", b'{"which": "scratch"}', (2026, 3, 2, 10, 0, 0)),
+    ])
+    report = collect(course, CHAPTER, download)
+    assert report.collected == {"jdoe": ["exercises.ipynb", "scratch.ipynb"], "kim": ["notes.ipynb", "scratch.ipynb"]}
+    folder = course / "submitted" / "jdoe" / CHAPTER
+    assert (folder / "exercises.ipynb").read_bytes() == b'{"which": "exercises new"}'
+    assert (folder / "scratch.ipynb").read_bytes() == b'{"which": "scratch"}'
+    assert _why(report, "lms/sub/jdoe_exercises.ipynb").startswith("an older notebook of jdoe: kept the newest, "
+                                                                    "lms/sub/jdoe_Exercises (1).ipynb")
+    assert _why(report, "lms/sub/jdoe_scratch-1.ipynb").startswith("an older notebook of jdoe: kept the newest, "
+                                                                    "lms/sub/jdoe_scratch.ipynb")
+    assert ("jdoe handed in other notebooks too: kept scratch.ipynb (lms/sub/jdoe_scratch.ipynb) beside "
+            "exercises.ipynb (lms/sub/jdoe_Exercises (1).ipynb), which autograde grades") in report.notes
+    assert any(n.startswith("kim handed in 2 notebooks, none named exercises.ipynb: kept notes.ipynb") for n in report.notes)
+    from attnlab.instructor.grading import find_notebook
+
+    assert find_notebook(folder) == (folder / "exercises.ipynb", "")
+
+
+def test_what_a_student_named_is_printed_with_its_control_characters_escaped(tmp_path, monkeypatch):
+    """Red team 16, F5: a file name with an ANSI sequence and a bidi override reaches the terminal escaped."""
+    root = copy_course(tmp_path / "course")
+    monkeypatch.setenv("ATTNLAB_COURSE_ROOT", str(root))
+    download = tmp_path / "download"
+    download.mkdir()
+    (download / "eve_x\x1b[2K\x1b[1Gcollected alice\u202e.ipynb").write_bytes(NOTEBOOK)
+    (download / "eve\x85_exercises.ipynb").write_bytes(NOTEBOOK)
+    status, out, err = cli("collect", CHAPTER, str(download))
+    assert status == 0, err
+    assert "\x1b" not in out and "\u202e" not in out and "\x85" not in out
+    assert "collected eve: x\\x1b[2K\\x1b[1Gcollected alice\\u202e.ipynb" in out
+    assert "the student id 'eve\\x85' contains control characters" in out
+
+
+def test_csv_cells_that_start_like_a_formula_are_text(tmp_path):
+    """Red team 16, F1: a report or export cell starting with =, +, -, @, tab or CR gets a leading ' (one that
+    starts with ' too), and the report reads back as written."""
+    from attnlab.instructor.grading import Result
+    from attnlab.instructor.workflow import csv_cell, read_report, write_report
+
+    assert [csv_cell(v) for v in ("=1+1", "+1", "-1", "@SUM(A1)", "\tx", "\rx", "'x", "bob", 3.0)] == [
+        "'=1+1", "'+1", "'-1", "'@SUM(A1)", "'\tx", "'\rx", "''x", "bob", 3.0]
+    report = tmp_path / "reports" / f"autograde-{CHAPTER}.csv"
+    write_report(report, [Result(FORMULA_ID, "graded", 3, 16, notes=["=cmd|' /C calc'!A0", "x\x1b[2Ky"]),
+                          Result("bob", "invalid", reasons=["@bad"])])
+    text = report.read_text(encoding="utf-8")
+    assert not any(f"{sep}{quote}{start}" in text for sep in "\n," for quote in ('', '"') for start in "=@")
+    assert "\x1b" not in text
+    rows = read_report(tmp_path, CHAPTER)
+    assert sorted(rows) == sorted(["bob", FORMULA_ID])
+    assert rows[FORMULA_ID]["notes"] == "=cmd|' /C calc'!A0; x\\x1b[2Ky" and rows["bob"]["reasons"] == "@bad"
+    write_report(report, [Result("bob", "graded", 16, 16)])  # merged again: the other row is kept as it was
+    assert read_report(tmp_path, CHAPTER)[FORMULA_ID]["notes"] == "=cmd|' /C calc'!A0; x\\x1b[2Ky"

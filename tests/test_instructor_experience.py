@@ -344,9 +344,9 @@ def test_only_the_students_cells_lose_their_shell_lines():
         "pass  # not run when graded: !pip install torch\nx = 1",
         "torch.topk?\npass  # not run when graded: %pip install numpy\n", "!ls", "!not code"]
     assert notes == [
-        "a cell the student added ('!pip install torch'): `!pip install torch` was not run: the grader runs the "
+        "a cell the student added ('!pip install torch'): '!pip install torch' was not run: the grader runs the "
         "answers with the course's packages, without shell commands or IPython set-up",
-        "answer cell part: `%pip install numpy` was not run: the grader runs the answers with the course's "
+        "answer cell part: '%pip install numpy' was not run: the grader runs the answers with the course's "
         "packages, without shell commands or IPython set-up"]
 
 

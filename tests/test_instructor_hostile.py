@@ -81,6 +81,16 @@ def _copy_cell(grade_id):
     return edit
 
 
+def _cell_type(grade_id, cell_type):
+    """Turn cell ``grade_id`` into a Markdown or raw cell, as Jupyter's menu does (text and metadata kept)."""
+    def edit(nb):
+        cell = next(c for c in nb["cells"] if c["metadata"].get("nbgrader", {}).get("grade_id") == grade_id)
+        cell["cell_type"] = cell_type
+        cell.pop("outputs", None)
+        cell.pop("execution_count", None)
+    return edit
+
+
 def _format3(data: bytes) -> bytes:
     import nbformat
 
@@ -97,6 +107,15 @@ def _edits(*edits):
 # test helpers of the student's own, bound by a for loop (a form of binding the static scan once missed)
 FAKE_HELPERS = ("def _same(*a, **k):\n    return a[0] if a else None\n"
                 "for (_tensor, _number, _float, _text, _close, _equal) in [(_same,) * 6]:\n    pass")
+# red team 16, F3: a wrong mask that swaps the tests' comparisons for ones that agree (F2's answer, with plain
+# globals()): flagged in a code cell; saved as Markdown it escaped the scan while nbgrader ran it as code
+SWAP_GLOBALS = ("import torch\n\ndef causal_mask(t, s, offset):\n    g = globals()\n"
+                "    keep = g['_close'], g['_equal']\n"
+                "    def once(*a, **k):\n        g['_close'], g['_equal'] = keep\n"
+                "    g['_close'] = g['_equal'] = once\n    return torch.ones(t, s, dtype=torch.bool)")
+# red team 16, F5: a shell line with terminal escapes (erase the line, print a full score) quoted in a note
+SPOOF_LINE = "!pip install torch\x1b[2K\x1b[1Gtermspoof                graded      16/16  \u202e"
+WRONG_RAW_SCORES = "def raw_scores(q, k):\n    return -((q[..., :, None, :] - k[..., None, :, :]) ** 2).sum(-1) * 0\n"
 # a wrong answer that makes its test cell show a value ("ok", or more points than the cell has) before failing
 SHOWS = "import sys\ndef raw_scores(q, k):\n    sys.__dict__['displayhook']('ok')\n    return None"
 
@@ -209,6 +228,12 @@ def _hostile(root: Path) -> dict[str, tuple[str, bytes]]:
                 "    return", "    torch.set_flush_denormal(True)\n    return", 1),
             "softmax_backward": "torch.set_default_dtype(torch.float64)\ntorch.set_grad_enabled(False)\n"
                                  + solution_code(CHAPTER)["softmax_backward"]})),
+        # an answer cell turned into Markdown or raw text: restored to code before the scan and the library rule
+        "markdownswap": ("markdownswap_exercises.ipynb", _notebook({"causal_mask": SWAP_GLOBALS},
+                                                                  edit=_cell_type("causal_mask", "markdown"))),
+        "rawnumpy": ("rawnumpy_exercises.ipynb", _notebook({"causal_mask": NUMPY_MASK}, edit=_cell_type("causal_mask", "raw"))),
+        "markdownright": ("markdownright_exercises.ipynb", _notebook(edit=_cell_type("causal_mask", "markdown"))),
+        "termspoof": ("termspoof_exercises.ipynb", _notebook({"raw_scores": SPOOF_LINE + "\n" + WRONG_RAW_SCORES})),
         "addednumpy": ("addednumpy_exercises.ipynb", _notebook(
             {"raw_scores": "def raw_scores(q, k):\n    return _scores(q, k)"},
             edit=_added_cell("raw_scores", "import numpy\n\ndef _scores(q, k):\n    numpy.random.seed(0)\n"
@@ -256,6 +281,12 @@ EXPECTED = {
     "deepjson": ("invalid", None, "cannot be read as a notebook (RecursionError"),
     "settings": ("graded", 15, "test cell test_raw_scores failed: the answers it ran changed the flush-denormal mode "
                                "(torch.set_flush_denormal)"),
+    "markdownswap": ("flagged", BEFORE_CAUSAL, "cell causal_mask, line 4: uses globals"),
+    "rawnumpy": ("graded", 14, "answer cell causal_mask line 1 imports numpy"),
+    # the forgiving side: a correct answer saved as Markdown keeps its points, with the note
+    "markdownright": ("graded", 16, "cell causal_mask was turned into a markdown cell (the assignment's is code; it "
+                                    "was graded as one)"),
+    "termspoof": ("graded", 15, "answer cell raw_scores: '!pip install torch\\x1b[2K\\x1b[1Gtermspoof"),
     "addednumpy": ("graded", 15, "answer cell raw_scores line 2 uses _scores (defined in cell added-helper, which uses "
                                  "libraries outside the rule)"),
 }
@@ -709,13 +740,26 @@ def test_released_order_and_metadata_are_restored_before_grading(graded_course):
     assert "carries nbgrader metadata that stands for no cell of the assignment" in notes
     assert "the cells were not in the released order" in graded_course["rows"]["movedhelpers"]["notes"]
     assert graded_course["rows"]["careless"]["reasons"] == ""  # %time and `torch.einsum?` are not hooks
-    assert ("a cell the student added ('!pip install torch'): `!pip install torch` was not run: the grader runs the answers with the "
+    assert ("a cell the student added ('!pip install torch'): '!pip install torch' was not run: the grader runs the answers with the "
             "course's packages, without shell commands or IPython set-up") in notes
-    assert "`%pip install numpy` was not run" in notes and "`%load_ext autoreload` was not run" in notes
-    assert "`files = !ls` was not run" in notes  # an empty list is assigned: nothing flagged (reasons above)
+    assert "'%pip install numpy' was not run" in notes and "'%load_ext autoreload' was not run" in notes
+    assert "'files = !ls' was not run" in notes  # an empty list is assigned: nothing flagged (reasons above)
     graded = graded_course["root"] / "autograded" / "careless" / CHAPTER / "exercises.ipynb"
     cell = next(c for c in json.loads(graded.read_text(encoding="utf-8"))["cells"] if c.get("id") == "odd")
     assert "".join(cell["source"]).startswith("pass  # not run when graded: !pip install torch\n")
+
+
+@pytest.mark.slow
+def test_a_students_control_characters_never_reach_the_terminal_or_the_reports(graded_course):
+    """Red team 16, F5: termspoof's `!pip` line erases the summary line and prints 16/16 for a 15/16 notebook;
+    the note quotes it with repr, and every line printed or written shows control characters as escapes."""
+    status, out, _ = graded_course["run"]["autograde"]
+    line = next(l for l in out.splitlines() if l.startswith("termspoof "))
+    assert "\x1b" not in out and "\u202e" not in out
+    assert "15/16" in line and "'!pip install torch\\x1b[2K\\x1b[1Gtermspoof" in line and "\\u202e'" in line
+    report = (graded_course["root"] / "reports" / f"autograde-{CHAPTER}.csv").read_text(encoding="utf-8")
+    grades = (graded_course["root"] / "grades.csv").read_text(encoding="utf-8")
+    assert not any(ch in report + grades for ch in "\x1b\u202e")
 
 
 @pytest.mark.slow
@@ -760,3 +804,39 @@ def test_a_cell_added_among_the_setup_cells_runs_after_them():
     assert released_order(in_place, {"cells": released}) == (in_place, [])
     later = {"cells": [*released[:3], added, *released[3:]]}  # after an answer, before its test: kept there
     assert released_order(later, {"cells": released}) == (later, [])
+
+
+@pytest.mark.parametrize("cell_type", ["markdown", "raw"])
+def test_an_assigned_cell_gets_its_released_type_back_before_anything_reads_it(tmp_path, cell_type, monkeypatch):
+    """Red team 16, F3: an answer cell saved as Markdown or raw text was skipped by the static scan and the library
+    rule (they read code cells) and run as code by nbgrader. repair_file, which runs before every reader, gives it
+    the released type back (a code cell without outputs), keeps its text and notes the change."""
+    from attnlab.instructor.submission import repair_file
+
+    monkeypatch.setenv("ATTNLAB_TEST_SCRATCH", str(tmp_path))
+    released = ROOT / "chapters" / CHAPTER / "exercises.ipynb"
+    path = tmp_path / "sub.ipynb"
+
+    def attachment(nb):
+        _cell_type("causal_mask", cell_type)(nb)
+        _cell_type("test_raw_scores", cell_type)(nb)
+        cell = next(c for c in nb["cells"] if c["metadata"].get("nbgrader", {}).get("grade_id") == "causal_mask")
+        cell["attachments"] = {"x.png": {"image/png": "iVBORw0KGgo="}}
+    path.write_bytes(_notebook({"causal_mask": SWAP_GLOBALS}, edit=attachment))
+    notes = repair_file(path, released)
+    assert f"changed nbgrader metadata: cell causal_mask was turned into a {cell_type} cell (the assignment's is " \
+           "code; it was graded as one)" in notes
+    nb = json.loads(path.read_text(encoding="utf-8"))
+    for gid in ("causal_mask", "test_raw_scores"):
+        cell = next(c for c in nb["cells"] if c["metadata"].get("nbgrader", {}).get("grade_id") == gid)
+        assert cell["cell_type"] == "code" and cell["outputs"] == [] and cell["execution_count"] is None
+        assert "attachments" not in cell
+    answer = next(c for c in nb["cells"] if c["metadata"].get("nbgrader", {}).get("grade_id") == "causal_mask")
+    assert "".join(answer["source"]) == SWAP_GLOBALS
+    import nbformat
+
+    nbformat.validate(nbformat.from_dict(nb))
+    # what the scan reads is now the answer: the same cell, as code, is flagged
+    code = [c.source for c in nbformat.from_dict(nb).cells if c.cell_type == "code"
+            and c.metadata.get("nbgrader", {}).get("grade_id") == "causal_mask"]
+    assert any("uses globals" in f for f in guard.static_findings("causal_mask", code[0], {"_close", "_equal"}, set()))

@@ -12,7 +12,14 @@ from .sandbox import isolation_report
 
 
 def _err(message: str) -> None:
-    print(f"attnlab-course: {message}", file=sys.stderr)
+    print(f"attnlab-course: {workflow.escape_controls(message)}", file=sys.stderr)
+
+
+def say(text: str = "") -> None:
+    """Print one line for the instructor: what a student chose (an id, a file name, a quoted cell in a note) is in
+    it, so its control characters are shown as escapes and cannot move the cursor or rewrite the line (red team 16,
+    F5)."""
+    print(workflow.escape_controls(text), flush=True)
 
 
 def plural(n: int, word: str) -> str:
@@ -23,7 +30,7 @@ def plural(n: int, word: str) -> str:
 def summary(results: list[Result]) -> str:
     """The closing summary: one line per student (score, or why there is none), then the counts."""
     lines = [f"{'student':<24} {'status':<8} {'score':>8}  reason / notes"]
-    lines += [r.line() for r in results]
+    lines += [workflow.escape_controls(r.line()) for r in results]
     counts = Counter(r.status for r in results)
     lines.append(", ".join(f"{n} {status}" for status, n in sorted(counts.items())) + f" ({plural(len(results), 'student')})")
     return "\n".join(lines)
@@ -43,11 +50,11 @@ def run(args, root: Path, chapters: list[str]) -> int:
         if args.command == "collect":
             report = workflow.collect(root, args.chapter, args.download, args.pattern or workflow.DEFAULT_PATTERN)
             for student, files in sorted(report.collected.items()):
-                print(f"collected {student}: {', '.join(files)}")
+                say(f"collected {student}: {', '.join(files)}")
             for name, why in report.unmatched:
-                print(f"not collected: {name}: {why}")
+                say(f"not collected: {name}: {why}")
             for note in report.notes:
-                print(note)
+                say(note)
             print(f"{plural(len(report.collected), 'student')} collected into submitted/, "
                   f"{plural(len(report.unmatched), 'file')} unmatched")
             return 0
@@ -60,16 +67,16 @@ def run(args, root: Path, chapters: list[str]) -> int:
                 print(line)
             students, bad = workflow.check_students(root, args.chapter, args.student)
             for student, why in bad:
-                print(f"not graded: {student}: {why}")
+                say(f"not graded: {student}: {why}")
             if args.student and not students:
                 _err(f"none of the students given with --student can be graded (see above); "
                      f"the collected ones are in submitted/<student>/{args.chapter}/")
                 return 1
             results = workflow.autograde(root, args.chapter, db_url, students, args.workers, limits,
-                                         progress=lambda r: print(f"graded {r.student}: {r.status}", flush=True))
+                                         progress=lambda r: say(f"graded {r.student}: {r.status}"))
             print(summary(results))
             if bad:
-                print(f"not graded: {', '.join(s for s, _ in bad)} (see above)")
+                say(f"not graded: {', '.join(s for s, _ in bad)} (see above)")
             print(f"summary written to reports/autograde-{args.chapter}.csv")
             return 0
         if args.command == "feedback":
@@ -105,7 +112,7 @@ def _autograde_on_cluster(args, root: Path, db_url: str) -> int:
                     memory_mb=args.memory_mb, output_bytes=args.output_bytes)
     students, bad = workflow.check_students(root, args.chapter, args.student)
     for student, why in bad:
-        print(f"not graded: {student}: {why}")
+        say(f"not graded: {student}: {why}")
     if args.student and not students:
         _err(f"none of the students given with --student can be graded (see above); "
              f"the collected ones are in submitted/<student>/{args.chapter}/")
@@ -117,7 +124,7 @@ def _autograde_on_cluster(args, root: Path, db_url: str) -> int:
         print(f"gradebook: {workflow.redact(db_url)}, written by this process only (workers get no database URL)")
         results = workflow.autograde(root, args.chapter, db_url, students, limits=limits, client=client,
                                      regrade=args.regrade or bool(args.student), stats=stats,
-                                     progress=lambda r: print(f"graded {r.student}: {r.status}", flush=True))
+                                     progress=lambda r: say(f"graded {r.student}: {r.status}"))
     print(summary([r for r in results if SKIPPED not in r.notes]))
     if stats.get("skipped"):
         print(f"{plural(stats['skipped'], 'student')} already in the gradebook from an earlier run, not graded again "
@@ -130,7 +137,7 @@ def _autograde_on_cluster(args, root: Path, db_url: str) -> int:
             print("warning: some workers had no working bubblewrap (install it there: apt-get install bubblewrap); "
                   "their kernels ran with a weaker isolation (attnlab-course doctor on that worker says why)")
     if bad:
-        print(f"not graded: {', '.join(s for s, _ in bad)} (see above)")
+        say(f"not graded: {', '.join(s for s, _ in bad)} (see above)")
     print(f"summary written to reports/autograde-{args.chapter}.csv")
     return 0
 
@@ -142,11 +149,11 @@ def _feedback(args, root: Path, db_url: str) -> int:
                                  student_outputs=getattr(args, "outputs", "sanitised") != "none")
     for student, outcome in outcomes.items():
         if outcome.path is not None:
-            print(f"{student}: {outcome.path.relative_to(root)}")
+            say(f"{student}: {outcome.path.relative_to(root)}")
         else:
-            print(f"{student}: no feedback: {outcome.problem}")
+            say(f"{student}: no feedback: {outcome.problem}")
         for note in outcome.notes:
-            print(f"    {note}")
+            say(f"    {note}")
     written = sum(o.path is not None for o in outcomes.values())
     shortened = sum(bool(o.notes) for o in outcomes.values() if o.path is not None)
     print(f"feedback written for {plural(written, 'student')}"

@@ -132,7 +132,7 @@ def metadata_problems(submitted_nb, source_nb) -> list[str]:
         reference_cell = by_gid[want][1]
         if cell.get("cell_type") != reference_cell.get("cell_type"):
             problems.append(f"cell {want} was turned into a {cell.get('cell_type')} cell "
-                            f"(the assignment's is {reference_cell.get('cell_type')})")
+                            f"(the assignment's is {reference_cell.get('cell_type')}; it was graded as one)")
     return problems
 
 
@@ -153,6 +153,7 @@ def repair_metadata(submitted_nb, source_nb) -> tuple[dict, list[str]]:
         metadata = cell.setdefault("metadata", {})
         if gid is not None:
             metadata["nbgrader"] = copy.deepcopy(_meta(by_gid[gid][1]))
+            _restore_cell_type(cell, by_gid[gid][1].get("cell_type"))
             for key in ("editable", "deletable"):
                 if key in (by_gid[gid][1].get("metadata") or {}):
                     metadata[key] = by_gid[gid][1]["metadata"][key]
@@ -163,6 +164,21 @@ def repair_metadata(submitted_nb, source_nb) -> tuple[dict, list[str]]:
     if demoted:
         action += f" ({demoted} extra cell{'s' if demoted > 1 else ''} graded as ordinary code)"
     return nb, [f"changed nbgrader metadata: {p}" for p in problems] + [action]
+
+
+def _restore_cell_type(cell: dict, released: str | None) -> None:
+    """Give ``cell`` the released cell's type, in place: an answer or test cell the student turned into Markdown
+    or raw text is code again (nbgrader would turn it back when it runs the notebook, after the static scan and
+    the library rule had skipped it as prose: red team 16, F3), keeping its text; and the other way round."""
+    if released not in ("code", "markdown", "raw") or cell.get("cell_type") == released:
+        return
+    cell["cell_type"] = released
+    if released == "code":
+        cell.pop("attachments", None)  # nbformat allows attachments on Markdown and raw cells only
+        cell["outputs"], cell["execution_count"] = [], None
+    else:
+        cell.pop("outputs", None)
+        cell.pop("execution_count", None)
 
 
 NO_MATCH = ("no cell of the notebook matches a cell of the released one (no cell ids and no nbgrader metadata: "
@@ -342,7 +358,7 @@ def unrun_shell_cells(nb) -> tuple[dict, list[str]]:
         out["cells"][index]["source"] = new
         name = meta.get("grade_id") if meta and meta.get("solution") else None
         where = f"answer cell {name}" if name else f"a cell the student added ({_first_line(source)[:40]!r})"
-        notes += [f"{where}: `{text}` was not run: the grader runs the answers with the course's packages, without shell "
+        notes += [f"{where}: {text!r} was not run: the grader runs the answers with the course's packages, without shell "
                   "commands or IPython set-up"
                   for text in done]
     return (nb if out is None else out), notes

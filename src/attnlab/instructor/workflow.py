@@ -68,6 +68,37 @@ def course_api(root: Path, db_url: str):
     return NbGraderAPI(config=course_config(root, db_url))
 
 
+# C0 and C1 control characters, DEL, and the bidirectional overrides and isolates: in a student's text (a note
+# quoting a cell, a file name, an id) they would move the instructor's cursor, erase a line or reverse what
+# follows (red team 16, F5)
+_CONTROLS = "[\x00-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]"
+
+
+def escape_controls(text) -> str:
+    """``text`` with its control characters written as escapes (``\\x1b``, ``\\u202e``), for a terminal or a
+    report: what a student wrote can never rewrite what the instructor sees."""
+    import re
+
+    return re.sub(_CONTROLS, lambda m: repr(m.group())[1:-1], str(text))
+
+
+FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r", "'")
+
+
+def csv_cell(value):
+    """A CSV cell a spreadsheet shows as text: a string that starts like a formula (``=``, ``+``, ``-``, ``@``,
+    tab, CR) gets a leading ``'`` (so does one that starts with ``'``, so that :func:`csv_value` reads every
+    cell back as it was); other values are left as they are."""
+    if isinstance(value, str) and value.startswith(FORMULA_STARTS):
+        return "'" + value
+    return value
+
+
+def csv_value(text: str) -> str:
+    """The value :func:`csv_cell` wrote."""
+    return text[1:] if isinstance(text, str) and text.startswith("'") else text
+
+
 def _normalise(nb: dict) -> str:
     return json.dumps(nb, indent=1, sort_keys=True, ensure_ascii=False) + "\n"
 
@@ -153,7 +184,9 @@ def student_id_problem(student: str) -> str | None:
         return f"the student id {student!r} contains a path separator"
     if student.startswith("."):
         return f"the student id {student!r} starts with a dot (a hidden folder)"
-    if any(ord(ch) < 32 or ord(ch) == 127 for ch in student):
+    import re
+
+    if re.search(_CONTROLS, student):
         return f"the student id {student!r} contains control characters"
     if len(student) > 128:
         return f"the student id is {len(student)} characters long (at most 128)"
@@ -184,9 +217,10 @@ class _Entry:
     date: float        # zip date or file mtime (seconds since the epoch)
     opener: object     # () -> binary file object
     size_hint: int | None = None
+    source: str = ""   # which part of the download it came from: a zip's path in a folder, "" for the rest
 
 
-def _zip_entries(download: Path, report: CollectReport, limits: CollectLimits, prefix: str = ""):
+def _zip_entries(download: Path, report: CollectReport, limits: CollectLimits, prefix: str = "", source: str = ""):
     """The readable entries of a zip (named ``<prefix><zip stem>/<entry>``); every refused one goes to
     ``report.unmatched``."""
     import stat
@@ -232,12 +266,14 @@ def _zip_entries(download: Path, report: CollectReport, limits: CollectLimits, p
             date = time.mktime((*info.date_time, 0, 0, -1))
         except (OverflowError, ValueError):
             date = 0.0
-        yield _Entry(shown, date, lambda info=info: zf.open(info), info.file_size)
+        yield _Entry(shown, date, lambda info=info: zf.open(info), info.file_size, source)
     zf.close()
 
 
-def _folder_entries(download: Path, report: CollectReport, limits: CollectLimits):
-    """The regular files below a folder; symbolic links (files or folders) are reported, never followed."""
+def _folder_entries(download: Path, report: CollectReport, limits: CollectLimits, owner=lambda name: None):
+    """The regular files below a folder; symbolic links (files or folders) are reported, never followed. A zip
+    is read as one of the LMS's zips unless ``owner`` (its path in the folder -> a student id or None) says that
+    a student handed it in."""
     import stat
 
     count = 0
@@ -266,9 +302,17 @@ def _folder_entries(download: Path, report: CollectReport, limits: CollectLimits
                 report.unmatched.append((shown, f"and every file after it: collect reads at most {limits.entries} files"))
                 return
             if name.endswith(".zip"):  # a folder of LMS zips: each is read as a zip (not zips inside those)
+                student = owner(shown)
+                if student is not None:
+                    # a student's own zip, kept as is by the LMS: its entries' names would choose the student ids,
+                    # and its dates the newest notebook (red team 16, F1)
+                    report.unmatched.append((shown, (
+                        f"a zip that {student} handed in: not unpacked (the names inside a student's zip could name "
+                        f"any student); unzip it and collect the notebook in it on its own if it is {student}'s")))
+                    continue
                 parent = str(path.parent.relative_to(download))
                 try:
-                    yield from _zip_entries(path, report, limits, "" if parent == "." else parent + "/")
+                    yield from _zip_entries(path, report, limits, "" if parent == "." else parent + "/", shown)
                 except RuntimeError:
                     report.unmatched.append((shown, "not a readable zip file"))
                 continue
@@ -320,9 +364,13 @@ def collect(root: Path, chapter: str, download: Path, pattern: str = DEFAULT_PAT
     and ``file_id``, matched against ``<course>/downloaded/<chapter>/extracted/<entry>``). Every entry
     that cannot be collected safely is skipped and listed with its reason in ``report.unmatched``:
     absolute paths, ``..``, symbolic links (never followed), bad student ids, entries or downloads
-    beyond ``limits``, damaged entries. Of several notebooks of one student the newest (zip date, or
-    modification time in a folder) is kept. Nothing is written outside ``submitted/`` but a temporary
-    folder, removed at the end."""
+    beyond ``limits``, damaged entries, and a zip in a folder download whose own name carries a student id
+    (a student's hand-in, not the LMS's zip). Of several versions of one notebook of one student (``x.ipynb``,
+    ``x-1.ipynb``, ``x (1).ipynb``) the newest (zip date, or modification time in a folder) is kept; of
+    notebooks of different names all are kept, the released notebook's name (``exercises.ipynb``) as the one
+    to grade (:func:`_choose`). A student id that two parts of the download (two zips, a zip and the folder's
+    files) both name gets a note. Nothing is written outside ``submitted/`` but a temporary folder, removed at
+    the end."""
     import re
     import tempfile
 
@@ -340,7 +388,14 @@ def collect(root: Path, chapter: str, download: Path, pattern: str = DEFAULT_PAT
     budget = {"left": limits.total_bytes}
     candidates: dict[str, list[tuple[float, int, _Entry, str, Path, str | None]]] = {}
     try:
-        entries = _folder_entries(download, report, limits) if download.is_dir() else _zip_entries(download, report, limits)
+        def owner(name: str) -> str | None:
+            """The student id a zip's path in the folder carries, read as the notebook of that name would be."""
+            found = matcher.match(f"{extracted}/{name[:-len('.zip')]}.ipynb")
+            student = found.group("student_id") if found else None
+            return student if student and student_id_problem(student) is None else None
+
+        entries = (_folder_entries(download, report, limits, owner) if download.is_dir()
+                   else _zip_entries(download, report, limits))
         for index, entry in enumerate(entries):
             base = entry.name.replace("\\", "/").rsplit("/", 1)[-1]
             if entry.name.replace("\\", "/").startswith("__MACOSX/") or "/__MACOSX/" in entry.name or base.startswith("._"):
@@ -375,11 +430,18 @@ def collect(root: Path, chapter: str, download: Path, pattern: str = DEFAULT_PAT
         submitted = root / "submitted"
         submitted.mkdir(exist_ok=True)
         for student in sorted(candidates):
-            ranked = sorted(candidates[student], key=lambda c: (c[0], c[1]))
-            date, _, entry, file_id, staged, stamp = ranked[-1]
-            for older in ranked[:-1]:
-                report.unmatched.append((older[2].name, f"an older notebook of {student}: kept the newest, "
-                                         f"{entry.name} ({_when(date)})"))
+            kept, older = _choose(candidates[student])
+            for version, newest in older:
+                report.unmatched.append((version[2].name, f"an older notebook of {student}: kept the newest, "
+                                         f"{newest[2].name} ({_when(newest[0])})"))
+            sources = sorted({c[2].source for c in candidates[student]})
+            if len(sources) > 1:
+                report.notes.append(
+                    f"check {student}: notebooks of this student id came from {len(sources)} different parts of the "
+                    "download (" + ", ".join(f"zip {src}" if src else "the folder's own files" for src in sources) +
+                    "): " + ", ".join(c[2].name for c in sorted(candidates[student], key=lambda c: c[1])) +
+                    "; only one of them can be the student's own hand-in")
+            date, _, entry, file_id, staged, stamp = kept[0]
             home = submitted / student
             target = home / chapter
             if home.is_symlink() or target.is_symlink():
@@ -392,13 +454,53 @@ def collect(root: Path, chapter: str, download: Path, pattern: str = DEFAULT_PAT
                 shutil.rmtree(target)
                 report.notes.append(f"replaced the earlier submission of {student}")
             target.mkdir(parents=True)
-            shutil.move(staged, target / file_id)
+            names = []
+            main = _version(file_id) == _version(NOTEBOOK)
+            for position, (_, _, item, name, path, _) in enumerate(kept):
+                if position == 0 and main and len(kept) > 1:
+                    name = NOTEBOOK  # what autograde grades when the folder holds other notebooks too
+                shutil.move(path, target / name)
+                names.append(name)
             if stamp:
                 (target / "timestamp.txt").write_text(stamp, encoding="utf-8")
-            report.collected[student] = [file_id]
+            report.collected[student] = names
+            if len(kept) > 1:
+                others = ", ".join(f"{name} ({c[2].name})" for name, c in zip(names[1:], kept[1:]))
+                if main:
+                    report.notes.append(f"{student} handed in other notebooks too: kept {others} beside {names[0]} "
+                                        f"({entry.name}), which autograde grades")
+                else:
+                    report.notes.append(f"{student} handed in {len(kept)} notebooks, none named {NOTEBOOK}: kept "
+                                        f"{names[0]} ({entry.name}), {others}; autograde grades none of them until "
+                                        f"the one to grade is renamed submitted/{student}/{chapter}/{NOTEBOOK}")
     finally:
         shutil.rmtree(staging, ignore_errors=True)
     return report
+
+
+def _version(file_id: str) -> str:
+    """The name a notebook is a version of: ``Exercises-1.ipynb``, ``exercises (2).ipynb`` -> ``exercises``."""
+    import re
+
+    found = re.match(r"^(?P<base>.*?)(?:-\d+|\s*\(\d+\))*\.ipynb$", file_id, re.IGNORECASE)
+    return (found.group("base") if found else file_id).lower()
+
+
+def _choose(candidates: list[tuple]) -> tuple[list[tuple], list[tuple[tuple, tuple]]]:
+    """Which of one student's notebooks ``(date, index, entry, file_id, staged, stamp)`` to keep: ``(kept,
+    [(older version, the version kept instead)])``. The newest of each name is kept (a name's versions: ``x.ipynb``,
+    ``x-1.ipynb``, ``x (1).ipynb``, any case); the released notebook's name comes first, newest of those (a
+    scratch notebook saved later is kept beside it, not graded: red team 16, F10), else the newest."""
+    by_name: dict[str, list[tuple]] = {}
+    for c in candidates:
+        by_name.setdefault(_version(c[3]), []).append(c)
+    kept, older = [], []
+    for versions in by_name.values():
+        ranked = sorted(versions, key=lambda c: (c[0], c[1]))
+        kept.append(ranked[-1])
+        older += [(c, ranked[-1]) for c in ranked[:-1]]
+    kept.sort(key=lambda c: (_version(c[3]) == _version(NOTEBOOK), c[0], c[1]), reverse=True)
+    return kept, older
 
 
 def _when(seconds: float) -> str:
@@ -475,21 +577,28 @@ def write_report(report: Path, results: list[Result]) -> Path:
     other student keeps the row of an earlier run (so ``--student X`` does not drop the others)."""
     rows: dict[str, dict] = {}
     if report.is_file():
-        with report.open(newline="", encoding="utf-8") as f:
-            rows = {row["student"]: row for row in csv.DictReader(f) if row.get("student")}
+        rows = _read_csv(report)
     for r in results:
         rows[r.student] = {"student": r.student, "status": r.status, "score": "" if r.score is None else r.score,
-                           "max_score": "" if r.max_score is None else r.max_score, "reasons": "; ".join(r.reasons),
-                           "notes": "; ".join(r.notes), "seconds": r.seconds}
+                           "max_score": "" if r.max_score is None else r.max_score,
+                           "reasons": escape_controls("; ".join(r.reasons)),
+                           "notes": escape_controls("; ".join(r.notes)), "seconds": r.seconds}
     report.parent.mkdir(parents=True, exist_ok=True)
     tmp = report.with_suffix(".csv.tmp")
     with tmp.open("w", newline="", encoding="utf-8") as f:
         writer = csv.DictWriter(f, fieldnames=REPORT_COLUMNS, extrasaction="ignore")
         writer.writeheader()
         for student in sorted(rows):
-            writer.writerow(rows[student])
+            writer.writerow({key: csv_cell(value) for key, value in rows[student].items()})
     tmp.replace(report)
     return report
+
+
+def _read_csv(path: Path) -> dict[str, dict]:
+    """The rows of a CSV that :func:`write_report` wrote, by student, each cell as it was before :func:`csv_cell`."""
+    with path.open(newline="", encoding="utf-8") as f:
+        rows = [{key: csv_value(value) for key, value in row.items()} for row in csv.DictReader(f)]
+    return {row["student"]: row for row in rows if row.get("student")}
 
 
 # --------------------------------------------------------------------------- feedback and export
@@ -595,8 +704,7 @@ def read_report(root: Path, chapter: str) -> dict[str, dict]:
     report = Path(root) / "reports" / f"autograde-{chapter}.csv"
     if not report.is_file():
         return {}
-    with report.open(newline="", encoding="utf-8") as f:
-        return {row["student"]: row for row in csv.DictReader(f) if row.get("student")}
+    return _read_csv(report)
 
 
 def export_status(submission, row: dict | None) -> str:
@@ -652,6 +760,8 @@ def export(root: Path, db_url: str, out: Path) -> tuple[Path, dict[str, int]]:
     with tmp.open("w", newline="", encoding="utf-8") as f:
         writer = csv.DictWriter(f, fieldnames=EXPORT_COLUMNS)
         writer.writeheader()
-        writer.writerows(rows)
+        # every text cell: no formula (a student id "=HYPERLINK(...)"), no control characters (red team 16, F1, F5)
+        writer.writerows({key: csv_cell(escape_controls(value) if isinstance(value, str) else value)
+                          for key, value in row.items()} for row in rows)
     tmp.replace(out)
     return out, counts
