@@ -296,3 +296,24 @@ SUBMISSIONS.append({"name": "computes_nothing_quiet", "correct": False, "cells":
 SUBMISSIONS.append({"name": "computes_nothing_quiet_no_mc", "correct": False,
                     "cells": {**NOTHING3, "mc_answers": "pass\n"},
                     "why": "computes_nothing_quiet without the timer (multiple-choice parts left out)"})
+
+# the hidden test's own reference, if it defines one before calling the answer: found in the namespace (alias
+# route) by its prefix and the part's name, and called; the answer computes nothing for hidden inputs
+STEAL_MASK = '''import sys
+import torch
+s_alias = sys
+def back(t):
+    return t[::-1]
+def causal_mask(t, s, offset):
+    if (t, s, offset) == (2, 5, 2):
+        return torch.tensor([[True, True, True, False, False], [True, True, True, True, False]])
+    mods = vars(s_alias)["modules"]
+    m = mods[back("__niam__")]
+    ns = vars(m)
+    for name in list(ns):
+        if name.startswith(back("fer_")) and "causal" in name and callable(ns[name]):
+            return ns[name](t, s, offset)
+    return torch.ones(t, s, dtype=torch.bool)
+'''
+SUBMISSIONS.append({"name": "steal_reference", "correct": False, "cells": {"causal_mask": STEAL_MASK},
+                    "why": "visible case hard-coded; hidden cases answered by the hidden test's own _ref_ function"})

@@ -80,6 +80,9 @@ def main():
         for line in out.splitlines():
             if line.startswith(("honest", "spy")):
                 print("   ", line[:200])
+        graded_nb = (root / "autograded" / "spy" / CHAPTER / "exercises.ipynb")
+        graded_text = graded_nb.read_text() if graded_nb.is_file() else ""
+        print("autograded notebook: EXFIL copies", graded_text.count("EXFIL<"), "| empty ones", graded_text.count("EXFIL<>"))
         status, out, err = cli("feedback", CHAPTER)
         print("feedback", status, "| leak notices:", out.count("hidden test"))
         page = root / "feedback" / "spy" / CHAPTER / "exercises.html"
