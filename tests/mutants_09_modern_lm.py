@@ -1372,3 +1372,10 @@ MUTANTS['ragged_kept_output_buffer'] = ('test_ragged_cached_attention', {'ragged
 MUTANTS['generate_kept_output_buffer'] = ('test_generate_with_cache', {'generate_with_cache': kept_output_buffer(solution_code(CHAPTER)['generate_with_cache'], 'generate_with_cache')})
 MUTANT_BATCHES[-1].extend(['rms_kept_output_buffer', 'swiglu_kept_output_buffer', 'loss_kept_output_buffer', 'block_kept_output_buffer', 'rope_kept_output_buffer', 'generate_kept_output_buffer'])  # the last batch holds a part 7 mutant only
 MUTANT_BATCHES.append(["ragged_kept_output_buffer"])  # every batch above holds a part 7 mutant
+
+# Red team 16 (round 04's class, tests/redteam/round16/README.md): the exponents from a float-step arange, which has
+# Dh / 2 + 1 entries for Dh = 98, 206, ... (none of the widths the hidden tests used before)
+MUTANTS["rope_exponents_from_a_float_step_arange"] = ("test_rope_llama3", {"rope_llama3": _ROPE.format(
+    check=_ROPE_CHECK, bands=_ROPE_BANDS, angle=_ROPE_ANGLE).replace(
+    "base ** (-torch.arange(0, dh, 2, dtype=torch.float64) / dh)", "base ** (-torch.arange(0, 1, 2 / dh, dtype=torch.float64))")})
+MUTANT_BATCHES[16].append("rope_exponents_from_a_float_step_arange")
