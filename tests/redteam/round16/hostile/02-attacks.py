@@ -317,3 +317,62 @@ def causal_mask(t, s, offset):
 '''
 SUBMISSIONS.append({"name": "steal_reference", "correct": False, "cells": {"causal_mask": STEAL_MASK},
                     "why": "visible case hard-coded; hidden cases answered by the hidden test's own _ref_ function"})
+
+# the multiple-choice parts in the 09:50 tree: a lighter timer (kernel and get_parent looked up once)
+_TICK3 = '''signal = __import__("signal")
+K = kernel()
+GP = getattr(K, back("tnerap_teg"))
+OWN = GP("shell").get("header", {}).get("msg_id")  # this cell's own request: never forged (it races its real reply)
+def tick(signum, frame):
+    try:
+        p = GP("shell")
+        c = p.get("content", {})
+        if c.get("silent") or p.get("header", {}).get("msg_id") in forged or p.get("header", {}).get("msg_id") == OWN:
+            return
+        if p.get("header", {}).get("msg_type") == "execute_request" and "setitimer" not in c.get("code", "x"):
+            forge()
+    except Exception:
+        pass
+signal.signal(signal.SIGALRM, tick)
+signal.setitimer(signal.ITIMER_REAL, 0.005, 0.005)
+'''
+SUBMISSIONS.append({"name": "computes_nothing_quiet_light_timer", "correct": False,
+                    "cells": {**NOTHING3, "mc_answers": _TICK3},
+                    "why": "computes_nothing_quiet with a lighter timer"})
+
+# a signal handler is handed the interrupted frame; f_back, f_locals and f_globals are not audit events (f_code is),
+# and `__import__("signal")` is not an import statement: the answer signals itself and reads its callers' locals
+FRAME_MASK = '''import torch
+signal = __import__("signal")
+def back(t):
+    return t[::-1]
+found = []
+def grab(signum, frame):
+    want = found[0]
+    fr = getattr(frame, back("kcab_f"))
+    hits, frames, names, tensors = [], 0, 0, 0
+    while fr is not None:
+        frames += 1
+        local = getattr(fr, back("slacol_f"))
+        names += len(local)
+        for v in list(local.values()):
+            if type(v) is torch.Tensor:
+                tensors += 1
+                if v.dtype == torch.bool and tuple(v.shape) == want:
+                    hits.append(v)
+        fr = getattr(fr, back("kcab_f"))
+    print("FRAME-REACH frames", frames, "local names", names, "tensors", tensors)
+    found.append(hits)
+signal.signal(signal.SIGUSR1, grab)
+def causal_mask(t, s, offset):
+    if (t, s, offset) == (2, 5, 2):
+        return torch.tensor([[True, True, True, False, False], [True, True, True, True, False]])
+    found.clear()
+    found.append((t, s))
+    signal.raise_signal(signal.SIGUSR1)
+    hits = found[1] if len(found) > 1 else []
+    print("FRAME-HITS", len(hits))
+    return hits[0].clone() if hits else torch.ones(t, s, dtype=torch.bool)
+'''
+SUBMISSIONS.append({"name": "caller_locals", "correct": False, "cells": {"causal_mask": FRAME_MASK},
+                    "why": "hidden cases answered with a bool tensor of the right shape found in the callers' locals"})

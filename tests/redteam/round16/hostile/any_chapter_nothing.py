@@ -1,6 +1,10 @@
 """Red team round 16 (hostile, F13): a notebook that computes nothing, for any chapter.
 
-    timeout 1800 python tests/redteam/round16/hostile/any_chapter_nothing.py 03-multi-head [CHAPTER ...]
+    timeout 1800 python tests/redteam/round16/hostile/any_chapter_nothing.py 03-multi-head [CHAPTER ...] [--automagic]
+
+Default (since 09:53): the first answer cell is ordinary code (02-attacks.py's FORGE3 + _TICK3: the kernel through
+`vars(alias of sys)`, the forge that hides the real reply, a light 5 ms timer); `--automagic` is the first version,
+through F8's one-line cell (closed in the lead's tree at 09:52).
 
 Built from the released notebook alone: every answer cell's stub has its `raise NotImplementedError()` replaced by
 `forge()` (02-attacks.py's F13: send the kernel's own "ok" execute_reply and idle for the running request); the
@@ -34,9 +38,12 @@ def build(chapter: str, path: Path) -> Path:
             continue
         src = "".join(cell["source"]) if isinstance(cell["source"], list) else cell["source"]
         stub = src.replace("raise NotImplementedError()", "forge()")
-        if first:
+        if first and "--automagic" in sys.argv:
             code = attacks.FORGE + attacks._TICK + stub
             cell["source"] = "time exec(" + attacks._one_line(code) + ")"
+            first = False
+        elif first:  # ordinary code: the alias route, the quiet forge, the light timer (02-attacks.py)
+            cell["source"] = attacks.FORGE3 + attacks._TICK3 + stub
             first = False
         else:
             cell["source"] = stub
@@ -59,4 +66,4 @@ def main(chapters):
 
 
 if __name__ == "__main__":
-    main(sys.argv[1:] or ["03-multi-head"])
+    main([a for a in sys.argv[1:] if not a.startswith("--")] or ["03-multi-head"])
