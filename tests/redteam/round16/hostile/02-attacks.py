@@ -376,3 +376,8 @@ def causal_mask(t, s, offset):
 '''
 SUBMISSIONS.append({"name": "caller_locals", "correct": False, "cells": {"causal_mask": FRAME_MASK},
                     "why": "hidden cases answered with a bool tensor of the right shape found in the callers' locals"})
+
+# the timer forges only requests the grader sends without history (test and locked cells), never an answer cell,
+# whose real reply it would race when the cell ends at once
+_TICK4 = _TICK3.replace('''        if c.get("silent") or''', '''        if c.get("silent") or c.get("store_history", True) or''')
+assert _TICK4 != _TICK3

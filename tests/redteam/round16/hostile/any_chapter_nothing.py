@@ -2,7 +2,7 @@
 
     timeout 1800 python tests/redteam/round16/hostile/any_chapter_nothing.py 03-multi-head [CHAPTER ...] [--automagic]
 
-Default (since 09:53): the first answer cell is ordinary code (02-attacks.py's FORGE3 + _TICK3: the kernel through
+Default (since 09:53): the first answer cell is ordinary code (02-attacks.py's FORGE3 + _TICK4: the kernel through
 `vars(alias of sys)`, the forge that hides the real reply, a light 5 ms timer); `--automagic` is the first version,
 through F8's one-line cell (closed in the lead's tree at 09:52).
 
@@ -43,7 +43,7 @@ def build(chapter: str, path: Path) -> Path:
             cell["source"] = "time exec(" + attacks._one_line(code) + ")"
             first = False
         elif first:  # ordinary code: the alias route, the quiet forge, the light timer (02-attacks.py)
-            cell["source"] = attacks.FORGE3 + attacks._TICK3 + stub
+            cell["source"] = attacks.FORGE3 + attacks._TICK4 + stub
             first = False
         else:
             cell["source"] = stub
