@@ -93,6 +93,22 @@ def _error(ename: str, evalue: str) -> NotebookNode:
     return NotebookNode(output_type="error", ename=ename, evalue=evalue, traceback=[f"{ename}: {evalue}"])
 
 
+ERROR_LINES = 200  # traceback entries kept of one error: the first and the last half of them
+
+
+def _clip(text, limit: int) -> str:
+    """``text`` as a string, cut at ``limit`` characters (0: no limit) with a marker that says how many more."""
+    text = text if isinstance(text, str) else str(text)
+    if limit and len(text) > limit:
+        return f"{text[:limit]}[... {len(text) - limit} more characters]"
+    return text
+
+
+def _output_size(content: dict) -> int:
+    """The characters of an output message's content that would go into the notebook."""
+    return sum(len(str(content.get(key) or "")) for key in ("text", "data", "metadata"))
+
+
 def _gid(cell) -> str:
     """The cell's grade id; for a cell without one (added by the student), ``added-`` and its cell id."""
     return cell.metadata.get("nbgrader", {}).get("grade_id", "") or f"added-{cell.get('id', '?')}"
@@ -115,6 +131,18 @@ def replaced_message(event: str) -> str:
 
 def crash_message(how: str) -> str:
     return replaced_message(f"crashed the kernel ({how})")
+
+
+# Before every cell: IPython's dynamic reading of one-line cells (automagic, autocall and every prefilter checker:
+# `time exec("...")` run as %time, red team 16 F8) off, as the grading kernel starts; the repr of what had to be
+# turned off, '' when nothing. Evaluated as a user expression, which no prefilter reads
+PREFILTER_OFF = (
+    "(lambda s: '' if s is None else (lambda on: (setattr(s, 'automagic', False), setattr(s, 'autocall', 0), "
+    "[setattr(c, 'enabled', False) for c in s.prefilter_manager.checkers], ', '.join(on))[-1])("
+    "[n for n, v in (('automagic', s.automagic), ('autocall', s.autocall)) if v] + "
+    "['prefilter checker ' + type(c).__name__ for c in s.prefilter_manager.checkers if c.enabled]))"
+    "(getattr(getattr(__import__('sys').modules.get('IPython.core.interactiveshell'), 'InteractiveShell', None), "
+    "'_instance', None))")
 
 
 # what a cell did that makes the notebook run again without it: (error name of its output, event)
@@ -154,8 +182,16 @@ class HardenedExecute(Execute):
                                   help="a tag no submission can know: no cell is skipped when graded").tag(config=False)
     disk_bytes = Integer(1024 * 2**20, help="bytes of files the kernel may keep in its folder on the grader's disk; "
                          "past that it is stopped, as after a crash (0: no limit)").tag(config=True)
+    disk_entries = Integer(50_000, help="files, folders and links the kernel may keep in its folder (an honest "
+                           "notebook makes a few dozen, torch.compile's caches a few hundred); past that it is "
+                           "stopped, as after a crash (0: no limit)").tag(config=True)
+    error_chars = Integer(10_000, help="characters kept of an error's message and of each line of its traceback "
+                          "(the rest is replaced by a marker); an error's name is always kept").tag(config=True)
     probe_timeout = Integer(60, help="seconds the grader waits for the kernel's answer to one of its own checks (they "
                             "take well under a second); a kernel that does not answer in time is flagged").tag(config=True)
+    # widget state sent by the kernel goes into the graded notebook's metadata, uncounted by the output limit;
+    # grading shows no widget
+    store_widget_state = Bool(False, help="keep the state of widgets in the graded notebook").tag(config=True)
     # the outputs are in once the last cell ran: the kernel (and its sandbox) is killed, not asked to end.
     # Graceful, it would run the student's atexit hooks after grading, and take about a second longer
     shutdown_kernel = Enum(["graceful", "immediate"], default_value="immediate",
@@ -341,25 +377,23 @@ class HardenedExecute(Execute):
             pass
 
     def _watch_disk(self, stop: threading.Event) -> None:
-        """In a thread while the kernel runs: the bytes of the files in its folder, twice a second. Past
-        ``disk_bytes`` the kernel is killed (its cell is then replaced by an error, as after a crash): a cell
-        writing file after file would otherwise fill the grader's disk, and the gradebook and the other
-        workers' notebooks with it (white-box 9: each file is capped by the sandbox, their number is not)."""
-        folder, limit = self._kernel_folder, self.disk_bytes
-        if folder is None or not limit:
+        """In a thread while the kernel runs: the bytes and the entries in its folder, twice a second. Past
+        ``disk_bytes`` or ``disk_entries`` the kernel is killed (its cell is then replaced by an error, as after a
+        crash): a cell writing file after file would otherwise fill the grader's disk, and the gradebook and the
+        other workers' notebooks with it (white-box 9: each file is capped by the sandbox, their number is not),
+        and one making folders or empty files by the hundred thousand would fill it, or its inodes, unseen (red
+        team 16 F11). Every entry counts (files, folders, links and the rest) with its own blocks; a pass stops
+        at the first limit passed, so it reads at most ``disk_entries`` entries, and the next pass waits longer
+        after a slow one."""
+        folder = self._kernel_folder
+        if folder is None or not (self.disk_bytes or self.disk_entries):
             return
-        while not stop.wait(0.5):
-            total = 0
-            for root, _dirs, files in os.walk(folder):
-                for name in files:
-                    try:
-                        total += os.lstat(os.path.join(root, name)).st_blocks * 512
-                    except OSError:
-                        pass
-                if total > limit:
-                    break
-            if total > limit:
-                self._disk_hit = total
+        pause = 0.5
+        while not stop.wait(pause):
+            started = time.monotonic()
+            total, entries = self._disk_use(folder)
+            if (self.disk_bytes and total > self.disk_bytes) or (self.disk_entries and entries > self.disk_entries):
+                self._disk_hit = (total, entries)
                 process = getattr(getattr(self.km, "provisioner", None), "process", None)
                 if process is not None:
                     try:
@@ -367,9 +401,38 @@ class HardenedExecute(Execute):
                     except OSError:
                         pass
                 return
+            # a pass over tens of thousands of entries takes a while: at most a tenth of the watcher's time
+            pause = max(0.5, 10 * (time.monotonic() - started))
+
+    def _disk_use(self, folder) -> tuple[int, int]:
+        """(bytes, entries) below ``folder``, counting every entry and its blocks, not following links; stops
+        counting once a limit is passed."""
+        limit_bytes, limit_entries = self.disk_bytes, self.disk_entries
+        total, entries = 0, 0
+        stack = [str(folder)]
+        while stack:
+            try:
+                with os.scandir(stack.pop()) as listing:
+                    for entry in listing:
+                        entries += 1
+                        try:
+                            total += entry.stat(follow_symlinks=False).st_blocks * 512
+                            if entry.is_dir(follow_symlinks=False):
+                                stack.append(entry.path)
+                        except OSError:
+                            pass
+                        if (limit_entries and entries > limit_entries) or (limit_bytes and total > limit_bytes):
+                            return total, entries
+            except OSError:
+                pass
+        return total, entries
 
     def _how_it_died(self) -> str:
         if self._disk_hit:
+            total, entries = self._disk_hit
+            if self.disk_entries and entries > self.disk_entries:
+                return (f"it made more than {self.disk_entries} files and folders in its folder, the limit of the "
+                        "grader's disk a notebook may use")
             return (f"it wrote more than {self.disk_bytes // 2**20} MiB of files into its folder, the limit of "
                     "the grader's disk a notebook may use")
         process = getattr(getattr(self.km, "provisioner", None), "process", None)
@@ -486,11 +549,14 @@ class HardenedExecute(Execute):
             # torch's global switches back to their defaults, so that a part is not graded under a mode an
             # earlier cell left on (`torch.set_grad_enabled(False)` at the top of an answer would fail every
             # later gradient check); evaluated as a user expression, so no input transformer sees it
-            await self._silent("", guard.RESET_SWITCHES)
+            turned_on = await self._silent("", f"({PREFILTER_OFF}, {guard.RESET_SWITCHES})[0]")
             if self._ctx.hidden_builtins:
                 await self._silent("", guard.HIDE_SHADOWS % (tuple(self._ctx.hidden_builtins),))
         else:
-            await self._silent("", guard.FORGET_SOURCES)
+            turned_on = await self._silent("", f"({PREFILTER_OFF}, {guard.FORGET_SOURCES})[0]")
+        self._prefilter_was_on(turned_on)
+        if self._blocked_by and (kind == "test" or not self.keep_running_when_flagged):
+            return await self._after_block(cell, gid, kind)
         self._last = (cell, gid, kind)
         timeouts = len(self._ctx.timed_out)
         self._notebook_limit_hit = False
@@ -524,6 +590,20 @@ class HardenedExecute(Execute):
             # first, so that no output before it (a printed number reads as partial credit) decides the score
             cell.outputs.insert(0, _error("LibraryRule", self._ctx.library[gid]))
         return cell
+
+    def _prefilter_was_on(self, text: str | None) -> None:
+        """Flag the last cell when IPython's reading of one-line cells had to be turned off again before this
+        one (the grading kernel starts with it off: see ``sandbox.KERNEL_OPTIONS``)."""
+        try:
+            turned_on = ast.literal_eval(text) if text else ""
+        except (ValueError, SyntaxError):
+            turned_on = ""
+        if not turned_on or not isinstance(turned_on, str) or self._last is None or self._last[2] == "locked":
+            return
+        cell, gid, kind = self._last  # a test cell: the student code it called (no grader cell does this)
+        self._flag([f"cell {gid}{' (student code it called)' if kind == 'test' else ''} turned on IPython's "
+                    f"{turned_on}, which runs a one-line cell as a magic or a call that the static scan does not "
+                    "read; it was turned off again"], cell, gid)
 
     async def _name_what_changed(self) -> None:
         """One check after a flag: it names what the flagged cell changed at run time."""
@@ -623,16 +703,85 @@ class HardenedExecute(Execute):
             # code can show one (sys.displayhook) while a test calls it: shown, it counts for nothing
             msg = {**msg, "msg_type": "display_data", "header": {**msg.get("header", {}), "msg_type": "display_data"},
                    "content": {k: v for k, v in content.items() if k != "execution_count"}}
+        if msg.get("msg_type") == "error":
+            # an error is never dropped (it decides the score); its text is clipped and counted (red team 16 F9:
+            # `raise ValueError("A" * 10**8)` kept 200 MB in the graded notebook)
+            fields = self._count_error(self._clip_error(content), outs, cell_index)
+            return super().output(outs, {**msg, "content": {**content, **fields}}, display_id, cell_index)
         if self.output_limit:
             content = msg.get("content", {})
-            size = len(str(content.get("text", ""))) + len(str(content.get("data", "")))
+            size = _output_size(content)
             self._output_bytes += size
             if self._output_bytes > self.output_limit:
                 self._ctx.output_truncated += size
-                if cell_index not in self._truncated_cells:
-                    self._truncated_cells.add(cell_index)
-                    # on stdout in a test cell: there stderr would cost the part (see above)
-                    outs.append(NotebookNode(output_type="stream", name="stdout" if test_cell else "stderr",
-                                             text=f"[output truncated: more than {self.output_limit} bytes]\n"))
+                self._truncation_notice(outs, cell_index)
                 return None
         return super().output(outs, msg, display_id, cell_index)
+
+    def _truncation_notice(self, outs, cell_index) -> None:
+        """Once per cell, where its output went past the limit: a notice (on stdout in a test cell, where stderr
+        would cost the part)."""
+        if cell_index not in self._truncated_cells:
+            self._truncated_cells.add(cell_index)
+            test_cell = _kind(self.nb.cells[cell_index]) == "test"
+            outs.append(NotebookNode(output_type="stream", name="stdout" if test_cell else "stderr",
+                                     text=f"[output truncated: more than {self.output_limit} bytes]\n"))
+
+    def _clip_error(self, content: dict) -> dict:
+        """An error's name, message and traceback as text, each string cut at ``error_chars`` and the traceback
+        at ``ERROR_LINES`` entries (its first and last ones), with markers that say how much was left out."""
+        limit = self.error_chars
+        traceback = content.get("traceback") or []
+        if not isinstance(traceback, list):
+            traceback = [traceback]
+        if len(traceback) > ERROR_LINES:
+            half = ERROR_LINES // 2
+            traceback = [*traceback[:half], f"[... {len(traceback) - 2 * half} more traceback entries]",
+                         *traceback[-half:]]
+        return {"ename": _clip(content.get("ename", ""), limit), "evalue": _clip(content.get("evalue", ""), limit),
+                "traceback": [_clip(line, limit) for line in traceback]}
+
+    def _count_error(self, fields: dict, outs, cell_index) -> dict:
+        """``fields`` (a clipped error) counted toward the output limit; past it, only the error's name remains,
+        with a notice, so that the cell still fails as it did."""
+        if not self.output_limit:
+            return fields
+        size = len(fields["ename"]) + len(fields["evalue"]) + sum(len(line) for line in fields["traceback"])
+        self._output_bytes += size
+        if self._output_bytes <= self.output_limit:
+            return fields
+        notice = f"[error message dropped: more than {self.output_limit} bytes of output]"
+        self._ctx.output_truncated += size
+        self._truncation_notice(outs, cell_index)
+        return {"ename": fields["ename"], "evalue": notice, "traceback": [f"{fields['ename'][:200]}: {notice}"]}
+
+    def on_cell_executed(self, **kwargs):
+        """nbgrader's: an error the kernel's reply names and no output showed is added to the cell (nbgrader
+        scores by the outputs), here clipped and counted as any other error."""
+        cell, reply = kwargs["cell"], kwargs.get("execute_reply") or {}
+        content = reply.get("content") or {}
+        if content.get("status") != "error":
+            return
+        fields = self._clip_error(content)
+        if any(o.get("output_type") == "error" and o.get("ename") == fields["ename"] for o in cell.outputs):
+            return
+        index = kwargs.get("cell_index")
+        if index is None:
+            index = next((i for i, c in enumerate(self.nb.cells) if c is cell), 0)
+        fields = self._count_error(fields, cell.outputs, index)
+        if not fields["traceback"]:
+            fields["traceback"] = ["ERROR: An error occurred while showtraceback was disabled"]
+        cell.outputs.append(NotebookNode(output_type="error", **fields))
+
+    def _update_display_id(self, display_id, msg):
+        """An update of an output shown earlier (``display(..., display_id=...)``) writes its data into every
+        output of that id: counted toward the output limit like a new output, once per output it replaces, and
+        past the limit not made."""
+        if self.output_limit:
+            copies = sum(len(indices) for indices in self._display_id_map.get(display_id, {}).values())
+            size = _output_size(msg.get("content", {})) * copies
+            self._output_bytes += size
+            if self._output_bytes > self.output_limit:
+                self._ctx.output_truncated += size
+                return
+        super()._update_display_id(display_id, msg)

@@ -155,6 +155,11 @@ BWRAP_FLAGS = ("--unshare-all", "--die-with-parent", "--new-session", "--cap-dro
 BWRAP_STRICT = ("--unshare-user", "--disable-userns")
 SHM_FOLDER = ".shm"  # the kernel's /dev/shm, inside its folder
 NO_COURSE_PACKAGE = "the course package attnlab is not available while grading: the exercises use only torch"
+# IPython's dynamic reading of one-line cells off in the grading kernel: no automagic (`time exec(...)` would run
+# as %time), no autocall, and every prefilter checker off, so that a one-line cell is the Python the static scan
+# reads (red team 16 F8)
+KERNEL_OPTIONS = ("--InteractiveShell.automagic=False", "--InteractiveShell.autocall=0",
+                  "--PrefilterChecker.enabled=False")
 
 # The kernel's start inside the sandbox, run with ``python -I -c``: the import hook for the course
 # package, the extra package folders, then ipykernel's own launcher.
@@ -212,7 +217,43 @@ class _InstalledOnly:
         cls.paths.invalidate_caches()
 sys.meta_path.insert(sys.meta_path.index(_machinery.PathFinder), _InstalledOnly)
 del _InstalledOnly, _machinery
-sys.argv = ["ipykernel_launcher", *sys.argv[1:]]
+# a one-line cell runs as the static scan reads it (red team 16 F8): with automagic on (IPython's default),
+# IPython's prefilter ran `time exec("...")` or `pip install x` as a magic, text that is no Python to the scan.
+# Every prefilter checker is off (automagic, autocall, macros, `exit` without brackets), given as options on the
+# command line, which outrank any configuration file; the grader turns them off again before every cell
+sys.argv = ["ipykernel_launcher", *sys.argv[1:], *%r]
+# the kernel keeps no copy of a cell's source while it runs (red team 16 F12: an answer that a test cell called
+# read the test's whole text, hidden tests included, in get_ipython().kernel.get_parent("shell")["content"]).
+# Once the request's handler has read the code, the request the kernel keeps (the same dictionary is the shell's
+# parent_header and sits in the kernel's context variables) holds none of it, nor the grader's expressions; what
+# routes the cell's output (the header, the identities) stays. IPython's record of the running cell (the
+# displayhook's exec_result, last_execution_result) keeps no source either
+import functools as _functools
+import ipykernel.ipkernel as _ipkernel
+import IPython.core.interactiveshell as _interactiveshell
+def _without_request_code(do_execute):
+    @_functools.wraps(do_execute)
+    def wrapper(self, *args, **kwargs):
+        try:
+            content = self.get_parent("shell").get("content")
+        except Exception:
+            content = None
+        if isinstance(content, dict):
+            if "code" in content:
+                content["code"] = ""
+            if "user_expressions" in content:
+                content["user_expressions"] = {}
+        return do_execute(self, *args, **kwargs)
+    return wrapper
+_ipkernel.IPythonKernel.do_execute = _without_request_code(_ipkernel.IPythonKernel.do_execute)
+def _without_source(init):
+    @_functools.wraps(init)
+    def wrapper(self, *args, **kwargs):
+        init(self, *args, **kwargs)
+        self.raw_cell, self.transformed_cell = "", None
+    return wrapper
+_interactiveshell.ExecutionInfo.__init__ = _without_source(_interactiveshell.ExecutionInfo.__init__)
+del _functools, _ipkernel, _interactiveshell, _without_request_code, _without_source
 import runpy
 runpy.run_module("ipykernel_launcher", run_name="__main__", alter_sys=True)
 '''
@@ -539,7 +580,8 @@ def main(argv: list[str]) -> None:
     connection = argv[argv.index("-f") + 1] if "-f" in argv[2:] else None
     runtime = policy.get("runtime_dir") or (os.path.dirname(os.path.abspath(connection)) if connection else None)
     kernel = [sys.executable, "-I", "-c", BOOTSTRAP % (extra_sys_path(hidden), NO_COURSE_PACKAGE,
-                                                       installed_folders(hidden, [str(work), runtime])), *argv[2:]]
+                                                       installed_folders(hidden, [str(work), runtime]),
+                                                       KERNEL_OPTIONS), *argv[2:]]
     isolation = policy.get("isolation") or {"tool": "landlock" if policy.get("landlock", True) else "rlimits"}
     # the kernel's own output outside the notebook (warnings, crashes, bubblewrap's errors, writes to
     # file descriptors 1 and 2) goes to a file of its folder, not to the grader's terminal
