@@ -301,11 +301,14 @@ HOOK_ATTRS = {"settrace", "setprofile", "addaudithook", "input_transformers_post
               # torch's own operators replaced from Python: kernels registered for aten ops (red team 9)
               "Library", "_dispatch_library", "custom_op", "register_kernel", "register_fake", "py_impl"}
 # the source and the stack of the running cells: while a test calls an answer, its own lines are there
+# a signal handler is handed the running frame, the test's, with no audit event on the way (red team 16 F14: a 5 ms
+# timer read 25 frames of a hidden test); the module is reachable under other names (`subprocess.signal`)
+SIGNAL_ATTRS = {"setitimer", "alarm", "set_wakeup_fd", "pthread_kill", "siginterrupt", "getitimer", "default_int_handler"}
 SOURCE_ATTRS = {"linecache", "extract_stack", "format_stack", "print_stack", "StackSummary", "getsource",
                 "getsourcelines", "findsource"}
 FUNC_ATTRS = {"__code__", "__closure__", "cell_contents", "__globals__", "__builtins__", "__defaults__",
               "__kwdefaults__", "__subclasses__", "co_consts", "co_code"}
-WATCHED_ATTRS = FRAME_ATTRS | GC_ATTRS | HOOK_ATTRS | FUNC_ATTRS | SOURCE_ATTRS | KERNEL_ATTRS
+WATCHED_ATTRS = FRAME_ATTRS | GC_ATTRS | HOOK_ATTRS | FUNC_ATTRS | SOURCE_ATTRS | KERNEL_ATTRS | SIGNAL_ATTRS
 # modules whose only use in an answer would be to look into or hook the grader
 INTROSPECTION_MODULES = {"inspect": "inspect", "gc": "gc", "ctypes": "ctypes", "IPython": "IPython",
                          "ipykernel": "ipykernel", "dis": "dis", "pdb": "pdb", "bdb": "bdb", "_ctypes": "ctypes",
@@ -330,6 +333,8 @@ SAFE_MODULE_ATTRS = {
     "IPython": {"display"},
     "pdb": set(), "bdb": set(),
 }
+# modules of the interpreter that an answer only ever uses through their attributes
+_INTERPRETER_MODULES = {"sys", "builtins", "__builtins__", "importlib", "types", "signal"}
 # roots under which a namespace is a module's (or the interpreter's), not an object of the student's
 _RISKY_ROOTS = {"builtins", "__builtins__", "sys", "os", "threading", "gc", "inspect", "importlib", "types", "torch",
                 "np", "numpy", "math", "F", "nn", "IPython", "ipykernel", "__main__", "operator", "functools"}
@@ -345,6 +350,8 @@ def _why(attr: str) -> str:
         return f"reads or changes the internals of functions or classes ({attr})"
     if attr in SOURCE_ATTRS:
         return f"reads the source or the stack of the running cells ({attr}), where the tests keep their code"
+    if attr in SIGNAL_ATTRS:
+        return f"sets a signal or a timer ({attr}), whose handler is handed the running test's frame"
     if attr in KERNEL_ATTRS:
         return f"reads the kernel's request ({attr}), which holds the running test cell's code"
     return f"installs or reads a hook into the interpreter, IPython or torch ({attr})"
@@ -476,6 +483,8 @@ def _introspection_findings(cell_id: str, tree: ast.Module, protected: set[str],
             elif node.attr == "__dict__" and (_root(node) in _RISKY_ROOTS or _root(node) in module_alias
                                               or _root(node) is None):
                 add(node, f"reads {_dotted(node)}, the namespace of a module or of the interpreter")
+            elif node.attr == "signal" and _root(node) not in ("torch", None) and _root(node) not in assigned:
+                add(node, f"uses {_dotted(node)}: the signal module, whose handlers are handed the running test's frame")
             elif node.attr == "library" and _root(node) == "torch":
                 add(node, f"uses {_dotted(node)}, which replaces torch's own operators")
             elif node.attr in protected and node.attr.lower().startswith(("_ref", "_check")):
@@ -509,10 +518,19 @@ def _introspection_findings(cell_id: str, tree: ast.Module, protected: set[str],
                 add(node, f"reads {node.id}, which belongs to the interpreter or the grader")
             elif node.id in SAFE_MODULE_ATTRS and id(node) not in attribute_roots and node.id not in assigned:
                 add(node, f"hands on the module {node.id} as a value, which hides what it is used for")
+            elif (node.id in _INTERPRETER_MODULES and id(node) not in attribute_roots and node.id not in assigned
+                  and id(node) not in harmless):
+                # red team 16: `s = sys` then `vars(s)["modules"]` got past the rules that read `sys.` and `vars(sys)`
+                add(node, f"hands on the module {node.id} as a value, which hides what it is used for")
         if isinstance(node, ast.Call):
             func = node.func
             name = func.id if isinstance(func, ast.Name) else func.attr if isinstance(func, ast.Attribute) else None
             first = node.args[0] if node.args else None
+            if name in ("__import__", "import_module") and _literal_text(first) and isinstance(first.value, str):
+                # a module imported by a call is imported all the same (red team 16: `__import__("signal")`)
+                top = first.value.split(".")[0]
+                if top in INTROSPECTION_MODULES and INTROSPECTION_MODULES[top]:  # safe ones too: under any name
+                    add(node, f"imports {first.value}, which looks into or hooks the grader's code")
             if name in DYNAMIC_CALLS and not (isinstance(func, ast.Attribute) and name == "compile"
                                              and _root(func) not in ("builtins", "__builtins__")):
                 if not _literal_text(first):
@@ -1326,6 +1344,24 @@ def _probe(P):
             if name in shell.user_ns:
                 user["builtin " + name + " shadowed"] = 1
         groups["user"] = user
+    # signal handlers and timers: a handler is handed the running frame, a test's while one runs (red team 16 F14)
+    try:
+        import signal as sg
+        handlers = {}
+        for number in _sorted(int(n) for n in sg.valid_signals()):
+            try:
+                handler = sg.getsignal(number)
+            except (ValueError, OSError):
+                continue
+            code = _getattr(handler, "__code__", None)
+            # a library's own handler (torch's worker clean-up, say) is not the student's: only whose it is counts
+            library = code is not None and audit is not None and not audit.student_code(code)
+            handlers["handler of signal " + _str(number)] = "a library's" if library else fp(handler)
+        for name in ("ITIMER_REAL", "ITIMER_VIRTUAL", "ITIMER_PROF"):
+            handlers["timer " + name + " armed"] = _tuple(v > 0 for v in sg.getitimer(_getattr(sg, name)))
+        groups["signals"] = handlers
+    except Exception as err:
+        errors.append("signals: " + _repr(err))
     if audit is not None:
         events = _getattr(audit, "events", [])
         taken = events[:]
