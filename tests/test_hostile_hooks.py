@@ -91,6 +91,10 @@ STATIC_CASES = {
     "IPython beyond display": ("import IPython\nip = IPython.get_ipython()", "uses IPython.get_ipython"),
     "vars of a module": ("import builtins\nv = vars(builtins)", "uses vars"),
     "locals at the top": ("l = locals()", "uses locals"),
+    "signal by a call": ("sig = __import__('signal')", "imports signal"),
+    "inspect by a call": ("import importlib\nm = importlib.import_module('inspect')", "imports inspect"),
+    "signal through another module": ("import subprocess\nsubprocess.signal.setitimer(0, 0.005)", "(setitimer)"),
+    "sys handed on": ("import sys\ns = sys\nm = vars(s)['modules']", "hands on the module sys as a value"),
     "getattr built": ("import sys\nf = getattr(sys, '_get' + 'frame')", "uses getattr(..., '_getframe') with the name built"),
     "getattr computed": ("import sys\nf = getattr(sys, name)", "calls getattr on sys with a name built at run time"),
     "getattr literal": ("import sys\nf = getattr(sys, '_getframe')", "uses getattr(..., '_getframe')"),
@@ -529,6 +533,10 @@ RUNTIME_BATCHES = {
         "session_send": ("_k = get_ipython().kernel\n_send = _k.session.send\n"
                          "_k.session.send = lambda *a, **kw: _send(*a, **kw)",
                          "the kernel's session's own methods changed"),
+        # red team 16 F14: a signal handler is handed the running frame (a timer's, a test's while one runs)
+        "signal_handler": ("import signal as _sg\n_sg.signal(_sg.SIGUSR1, lambda number, frame: None)",
+                           "handler of signal 10 changed"),
+        "timer_armed": ("import signal as _sg\n_sg.setitimer(_sg.ITIMER_PROF, 1000.0)", "timer ITIMER_PROF armed changed"),
         "thread_left_running": ("import threading, time\ndef _watch():\n    while True:\n        time.sleep(0.5)\n"
                                 "threading.Thread(target=_watch, daemon=True).start()",
                                 "threads that run the student's code after its cell (threading) changed"),
@@ -553,12 +561,29 @@ FORGE = ("_forged = set()\ndef answer_forge():\n    k = get_ipython().kernel\n  
          "    k._publish_status('idle', 'shell', parent)\n")
 
 
+# ... and the same with every later message of that request dropped, by a wrapper of the session's send that removes
+# itself at the request's last message (so no check between cells sees it): the grader then gets one reply and one
+# idle status, as from a real kernel
+SUPPRESS = FORGE.replace("    k._publish_status('idle', 'shell', parent)\n", (
+    "    k._publish_status('idle', 'shell', parent)\n    real = type(k.session).send\n"
+    "    def quiet(stream, kind, content=None, parent=None, *a, **kw):\n"
+    "        if (parent or {}).get('header', {}).get('msg_id') == mid:\n"
+    "            if kind == 'status' and (content or {}).get('execution_state') == 'idle':\n"
+    "                del k.session.send\n"
+    "            return None\n"
+    "        return real(k.session, stream, kind, content, parent, *a, **kw)\n"
+    "    k.session.send = quiet\n"))
+
+
 @pytest.mark.slow
-def test_a_reply_forged_for_a_test_cell_is_flagged(tmp_path):
-    ctx, cells = run_notebook(tmp_path, [(SETUP, "setup", "locked"), (FORGE, "a1", "student"),
+@pytest.mark.parametrize("answer, reason", [
+    (FORGE, "the kernel answered this cell twice"),
+    (SUPPRESS, "the reply to this test cell was not the kernel's own")], ids=["second_reply", "real_reply_dropped"])
+def test_a_reply_forged_for_a_test_cell_is_flagged(tmp_path, answer, reason):
+    ctx, cells = run_notebook(tmp_path, [(SETUP, "setup", "locked"), (answer, "a1", "student"),
                                          ("answer_forge()\nassert x == 2, 'the answer is wrong'", "t1", "test"),
                                          ("y = 3", "a2", "student"), ("assert x == 1", "t2", "test")])
-    assert any(r.startswith("cell t1: the kernel answered this cell twice") for r in ctx.tampered), ctx.tampered
+    assert any(r.startswith(f"cell t1: {reason}") for r in ctx.tampered), ctx.tampered
     assert "t1" in ctx.skipped_tests
     assert any(o.get("ename") == "NotGraded" for o in cells["t1"].outputs), cells["t1"].outputs
 
@@ -1044,9 +1069,9 @@ def test_a_hook_into_the_kernel_flags_the_notebook_and_awards_nothing_after_it(g
 
 @pytest.mark.slow
 @pytest.mark.parametrize("student, function, reason", [
-    ("frameread", 0, "imports inspect, which looks into or hooks the grader's code"),
+    ("frameread", 0, "reads stack frames or tracebacks (currentframe)"),
     ("tracebackread", 1, "reads stack frames or tracebacks (tb_frame)"),
-    ("gcscan", 2, "imports gc, which looks into or hooks the grader's code"),
+    ("gcscan", 2, "searches the interpreter's objects (get_objects)"),
 ])
 def test_reading_the_tests_values_is_flagged_and_awards_nothing_after_it(graded, student, function, reason):
     """The static scan sees these before the tests run; the run-time guard's own catches of the same

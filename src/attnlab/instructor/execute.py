@@ -268,6 +268,7 @@ class HardenedExecute(Execute):
         self._reported: set = set()
         self._last: tuple | None = None      # (cell, grade id, kind) of the last cell that ran
         self._unanswered: set[str] = set()   # the grader's own requests that got no reply in time
+        self._token: str | None = None       # the secret of the test cell running (see async_execute_cell)
         self.timeout_func = self._cell_timeout
         self._disk_hit: tuple[int, int] | None = None
         with self.setup_kernel():
@@ -560,6 +561,15 @@ class HardenedExecute(Execute):
         self._last = (cell, gid, kind)
         timeouts = len(self._ctx.timed_out)
         self._notebook_limit_hit = False
+        # a test cell's request carries a secret the kernel hands back only when the cell's code ran to its end
+        # without an error (ipykernel evaluates user expressions only then), and the kernel keeps no copy of it
+        # (sandbox.py): a reply sent on the cell's behalf, or the kernel's own reply to a failed test rewritten as a
+        # success, lacks it (red team 16 F13: an answer that forged the test cell's reply and dropped the real one
+        # scored full marks for a notebook computing nothing, in every chapter)
+        self._token = secrets.token_hex(16) if kind == "test" else None
+        if self._token is not None:
+            plain_execute, token = self.kc.execute, self._token
+            self.kc.execute = lambda code, **kw: plain_execute(code, user_expressions={"done": repr(token)}, **kw)
         try:
             # only the student's cells go into IPython's history (In, _ih, _i): a cell printing `In` shows no
             # hidden test in the feedback
@@ -570,6 +580,13 @@ class HardenedExecute(Execute):
         except CellTimeoutError:
             # nbclient interrupted the cell at its time limit, but the kernel kept running it
             return await self._without(cell, cell_index, kept_running=True)
+        finally:
+            if self._token is not None:
+                try:
+                    del self.kc.execute  # the client's own method again
+                except AttributeError:
+                    pass
+            self._token = None
         if kind == "test" and self._ctx.hidden_builtins:
             await self._silent("", guard.RESTORE_SHADOWS)
         if kind == "test" and not self._ctx.stopped:
@@ -760,6 +777,13 @@ class HardenedExecute(Execute):
         scores by the outputs), here clipped and counted as any other error."""
         cell, reply = kwargs["cell"], kwargs.get("execute_reply") or {}
         content = reply.get("content") or {}
+        if self._token is not None and content.get("status") == "ok":
+            done = (content.get("user_expressions") or {}).get("done") or {}
+            if (done.get("data") or {}).get("text/plain") != repr(self._token):
+                gid = _gid(cell)
+                self._flag([f"cell {gid}: the reply to this test cell was not the kernel's own: it reports success "
+                            "without the proof the kernel gives when the cell's code ran to its end (a forged "
+                            "reply)"], cell, gid)
         if content.get("status") != "error":
             return
         fields = self._clip_error(content)
