@@ -309,6 +309,9 @@ def test_two_parts_of_a_download_naming_one_student_are_both_listed(course, tmp_
     _zip(download / "section-a.zip", [("bob_exercises.ipynb", b'{"which": "zip"}', (2107, 1, 1, 0, 0, 0))])
     report = collect(course, CHAPTER, download)
     assert report.collected == {"bob": ["exercises.ipynb"]}
+    # the folder's own file wins over a zip's, whatever the zip's dates say (a zip may be a student's hand-in)
+    assert (course / "submitted" / "bob" / CHAPTER / "exercises.ipynb").read_bytes() == b'{"which": "folder"}'
+    assert _why(report, "section-a/bob_exercises.ipynb").startswith("a notebook of bob in zip section-a.zip")
     note = next(n for n in report.notes if n.startswith("check bob:"))
     assert "2 different parts of the download (the folder's own files, zip section-a.zip)" in note
     assert "bob_exercises.ipynb, section-a/bob_exercises.ipynb" in note
@@ -340,6 +343,23 @@ def test_the_released_notebooks_name_wins_over_a_newer_scratch_notebook(course, 
     from attnlab.instructor.grading import find_notebook
 
     assert find_notebook(folder) == (folder / "exercises.ipynb", "")
+
+
+def test_the_newest_notebook_named_as_the_exercises_is_graded(course, tmp_path):
+    """Red team 16, F10 (second case): an early, empty exercises.ipynb beside the work saved later as
+    exercises_final.ipynb: the newer one is graded (stored as exercises.ipynb), the older kept beside it."""
+    download = _zip(tmp_path / "lms.zip", [
+        ("sub/ann_exercises.ipynb", b'{"which": "early"}', (2026, 3, 2, 9, 0, 0)),
+        ("sub/ann_exercises_final.ipynb", b'{"which": "final"}', (2026, 3, 2, 11, 0, 0)),
+        ("sub/ann_scratch.ipynb", b'{"which": "scratch"}', (2026, 3, 2, 12, 0, 0)),
+    ])
+    report = collect(course, CHAPTER, download)
+    folder = course / "submitted" / "ann" / CHAPTER
+    assert (folder / "exercises.ipynb").read_bytes() == b'{"which": "final"}'
+    assert (folder / "exercises (older, not graded).ipynb").read_bytes() == b'{"which": "early"}'
+    assert (folder / "scratch.ipynb").read_bytes() == b'{"which": "scratch"}'
+    assert any(n.startswith("ann handed in other notebooks too") and "lms/sub/ann_exercises_final.ipynb" in n
+               for n in report.notes), report.notes
 
 
 def test_what_a_student_named_is_printed_with_its_control_characters_escaped(tmp_path, monkeypatch):

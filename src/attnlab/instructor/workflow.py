@@ -430,7 +430,16 @@ def collect(root: Path, chapter: str, download: Path, pattern: str = DEFAULT_PAT
         submitted = root / "submitted"
         submitted.mkdir(exist_ok=True)
         for student in sorted(candidates):
-            kept, older = _choose(candidates[student])
+            own = [c for c in candidates[student] if not c[2].source]
+            if own and len(own) < len(candidates[student]):
+                # the folder's own files are the LMS's; a zip in the folder may be a student's hand-in, whose
+                # entries and dates the student chose (red team 16, F1: a zip that named another student's notebook
+                # with a later date replaced it): the folder's own notebook wins, the others are listed
+                for c in candidates[student]:
+                    if c[2].source:
+                        report.unmatched.append((c[2].name, f"a notebook of {student} in zip {c[2].source}: kept "
+                                                 "the one among the download folder's own files"))
+            kept, older = _choose(own or candidates[student])
             for version, newest in older:
                 report.unmatched.append((version[2].name, f"an older notebook of {student}: kept the newest, "
                                          f"{newest[2].name} ({_when(newest[0])})"))
@@ -455,10 +464,12 @@ def collect(root: Path, chapter: str, download: Path, pattern: str = DEFAULT_PAT
                 report.notes.append(f"replaced the earlier submission of {student}")
             target.mkdir(parents=True)
             names = []
-            main = _version(file_id) == _version(NOTEBOOK)
+            main = _exercises_like(file_id)
             for position, (_, _, item, name, path, _) in enumerate(kept):
                 if position == 0 and main and len(kept) > 1:
                     name = NOTEBOOK  # what autograde grades when the folder holds other notebooks too
+                elif position > 0 and name.lower() == NOTEBOOK:
+                    name = f"{_version(NOTEBOOK)} (older, not graded).ipynb"  # a newer exercises notebook is graded
                 shutil.move(path, target / name)
                 names.append(name)
             if stamp:
@@ -499,8 +510,16 @@ def _choose(candidates: list[tuple]) -> tuple[list[tuple], list[tuple[tuple, tup
         ranked = sorted(versions, key=lambda c: (c[0], c[1]))
         kept.append(ranked[-1])
         older += [(c, ranked[-1]) for c in ranked[:-1]]
-    kept.sort(key=lambda c: (_version(c[3]) == _version(NOTEBOOK), c[0], c[1]), reverse=True)
+    kept.sort(key=lambda c: (_exercises_like(c[3]), c[0], c[1]), reverse=True)
     return kept, older
+
+
+def _exercises_like(file_id: str) -> bool:
+    """A name that says it is the exercises (``exercises.ipynb``, ``exercises_final.ipynb``, ``Exercises v2.ipynb``),
+    not Jupyter's checkpoint copy: the newest of these is graded (red team 16, F10: an early, empty
+    ``exercises.ipynb`` beside the work in ``exercises_final.ipynb`` was graded 0)."""
+    name = _version(file_id)
+    return name.startswith(_version(NOTEBOOK)) and not name.endswith("-checkpoint")
 
 
 def _when(seconds: float) -> str:
