@@ -245,6 +245,28 @@ def test_a_cell_making_entries_by_the_thousand_is_stopped_and_replaced(sandboxed
     assert not cells["t1"].outputs and not cells["t3"].outputs and _enames(cells["t2"]) == ["NameError"]
 
 
+@pytest.mark.slow
+def test_what_a_cell_writes_into_the_runtime_folder_counts_and_goes(sandboxed):
+    """Red team 16: the kernel's runtime folder (its connection file) is writable too; 1.2 GB written there went
+    unmeasured. A grading worker's runtime folder is the kernel's alone: it counts with the kernel's folder, and what
+    the student left there is removed after the run, so the run again without the cell is not stopped by it."""
+    from traitlets.config import Config
+
+    runtime = sandboxed / "runtime"
+    runtime.mkdir()
+    config = Config({"KernelManager": {"connection_file": str(runtime / "kernel.json")}})  # as grading.py sets it
+    fill = ("import os, sys, time\nd = os.path.dirname(sys.argv[sys.argv.index('-f') + 1])\n"
+            "open(os.path.join(d, 'junk'), 'wb').write(b'0' * 3_000_000)\ntime.sleep(20)\nb = 2")
+    ctx, cells = run(sandboxed, [
+        (SETUP, "setup", "locked"), ("a = 1", "a1", "student"), ("assert a == 1", "t1", "test"),
+        (fill, "a2", "student"), ("assert b == 2", "t2", "test"), ("c = 3", "a3", "student"),
+        ("assert a + c == 4", "t3", "test")], disk_bytes=2_000_000, runtime_folder=str(runtime),
+        config=config)
+    assert len(ctx.crashed) == 1 and ctx.crashed[0].startswith("cell a2 crashed the kernel (it wrote more than"), ctx.crashed
+    assert not cells["t1"].outputs and not cells["t3"].outputs and _enames(cells["t2"]) == ["NameError"]
+    assert not (runtime / "junk").exists()
+
+
 def test_the_disk_count_includes_folders_and_links_and_stops_at_the_limit(tmp_path):
     for i in range(30):
         (tmp_path / f"d{i}").mkdir()

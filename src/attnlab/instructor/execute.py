@@ -182,6 +182,9 @@ class HardenedExecute(Execute):
                                   help="a tag no submission can know: no cell is skipped when graded").tag(config=False)
     disk_bytes = Integer(1024 * 2**20, help="bytes of files the kernel may keep in its folder on the grader's disk; "
                          "past that it is stopped, as after a crash (0: no limit)").tag(config=True)
+    runtime_folder = Unicode("", help="the kernel's runtime folder (its connection file and sockets) when it is "
+                             "this kernel's alone, as each grading worker's is: what the student writes there counts "
+                             "toward the disk limits and is removed after each run; empty: not measured").tag(config=True)
     disk_entries = Integer(50_000, help="files, folders and links the kernel may keep in its folder (an honest "
                            "notebook makes a few dozen, torch.compile's caches a few hundred); past that it is "
                            "stopped, as after a crash (0: no limit)").tag(config=True)
@@ -389,21 +392,60 @@ class HardenedExecute(Execute):
         folder = self._kernel_folder
         if folder is None or not (self.disk_bytes or self.disk_entries):
             return
+        # the kernel's runtime folder (its connection file and sockets, one kernel's per worker) is writable too:
+        # it counts with the kernel's own folder (red team 16: 1.2 GB written there went unmeasured)
+        connection = getattr(self.km, "connection_file", "") or ""
+        runtime = self.runtime_folder or None
+        if runtime and not (connection and os.path.dirname(os.path.realpath(connection)) == os.path.realpath(runtime)):
+            runtime = None  # only a folder of this kernel's own, where its connection file is
+        folders = [str(folder)] + ([runtime] if runtime and os.path.isdir(runtime) else [])
         pause = 0.5
-        while not stop.wait(pause):
-            started = time.monotonic()
-            total, entries = self._disk_use(folder)
-            if (self.disk_bytes and total > self.disk_bytes) or (self.disk_entries and entries > self.disk_entries):
-                self._disk_hit = (total, entries)
-                process = getattr(getattr(self.km, "provisioner", None), "process", None)
-                if process is not None:
-                    try:
-                        process.kill()
-                    except OSError:
-                        pass
-                return
-            # a pass over tens of thousands of entries takes a while: at most a tenth of the watcher's time
-            pause = max(0.5, 10 * (time.monotonic() - started))
+        try:
+            while not stop.wait(pause):
+                started = time.monotonic()
+                total, entries = 0, 0
+                for place in folders:
+                    used, count = self._disk_use(place)
+                    total, entries = total + used, entries + count
+                if (self.disk_bytes and total > self.disk_bytes) or (self.disk_entries and entries > self.disk_entries):
+                    self._disk_hit = (total, entries)
+                    process = getattr(getattr(self.km, "provisioner", None), "process", None)
+                    if process is not None:
+                        try:
+                            process.kill()
+                        except OSError:
+                            pass
+                    return
+                # a pass over tens of thousands of entries takes a while: at most a tenth of the watcher's time
+                pause = max(0.5, 10 * (time.monotonic() - started))
+        finally:
+            if len(folders) > 1:
+                self._clear_runtime(folders[1], connection)
+
+    def _clear_runtime(self, runtime: str, connection: str) -> None:
+        """What the student's code left in the kernel's runtime folder goes, once the kernel is stopped or done:
+        only the connection file and the kernel's sockets stay (a run again after a crash would otherwise start
+        with the files that stopped the first one)."""
+        keep = {os.path.abspath(connection)}
+        try:
+            info = self.km.get_connection_info()
+            keep |= {os.path.abspath(f"{info['ip']}-{info[key]}") for key in info if key.endswith("_port")}
+        except Exception:
+            return  # without the kernel's own names nothing is removed
+        try:
+            listing = list(os.scandir(runtime))
+        except OSError:
+            return
+        for entry in listing:
+            if os.path.abspath(entry.path) in keep:
+                continue
+            try:
+                if entry.is_dir(follow_symlinks=False):
+                    shutil.rmtree(entry.path, ignore_errors=True)
+                else:
+                    os.unlink(entry.path)
+            except OSError:
+                pass
 
     def _disk_use(self, folder) -> tuple[int, int]:
         """(bytes, entries) below ``folder``, counting every entry and its blocks, not following links; stops

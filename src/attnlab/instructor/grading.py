@@ -294,6 +294,7 @@ def _worker_api(root: Path, scratch: Path, db_url: str, limits: Limits, config_f
     config.KernelManager.transport = "ipc"
     config.KernelManager.ip = str(runtime / "kernel")
     config.KernelManager.connection_file = str(runtime / "kernel.json")
+    config.HardenedExecute.runtime_folder = str(runtime)  # this worker's alone: measured with the kernel's folder
     if limits.cell_timeout is not None:
         config.HardenedExecute.timeout = limits.cell_timeout
     return NbGraderAPI(config=config)
