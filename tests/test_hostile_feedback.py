@@ -125,8 +125,10 @@ def test_the_caller_source_in_an_assertion_leaves_no_hidden_line():
     assert fb.REMOVED["s"] and all("quoted a hidden test" in n for n in fb.REMOVED["s"])
 
 
-def test_student_outputs_are_inert():
-    outputs = [
+def _hostile_outputs() -> list:
+    """One output of every kind a student could make live in a page: HTML, SVG, Markdown, JavaScript, a widget,
+    an image with a hostile size, a script in a stream, HTML as a result."""
+    return [
         new_output("display_data", data={"text/html": HOSTILE_HTML, "text/plain": "x"}),
         new_output("display_data", data={"image/svg+xml": HOSTILE_SVG}),
         new_output("display_data", data={"text/markdown": "[click](javascript:alert(8)) <img src=y onerror=alert(9)>"}),
@@ -136,6 +138,10 @@ def test_student_outputs_are_inert():
         new_output("stream", name="stdout", text="<script>alert(12)</script>"),
         new_output("execute_result", data={"text/html": '<div onclick="alert(13)">table</div>'}, execution_count=1),
     ]
+
+
+def test_student_outputs_are_inert():
+    outputs = _hostile_outputs()
     cells = [_answer_cell("show()", outputs=outputs),
              new_markdown_cell('My notes <script>alert(14)</script><img src=z onerror="alert(15)">'),
              nbformat.v4.new_raw_cell("<script>alert(16)</script>")]
@@ -440,16 +446,7 @@ def _formgrade_own_problems() -> list[str]:
 def test_the_graded_notebook_is_inert_in_the_formgrader_and_keeps_the_graders_cells():
     test_source = "check(x)\n### BEGIN HIDDEN TESTS\nassert secret_value_of_the_test == 42\n### END HIDDEN TESTS"
     traceback = ["-" * 20, "\x1b[31mValueError\x1b[0m  Traceback", "Cell In[4], line 1\n----> 1 check(x)", "ValueError: no"]
-    outputs = [
-        new_output("display_data", data={"text/html": HOSTILE_HTML, "text/plain": "x"}),
-        new_output("display_data", data={"image/svg+xml": HOSTILE_SVG}),
-        new_output("display_data", data={"text/markdown": "[click](javascript:alert(8)) <img src=y onerror=alert(9)>"}),
-        new_output("display_data", data={"application/javascript": "alert(10)", "text/plain": "<Javascript>"}),
-        new_output("display_data", data={"application/vnd.jupyter.widget-view+json": {"model_id": "x"}}),
-        new_output("display_data", data={"image/png": "iVBORw0KGgo="}, metadata={"image/png": {"width": '1 onload=alert(11)'}}),
-        new_output("stream", name="stdout", text="<script>alert(12)</script>"),
-        new_output("execute_result", data={"text/html": '<div onclick="alert(13)">table</div>'}, execution_count=1),
-    ]
+    outputs = _hostile_outputs()
     test = _test_cell(test_source, gid="test_part", outputs=[
         new_output("display_data", data={"text/html": "<img src=q onerror=alert(22)>"}),
         new_output("error", ename="ValueError", evalue="no", traceback=traceback)])
