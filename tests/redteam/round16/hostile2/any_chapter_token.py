@@ -1,6 +1,6 @@
 """Red team round 16, hostile 2: a notebook that computes nothing, for any chapter, against HEAD (fe64193).
 
-    timeout 900 python tests/redteam/round16/hostile2/any_chapter_token.py 02-scaled-attention [CHAPTER ...]
+    timeout 900 python tests/redteam/round16/hostile2/any_chapter_token.py 02-scaled-attention [CHAPTER ...] [--sticky] [--why]
 
 Built from the released notebook alone (no solution, no hidden test read). Every function stub's
 `raise NotImplementedError()` becomes `forge()` (forge_token.py: the test cell's reply, with the test cell's
@@ -26,6 +26,11 @@ sys.path.insert(0, str(ROOT / "tests"))
 spec = importlib.util.spec_from_file_location("forge_token", HERE / "forge_token.py")
 forge_token = importlib.util.module_from_spec(spec)
 spec.loader.exec_module(forge_token)
+spec = importlib.util.spec_from_file_location("kernel_says_ok", HERE / "kernel_says_ok.py")
+kernel_says_ok = importlib.util.module_from_spec(spec)
+spec.loader.exec_module(kernel_says_ok)
+# --sticky: no forged reply; the failed test cell's own reply says "ok" (kernel_says_ok.py), `forge` is `cheat`
+HELPERS = (kernel_says_ok.STICKY + "forge = cheat\n") if "--sticky" in sys.argv else forge_token.FORGE_T
 
 ANY = '''def _any(base, value):
     def wrap(name):
@@ -102,7 +107,7 @@ def build(chapter: str, path: Path) -> Path:
             values = {"str": '"a"', "int": "7", "float": "7.0"}
             make = "_like" if "--like" in sys.argv else "_any"
             stub = "".join(f"{n} = {make}({k}, {values[k]})\n" for n, k in value_names(nb["cells"], index).items())
-        cell["source"] = (forge_token.FORGE_T + ANY + stub) if first else stub
+        cell["source"] = (HELPERS + ANY + stub) if first else stub
         first = False
     path.write_text(json.dumps(nb, indent=1))
     return path
