@@ -1,6 +1,6 @@
 """Red team round 16, hostile 2: a notebook that computes nothing, for any chapter, against HEAD (fe64193).
 
-    timeout 900 python tests/redteam/round16/hostile2/any_chapter_token.py 02-scaled-attention [CHAPTER ...] [--sticky] [--why]
+    timeout 900 python tests/redteam/round16/hostile2/any_chapter_token.py 02-scaled-attention [CHAPTER ...] [--sticky | --events] [--why]
 
 Built from the released notebook alone (no solution, no hidden test read). Every function stub's
 `raise NotImplementedError()` becomes `forge()` (forge_token.py: the test cell's reply, with the test cell's
@@ -30,7 +30,9 @@ spec = importlib.util.spec_from_file_location("kernel_says_ok", HERE / "kernel_s
 kernel_says_ok = importlib.util.module_from_spec(spec)
 spec.loader.exec_module(kernel_says_ok)
 # --sticky: no forged reply; the failed test cell's own reply says "ok" (kernel_says_ok.py), `forge` is `cheat`
-HELPERS = (kernel_says_ok.STICKY + "forge = cheat\n") if "--sticky" in sys.argv else forge_token.FORGE_T
+# --events: the same through a post_run_cell callback, without frames (kernel_says_ok.py's EVENTS)
+HELPERS = ((kernel_says_ok.STICKY + "forge = cheat\n") if "--sticky" in sys.argv else
+           (kernel_says_ok.EVENTS + "forge = cheat\n") if "--events" in sys.argv else forge_token.FORGE_T)
 
 ANY = '''def _any(base, value):
     def wrap(name):

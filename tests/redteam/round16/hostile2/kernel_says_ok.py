@@ -67,3 +67,35 @@ SUBMISSIONS = [
     {"name": "sticky_wrong_mask", "correct": False, "cells": {"causal_mask": WRONG_MASK_S},
      "why": "an all-True causal mask; its failed test cell is reported ok by the kernel itself"},
 ]
+
+# The same without any frame: IPython's `post_run_cell` event is handed the cell's ExecutionResult before ipykernel
+# reads `result.success`. The answer the test calls registers a callback (and hides the next traceback by the
+# shell's class, as above); the callback clears the error, puts the class back and unregisters itself, so the
+# probe before the next cell finds the callbacks and the shell as they were. The shell is reached as
+# `print.__self__` (the builtins module) and its `get_ipython`, the name found in `dir`.
+EVENTS = '''def _name(obj, start, end):
+    return [n for n in dir(obj) if n.startswith(start) and n.endswith(end)][0]
+_armed = []
+def cheat():
+    if _armed:
+        return
+    home = print.__self__  # the builtins module, as the object a builtin function is bound to
+    sh = getattr(home, _name(home, "get_", "python"))()
+    klass = _name(sh, "__cl", "ass__")
+    plain = type(sh)
+    quiet = type(plain.__name__, (plain,), {_name(sh, "showtr", "aceback"): lambda self, *a, **k: None})
+    setattr(sh, klass, quiet)
+    def after(result):
+        setattr(sh, klass, plain)
+        result.error_in_exec = None
+        sh.events.unregister("post_run_cell", after)
+        _armed.clear()
+    sh.events.register("post_run_cell", after)
+    _armed.append(after)
+'''
+NOTHING_E = {**NOTHING_S, "raw_scores": EVENTS + "def raw_scores(q, k):\n    cheat()\n"}
+SUBMISSIONS.append({"name": "events_nothing_all", "correct": False, "cells": NOTHING_E,
+                    "why": "sticky_nothing_all without frames: a post_run_cell callback clears the test's error"})
+SUBMISSIONS.append({"name": "events_wrong_mask", "correct": False,
+                    "cells": {"causal_mask": EVENTS + "\ndef causal_mask" + WRONG_MASK_S.split("def causal_mask")[1]},
+                    "why": "an all-True causal mask; its error cleared by a post_run_cell callback"})
