@@ -536,6 +536,9 @@ RUNTIME_BATCHES = {
         # red team 16 F14: a signal handler is handed the running frame (a timer's, a test's while one runs)
         "signal_handler": ("import signal as _sg\n_sg.signal(_sg.SIGUSR1, lambda number, frame: None)",
                            "handler of signal 10 changed"),
+        # red team 16, second round: logging.currentframe() hands the caller's frame back, and the audit hook took
+        # the request for logging's own
+        "logging_currentframe": ("import logging\n_f = logging.currentframe()", "reads stack frames (sys._getframe)"),
         "timer_armed": ("import signal as _sg\n_sg.setitimer(_sg.ITIMER_PROF, 1000.0)", "timer ITIMER_PROF armed changed"),
         "thread_left_running": ("import threading, time\ndef _watch():\n    while True:\n        time.sleep(0.5)\n"
                                 "threading.Thread(target=_watch, daemon=True).start()",
@@ -651,7 +654,9 @@ def test_an_honest_notebook_with_libraries_is_not_flagged(tmp_path):
               # __code__ for the student: a library's function or the student's own is fine), the re-run guard
               "import gc, tracemalloc, inspect\ngc.collect()\ntracemalloc.start()\n_m = tracemalloc.get_traced_memory()\n"
               "tracemalloc.stop()\n_s = inspect.signature(torch.einsum), inspect.signature(_twice)\n"
-              "if 'cache' not in globals():\n    cache = {}\n")
+              "if 'cache' not in globals():\n    cache = {}\n"
+              # logging finds its caller with logging.currentframe(): logging's own request, not the student's
+              "import logging\nlogging.basicConfig(level=logging.DEBUG)\nlogging.getLogger('answers').info('hello')\n")
     ctx, cells = run_notebook(tmp_path, [(SETUP, "setup", "locked"), (honest, "a1", "student"),
                                          ("assert x == 1", "t1", "test"), ("raise ValueError('a slip')", "a2", "student"),
                                          ("assert x == 1", "t2", "test"),

@@ -117,10 +117,11 @@ SWAP_GLOBALS = ("import torch\n\ndef causal_mask(t, s, offset):\n    g = globals
 SPOOF_LINE = "!pip install torch\x1b[2K\x1b[1Gtermspoof                graded      16/16  \u202e"
 WRONG_RAW_SCORES = "def raw_scores(q, k):\n    return -((q[..., :, None, :] - k[..., None, :, :]) ** 2).sum(-1) * 0\n"
 # a wrong answer that makes its test cell show a value ("ok", or more points than the cell has) before failing
-# the hook reached through a name the static scan does not follow (it flags sys.displayhook, sys.__dict__ and the
-# literal 'displayhook'), so that what is tested here is the grading: a value shown in a test cell is no score
-SHOWS = ("import sys\n_HOOK = ['display', 'hook']\ndef raw_scores(q, k):\n    s = sys\n"
-         "    s.__dict__[_HOOK[0] + _HOOK[1]]('ok')\n    return None")
+# the hook reached through a name the static scan does not follow (it flags sys.displayhook, sys.__dict__, the literal
+# 'displayhook' and sys handed on as a value), so that what is tested here is the grading: a value shown in a test
+# cell is no score
+SHOWS = ("import sys, warnings\n_HOOK = ['display', 'hook']\ndef raw_scores(q, k):\n"
+         "    getattr(warnings.sys, _HOOK[0] + _HOOK[1])('ok')\n    return None")
 
 
 def _answers_with(cell, code, base_cell_code=None):
@@ -193,7 +194,7 @@ def _hostile(root: Path) -> dict[str, tuple[str, bytes]]:
         # nbgrader reads a value shown in a test cell as its score: shown values count for nothing now
         "showvalue": ("showvalue_exercises.ipynb", _notebook({
             "raw_scores": SHOWS, "causal_mask": solution_code(CHAPTER)["causal_mask"].replace(
-                "    return", "    s = sys\n    s.__dict__[_HOOK[0] + _HOOK[1]](100)\n    print('debug', file=sys.stderr)\n"
+                "    return", "    getattr(warnings.sys, _HOOK[0] + _HOOK[1])(100)\n    print('debug', file=sys.stderr)\n"
                 "    return", 1),
             "softmax_backward": "import sys\nprint('x' * 150_000)\n" + solution_code(CHAPTER)["softmax_backward"]})),
         # the locked helpers cell moved after the student's own helpers: graded in the released order, so

@@ -608,10 +608,16 @@ class HardenedExecute(Execute):
         # (sandbox.py): a reply sent on the cell's behalf, or the kernel's own reply to a failed test rewritten as a
         # success, lacks it (red team 16 F13: an answer that forged the test cell's reply and dropped the real one
         # scored full marks for a notebook computing nothing, in every chapter)
+        # The secret is left by a last line the grader adds to the cell's code, and the user expression takes it
+        # back: a cell cut short while its reply is made to say ok (red team 16, second round: the running cell's
+        # result told that it had no error, or a post_run_cell callback that cleared it) never reaches that line
         self._token = secrets.token_hex(16) if kind == "test" else None
         if self._token is not None:
             plain_execute, token = self.kc.execute, self._token
-            self.kc.execute = lambda code, **kw: plain_execute(code, user_expressions={"done": repr(token)}, **kw)
+            store = f"__import__('sys').modules[{guard.AUDIT_MODULE!r}].__dict__"
+            last_line = f"\n{store}[{'done'!r}] = {token!r}\n"
+            self.kc.execute = lambda code, **kw: plain_execute(
+                code + last_line, user_expressions={"done": f"{store}.pop('done', None)"}, **kw)
         try:
             # only the student's cells go into IPython's history (In, _ih, _i): a cell printing `In` shows no
             # hidden test in the feedback

@@ -878,6 +878,7 @@ def __attnlab_install_audit__(watched, attrs, module_name, pickle_modules, pickl
         "importlib" + os.sep, "runpy.py", "imp.py", "pkgutil.py", "zipimport.py", "threading.py", "functools.py",
         os.path.join("concurrent", "futures") + os.sep))
     passing = tuple(os.path.join(stdlib, name) for name in ("codeop.py", "code.py", "ast.py", "io.py"))
+    logging_file = os.path.join(stdlib, "logging", "__init__.py")
 
     def owner_of(filename):
         return rec.files.get(filename) or (rec.timed if filename in magic_files else None)
@@ -1012,7 +1013,12 @@ def __attnlab_install_audit__(watched, attrs, module_name, pickle_modules, pickl
                 return
         if not event.startswith(("marshal.", "pickle.")):
             while frame is not None and (frame.f_code.co_filename in wrappers or (
-                    frame.f_code.co_filename.startswith("<") and owner_of(frame.f_code.co_filename) is None)):
+                    frame.f_code.co_filename.startswith("<") and owner_of(frame.f_code.co_filename) is None) or (
+                    # logging.currentframe() hands its caller's frame back: the student's, when a student cell
+                    # calls it (red team 16: a test's frames read that way went unrecorded); logging's own use of
+                    # it (finding the caller of logging.info) stays logging's
+                    event == "sys._getframe" and frame.f_code.co_filename == logging_file
+                    and frame.f_code.co_name in ("<lambda>", "currentframe"))):
                 frame = frame.f_back
         if frame is None:
             return
