@@ -91,6 +91,7 @@ STATIC_CASES = {
     "IPython beyond display": ("import IPython\nip = IPython.get_ipython()", "uses IPython.get_ipython"),
     "vars of a module": ("import builtins\nv = vars(builtins)", "uses vars"),
     "locals at the top": ("l = locals()", "uses locals"),
+    "exec handed on": ("run = exec\nrun(text)", "hands on exec as a value"),
     "signal by a call": ("sig = __import__('signal')", "imports signal"),
     "inspect by a call": ("import importlib\nm = importlib.import_module('inspect')", "imports inspect"),
     "signal through another module": ("import subprocess\nsubprocess.signal.setitimer(0, 0.005)", "(setitimer)"),
@@ -188,7 +189,9 @@ def test_static_scan_keeps_ordinary_code_unflagged():
                 "from inspect import signature\np = P(1, 2)\nprint(vars(p))\nif 'cache' not in globals():\n    cache = {}\n"
                 "def g(d_k, heads):\n    return 'd_k={d_k} heads={heads}'.format(**locals())\n"
                 "import IPython\nIPython.display.display(IPython.display.Markdown('**x**'))\nimport pdb\n"
-                "note = 'x.mean(dim=-1)'\nkind = 'torch.float32'\n")
+                "note = 'x.mean(dim=-1)'\nkind = 'torch.float32'\n"
+                # a module put in evaluation mode, a pattern compiled: methods, not the builtins eval and compile
+                "layer = torch.nn.Linear(2, 2).eval()\nlayer.train()\n")
     assert guard.static_findings("part", ordinary, protected, test_builtins) == []
 
 

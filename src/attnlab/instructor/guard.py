@@ -516,6 +516,10 @@ def _introspection_findings(cell_id: str, tree: ast.Module, protected: set[str],
                 add(node, f"uses {node.id}, which reaches the notebook's namespace or IPython itself")
             elif node.id in ("__builtins__", "__attnlab_audit__") or node.id.startswith("__attnlab"):
                 add(node, f"reads {node.id}, which belongs to the interpreter or the grader")
+            elif node.id in DYNAMIC_CALLS and node.id not in bound and not any(
+                    isinstance(p, ast.Call) and p.func is node for p in ast.walk(tree)):
+                # `run = exec; run(text)`: the call below would escape the rule on calls of these names
+                add(node, f"hands on {node.id} as a value, so that what it runs cannot be read")
             elif node.id in SAFE_MODULE_ATTRS and id(node) not in attribute_roots and node.id not in assigned:
                 add(node, f"hands on the module {node.id} as a value, which hides what it is used for")
             elif (node.id in _INTERPRETER_MODULES and id(node) not in attribute_roots and node.id not in assigned
@@ -531,7 +535,9 @@ def _introspection_findings(cell_id: str, tree: ast.Module, protected: set[str],
                 top = first.value.split(".")[0]
                 if top in INTROSPECTION_MODULES and INTROSPECTION_MODULES[top]:  # safe ones too: under any name
                     add(node, f"imports {first.value}, which looks into or hooks the grader's code")
-            if name in DYNAMIC_CALLS and not (isinstance(func, ast.Attribute) and name == "compile"
+            # `model.eval()` and `re.compile(...)` are methods of the student's objects or of other modules, not
+            # the builtins (an honest `model.eval()` was flagged as code built at run time)
+            if name in DYNAMIC_CALLS and not (isinstance(func, ast.Attribute) and name in ("compile", "eval", "exec")
                                              and _root(func) not in ("builtins", "__builtins__")):
                 if not _literal_text(first):
                     add(node, f"calls {name} with code or a name built at run time, which this check cannot read")
