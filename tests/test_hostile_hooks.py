@@ -31,7 +31,7 @@ import pytest
 from attnlab.instructor import guard
 from attnlab.instructor.execute import (CONTEXT, KEPT_RUNNING, TEST_INTERRUPTED, HardenedExecute, StudentContext,
                                         crash_message, replaced_message)
-from grading import ROOT, load, solution_code, write_submission
+from grading import ROOT, load, load_script, solution_code, write_submission
 from instructor_course import CHAPTER, cli, copy_course, part_grades, summary_rows
 
 CHAPTERS = sorted(p.name for p in (ROOT / "solutions").iterdir() if (p / "exercises.ipynb").is_file())
@@ -196,21 +196,18 @@ def test_static_scan_keeps_ordinary_code_unflagged():
 
 
 def _lesson_code() -> list[tuple[str, str]]:
-    """Every code cell of the lesson pages (MyST code cells, fenced Python, the pages' notebooks): code a student
-    may well copy into a cell of their own."""
-    import re
-
+    """Every code cell of the lesson pages (as the lesson runner reads them) and of the pages' notebooks: code a
+    student may well copy into a cell of their own."""
+    code_cells = load_script("experiments/lessons_on_device.py").code_cells
     found = []
     for page in sorted((ROOT / "chapters").glob("*/*")):
-        if page.name == "exercises.ipynb" or page.suffix not in (".md", ".ipynb"):
-            continue
-        if page.suffix == ".ipynb":
+        if page.suffix == ".md":
+            cells = code_cells(page.read_text(encoding="utf-8"))
+        elif page.suffix == ".ipynb" and page.name != "exercises.ipynb":
             cells = ["".join(c["source"]) for c in load(page)["cells"] if c["cell_type"] == "code"]
         else:
-            text = page.read_text(encoding="utf-8")
-            cells = re.findall(r"```\{code-cell\}[^\n]*\n(.*?)```", text, re.S) + re.findall(r"```python\n(.*?)```", text, re.S)
-        found += [(f"{page.parent.name}/{page.name}", "\n".join(line for line in cell.split("\n") if not line.startswith(":")))
-                  for cell in cells]
+            continue
+        found += [(f"{page.parent.name}/{page.name}", cell) for cell in cells]
     return found
 
 

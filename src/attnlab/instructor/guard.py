@@ -374,6 +374,21 @@ def _parse_text(text: str | bytes) -> ast.Module | None:
     return None
 
 
+def code_in_string(text: str) -> ast.Module | None:
+    """The code a string holds, when it looks like code that library code may run (an annotation that
+    ``typing.get_type_hints`` evaluates, a ``timeit`` statement, a doctest; red team 16): text that parses and
+    calls, imports, or reads an attribute or an item. None for prose, names and numbers."""
+    stripped = text.strip()
+    if len(stripped) > 100_000 or not (any(ch in stripped for ch in "(.[=;\n")
+                                       or stripped.startswith(("import ", "from "))):
+        return None
+    inner = _parse_text(text)
+    if inner is None or not any(isinstance(n, (ast.Call, ast.Import, ast.ImportFrom, ast.Attribute, ast.Subscript))
+                                for n in ast.walk(inner)):
+        return None
+    return inner
+
+
 def _harmless_namespace_calls(tree: ast.Module) -> set[int]:
     """``globals``/``vars``/``locals`` names in calls that read nothing of the tests: ``name in globals()``
     (a notebook's re-run guard), ``vars(obj)`` of an object (its ``__dict__``), ``locals()`` inside a function
@@ -402,27 +417,26 @@ def _introspection_findings(cell_id: str, tree: ast.Module, protected: set[str],
     findings = []
     if depth > 8:
         return [f"cell {cell_id}: holds code in strings nested too deeply for this check to read"]
-    bound = {n.id for n in ast.walk(tree) if isinstance(n, ast.Name) and isinstance(n.ctx, (ast.Store, ast.Del))}
+    # names the cell binds: `assigned` by assignment, definition, argument or `except ... as`; `bound` by imports too
+    assigned = {n.id for n in ast.walk(tree) if isinstance(n, ast.Name) and isinstance(n.ctx, (ast.Store, ast.Del))}
+    imported = set()
     for node in ast.walk(tree):
         if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)):
             args = node.args
-            bound |= {a.arg for a in [*args.posonlyargs, *args.args, *args.kwonlyargs, args.vararg, args.kwarg] if a}
+            assigned |= {a.arg for a in [*args.posonlyargs, *args.args, *args.kwonlyargs, args.vararg, args.kwarg] if a}
         if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
-            bound.add(node.name)
+            assigned.add(node.name)
         elif isinstance(node, (ast.Import, ast.ImportFrom)):
-            bound |= {(a.asname or a.name).split(".")[0] for a in node.names}
+            imported |= {(a.asname or a.name).split(".")[0] for a in node.names}
         elif isinstance(node, ast.ExceptHandler) and node.name:
-            bound.add(node.name)
+            assigned.add(node.name)
+    bound = assigned | imported
 
     def add(node, text):
         findings.append(f"cell {cell_id}, line {getattr(node, 'lineno', '?')}: {text}")
 
     magics = {id(node.func.value.func) for node in ast.walk(tree) if _magic_call(node)}
     harmless = _harmless_namespace_calls(tree)
-    assigned = {n.id for n in ast.walk(tree) if isinstance(n, ast.Name) and isinstance(n.ctx, (ast.Store, ast.Del))}
-    assigned |= {n.name for n in ast.walk(tree) if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef))}
-    assigned |= {a.arg for n in ast.walk(tree) if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda))
-                 for a in [*n.args.posonlyargs, *n.args.args, *n.args.kwonlyargs, n.args.vararg, n.args.kwarg] if a}
     # a module with honest uses, imported under another name, escapes the attribute rule below
     module_alias = {}
     for node in ast.walk(tree):
@@ -495,15 +509,9 @@ def _introspection_findings(cell_id: str, tree: ast.Module, protected: set[str],
                 add(node, "names the module __main__, which is the notebook's namespace with the tests' helpers")
             elif text in protected or text.split(".")[-1] in protected:
                 add(node, f"names {text}, a helper of the grader's tests")
-            elif len(text) <= 100_000:
-                # code in a string that library code runs: an annotation `typing.get_type_hints` evaluates,
-                # a `timeit` statement, a doctest (red team 16: `def f(x: "globals()")`)
-                inner = _parse_text(node.value) if any(ch in text for ch in "(.[=;\n") or text.startswith(
-                    ("import ", "from ")) else None
-                if inner is not None and any(isinstance(n, (ast.Call, ast.Import, ast.ImportFrom, ast.Attribute,
-                                                            ast.Subscript)) for n in ast.walk(inner)):
-                    for f in _introspection_findings(cell_id, inner, protected, depth + 1):
-                        add(node, "holds code in a string that " + f.split(": ", 1)[-1])
+            elif (inner := code_in_string(node.value)) is not None:  # red team 16: `def f(x: "globals()")`
+                for f in _introspection_findings(cell_id, inner, protected, depth + 1):
+                    add(node, "holds code in a string that " + f.split(": ", 1)[-1])
         elif isinstance(node, ast.Subscript):
             key = _folded_text(node.slice)
             if key in NAMESPACE_CALLS | WATCHED_ATTRS:

@@ -39,7 +39,7 @@ HANDLED_ELSEWHERE = {"attnlab"}  # the grading kernel refuses its import with a 
 def _parse(source: str) -> ast.Module | None:
     """The cell as IPython runs it, with the code its ``%time``-like magics and its ``exec``/``eval`` of
     literal text run; None if it cannot be read (a cell too deep to parse is the tamper guard's to flag)."""
-    from .guard import TooDeep, _parse_cell, _parse_text, magic_code
+    from .guard import TooDeep, _parse_cell, code_in_string, magic_code
 
     try:
         tree = _parse_cell(source)
@@ -59,13 +59,10 @@ def _parse(source: str) -> ast.Module | None:
             found = []
             for part in pending:
                 for node in ast.walk(part):
-                    if isinstance(node, ast.Constant) and isinstance(node.value, str) and len(node.value) <= 100_000 \
-                            and (any(ch in node.value for ch in "(.;\n")
-                                 or node.value.lstrip().startswith(("import ", "from "))):
-                        inner = _parse_text(node.value)
-                        if inner is not None and any(isinstance(n, (ast.Import, ast.ImportFrom, ast.Call))
-                                                     for n in ast.walk(inner)):
-                            found.append(inner)
+                    if isinstance(node, ast.Constant) and isinstance(node.value, str) and (
+                            inner := code_in_string(node.value)) is not None and any(
+                            isinstance(n, (ast.Import, ast.ImportFrom, ast.Call)) for n in ast.walk(inner)):
+                        found.append(inner)
             for inner in found:
                 tree.body.extend(inner.body)
             pending, seen = found, seen + 1
