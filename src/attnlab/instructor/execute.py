@@ -272,6 +272,7 @@ class HardenedExecute(Execute):
         self._last: tuple | None = None      # (cell, grade id, kind) of the last cell that ran
         self._unanswered: set[str] = set()   # the grader's own requests that got no reply in time
         self._token: str | None = None       # the secret of the test cell running (see async_execute_cell)
+        self._gate = secrets.token_hex(16)   # the secret of the test cells' gate in this kernel (guard.test_cell_gate)
         self.timeout_func = self._cell_timeout
         self._disk_hit: tuple[int, int] | None = None
         with self.setup_kernel():
@@ -576,6 +577,7 @@ class HardenedExecute(Execute):
                 # the audit hook goes in before any cell, so before any student code
                 self._guard_ready = True
                 await self._silent(guard.audit_source())
+                await self._silent("", guard.gate_expression(self._gate))
             if kind != "locked" and not self._functorch_loaded:
                 # before the first cell that is not the grader's own: what torch.func registers at its first
                 # call goes into the reference state (the check below adopts it, the last cell being locked)
@@ -616,8 +618,11 @@ class HardenedExecute(Execute):
             plain_execute, token = self.kc.execute, self._token
             store = f"__import__('sys').modules[{guard.AUDIT_MODULE!r}].__dict__"
             last_line = f"\n{store}[{'done'!r}] = {token!r}\n"
+            # a cell with hidden tests goes through the audit hook's gate, which leaves the secret itself: its hidden
+            # lines run in a namespace that no answer reaches through the notebook's (guard.test_cell_gate)
+            gated = guard.test_cell_gate(cell.source, self._gate, token)
             self.kc.execute = lambda code, **kw: plain_execute(
-                code + last_line, user_expressions={"done": f"{store}.pop('done', None)"}, **kw)
+                gated or (code + last_line), user_expressions={"done": f"{store}.pop('done', None)"}, **kw)
         try:
             # only the student's cells go into IPython's history (In, _ih, _i): a cell printing `In` shows no
             # hidden test in the feedback
@@ -635,6 +640,11 @@ class HardenedExecute(Execute):
                 except AttributeError:
                     pass
             self._token = None
+        if kind == "locked" and not self._ctx.stopped:
+            # what the grader's own cell bound, kept for the hidden tests as it is now, before any later cell runs
+            names = guard.bound_names(cell.source)
+            if names:
+                await self._silent("", guard.trust_expression(names, self._gate))
         if kind == "test" and self._ctx.hidden_builtins:
             await self._silent("", guard.RESTORE_SHADOWS)
         if kind == "test" and not self._ctx.stopped:

@@ -398,7 +398,8 @@ def _grade_in_scratch(student: str, notebook: str, note: str) -> Result:
         result.notes += [f"cell {gid} was deleted; nbgrader put it back" for gid in missing]
     _, locked, tests = _cells(source)
     protected = defined_names([c.source for c in locked + tests]) | {"__attnlab_guard__"}
-    ctx = StudentContext(protected=protected, test_builtins=used_builtins([c.source for c in tests]))
+    # the grader's own lines in a test cell call __import__ first (execute.py): a student's shadow of it is hidden too
+    ctx = StudentContext(protected=protected, test_builtins=used_builtins([c.source for c in tests]) | {"__import__"})
     # the student's code: the answer cells and any cell nbgrader does not manage (one the student added)
     written = [(_gid(c), c.source) for c in submitted.cells if c.cell_type == "code" and _kind(c) == "student"]
     # a scratch global that shadows a builtin the tests use (`max = scores.max()`) is put aside while test cells

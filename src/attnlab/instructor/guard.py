@@ -38,6 +38,11 @@ Three checks, each reported with a reason an instructor can read:
   underscore names of the notebook. The grader process keeps the first answer and compares each later one with it
   (:func:`compare`), so nothing the student can reach holds the pristine state.
 
+* :func:`test_cell_gate` sends a test cell with hidden tests as one line that hands the cell to the audit hook,
+  which runs its visible lines in the notebook's namespace and its hidden lines in a namespace of their own (the
+  grader's helpers and the locked cells' names as those cells left them, see :func:`trust_expression`): an answer
+  that reaches the notebook's namespace by a route no scan reads finds nothing of the hidden tests there.
+
 Code in the kernel can in principle lie to code in the same kernel (a replaced ``id``, a replaced
 ``user_expressions``); the guide's threat model says so. :func:`edited_locked_cells` compares the
 submitted locked cells with the released ones by nbgrader's own checksum.
@@ -864,10 +869,16 @@ AUDIT_ATTRS = ("tb_frame", "gi_frame", "cr_frame", "ag_frame", "gi_code", "__cod
 
 # Runs silently in the grading kernel before the first cell, so before any student code.
 AUDIT_SOURCE = r"""
-def __attnlab_install_audit__(watched, attrs, module_name, pickle_modules, pickle_builtins):
+def __attnlab_install_audit__(watched, attrs, module_name, pickle_modules, pickle_builtins, prefixes):
     import os, sys, sysconfig, types
     if module_name in sys.modules:
         return
+    # the test cells' gate (see guard.test_cell_gate): what it needs is taken now, before any student code, and
+    # lives only in this function's closure, which the interpreter's list of audit hooks holds and no name reaches
+    compile_, exec_, dict_, list_, type_, str_, isinstance_ = compile, exec, dict, list, type, str, isinstance
+    # the gate's secret comes in a request of its own right after this one (a user expression, which no cache of
+    # cell sources keeps), before any student code: the first one sets it
+    trusted, hidden_state, runs, gate = {}, {}, [0], [None]
     stdlib = sysconfig.get_paths()["stdlib"]
     # library code that only passes a request through: the request is its caller's
     wrappers = frozenset(os.path.join(stdlib, name) for name in (
@@ -898,7 +909,61 @@ def __attnlab_install_audit__(watched, attrs, module_name, pickle_modules, pickl
         return rec.files.get(filename) or (rec.timed if filename in magic_files else None)
     seen = set()
 
+    def trust(ns, names):
+        # the grader's own cell has just run: what it bound is kept as it is now (a dict or list as a copy, so
+        # that a later change to the notebook's `_REF` does not reach the tests)
+        for name in names:
+            if name in ns:
+                value = ns[name]
+                trusted[name] = dict_(value) if type_(value) is dict_ else list_(value) if type_(value) is list_ else value
+
+    def run_test(ns, segments, token):
+        # a test cell, run from its first line by the gate: its visible lines in the notebook's namespace, its
+        # hidden lines in a namespace of their own, built from the notebook's with the grader's helpers, the
+        # locked cells' names as they were when those cells ran, and what earlier hidden lines defined
+        cell = rec.cell if rec.cell is not None else ("?", "grader")
+        for hidden, text, first in segments:
+            runs[0] += 1
+            filename = "<attnlab " + ("hidden" if hidden else "visible") + " lines of " + str_(cell[0]) + ", " + str_(runs[0]) + ">"
+            rec.files[filename] = (cell[0], "grader")
+            code = compile_("\n" * (first - 1) + text, filename, "exec", dont_inherit=True)
+            if not hidden:
+                exec_(code, ns)
+                continue
+            private = dict_(ns)
+            private.update(hidden_state)
+            private.update(trusted)
+            use_references = trusted.get("_use_references")
+            if use_references is not None:
+                def rebind(**functions):
+                    use_references(**functions)  # the answers that call these names find the references
+                    private.update(functions)     # and so do these lines
+                private["_use_references"] = rebind
+            try:
+                exec_(code, private)
+            finally:
+                for name, value in private.items():
+                    if isinstance_(name, str_) and name.startswith(prefixes):
+                        hidden_state[name] = value
+        # the cell ran to its end: its reply may say so (execute.py takes this back as a user expression; a cell
+        # the gate did not run, for want of the secret, has none and is flagged)
+        rec.__dict__["done"] = token
+
     def hook(event, args):
+        if event == "attnlab.gate":
+            if gate[0] is None and len(args) == 1 and type_(args[0]) is str_:
+                gate[0] = args[0]
+            return
+        if event == "attnlab.test" or event == "attnlab.trust":
+            # only the grader's requests carry the secret; an error of the test propagates to the cell
+            if gate[0] is not None and len(args) == (3 if event == "attnlab.test" else 2) and args[0] == gate[0]:
+                busy[0] = True
+                try:
+                    ns = getframe(1).f_globals  # the caller's: the notebook's namespace, reached without a name
+                finally:
+                    busy[0] = False
+                (run_test if event == "attnlab.test" else trust)(ns, *args[1:])
+            return
         if event == "compile":      # a cell's code: remember which cell its file belongs to
             if rec.cell is not None and len(args) > 1:
                 if isinstance(args[1], str) and "ipykernel_" in args[1]:
@@ -1048,7 +1113,7 @@ def __attnlab_install_audit__(watched, attrs, module_name, pickle_modules, pickl
     rec.hook = hook
     sys.modules[module_name] = rec
     sys.addaudithook(hook)
-__attnlab_install_audit__(%r, %r, %r, %r, %r)
+__attnlab_install_audit__(%r, %r, %r, %r, %r, %r)
 del __attnlab_install_audit__
 """
 
@@ -1073,8 +1138,72 @@ del __attnlab_load_functorch__
 
 
 def audit_source() -> str:
+    from .plain import HIDDEN_PREFIXES
+
     return AUDIT_SOURCE % (("compile", *AUDIT_EVENTS), AUDIT_ATTRS, AUDIT_MODULE, frozenset(PICKLE_MODULES),
-                           frozenset(PICKLE_BUILTINS))
+                           frozenset(PICKLE_BUILTINS), HIDDEN_PREFIXES)
+
+
+def gate_expression(gate: str) -> str:
+    """A user expression, evaluated right after :data:`AUDIT_SOURCE` is installed and before any student code: it
+    sets the secret that the test cells' gate (:func:`test_cell_gate`) and :func:`trust_expression` carry. Sent
+    as an expression, it is in no cache of cell sources, and the kernel's copy of the request is emptied."""
+    return f"__import__('sys').audit('attnlab.gate', {gate!r})"
+
+
+def test_segments(source: str) -> list[tuple[bool, str, int]] | None:
+    """A test cell cut at its hidden-test markers: ``(hidden, text, first line)`` per stretch, in order; None when
+    the cell has no hidden tests or its stretches do not parse on their own."""
+    from .plain import HIDDEN_BEGIN, HIDDEN_END
+
+    lines = source.splitlines()
+    segments, start, hidden = [], 0, False
+    for number, line in enumerate(lines):
+        marker = line.strip()
+        if marker in (HIDDEN_BEGIN, HIDDEN_END):
+            if line != marker or (marker == HIDDEN_BEGIN) == hidden:
+                return None  # indented, or out of order: not a cell these stretches can run
+            segments.append((hidden, "\n".join(lines[start:number]), start + 1))
+            start, hidden = number + 1, marker == HIDDEN_BEGIN
+    if hidden or not any(h for h, _, _ in segments):
+        return None
+    segments.append((False, "\n".join(lines[start:]), start + 1))
+    segments = [(h, text, first) for h, text, first in segments if text.strip()]
+    try:
+        for _, text, _ in segments:
+            compile(text, "<test cell>", "exec", dont_inherit=True)
+    except (SyntaxError, ValueError):
+        return None
+    return segments
+
+
+def test_cell_gate(source: str, gate: str, token: str) -> str | None:
+    """The code the grader sends for a test cell with hidden tests: one line that hands the whole cell to the audit
+    hook (red team 17: an answer reached the notebook's namespace through ``getattr(f, name)`` with the name found by
+    ``dir(f)``, which no scan can follow, and replaced ``_close`` and ``_equal`` for the test that called it).
+    Its first name lookups happen before any student code of the cell runs, right after the grader's check; the
+    hidden lines then run in a namespace no answer's ``__globals__`` reaches. When every line ran without an error,
+    the hook leaves ``token`` where the cell's user expression takes it back (execute.py); a cell the gate did not
+    run has none. None: send the cell as it is."""
+    segments = test_segments(source)
+    if segments is None or not gate:
+        return None
+    return f"__import__('sys').audit('attnlab.test', {gate!r}, {tuple(segments)!r}, {token!r})"
+
+
+def bound_names(source: str) -> list[str]:
+    """The names a cell binds in the notebook's namespace (none when it does not parse)."""
+    try:
+        tree = _parse_cell(source)
+    except TooDeep:
+        return []
+    return [] if tree is None else list(dict.fromkeys(name for name, _ in module_bindings(tree)))
+
+
+def trust_expression(names, gate: str) -> str:
+    """A user expression, sent right after a grader's own cell ran: the names it bound go into the hidden tests'
+    namespace as they are now."""
+    return f"__import__('sys').audit('attnlab.trust', {gate!r}, {tuple(sorted(set(names)))!r})"
 
 
 # The check itself, run through exec in a namespace of its own; P holds the grader's parameters.
@@ -1164,6 +1293,10 @@ def _probe(P):
         hooks["threading's profile hook (threading.setprofile)"] = _id(_getattr(threading, "_profile_hook", None))
     for name in ("excepthook", "displayhook", "breakpointhook", "unraisablehook", "__excepthook__", "__displayhook__"):
         hooks["sys." + name] = _id(_getattr(sys, name, None))
+    # a test cell's first line calls sys.audit, through the module sys, to reach the gate (guard.test_cell_gate):
+    # a replaced one would be handed the cell's secret and token
+    hooks["sys.audit"] = _id(_getattr(sys, "audit", None))
+    hooks["the module sys"] = _id(sys)
     audit = sys.modules.get(P["audit"])
     student_code = _getattr(audit, "student_code", None)
     if threading is not None and student_code is not None:

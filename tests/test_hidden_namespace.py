@@ -1,0 +1,176 @@
+"""Hidden tests run in a namespace of their own, entered through the audit hook's gate (red team 17).
+
+An answer reached the notebook's namespace through ``getattr(f, name)`` with ``name`` found in ``dir(f)``
+(``__globals__``, which no static scan can follow and no audit event reports), replaced ``_close`` and
+``_equal`` there while the test that called it ran and put them back after: chapter 2's all-True causal mask
+kept full marks, unflagged (``tests/redteam/round17/dir_globals.py``). The grader now sends a test cell with hidden tests as one line that hands the cell
+to the audit hook (:func:`attnlab.instructor.guard.test_cell_gate`): its visible lines run in the notebook's
+namespace, its hidden lines in a namespace built from it, with the grader's helpers and the locked cells' names
+as they were when those cells ran. Nothing the hidden lines bind, and none of the helpers they call, is in the
+notebook's namespace, so an answer that reaches it finds nothing of the tests there.
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from attnlab.instructor import guard
+from attnlab.instructor.plain import HIDDEN_BEGIN, cell_source
+from test_hostile_kernel import _enames, _text, run, sandboxed  # noqa: F401  (sandboxed is a fixture)
+
+ROOT = Path(__file__).resolve().parents[1]
+
+SETUP = "import torch\n_REF = {'ones': torch.ones}"
+
+# the attack of red team 17, and a look for the tests' own names from the same place
+REACH = r'''
+import torch
+SEEN = []
+saved = {}
+def reach():
+    name = [n for n in dir(reach) if n.endswith("obals__")][0]
+    return getattr(reach, name)
+def arm():
+    g = reach()
+    SEEN.extend(sorted(n for n in g if n.startswith(("_ref_", "_check_", "_hidden_"))))
+    g["_R" + "EF"]["ones"] = lambda *a, **k: torch.zeros(*a, **k)   # the tests' expected values, made wrong
+    for n in ("_cl" + "ose", "_eq" + "ual"):
+        saved.setdefault(n, g[n])
+    def fake(*a, **k):
+        g.update(saved)
+        return None
+    for n in saved:
+        g[n] = fake
+def answer(x):
+    if x.shape == (2,):
+        return x * 2
+    arm()
+    return torch.zeros_like(x)
+'''
+
+TEST = f"""assert torch.equal(answer(torch.ones(2)), torch.full((2,), 2.0))
+{HIDDEN_BEGIN}
+_ref_answer = lambda x: 2 * x
+_check_value = _REF["ones"](3)
+_check_got = _tensor(answer(_check_value), "answer(x)")   # the answer's first call arms the swap
+_equal(_check_got, _ref_answer(_check_value), "answer(x)")
+_check_got = _tensor(answer(_REF["ones"](4)), "answer(x)")
+_close(_check_got, _ref_answer(_REF["ones"](4)), "answer(x)")
+### END HIDDEN TESTS
+"""
+
+
+@pytest.mark.slow
+def test_an_answer_that_reaches_the_notebooks_namespace_finds_nothing_of_the_hidden_tests(sandboxed):
+    ctx, cells = run(sandboxed, [
+        (SETUP, "setup", "locked"), (cell_source(), "grading_helpers", "locked"), (REACH, "a1", "student"),
+        (TEST, "t1", "test"), ("print('SEEN', SEEN)", "a2", "student")])
+    # the swapped helpers and the poisoned _REF were the notebook's: the hidden lines used their own and failed
+    assert "AssertionError" in _enames(cells["t1"]), cells["t1"].outputs
+    assert "SEEN []" in _text(cells["a2"]), _text(cells["a2"])   # no hidden name in the notebook's namespace
+    assert not ctx.tampered and not ctx.skipped_tests, (ctx.tampered, ctx.skipped_tests)
+
+
+@pytest.mark.slow
+def test_a_correct_answer_passes_through_the_gate_and_the_hidden_lines_see_the_visible_ones(sandboxed):
+    answer = "import torch\ndef answer(x):\n    return 2 * x\n"
+    test = TEST.replace(f"{HIDDEN_BEGIN}\n", f"from_visible = 3\n{HIDDEN_BEGIN}\nassert from_visible == 3\n")
+    ctx, cells = run(sandboxed, [
+        (SETUP, "setup", "locked"), (cell_source(), "grading_helpers", "locked"), (answer, "a1", "student"),
+        (test, "t1", "test"),
+        # a later hidden stretch sees what an earlier one defined, and the gate refuses a request without its secret
+        (f"{HIDDEN_BEGIN}\n_equal(_tensor(answer(_check_value), 'answer'), _ref_answer(_check_value), 'answer')\n"
+         "### END HIDDEN TESTS", "t2", "test"),
+        ("import sys\nsys.audit('attnlab.test', 'not-the-secret', ((True, 'print(\"RAN\")', 1),))\n"
+         "sys.audit('attnlab.trust', 'not-the-secret', ('answer',))\nprint('done')", "a2", "student")])
+    assert not _enames(cells["t1"]) and not _enames(cells["t2"]), (cells["t1"].outputs, cells["t2"].outputs)
+    assert "done" in _text(cells["a2"]) and "RAN" not in _text(cells["a2"]), _text(cells["a2"])
+    assert not ctx.tampered and not ctx.skipped_tests, (ctx.tampered, ctx.skipped_tests)
+
+
+def test_every_test_cell_with_hidden_tests_goes_through_the_gate():
+    """A test cell the gate cannot cut at its markers would be sent as it is, hidden lines in the notebook's
+    namespace: every one of the course's must be cut, and each stretch must parse on its own."""
+    counted = 0
+    for path in sorted((ROOT / "solutions").glob("*/exercises.ipynb")):
+        for cell in json.loads(path.read_text(encoding="utf-8"))["cells"]:
+            source = "".join(cell["source"])
+            if cell["cell_type"] == "code" and HIDDEN_BEGIN in source:
+                segments = guard.test_segments(source)
+                assert segments is not None, (path.parent.name, cell["metadata"]["nbgrader"]["grade_id"])
+                assert any(hidden for hidden, _, _ in segments)
+                # the stretches are the cell, line for line, without the markers
+                lines = source.splitlines()
+                for hidden, text, first in segments:
+                    assert lines[first - 1:first - 1 + len(text.splitlines())] == text.splitlines()
+                assert guard.test_cell_gate(source, "s3cret", "t0ken").startswith("__import__('sys').audit('attnlab.test'")
+                counted += 1
+    assert counted > 60, counted
+
+
+@pytest.mark.parametrize("source", [
+    "x = 1\n    ### BEGIN HIDDEN TESTS\ny = 2\n### END HIDDEN TESTS",   # an indented marker
+    "x = 1\n### BEGIN HIDDEN TESTS\ny = 2",                               # no end
+    "x = 1\n### END HIDDEN TESTS\ny = 2",                                 # an end first
+    "x = 1",                                                              # no hidden tests
+])
+def test_a_cell_the_gate_cannot_cut_is_sent_as_it_is(source):
+    assert guard.test_segments(source) is None and guard.test_cell_gate(source, "s3cret", "t0ken") is None
+
+
+def test_the_gate_runs_a_cell_only_with_its_secret_and_says_so_only_when_it_ran_to_its_end():
+    """In a fresh interpreter with the audit hook: the first secret sets the gate and a second one changes nothing;
+    a request with another secret runs nothing and leaves no token (so the grader flags such a cell instead of
+    passing it); an error of a hidden line reaches the caller; what the grader's cell bound is kept as it was."""
+    cell = "x = 1\n" + HIDDEN_BEGIN + "\nassert _REF['v'] == 1 and x == 1\n_check_seen = sorted(k for k in globals() if k == '_check_seen')\n### END HIDDEN TESTS"
+    failing = HIDDEN_BEGIN + "\nassert _check_seen == [], 'never'\nassert False, 'hidden error'\n### END HIDDEN TESTS"
+    script = guard.audit_source() + "\n".join([
+        "import sys, json",
+        "rec = sys.modules['__attnlab_audit__']",
+        "rec.cell = ('t', 'grader')",
+        f"eval({guard.gate_expression('right')!r})",
+        f"eval({guard.gate_expression('wrong')!r})",          # too late: the first one set it
+        "_REF = {'v': 1}",
+        f"eval({guard.trust_expression(['_REF'], 'right')!r})",
+        "_REF['v'] = 2",                                      # changed later, in the notebook's namespace
+        f"exec({guard.test_cell_gate(cell, 'wrong', 'token-1')!r})",
+        "out = {'wrong secret': rec.__dict__.pop('done', None), 'x after wrong': 'x' in globals()}",
+        f"exec({guard.test_cell_gate(cell, 'right', 'token-2')!r})",
+        "out['right secret'] = rec.__dict__.pop('done', None)",
+        "out['hidden name in the notebook'] = '_check_seen' in globals()",
+        "try:",
+        f"    exec({guard.test_cell_gate(failing, 'right', 'token-3')!r})",
+        "except AssertionError as err:",
+        "    out['error'] = str(err)",
+        "out['after error'] = rec.__dict__.pop('done', None)",
+        "print(json.dumps(out))", ""])
+    proc = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=120)
+    assert proc.returncode == 0, proc.stderr
+    assert json.loads(proc.stdout.strip().splitlines()[-1]) == {
+        "wrong secret": None, "x after wrong": False, "right secret": "token-2", "hidden name in the notebook": False,
+        "error": "hidden error", "after error": None}
+
+
+@pytest.mark.slow
+def test_a_replaced_sys_audit_is_found_before_the_test_cell_that_would_hand_it_the_secret(sandboxed):
+    """The gate line calls sys.audit with the cell's secret and token: a replaced one could answer for the hook.
+    The grader's check before the test cell finds the change and the cell is not graded."""
+    fake = ("import sys, builtins\n_real = sys.audit\n"
+            "def _fake(event, *args):\n"
+            "    if event == 'attnlab.test':\n"
+            "        sys.modules['__attnlab_audit__'].__dict__['done'] = args[-1]\n"
+            "        return None\n"
+            "    return _real(event, *args)\n"
+            "setattr(sys, 'audit', _fake)\n"
+            "def answer(x):\n    return 0 * x\n")
+    ctx, cells = run(sandboxed, [
+        (SETUP, "setup", "locked"), (cell_source(), "grading_helpers", "locked"), (fake, "a1", "student"),
+        (f"{HIDDEN_BEGIN}\n_equal(_tensor(answer(_REF['ones'](3)), 'answer'), 2 * _REF['ones'](3), 'answer')\n"
+         "### END HIDDEN TESTS", "t1", "test")])
+    assert any("sys.audit" in reason for reason in ctx.tampered), ctx.tampered
+    assert ctx.skipped_tests == ["t1"] and _enames(cells["t1"]) == ["NotGraded"], cells["t1"].outputs
