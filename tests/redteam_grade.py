@@ -4,6 +4,7 @@
 
 submissions.py defines SUBMISSIONS = [
     {"name": "p3_forgets_scale", "correct": False, "cells": {"<answer grade_id>": "<code>"}, "why": "..."},
+    (an optional "chapter" key: the submission is graded only with that chapter)
     ...
 ]
 Each submission replaces only the answer cells it names; every other cell keeps a correct answer.
@@ -72,7 +73,8 @@ def main(argv):
     spec = importlib.util.spec_from_file_location("subs", spec_path)
     mod = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(mod)
-    subs = [s for s in mod.SUBMISSIONS if only is None or s["name"] in only]
+    # a submission may name its chapter, so that one file can hold answers for several
+    subs = [s for s in mod.SUBMISSIONS if (only is None or s["name"] in only) and s.get("chapter", chapter) == chapter]
     names = [s["name"] for s in subs]
     if len(set(names)) != len(names):
         raise SystemExit("submission names must be unique")
