@@ -73,6 +73,9 @@ def test_an_answer_that_reaches_the_notebooks_namespace_finds_nothing_of_the_hid
     # the swapped helpers and the poisoned _REF were the notebook's: the hidden lines used their own and failed
     assert "AssertionError" in _enames(cells["t1"]), cells["t1"].outputs
     assert "SEEN []" in _text(cells["a2"]), _text(cells["a2"])   # no hidden name in the notebook's namespace
+    # the failing test's traceback shows neither the hidden lines nor the gate's code
+    shown = "".join(line for o in cells["t1"].outputs for line in o.get("traceback", []))
+    assert "_ref_answer" not in shown and "exec_(" not in shown and "AssertionError" in shown, shown
     assert not ctx.tampered and not ctx.skipped_tests, (ctx.tampered, ctx.skipped_tests)
 
 

@@ -1113,6 +1113,10 @@ def __attnlab_install_audit__(watched, attrs, module_name, pickle_modules, pickl
     rec.hook = hook
     sys.modules[module_name] = rec
     sys.addaudithook(hook)
+    # this cell's source out of linecache: a failing test's traceback passes through the gate's frames, and shows
+    # the student no grader code there
+    if "linecache" in sys.modules:
+        sys.modules["linecache"].cache.pop(getframe(0).f_code.co_filename, None)
 __attnlab_install_audit__(%r, %r, %r, %r, %r, %r)
 del __attnlab_install_audit__
 """
