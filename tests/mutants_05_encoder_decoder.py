@@ -455,6 +455,21 @@ def cached_self_attention(x_new, params, cache):
     "sandwich_post_norm_weight_detached": ("test_sandwich", {"sandwich": sandwich(
         _SW1 + _SW2 + "    return y + layer_norm(feed_forward(layer_norm(y, *p['pre3']), p['ff']), p['post3'][0].detach(),"
         " p['post3'][1])\n")}),
+    # red team 17 (slipped, the defensive programmer): the count in float "to be safe" and rounded back with
+    # int(round(...)): exact below 2**53 only
+    "params_int_of_rounded_float": ("test_modern_params", {"modern_params": params(
+        "    v, d, f = float(vocab), float(d), float(d_ff)\n"
+        "    return int(round(2 * v * d + n_enc * (4 * d * d + 3 * d * f + 2 * d) + n_dec * (8 * d * d + 3 * d * f + 3 * d)"
+        " + 2 * d))")}),
+    # red team 17 (slipped, the defensive programmer): the residual stream clamped to +-1e4 and NaN-guarded at the end
+    "sandwich_clamps_stream": ("test_sandwich", {"sandwich": sandwich(
+        _SW1 + _SW2 + "    y = y + layer_norm(feed_forward(layer_norm(y, *p['pre3']), p['ff']), *p['post3'])\n"
+        "    return torch.nan_to_num(y.clamp(-1e4, 1e4))\n")}),
+    # red team 17 (slipped, the production engineer): the positions of the mask in float16 "to save memory": exact to
+    # 2048 only, so past that a query ties with the next position and sees it
+    "cached_positions_in_float16": ("test_cached_attention", {"cached_attention": cached(
+        "    allowed = torch.arange(past + n, dtype=torch.float16)[None, :] <= "
+        "(past + torch.arange(n, dtype=torch.float16))[:, None]")}),
 }
 
 DIFFERENT_BUT_CORRECT = {
@@ -716,11 +731,13 @@ MUTANT_BATCHES = [
     ["cached_cache_extended_by_padded_sum",
      "rms_kept_output_buffer", "packed_kept_output_buffers", "sandwich_kept_output_buffer"],  # round 15, second pass
     # round 12, class sweep: every batch above holds a Part 6 mutant
-    ["cached_heads_split_with_minus_one"],
+    ["cached_heads_split_with_minus_one", "params_int_of_rounded_float", "sandwich_clamps_stream"],  # + red team 17
     # red team 13: every batch above holds a Part 6 mutant
     ["cached_params_entry_replaced_by_view"],
     # round 15 class sweep: every batch above holds a Part 6 mutant; with one graded alone before
     ["cached_mask_finfo_min", "prefill_chunks_counted_with_float_ceil"],
     # round 15 class sweep, second pass: every batch above holds a Part 6 mutant
     ["cached_kept_output_buffer"],
+    # red team 17: every batch above holds a Part 6 mutant
+    ["cached_positions_in_float16"],
 ]
