@@ -1117,7 +1117,25 @@ def min_p_sample(logits, min_p, generator):
     "gqa_cached_kept_output_buffer": ("test_gqa_cached_attention", {"gqa_cached_attention": kept_output_buffer(solution_code(CHAPTER)["gqa_cached_attention"], "gqa_cached_attention")}),
     # round 15, class sweep (state kept between calls): the model answer's result copied into a buffer kept per shape
     # and returned, so that a result the caller holds changes at the next call (no case held one across another call)
-    "decay_kept_output_buffer": ("test_decayed_linear_attention", {"decayed_linear_attention": kept_output_buffer(solution_code(CHAPTER)["decayed_linear_attention"], "decayed_linear_attention")}),
+    "decay_kept_output_buffer": ("test_decayed_linear_attention", {"decayed_linear_attention": kept_output_buffer(solution_code(CHAPTER)["decayed_linear_attention"], "decayed_linear_attention")}),    # red team 17 (slipped, the defensive programmer): alpha moved off 1 "to avoid dividing by zero"; the closed form
+    # at 1 - 1e-9 rounds to exactly gamma + 1 for the small gammas the tests used, and is 5e-6 off at gamma = 100
+    "tokens_per_pass_alpha_clamped_below_one": ("test_tokens_per_target_pass", {"tokens_per_target_pass": """
+def tokens_per_target_pass(alpha, gamma):
+    a = min(max(float(alpha), 0.0), 1.0 - 1e-9)
+    return (1.0 - a ** (gamma + 1)) / (1.0 - a)
+"""}),
+    # red team 17 (slipped, the defensive programmer): scores clamped to +-1e4 "against overflow" and the weights
+    # NaN-guarded; right while every score lies within 1e4
+    "gqa_cached_scores_clamped": ("test_gqa_cached_attention", {"gqa_cached_attention": """
+def gqa_cached_attention(q, k, v):
+    B, H, T, Dh = q.shape
+    G, S = k.shape[1], k.shape[2]
+    k, v = k.repeat_interleave(H // G, dim=1), v.repeat_interleave(H // G, dim=1)
+    scores = (q @ k.transpose(-2, -1) / math.sqrt(Dh)).clamp(-1e4, 1e4)
+    allowed = torch.arange(S)[None, :] <= (S - T + torch.arange(T))[:, None]
+    scores = scores.masked_fill(~allowed, float("-inf"))
+    return torch.nan_to_num(torch.softmax(scores, dim=-1)) @ v
+"""}),
 }
 
 # Mutants graded together in one submission (one notebook run each batch). No model answer calls another
@@ -1199,7 +1217,8 @@ MUTANT_BATCHES = [
      # round 15, class sweep: no Part 6 mutant in this batch yet
      "expert_choice_kept_mask_at_full_capacity", "gqa_cached_kept_output_buffer"],
     # round 15, class sweep: every batch above holds a Part 6 mutant
-    ["expert_choice_constant_at_capacity_zero", "min_p_masks_logits_with_minus_1e9", "restore_kept_tokens_buffer"],
+    ["expert_choice_constant_at_capacity_zero", "min_p_masks_logits_with_minus_1e9", "restore_kept_tokens_buffer",
+     "tokens_per_pass_alpha_clamped_below_one", "gqa_cached_scores_clamped"],  # + red team 17
     # round 15, class sweep: every batch above holds a Part 6 mutant
     ["expert_choice_kept_chosen_buffer"],
 ]
