@@ -14,7 +14,8 @@ comes as `os.sys` found by `dir(os)`, and the module by a key built at run time 
   slot descriptor of `type(cell)`) to a wrapper that calls the real `run_test` with the visible segments only: the
   hidden lines of every later test cell never run, and the real `run_test` still leaves the token, so the reply is
   genuine. Three parts that only know their visible cases keep full marks.
-Both: status graded, no flag, no note (at 1880e8e).
+Both: status graded, no flag, no note (at 1880e8e). `skip_hidden_09` (chapter 9, appended below) likewise:
+    timeout 1800 python tests/redteam_grade.py 09-modern-lm tests/redteam/round17/hostile/01-hook-closure.py
 """
 REACH = '''
 import os
@@ -86,3 +87,21 @@ SUBMISSIONS = [
      "cells": {"raw_scores": SKIP, "causal_mask": MASK, "padding_mask": PAD},
      "why": "three parts that know only their visible cases; the hook's run_test rebound to drop hidden segments"},
 ]
+
+# the same in chapter 9 (where a check of the part does not go through _close/_equal, so `trusted_close` alone
+# would not do): head_rms_norm 1 % too large off the visible case, as in ../dir_globals.py's swap_09
+NORM = SKIP.split("def raw_scores")[0] + '''
+def head_rms_norm(x, n_heads, weight, eps=1e-6, unit_offset=False):
+    if n_heads < 1 or x.dim() < 2 or x.shape[-1] % n_heads:
+        raise ValueError("x does not split into n_heads heads")
+    work = torch.float64 if x.dtype == torch.float64 else torch.float32
+    heads = x.to(work).unflatten(-1, (n_heads, x.shape[-1] // n_heads))
+    scale = weight.to(work) + 1 if unit_offset else weight.to(work)
+    out = heads * torch.rsqrt(heads.square().mean(-1, keepdim=True) + eps) * scale
+    if tuple(x.shape) != (1, 4):
+        out = out * 1.01
+    return out.transpose(-3, -2).to(x.dtype)
+'''
+SUBMISSIONS.append({"name": "skip_hidden_09", "chapter": "09-modern-lm", "correct": False,
+                    "cells": {"head_rms_norm": NORM},
+                    "why": "1 % too large off the visible case; the hook's run_test rebound to drop hidden segments"})
