@@ -1379,3 +1379,14 @@ MUTANTS["rope_exponents_from_a_float_step_arange"] = ("test_rope_llama3", {"rope
     check=_ROPE_CHECK, bands=_ROPE_BANDS, angle=_ROPE_ANGLE).replace(
     "base ** (-torch.arange(0, dh, 2, dtype=torch.float64) / dh)", "base ** (-torch.arange(0, 1, 2 / dh, dtype=torch.float64))")})
 MUTANT_BATCHES[16].append("rope_exponents_from_a_float_step_arange")
+
+# Red team 17 (tests/redteam/round17/09-verdicts.md; the defensive programmer): the draws made from probabilities that
+# are not softmax's as they are. A floor under the temperature (caught by scores one temperature apart at 1e-6 and
+# 1e-30) and a clamp of the probabilities (caught by steps whose scores give a tenth of 40,000 ids probability 0, made
+# from the exponentials torch.multinomial will use, so that an eps of 1e-8 on them wins the draw)
+MUTANTS["generate_temperature_floored"] = ("test_generate_with_cache", {"generate_with_cache": _changed(
+    _gen(), "torch.softmax(scores / temperature, dim=-1)", "torch.softmax(scores / max(temperature, 1e-4), dim=-1)")})
+MUTANTS["generate_probabilities_clamped"] = ("test_generate_with_cache", {"generate_with_cache": _changed(
+    _gen(), "torch.softmax(scores / temperature, dim=-1)", "torch.softmax(scores / temperature, dim=-1).clamp(min=1e-8)")})
+next(b for b in MUTANT_BATCHES if "ragged_masks_with_minus_1e9" in b).append("generate_temperature_floored")
+next(b for b in MUTANT_BATCHES if "ragged_masks_with_lowest_finite" in b).append("generate_probabilities_clamped")
