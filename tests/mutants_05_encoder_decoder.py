@@ -455,6 +455,10 @@ def cached_self_attention(x_new, params, cache):
     "sandwich_post_norm_weight_detached": ("test_sandwich", {"sandwich": sandwich(
         _SW1 + _SW2 + "    return y + layer_norm(feed_forward(layer_norm(y, *p['pre3']), p['ff']), p['post3'][0].detach(),"
         " p['post3'][1])\n")}),
+    # red team 17, class sweep (a clamp on a value the text leaves unbounded): x clamped to +-1e4 "to be safe"
+    "rms_clamps_x": ("test_rms_norm", {"rms_norm": rms(_RMS_FLOAT32 +
+        "    x32 = x32.clamp(-1e4, 1e4)\n"
+        "    return (x32 * torch.rsqrt(x32.pow(2).mean(dim=-1, keepdim=True) + eps) * weight.to(x32.dtype)).to(x.dtype)")}),
     # red team 17 (slipped, the defensive programmer): the count in float "to be safe" and rounded back with
     # int(round(...)): exact below 2**53 only
     "params_int_of_rounded_float": ("test_modern_params", {"modern_params": params(
@@ -731,7 +735,7 @@ MUTANT_BATCHES = [
     ["cached_cache_extended_by_padded_sum",
      "rms_kept_output_buffer", "packed_kept_output_buffers", "sandwich_kept_output_buffer"],  # round 15, second pass
     # round 12, class sweep: every batch above holds a Part 6 mutant
-    ["cached_heads_split_with_minus_one", "params_int_of_rounded_float", "sandwich_clamps_stream"],  # + red team 17
+    ["cached_heads_split_with_minus_one", "params_int_of_rounded_float", "sandwich_clamps_stream", "rms_clamps_x"],  # + red team 17
     # red team 13: every batch above holds a Part 6 mutant
     ["cached_params_entry_replaced_by_view"],
     # round 15 class sweep: every batch above holds a Part 6 mutant; with one graded alone before

@@ -1117,7 +1117,39 @@ def min_p_sample(logits, min_p, generator):
     "gqa_cached_kept_output_buffer": ("test_gqa_cached_attention", {"gqa_cached_attention": kept_output_buffer(solution_code(CHAPTER)["gqa_cached_attention"], "gqa_cached_attention")}),
     # round 15, class sweep (state kept between calls): the model answer's result copied into a buffer kept per shape
     # and returned, so that a result the caller holds changes at the next call (no case held one across another call)
-    "decay_kept_output_buffer": ("test_decayed_linear_attention", {"decayed_linear_attention": kept_output_buffer(solution_code(CHAPTER)["decayed_linear_attention"], "decayed_linear_attention")}),    # red team 17 (slipped, the defensive programmer): alpha moved off 1 "to avoid dividing by zero"; the closed form
+    "decay_kept_output_buffer": ("test_decayed_linear_attention", {"decayed_linear_attention": kept_output_buffer(solution_code(CHAPTER)["decayed_linear_attention"], "decayed_linear_attention")}),    # red team 17, class sweep (a clamp on a value the text leaves unbounded): the similarities clamped to 1e4
+    "decay_similarities_clamped": ("test_decayed_linear_attention", {"decayed_linear_attention": """
+def decayed_linear_attention(q, k, v, decay):
+    fq, fk = F.elu(q) + 1, F.elu(k) + 1
+    t = q.shape[-2]
+    i = torch.arange(t)
+    gap = (i[:, None] - i[None, :]).to(torch.float64)
+    weight = torch.where(gap >= 0, decay ** gap.clamp(min=0), torch.zeros((), dtype=torch.float64)).to(q.dtype)
+    sc = (fq @ fk.transpose(-2, -1)).clamp(max=1e4) * weight
+    return (sc @ v) / sc.sum(-1, keepdim=True)
+"""}),
+    # red team 17, class sweep: the positive denominator clamped at 1e-12 "against a division by zero" (an epsilon
+    # in disguise, exact until the denominator is tiny)
+    "decay_denominator_clamped": ("test_decayed_linear_attention", {"decayed_linear_attention": """
+def decayed_linear_attention(q, k, v, decay):
+    fq, fk = F.elu(q) + 1, F.elu(k) + 1
+    t = q.shape[-2]
+    i = torch.arange(t)
+    gap = (i[:, None] - i[None, :]).to(torch.float64)
+    weight = torch.where(gap >= 0, decay ** gap.clamp(min=0), torch.zeros((), dtype=torch.float64)).to(q.dtype)
+    sc = (fq @ fk.transpose(-2, -1)) * weight
+    return (sc @ v) / sc.sum(-1, keepdim=True).clamp(min=1e-12)
+"""}),
+    # red team 17, class sweep: the router logits clamped to +-1e4 "to be safe" before the softmax
+    "expert_choice_logits_clamped": ("test_expert_choice", {"expert_choice": """
+def expert_choice(router_logits, capacity):
+    probs = torch.softmax(router_logits.clamp(-1e4, 1e4), dim=-1)
+    n, e = probs.shape
+    order = torch.sort(probs.detach(), dim=0, descending=True, stable=True).indices[:min(capacity, n)]
+    chosen = torch.zeros(n, e, dtype=torch.bool).scatter(0, order, True)
+    return chosen, torch.where(chosen, probs, torch.zeros_like(probs))
+"""}),
+    # red team 17 (slipped, the defensive programmer): alpha moved off 1 "to avoid dividing by zero"; the closed form
     # at 1 - 1e-9 rounds to exactly gamma + 1 for the small gammas the tests used, and is 5e-6 off at gamma = 100
     "tokens_per_pass_alpha_clamped_below_one": ("test_tokens_per_target_pass", {"tokens_per_target_pass": """
 def tokens_per_target_pass(alpha, gamma):
@@ -1215,12 +1247,14 @@ MUTANT_BATCHES = [
     # round 14, variant sweep: every batch above holds a Part 5 mutant
     ["restore_sentinels_as_float64",
      # round 15, class sweep: no Part 6 mutant in this batch yet
-     "expert_choice_kept_mask_at_full_capacity", "gqa_cached_kept_output_buffer"],
+     "expert_choice_kept_mask_at_full_capacity", "gqa_cached_kept_output_buffer", "decay_denominator_clamped"],  # + red team 17
     # round 15, class sweep: every batch above holds a Part 6 mutant
     ["expert_choice_constant_at_capacity_zero", "min_p_masks_logits_with_minus_1e9", "restore_kept_tokens_buffer",
-     "tokens_per_pass_alpha_clamped_below_one", "gqa_cached_scores_clamped"],  # + red team 17
+     "tokens_per_pass_alpha_clamped_below_one", "gqa_cached_scores_clamped", "decay_similarities_clamped"],  # + red team 17
     # round 15, class sweep: every batch above holds a Part 6 mutant
     ["expert_choice_kept_chosen_buffer"],
+    # red team 17, class sweep: every batch above holds a Part 6 mutant
+    ["expert_choice_logits_clamped"],
 ]
 
 # Correct answers that differ from the model answers: closed forms written another way, Python
