@@ -544,6 +544,25 @@ def rnn_unroll_reverse(x, lengths, p, h0=None):
         "        alpha = ex / ex.sum(dim=-1, keepdim=True)\n")}),
     # Red team 15 (the optimiser): an early exit for the case the text names, every rate 0, returns the identity as a
     # constant. Right values, but d J / d leak is not 0 there; caught by the gradients at rates all 0 and all 1
+    # red team 17 (the production engineer): the norms computed under torch.inference_mode(), which Part 5's text does
+    # not forbid (only values are checked), return an inference tensor that the caller cannot change in place
+    "jacobian_norms_in_inference_mode": ("test_gradient_norms", {"gradient_norms": """
+def jacobian_norms(x, p):
+    with torch.inference_mode():
+        b, t, _ = x.shape
+        d_h = p["W_hh"].shape[0]
+        h = torch.zeros(b, d_h, dtype=x.dtype)
+        states = []
+        for step in range(t):
+            h = torch.tanh(x[:, step] @ p["W_ih"].T + p["b_ih"] + h @ p["W_hh"].T + p["b_hh"])
+            states.append(h)
+        product = torch.eye(d_h, dtype=x.dtype).expand(b, d_h, d_h)
+        norms = [torch.linalg.matrix_norm(product).mean()]
+        for s in range(t - 1, 0, -1):
+            product = product @ ((1 - states[s] ** 2)[:, :, None] * p["W_hh"])
+            norms.append(torch.linalg.matrix_norm(product).mean())
+        return torch.stack(norms)
+"""}),
     "jacobian_identity_shortcut_without_gradient": ("test_rnn_step", {"rnn_step": jac(
         "    if not leak.any():  # nothing leaks: the state is copied\n"
         "        return torch.eye(h.shape[1], dtype=x.dtype).expand(h.shape[0], h.shape[1], h.shape[1])\n"
@@ -850,7 +869,7 @@ MUTANT_BATCHES = [
      "jacobian_stores_a_view_of_w_hh"],  # red team 13
     # red team 15: every batch above holds a Part 1 and a Part 4 mutant
     ["jacobian_identity_shortcut_without_gradient", "reverse_lengths_in_the_dtype_of_x",
-     "coverage_decoder_kept_output_buffer"],  # round 15 class sweep, second pass
+     "coverage_decoder_kept_output_buffer", "jacobian_norms_in_inference_mode"],  # red team 17  # round 15 class sweep, second pass
     # round 15 class sweep, second pass: every batch above holds a Part 1 and a Part 4 mutant
     ["leaky_step_jacobian_kept_output_buffer", "rnn_unroll_reverse_kept_output_buffer",
      "decoder_adds_minus_1e4_bias"],  # round 16
