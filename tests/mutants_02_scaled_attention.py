@@ -28,6 +28,29 @@ def padding_mask(lengths, s):
 """
 
 MUTANTS = {
+    # red team 17 (the production engineer): results that need no gradient computed under torch.inference_mode(), which
+    # gives inference tensors that the caller cannot change in place outside it (the caller owns every result)
+    "causal_mask_in_inference_mode": ("test_causal_mask", {"causal_mask": """
+def causal_mask(t, s, offset):
+    with torch.inference_mode():
+        return torch.arange(s)[None, :] <= offset + torch.arange(t)[:, None]
+"""}),
+    "padding_mask_in_inference_mode": ("test_padding_mask", {"padding_mask": """
+def padding_mask(lengths, s):
+    with torch.inference_mode():
+        start = s - lengths.long()[:, None]
+        slots = torch.arange(s)[None, :]
+        allowed = slots >= start
+        return allowed, torch.where(allowed, slots - start, 0)
+"""}),
+    "softmax_backward_in_inference_mode": ("test_softmax_backward", {"softmax_backward": """
+def softmax_backward(weights, grad_weights, temperature=1.0):
+    with torch.inference_mode():
+        dtype = weights.dtype
+        work = torch.float32 if dtype in (torch.float16, torch.bfloat16) else dtype
+        w, g = weights.to(work), grad_weights.to(work)
+        return (w * (g - (w * g).sum(-1, keepdim=True)) / temperature).to(dtype)
+"""}),
     # Part 1: distance scores from one matrix product (session 17: the old sequence-first layout was a copy of
     # the lesson's scores plus a transpose)
     # the lesson's score matrix, copied: dot products, not distances
@@ -1209,14 +1232,16 @@ MUTANT_BATCHES = [
      "causal_mask_kept_output_buffer",
      "masked_attention_adds_minus_1e5_bias"],  # round 15 class sweep, second pass
     ["raw_scores_distance_then_square",  # red team 11
-     "padding_mask_wraps_small_int_lengths_with_fix_calling_it"],  # round 11, refbind: no other Part 4 or 7 member
+     "padding_mask_wraps_small_int_lengths_with_fix_calling_it",
+     "causal_mask_in_inference_mode", "softmax_backward_in_inference_mode"],  # red team 17  # round 11, refbind: no other Part 4 or 7 member
     ["fix_sets_self_scale_to_the_head_width",  # round 14, hand-written answers: every batch above has a Part 7 member
      "raw_scores_kept_output_buffer", "softmax_backward_kept_output_buffer",  # round 15 class sweep, second pass
      "padding_mask_kept_output_buffer"],
     # red team 15: every batch above has a Part 7 member; each new one takes two of the mutants graded alone before
     ["fix_module_level_causal_mask_written_in_place", "raw_scores_clamp_only_when_k_is_q",
      "softmax_backward_renormalises_the_row"],
-    ["fix_lengths_in_the_dtype_of_x", "raw_scores_norms_from_gram_diagonals"],
+    ["fix_lengths_in_the_dtype_of_x", "raw_scores_norms_from_gram_diagonals",
+     "padding_mask_in_inference_mode"],  # red team 17
     # round 15 class sweep, second pass: every batch above has a Part 7 member
     ["fixed_self_attention_kept_output_buffer"],
 ]
