@@ -691,6 +691,31 @@ def cross_attention_left_padded(x, memory, memory_lengths, params, num_heads):
     weights = torch.softmax(scores.masked_fill(~real, torch.finfo(scores.dtype).min), dim=-1) * real.any(-1, keepdim=True)
     return merge_heads(weights @ v) @ params["w_o"].T + params["b_o"]
 """}),
+    # red team 17 (the defensive programmer): scores clamped to +-1e4 before the softmax "to keep exp in range"
+    "contributions_scores_clamped": ("test_contributions", {"contributions": """
+def head_contributions(x, params, num_heads):
+    d = x.shape[-1]
+    dh = d // num_heads
+    qkv = x @ params["w_qkv"].T + params["b_qkv"]
+    q, k, v = (split_heads(part, num_heads) for part in qkv.chunk(3, dim=-1))
+    scores = ((q @ k.transpose(-2, -1)) / math.sqrt(dh)).clamp(-1e4, 1e4)
+    heads = torch.softmax(scores, dim=-1) @ v
+    return torch.stack([heads[:, i] @ params["w_o"][:, i * dh:(i + 1) * dh].T for i in range(num_heads)], dim=1)
+"""}),
+    "left_padded_scores_clamped": ("test_left_padded", {"left_padded": """
+def cross_attention_left_padded(x, memory, memory_lengths, params, num_heads):
+    d, s = x.shape[-1], memory.shape[1]
+    w, b = params["w_qkv"], params["b_qkv"]
+    q = split_heads(x @ w[:d].T + b[:d], num_heads)
+    k = split_heads(memory @ w[d:2 * d].T + b[d:2 * d], num_heads)
+    v = split_heads(memory @ w[2 * d:].T + b[2 * d:], num_heads)
+    real = (torch.arange(s)[None, :] >= s - memory_lengths.long()[:, None])[:, None, None, :]
+    scores = ((q @ k.transpose(-2, -1)) / math.sqrt(q.shape[-1])).clamp(-1e4, 1e4).masked_fill(~real, float("-inf"))
+    top = scores.amax(dim=-1, keepdim=True).nan_to_num(neginf=0.0)
+    e = torch.exp(scores - top)
+    weights = e / e.sum(dim=-1, keepdim=True).clamp(min=1e-30)
+    return merge_heads(weights @ v) @ params["w_o"].T + params["b_o"]
+"""}),
     "cache_softmax_mask_finfo_min": ("test_cache", {"cache": """
 def causal_attention_with_cache(x, past_k, past_v, params, num_heads):
     p, t = past_k.shape[2], x.shape[1]
@@ -1019,4 +1044,6 @@ MUTANT_BATCHES = [
     ["left_padded_one_sentence_cuts_with_negative_slice"],
     # round 15 class sweep, second pass: every batch above has a Part 6 member
     ["cross_attention_left_padded_kept_output_buffer"],
+    # red team 17 (scores clamped to +-1e4): every batch above has a Part 6 member
+    ["left_padded_scores_clamped", "contributions_scores_clamped"],
 ]
