@@ -126,6 +126,20 @@ def check_equivariance(layer, x, trials, generator, tol=1e-5):
 
 
 MUTANTS = {
+    # red team 17 (the defensive programmer): an early return for "nothing to encode" in the default dtype
+    "table_halves_empty_positions_in_float32": ("test_table_halves", {"table_halves": """
+def sinusoidal_table_halves(positions, d_model, base=10000.0, scale=1.0, dtype=torch.float32):
+    if d_model % 2 or d_model < 4:
+        raise ValueError("d_model must be even and at least 4")
+    if positions.numel() == 0:
+        return torch.zeros(*positions.shape, d_model)
+    freq = (base * scale ** (d_model / (d_model - 2))) ** (-torch.arange(0, d_model, 2, dtype=torch.float64) / d_model)
+    angle = positions.to(torch.float64)[..., None] * freq
+    return torch.cat([angle.sin(), angle.cos()], dim=-1).to(dtype)
+"""}),
+    # red team 17 (the defensive programmer): the bias clamped at -1e4 "to keep the scores finite"
+    "alibi_bias_clamped": ("test_alibi_block", {"alibi_block": alibi().replace(
+        "(-slopes[:, None, None] * distance).float()", "(-slopes[:, None, None] * distance).clamp(min=-1e4).float()")}),
     # Part 1: the table, sines first, stretched
     "table_interleaved_like_the_lesson": ("test_table_halves", {"table_halves": table(
         combine="torch.stack([angle.sin(), angle.cos()], dim=-1).flatten(-2)")}),
@@ -821,5 +835,6 @@ MUTANT_BATCHES = [
     # round 15 class sweep, second pass: every batch above has a Part 5 mutant
     ["partial_rope_kept_output_buffer"],
     # red team 16: every batch above has a Part 5 mutant
-    ["partial_rope_half_from_a_float_step_arange"],
+    ["partial_rope_half_from_a_float_step_arange",
+     "table_halves_empty_positions_in_float32", "alibi_bias_clamped"],  # red team 17
 ]
