@@ -20,6 +20,7 @@ from pathlib import Path
 import pytest
 
 from attnlab.instructor import guard
+from attnlab.instructor.feedback import redacted_traceback
 from attnlab.instructor.plain import HIDDEN_BEGIN, cell_source
 from test_hostile_kernel import _enames, _text, run, sandboxed  # noqa: F401  (sandboxed is a fixture)
 
@@ -76,6 +77,9 @@ def test_an_answer_that_reaches_the_notebooks_namespace_finds_nothing_of_the_hid
     # the failing test's traceback shows neither the hidden lines nor the gate's code
     shown = "".join(line for o in cells["t1"].outputs for line in o.get("traceback", []))
     assert "_ref_answer" not in shown and "exec_(" not in shown and "AssertionError" in shown, shown
+    # and the student's feedback names the hidden test, not the gate's one line (red team 17, hostile 04)
+    error = next(o for o in cells["t1"].outputs if o.get("output_type") == "error")
+    assert redacted_traceback(TEST, error)[1:] == ["raised by a hidden test of this part"], error
     assert not ctx.tampered and not ctx.skipped_tests, (ctx.tampered, ctx.skipped_tests)
 
 
@@ -135,9 +139,14 @@ def test_the_gate_runs_a_cell_only_with_its_secret_and_says_so_only_when_it_ran_
     script = guard.audit_source() + "\n".join([
         "import sys, json",
         "rec = sys.modules['__attnlab_audit__']",
-        "rec.cell = ('t', 'grader')",
         f"eval({guard.gate_expression('right')!r})",
         f"eval({guard.gate_expression('wrong')!r})",          # too late: the first one set it
+        "sys.audit('attnlab.probe', 'right', {'cell': ('t', 'grader')})",
+        # the module publishes nothing of the hook (red team 17 F1, F3), and the probe event answers the secret only
+        "wrong_box, right_box = {}, {}",
+        "sys.audit('attnlab.probe', 'wrong', wrong_box)",
+        "sys.audit('attnlab.probe', 'right', right_box)",
+        "published = sorted(k for k in vars(rec) if not k.startswith('__'))",
         "_REF = {'v': 1}",
         f"eval({guard.trust_expression(['_REF'], 'right')!r})",
         "_REF['v'] = 2",                                      # changed later, in the notebook's namespace
@@ -151,12 +160,14 @@ def test_the_gate_runs_a_cell_only_with_its_secret_and_says_so_only_when_it_ran_
         "except AssertionError as err:",
         "    out['error'] = str(err)",
         "out['after error'] = rec.__dict__.pop('done', None)",
+        "out['published'] = published",
+        "out['probe'] = [sorted(wrong_box), sorted(right_box)]",
         "print(json.dumps(out))", ""])
     proc = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=120)
     assert proc.returncode == 0, proc.stderr
     assert json.loads(proc.stdout.strip().splitlines()[-1]) == {
         "wrong secret": None, "x after wrong": False, "right secret": "token-2", "hidden name in the notebook": False,
-        "error": "hidden error", "after error": None}
+        "error": "hidden error", "after error": None, "published": ["refused"], "probe": [[], ["student_code"]]}
 
 
 @pytest.mark.slow
@@ -177,3 +188,34 @@ def test_a_replaced_sys_audit_is_found_before_the_test_cell_that_would_hand_it_t
          "### END HIDDEN TESTS", "t1", "test")])
     assert any("sys.audit" in reason for reason in ctx.tampered), ctx.tampered
     assert ctx.skipped_tests == ["t1"] and _enames(cells["t1"]) == ["NotGraded"], cells["t1"].outputs
+
+
+@pytest.mark.slow
+def test_feedback_names_the_visible_line_that_failed_through_the_gate(sandboxed):
+    """An answer that fails a visible line of a gated test cell: the feedback names that line of the cell as the
+    student sees it (hidden stretches left out), not the gate's line 1."""
+    test = "x = 1\n" + TEST.replace("assert torch.equal", "assert x == 1\nassert torch.equal")
+    ctx, cells = run(sandboxed, [
+        (SETUP, "setup", "locked"), (cell_source(), "grading_helpers", "locked"),
+        ("import torch\ndef answer(x):\n    return 3 * x\n", "a1", "student"), (test, "t1", "test")])
+    error = next(o for o in cells["t1"].outputs if o.get("output_type") == "error")
+    assert redacted_traceback(test, error)[1:] == [
+        "raised by line 3 of this test cell: assert torch.equal(answer(torch.ones(2)), torch.full((2,), 2.0))"], error
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("change, reason", [
+    # red team 17 F2: a dict in place of the notebook's builtins, whose __import__ would hand the gate line a
+    # stand-in sys
+    ("globals()['__builtins__'] = dict(vars(__import__('builtins')))", "the notebook's __builtins__"),
+    # red team 17 F4: torch's frame-evaluation callback, handed every frame as it starts (a hidden segment's too)
+    ("import torch\nfrom torch._dynamo.types import ConvertFrameReturn\n"
+     "torch._C._dynamo.eval_frame.set_eval_frame(lambda frame, cache, state: ConvertFrameReturn())",
+     "get_eval_frame_callback"),
+])
+def test_what_would_reach_a_gated_cell_before_its_first_line_is_found_before_it_runs(sandboxed, change, reason):
+    ctx, cells = run(sandboxed, [
+        (SETUP, "setup", "locked"), (cell_source(), "grading_helpers", "locked"),
+        (change + "\ndef answer(x):\n    return 2 * x\n", "a1", "student"), (TEST, "t1", "test")])
+    assert any(reason in r for r in ctx.tampered), ctx.tampered
+    assert ctx.skipped_tests == ["t1"], ctx.skipped_tests

@@ -286,17 +286,29 @@ def test_python_raises_every_audit_event_the_guard_relies_on():
     assert all(raised.values()), {e: r for e, r in raised.items() if not r}
 
 
+# the hook's record and the cell it files events under are reached through the gate only (red team 17 F1, F3)
+HOOK_ACCESS = (
+    "import sys\n"
+    "sys.audit('attnlab.gate', 'g')\n"
+    "def set_cell(cell):\n"
+    "    sys.audit('attnlab.probe', 'g', {'cell': cell})\n"
+    "def events():\n"
+    "    box = {'take': True}\n"
+    "    sys.audit('attnlab.probe', 'g', box)\n"
+    "    return box['events']\n")
+
+
 def test_the_audit_hook_refuses_new_hooks_and_records_only_student_code():
     """In a fresh interpreter: the hook records a cell's own sys._getframe, not a library's (namedtuple)."""
     script = guard.audit_source() + (
         "import sys, collections\n"
-        "rec = sys.modules['__attnlab_audit__']\n"
-        "rec.cell = ('part', 'student')\n"
+        + HOOK_ACCESS +
+        "set_cell(('part', 'student'))\n"
         "code = compile('import sys\\ndef f():\\n    return sys._getframe()\\n', '/tmp/ipykernel_1/1.py', 'exec')\n"
         "ns = {}\nexec(code, ns)\nns['f']()\n"
         "collections.namedtuple('P', 'a b')\n"
         "sys.addaudithook(lambda *a: None)\n"
-        "import json\nprint(json.dumps([list(e) for e in rec.events]))\nprint(rec.refused)\n")
+        "import json\nprint(json.dumps([list(e) for e in events()]))\nprint(sys.modules['__attnlab_audit__'].refused)\n")
     proc = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=120)
     assert proc.returncode == 0, proc.stderr
     events, refused = proc.stdout.strip().splitlines()[-2:]
@@ -308,13 +320,13 @@ def test_code_a_timing_magic_compiled_for_a_student_cell_is_the_students():
     file name): a function defined there that reads frames when a test calls it is recorded."""
     script = guard.audit_source() + (
         "import ast, sys, json\n"
-        "rec = sys.modules['__attnlab_audit__']\n"
-        "rec.cell = ('part', 'student')\n"
+        + HOOK_ACCESS +
+        "set_cell(('part', 'student'))\n"
         "tree = ast.parse('import sys\\ndef f():\\n    return sys._getframe(1)\\n')\n"
         "ns = {}\nexec(compile(tree, '<timed exec>', 'exec'), ns)\n"
-        "rec.cell = ('test_part', 'grader')\n"
+        "set_cell(('test_part', 'grader'))\n"
         "ns['f']()\n"
-        "print(json.dumps([list(e) for e in rec.events]))\n")
+        "print(json.dumps([list(e) for e in events()]))\n")
     proc = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=120)
     assert proc.returncode == 0, proc.stderr
     assert json.loads(proc.stdout.strip().splitlines()[-1]) == [["sys._getframe", "", "part", 3, "test_part"]]
@@ -343,12 +355,12 @@ def test_the_audit_hook_records_code_a_student_cell_unpickles_or_unmarshals():
     pickle round trip of tensors and the import system's own marshal calls are not."""
     script = guard.audit_source() + (
         "import sys, json\n"
-        "rec = sys.modules['__attnlab_audit__']\n"
-        "rec.cell = ('part', 'student')\n"
+        + HOOK_ACCESS +
+        "set_cell(('part', 'student'))\n"
         f"ns = {{}}\nexec(compile({UNPICKLING_CELL!r}, '/tmp/ipykernel_1/1.py', 'exec'), ns)\n"
         "for name in ('honest', 'fresh_import', 'library_through_pickle', 'through_torch_load', 'code_from_bytes'):\n"
         "    ns[name]()\n"
-        "print(json.dumps([[e[0], e[1], e[3]] for e in rec.events]))\n")
+        "print(json.dumps([[e[0], e[1], e[3]] for e in events()]))\n")
     proc = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=120)
     assert proc.returncode == 0, proc.stderr
     events = json.loads(proc.stdout.strip().splitlines()[-1])

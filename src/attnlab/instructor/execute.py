@@ -490,7 +490,7 @@ class HardenedExecute(Execute):
         # a shadowing global the grader puts aside before each test cell (see grading.py) is no tampering
         watched = set(self._ctx.test_builtins) - set(self._ctx.hidden_builtins)
         expression = guard.probe_expression(nonce, cell=upcoming, detail=detail, test_builtins=watched,
-                                            protected=self._ctx.protected)
+                                            protected=self._ctx.protected, gate=self._gate)
         text = await self._silent("", expression)
         return guard.read_probe(text, nonce) if text is not None else None
 

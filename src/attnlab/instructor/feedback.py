@@ -69,8 +69,18 @@ def visible_lines(source: str) -> dict[int, tuple[int, str]]:
     return out
 
 
+# a test cell's own lines as the grader's gate runs them (guard.test_cell_gate): compiled under these names, with
+# the cell's line numbers; the cell's frame itself is then the gate's one line (red team 17: every error was
+# reported at line 1)
+_GATE_FRAME = re.compile(r"<attnlab (?:visible|hidden) lines of [^>]*>:(\d+)")
+
+
 def raising_line(traceback: list[str]) -> int | None:
     """The line of the test cell itself (the outermost notebook frame) at which an error was raised."""
+    for entry in traceback:
+        found = _GATE_FRAME.search(_ANSI.sub("", entry))
+        if found:
+            return int(found.group(1))
     for entry in traceback:
         found = _CELL_FRAME.search(_ANSI.sub("", entry))
         if found:

@@ -875,7 +875,8 @@ def __attnlab_install_audit__(watched, attrs, module_name, pickle_modules, pickl
         return
     # the test cells' gate (see guard.test_cell_gate): what it needs is taken now, before any student code, and
     # lives only in this function's closure, which the interpreter's list of audit hooks holds and no name reaches
-    compile_, exec_, dict_, list_, type_, str_, isinstance_ = compile, exec, dict, list, type, str, isinstance
+    compile_, exec_, dict_, list_, type_, str_, isinstance_, tuple_ = compile, exec, dict, list, type, str, isinstance, tuple
+    real_builtins = sys.modules["builtins"]
     # the gate's secret comes in a request of its own right after this one (a user expression, which no cache of
     # cell sources keeps), before any student code: the first one sets it
     trusted, hidden_state, runs, gate = {}, {}, [0], [None]
@@ -885,13 +886,16 @@ def __attnlab_install_audit__(watched, attrs, module_name, pickle_modules, pickl
         "inspect.py", "traceback.py", "subprocess.py", "os.py", "linecache.py", "bdb.py", "pdb.py", "pty.py",
         os.path.join("ctypes", "__init__.py")))
     rec = types.ModuleType(module_name)
-    rec.events, rec.files, rec.cell, rec.refused = [], {}, None, 0
+    rec.refused = 0
+    # what the hook records and reads lives in this closure, never on the module (red team 17 F1, F3: an answer
+    # reached the hook through the module and emptied its record, or marked its own code as the grader's): the
+    # grader's probe reaches it through the gate (the event "attnlab.probe", with the secret)
+    st = types.SimpleNamespace(events=[], files={}, cell=None, timed=None)
     getframe, watched, attrs, busy = sys._getframe, frozenset(watched), frozenset(attrs), [False]
     # the timing magics compile the cell's code as a syntax tree (the compile event then has no file name)
     # under these names: such code belongs to the last student cell that compiled a tree (no grader cell times
     # anything). Not "<string>": namedtuple and dataclasses compile their methods under that name too
     magic_files = frozenset(("<timed exec>", "<timed eval>", "<magic-timeit>"))
-    rec.timed = None
     # where installed code lives: code run from a file anywhere else (a module a cell wrote into the kernel's
     # folder and imported, or loaded by hand) is the student's, which no static check has read (red team 15)
     here = os.path.realpath(os.getcwd())
@@ -906,7 +910,7 @@ def __attnlab_install_audit__(watched, attrs, module_name, pickle_modules, pickl
     logging_file = os.path.join(stdlib, "logging", "__init__.py")
 
     def owner_of(filename):
-        return rec.files.get(filename) or (rec.timed if filename in magic_files else None)
+        return st.files.get(filename) or (st.timed if filename in magic_files else None)
     seen = set()
 
     def trust(ns, names):
@@ -921,11 +925,11 @@ def __attnlab_install_audit__(watched, attrs, module_name, pickle_modules, pickl
         # a test cell, run from its first line by the gate: its visible lines in the notebook's namespace, its
         # hidden lines in a namespace of their own, built from the notebook's with the grader's helpers, the
         # locked cells' names as they were when those cells ran, and what earlier hidden lines defined
-        cell = rec.cell if rec.cell is not None else ("?", "grader")
+        cell = st.cell if st.cell is not None else ("?", "grader")
         for hidden, text, first in segments:
             runs[0] += 1
             filename = "<attnlab " + ("hidden" if hidden else "visible") + " lines of " + str_(cell[0]) + ", " + str_(runs[0]) + ">"
-            rec.files[filename] = (cell[0], "grader")
+            st.files[filename] = (cell[0], "grader")
             code = compile_("\n" * (first - 1) + text, filename, "exec", dont_inherit=True)
             if not hidden:
                 exec_(code, ns)
@@ -933,6 +937,7 @@ def __attnlab_install_audit__(watched, attrs, module_name, pickle_modules, pickl
             private = dict_(ns)
             private.update(hidden_state)
             private.update(trusted)
+            private["__builtins__"] = real_builtins  # never the notebook's __builtins__, which an answer can replace
             use_references = trusted.get("_use_references")
             if use_references is not None:
                 def rebind(**functions):
@@ -954,6 +959,18 @@ def __attnlab_install_audit__(watched, attrs, module_name, pickle_modules, pickl
             if gate[0] is None and len(args) == 1 and type_(args[0]) is str_:
                 gate[0] = args[0]
             return
+        if event == "attnlab.probe":
+            # the grader's probe: who wrote a code object, what was recorded since its last call (taken), and the
+            # cell about to run
+            if gate[0] is not None and len(args) == 2 and args[0] == gate[0] and type_(args[1]) is dict_:
+                box = args[1]
+                box["student_code"] = student_code
+                if box.get("take"):
+                    box["events"] = list_(st.events)
+                    del st.events[:]
+                if box.get("cell") is not None:
+                    st.cell = tuple_(box["cell"])
+            return
         if event == "attnlab.test" or event == "attnlab.trust":
             # only the grader's requests carry the secret; an error of the test propagates to the cell
             if gate[0] is not None and len(args) == (3 if event == "attnlab.test" else 2) and args[0] == gate[0]:
@@ -965,11 +982,11 @@ def __attnlab_install_audit__(watched, attrs, module_name, pickle_modules, pickl
                 (run_test if event == "attnlab.test" else trust)(ns, *args[1:])
             return
         if event == "compile":      # a cell's code: remember which cell its file belongs to
-            if rec.cell is not None and len(args) > 1:
+            if st.cell is not None and len(args) > 1:
                 if isinstance(args[1], str) and "ipykernel_" in args[1]:
-                    rec.files.setdefault(args[1], rec.cell)
-                elif args[1] is None and rec.cell[1] == "student":
-                    rec.timed = rec.cell
+                    st.files.setdefault(args[1], st.cell)
+                elif args[1] is None and st.cell[1] == "student":
+                    st.timed = st.cell
                 elif isinstance(args[1], (str, bytes)) and not busy[0]:
                     busy[0] = True
                     try:
@@ -977,7 +994,7 @@ def __attnlab_install_audit__(watched, attrs, module_name, pickle_modules, pickl
                     finally:
                         busy[0] = False
             return
-        if event == "open" and args and isinstance(args[0], (str, bytes)) and rec.cell is not None and not busy[0]:
+        if event == "open" and args and isinstance(args[0], (str, bytes)) and st.cell is not None and not busy[0]:
             name = os.fsdecode(args[0])
             if name.endswith((".py", ".pyc", ".pyo", ".so")) and "ipykernel_" not in name and (
                     len(args) < 2 or "r" in str(args[1])):  # not a cell's file, which linecache reads for tracebacks
@@ -989,10 +1006,10 @@ def __attnlab_install_audit__(watched, attrs, module_name, pickle_modules, pickl
         if event == "exec" and args and type(args[0]) is types.CodeType:
             # a grader cell starts: its source leaves linecache, where IPython put it for tracebacks, so that an
             # answer the test calls cannot read the test's lines there (red team 9)
-            owner = rec.files.get(args[0].co_filename)
+            owner = st.files.get(args[0].co_filename)
             if owner is not None and owner[1] != "student" and "linecache" in sys.modules:
                 sys.modules["linecache"].cache.pop(args[0].co_filename, None)
-            if owner is None and rec.cell is not None and not busy[0]:
+            if owner is None and st.cell is not None and not busy[0]:
                 busy[0] = True
                 try:
                     outside(args[0].co_filename)
@@ -1046,12 +1063,12 @@ def __attnlab_install_audit__(watched, attrs, module_name, pickle_modules, pickl
         if (frame is not None and owner is None and is_installed(frame.f_code.co_filename)) or (
                 owner is not None and owner[1] != "student"):
             return
-        cell = owner[0] if owner else (rec.cell[0] if rec.cell else "")
-        rec.files[filename] = (cell, "student")
+        cell = owner[0] if owner else (st.cell[0] if st.cell else "")
+        st.files[filename] = (cell, "student")
         key = (event, filename, cell)
-        if key not in seen and len(rec.events) < 200:
+        if key not in seen and len(st.events) < 200:
             seen.add(key)
-            rec.events.append((event, filename, cell, frame.f_lineno if owner else 0, rec.cell[0] if rec.cell else ""))
+            st.events.append((event, filename, cell, frame.f_lineno if owner else 0, st.cell[0] if st.cell else ""))
 
     def is_installed(filename):
         return os.path.realpath(filename).startswith(installed)
@@ -1063,7 +1080,6 @@ def __attnlab_install_audit__(watched, attrs, module_name, pickle_modules, pickl
         if owner is not None:
             return owner[1] == "student"
         return not filename.startswith("<") and not is_installed(filename)
-    rec.student_code = student_code
 
     def record(event, args):
         frame = getframe(2)
@@ -1106,11 +1122,10 @@ def __attnlab_install_audit__(watched, attrs, module_name, pickle_modules, pickl
             return
         what = args[1] if event.startswith("object.") else f"{args[0]}.{args[1]}" if event == "pickle.find_class" else ""
         key = (event, what, owner[0], frame.f_lineno)
-        if key not in seen and len(rec.events) < 200:
+        if key not in seen and len(st.events) < 200:
             seen.add(key)
-            rec.events.append((event, what, owner[0], frame.f_lineno, rec.cell[0] if rec.cell else ""))
+            st.events.append((event, what, owner[0], frame.f_lineno, st.cell[0] if st.cell else ""))
 
-    rec.hook = hook
     sys.modules[module_name] = rec
     sys.addaudithook(hook)
     # this cell's source out of linecache: a failing test's traceback passes through the gate's frames, and shows
@@ -1301,8 +1316,22 @@ def _probe(P):
     # a replaced one would be handed the cell's secret and token
     hooks["sys.audit"] = _id(_getattr(sys, "audit", None))
     hooks["the module sys"] = _id(sys)
+    # torch's frame-evaluation callbacks (PEP 523) are handed every frame as it starts, with no audit event (red
+    # team 17 F4: one patched a hidden segment's namespace before its first line); torch.compile sets them only
+    # while a compiled function runs, so between cells they are torch's own
+    eval_frame = _getattr(_getattr(_getattr(sys.modules.get("torch"), "_C", None), "_dynamo", None), "eval_frame", None)
+    for name in ("get_eval_frame_callback", "get_bytecode_debugger_callback"):
+        getter = _getattr(eval_frame, name, None)
+        if getter is not None:
+            try:
+                hooks["torch's frame callback (" + name + ")"] = fp(getter())
+            except Exception as err:
+                errors.append(name + ": " + _repr(err))
     audit = sys.modules.get(P["audit"])
-    student_code = _getattr(audit, "student_code", None)
+    # the hook answers through the gate only; a module with its name proves nothing (red team 17 F1, F3)
+    box = {}
+    sys.audit("attnlab.probe", P["gate"], box)
+    student_code = box.get("student_code")
     if threading is not None and student_code is not None:
         # a thread running the student's code after its cell ended: it can change what the next cells see while
         # they run, after this check (red team 15: a thread swapped the tests' helpers inside each test cell)
@@ -1421,9 +1450,7 @@ def _probe(P):
                     found.append((key, _id(value), *[(k if _isinstance(k, (B.int, _str)) else _id(k), fp(v))
                                                      for k, v in _dict.items(value)]))
             hooks["torch.nn.Module's global hooks (register_module_forward_hook, ...)"] = _tuple(found)
-    hooks["the grader's audit hook"] = (_id(audit), _id(_getattr(audit, "hook", None)), _id(student_code),
-                                        _id(_getattr(_getattr(audit, "hook", None), "__code__", None)),
-                                        _id(_getattr(audit, "events", None)), _id(_getattr(audit, "files", None)))
+    hooks["the grader's audit hook"] = (_id(audit), _id(student_code), _id(_getattr(student_code, "__code__", None)))
     groups["hooks"] = hooks
     shell_module = sys.modules.get("IPython.core.interactiveshell")
     shell = shell_module.InteractiveShell._instance if shell_module is not None else None
@@ -1500,6 +1527,9 @@ def _probe(P):
         for name in P["test_builtins"]:
             if name in shell.user_ns:
                 user["builtin " + name + " shadowed"] = 1
+        # the builtins the notebook's own lines resolve names through (red team 17 F2: a dict put there whose
+        # __import__ handed the test cell's first line a stand-in sys)
+        user["the notebook's __builtins__"] = _id(ns.get("__builtins__"))
         groups["user"] = user
     # signal handlers and timers: a handler is handed the running frame, a test's while one runs (red team 16 F14)
     try:
@@ -1512,21 +1542,16 @@ def _probe(P):
                 continue
             code = _getattr(handler, "__code__", None)
             # a library's own handler (torch's worker clean-up, say) is not the student's: only whose it is counts
-            library = code is not None and audit is not None and not audit.student_code(code)
+            library = code is not None and student_code is not None and not student_code(code)
             handlers["handler of signal " + _str(number)] = "a library's" if library else fp(handler)
         for name in ("ITIMER_REAL", "ITIMER_VIRTUAL", "ITIMER_PROF"):
             handlers["timer " + name + " armed"] = _tuple(v > 0 for v in sg.getitimer(_getattr(sg, name)))
         groups["signals"] = handlers
     except Exception as err:
         errors.append("signals: " + _repr(err))
-    if audit is not None:
-        events = _getattr(audit, "events", [])
-        taken = events[:]
-        del events[:_len(taken)]
-        if P["cell"] is not None:
-            audit.cell = _tuple(P["cell"])
-    else:
-        taken = []
+    box = {"take": True, "cell": P["cell"]}
+    sys.audit("attnlab.probe", P["gate"], box)
+    taken = box.get("events", [])
     want = P["detail"]
     digest = {label: _hash(_tuple(_sorted(g.items()))) for label, g in groups.items()}
     detail = {label: g for label, g in groups.items() if want is None or label in want}
@@ -1546,7 +1571,7 @@ def _torch_dir() -> str:
 
 
 def probe_expression(nonce: str, *, cell: tuple[str, str] | None = None, detail: list[str] | None = (),
-                     test_builtins=(), protected=(), modules: tuple[str, ...] = WATCHED_MODULES) -> str:
+                     test_builtins=(), protected=(), modules: tuple[str, ...] = WATCHED_MODULES, gate: str = "") -> str:
     """A ``user_expressions`` entry whose value is the fingerprint of the kernel, as a ``repr`` string.
 
     ``cell`` is ``(grade id, "student" or "grader")`` of the cell about to run; ``detail`` names the
@@ -1554,7 +1579,7 @@ def probe_expression(nonce: str, *, cell: tuple[str, str] | None = None, detail:
     params = {"nonce": nonce, "cell": list(cell) if cell else None, "detail": None if detail is None else list(detail),
               "test_builtins": sorted(test_builtins), "modules": list(modules), "class_modules": list(WATCHED_CLASS_MODULES),
               "compare_ops": list(COMPARE_OPS), "reference_ops": list(REFERENCE_OPS),
-              "audit": AUDIT_MODULE,
+              "audit": AUDIT_MODULE, "gate": gate,
               "torch_dir": _torch_dir(),
               "protected": sorted(n for n in protected if not n.startswith("__attnlab"))}
     return (f"(lambda d: __import__('builtins').exec({PROBE_SOURCE!r}, d) or d['R'])"
