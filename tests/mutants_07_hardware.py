@@ -1314,3 +1314,36 @@ FLAGGED = {
     "rms_widens_out_of_sight_of_function_modes": {"rms_norm_half": RMS_WIDENS_OUT_OF_SIGHT},
     "backward_full_matrix_out_of_sight_of_function_modes": {"chunk_attention": BACKWARD_NAIVE_OUT_OF_SIGHT},
 }
+
+# Red team 17 (tests/redteam/round17/07-verdicts.md), the defensive programmer: log-sum-exps clamped at -1e4 "to keep
+# -inf out of the arithmetic" and the empty pieces' rows cleaned with nan_to_num. Right for every log-sum-exp above
+# -1e4 (the -5000 of the scale-1000 case included); the hidden tests now use log-sum-exps near -3e8 and +3e8
+MUTANTS["merge_clamps_lse_at_minus_1e4"] = ("test_merge_partials", {"merge_partials": merge("""    wt = torch.promote_types(o_a.dtype, lse_a.dtype)
+    la, lb = lse_a.to(wt).clamp(min=-1e4), lse_b.to(wt).clamp(min=-1e4)
+    lse = torch.logaddexp(la, lb)
+    wa, wb = torch.exp(la - lse)[:, None], torch.exp(lb - lse)[:, None]
+    clean = dict(nan=0.0, posinf=0.0, neginf=0.0)
+    o = wa * torch.nan_to_num(o_a.to(wt), **clean) + wb * torch.nan_to_num(o_b.to(wt), **clean)
+    return o.to(o_a.dtype), lse.to(lse_a.dtype)""")})
+# Red team 17, the production engineer: the work run under torch.inference_mode() "since it needs no autograd". Every
+# value is right, but the results are inference tensors, which refuse the caller's in-place change outside
+# inference mode (the introduction: the caller may change results in place), and _scribble let that RuntimeError
+# pass as it does for a broadcast view; the hidden tests now check that the change takes (Parts 5, 6 and 7; Parts 2
+# and 4 check gradients, which an inference tensor does not carry)
+_INFERENCE = """
+
+def {name}(*args, **kwargs):
+    with torch.inference_mode():  # no autograd graph needed
+        return {name}_plain(*args, **kwargs)
+"""
+MUTANTS["backward_under_inference_mode"] = ("test_chunk_attention", {"chunk_attention": _SOLUTION["chunk_attention"]
+    + "\nchunk_attention_backward_plain = chunk_attention_backward" + _INFERENCE.format(name="chunk_attention_backward")})
+MUTANTS["asym_under_inference_mode"] = ("test_quantize_asym", {"quantize_asym": _SOLUTION["quantize_asym"]
+    + "\nquantize_asym_plain, dequantize_asym_plain = quantize_asym, dequantize_asym"
+    + _INFERENCE.format(name="quantize_asym") + _INFERENCE.format(name="dequantize_asym")})
+MUTANTS["pack_under_inference_mode"] = ("test_pack_bits", {"pack_bits": _SOLUTION["pack_bits"]
+    + "\npack_bits_plain, unpack_bits_plain = pack_bits, unpack_bits"
+    + _INFERENCE.format(name="pack_bits") + _INFERENCE.format(name="unpack_bits")})
+# every batch above holds a Part 2 mutant: one notebook for the four
+MUTANT_BATCHES.append(["merge_clamps_lse_at_minus_1e4", "backward_under_inference_mode", "asym_under_inference_mode",
+                       "pack_under_inference_mode"])
