@@ -1056,3 +1056,22 @@ MUTANTS['average_kept_output_buffer'] = ('test_average', {'average': kept_output
 next(b for b in MUTANT_BATCHES if 'sample_top_k_cut_below_v_minus_one' in b).append('decoder_io_kept_output_buffer')
 next(b for b in MUTANT_BATCHES if 'sample_greedy_when_cold' in b).append('sentence_loss_kept_output_buffer')
 next(b for b in MUTANT_BATCHES if 'sample_greedy_when_cold' in b).append('average_kept_output_buffer')
+
+# Red team 17 (tests/redteam/round17/08-verdicts.md), the defensive programmer: a floor under the temperature "to
+# avoid dividing by almost 0". The toy models are one-hot at 1e-2 already, so the small-temperature cases drew the
+# same tokens; the hidden tests now compare the probabilities at 2e-3 and 1e-4 on log-probabilities a few
+# thousandths apart
+MUTANTS["sample_floors_the_temperature"] = ("test_sample", {"sample": _replaced(
+    solution_code(CHAPTER)["sample"], "    outs = [[] for _ in starts]\n",
+    "    temperature = max(temperature, 1e-2)  # no division by almost 0\n    outs = [[] for _ in starts]\n")})
+# the defensive programmer: a negative alpha raised to 0; the negative-alpha cases had the same answer at alpha = 0
+MUTANTS["beam_clamps_alpha_at_zero"] = ("test_beam_search", {"beam_search": _replaced(
+    solution_code(CHAPTER)["beam_search"], "    live = [([], 0.0)]\n",
+    "    alpha = max(alpha, 0.0)  # a negative length penalty makes no sense\n    live = [([], 0.0)]\n")})
+# the production engineer: the log-probabilities rounded to float32 "to halve the memory"; on the close-call model
+# the float32 scores tie, and a tie broken by order picked the right hypothesis there: its mirror image now too
+MUTANTS["beam_logprobs_rounded_to_float32"] = ("test_beam_search", {"beam_search": _replaced(
+    solution_code(CHAPTER)["beam_search"], "        logprobs = next_logprobs([[start] + tokens for tokens, _ in live])\n",
+    "        logprobs = next_logprobs([[start] + tokens for tokens, _ in live]).float()  # half the memory\n")})
+next(b for b in MUTANT_BATCHES if "sample_top_k_cut_below_v_minus_one" in b).append("beam_clamps_alpha_at_zero")
+MUTANT_BATCHES.append(["sample_floors_the_temperature", "beam_logprobs_rounded_to_float32"])  # every batch holds a Part 6 mutant
