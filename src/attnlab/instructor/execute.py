@@ -598,7 +598,7 @@ class HardenedExecute(Execute):
             if self._ctx.hidden_builtins:
                 await self._silent("", guard.HIDE_SHADOWS % (tuple(self._ctx.hidden_builtins),))
         else:
-            turned_on = await self._silent("", f"({PREFILTER_OFF}, {guard.FORGET_SOURCES})[0]")
+            turned_on = await self._silent("", f"({PREFILTER_OFF}, {guard.forget_sources(self._gate)})[0]")
         self._prefilter_was_on(turned_on)
         if self._blocked_by and (kind == "test" or not self.keep_running_when_flagged):
             return await self._after_block(cell, gid, kind)

@@ -844,8 +844,10 @@ def settings_message(changed: str) -> str:
 
 # before a student cell: the source lines the grader's own cells left in linecache (IPython keeps every cell's
 # source there for tracebacks) are dropped, so that code printing linecache finds no hidden test
-FORGET_SOURCES = ("[__import__('linecache').cache.pop(f, None) for f, o in "
-                  "list(__import__('sys').modules['__attnlab_audit__'].files.items()) if o[1] != 'student'] and None")
+def forget_sources(gate: str) -> str:
+    """A user expression: the grader's cells' sources out of linecache (the hook knows which files are theirs,
+    and answers only the grader's secret)."""
+    return f"__import__('sys').audit('attnlab.forget', {gate!r})"
 
 AUDIT_MODULE = "__attnlab_audit__"
 # audit events recorded when raised on behalf of a student cell (Python 3.11 names; checked by the tests)
@@ -970,6 +972,13 @@ def __attnlab_install_audit__(watched, attrs, module_name, pickle_modules, pickl
                     del st.events[:]
                 if box.get("cell") is not None:
                     st.cell = tuple_(box["cell"])
+            return
+        if event == "attnlab.forget":
+            if gate[0] is not None and len(args) == 1 and args[0] == gate[0] and "linecache" in sys.modules:
+                cache = sys.modules["linecache"].cache
+                for filename, owner in list_(st.files.items()):
+                    if owner[1] != "student":
+                        cache.pop(filename, None)
             return
         if event == "attnlab.test" or event == "attnlab.trust":
             # only the grader's requests carry the secret; an error of the test propagates to the cell
