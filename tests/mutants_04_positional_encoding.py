@@ -138,6 +138,9 @@ def sinusoidal_table_halves(positions, d_model, base=10000.0, scale=1.0, dtype=t
     return torch.cat([angle.sin(), angle.cos()], dim=-1).to(dtype)
 """}),
     # red team 17 (the defensive programmer): the bias clamped at -1e4 "to keep the scores finite"
+    # red team 17 (the production engineer, left open by the blind helper): the bias and mask made under
+    # torch.inference_mode(), whose tensors refuse the caller's in-place writes; the shared helpers refuse them now
+    "alibi_block_in_inference_mode": ("test_alibi_block", {"alibi_block": "@torch.inference_mode()\n" + alibi()}),
     "alibi_bias_clamped": ("test_alibi_block", {"alibi_block": alibi().replace(
         "(-slopes[:, None, None] * distance).float()", "(-slopes[:, None, None] * distance).clamp(min=-1e4).float()")}),
     # Part 1: the table, sines first, stretched
@@ -817,7 +820,8 @@ MUTANT_BATCHES = [
     ["partial_rope_second_half_detached", "equivariance_differences_in_output_dtype",  # red team 11
      "table_positions_through_float32", "alibi_decode_step_mask_from_kept_ones"],  # red team 13
     ["partial_rope_refuses_no_rows",  # red team 9, second pass: every batch above has a part 5 mutant
-     "table_interleaved_with_position_calling_it"],  # refbind pass (round 11)
+     "table_interleaved_with_position_calling_it",  # refbind pass (round 11)
+     "alibi_block_in_inference_mode"],  # red team 17
     # round 11 class sweep: every batch above already has a part 5 mutant
     ["partial_rope_passes_features_through_by_angle_zero",
      "equivariance_layer_called_on_float64_x",  # round 14, fourth family: no Part 8 mutant here yet

@@ -65,6 +65,19 @@ def test_tensors_without_data_are_refused(ns):
             ns["_tensor"](x)
 
 
+@pytest.mark.parametrize("helper", ["_tensor", "_scribble", "_plain"])
+def test_an_inference_tensor_is_refused_and_a_no_grad_one_is_not(ns, helper):
+    """Red team 17: a result made under torch.inference_mode() refuses the caller's in-place write (torch writes,
+    then raises, so _scribble's own write looked done) and autograd; one made under torch.no_grad() is fine."""
+    with torch.inference_mode():
+        made = torch.ones(3) * 2
+    with pytest.raises(AssertionError, match="inference tensor"):
+        ns[helper](made, "the result")
+    with torch.no_grad():
+        fine = torch.ones(3) * 2
+    ns[helper](fine, "the result")
+
+
 def test_an_active_torch_function_mode_is_refused(ns):
     class Everything(torch.overrides.TorchFunctionMode):
         def __torch_function__(self, func, types, args=(), kwargs=None):

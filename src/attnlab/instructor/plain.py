@@ -80,6 +80,7 @@ def _attnlab_plain_helpers(namespace):
     negate_, add_, numel, mul, total, no_grad = Tensor.logical_not_, Tensor.add_, Tensor.numel, torch.mul, torch.sum, torch.no_grad
     bool_dtype = torch.bool
     dtype_of, shape_of, dims_of = Tensor.dtype.__get__, Tensor.shape.__get__, Tensor.dim
+    is_inference = Tensor.is_inference
     autograd_grad = torch.autograd.grad
     no_subclass, function_modes = torch._C.DisableTorchFunctionSubclass, torch._C._len_torch_function_stack
     dispatch_modes = getattr(torch._C, "_len_torch_dispatch_stack", lambda: 0)
@@ -97,6 +98,12 @@ def _attnlab_plain_helpers(namespace):
             raise AssertionError(f"{what} must be a torch.Tensor (not a subclass), not {kind(x)}")
         if layout(x) is not strided or is_meta(x):
             raise AssertionError(f"{what} must be an ordinary dense tensor with data")
+        # red team 17: made under torch.inference_mode(), it refuses the caller's in-place writes (torch writes,
+        # then raises, so _scribble could not tell) and autograd; no part asks for one
+        if is_inference(x):
+            raise AssertionError(f"{what} is an inference tensor (made under torch.inference_mode()), which the caller "
+                                 "can neither change in place nor use in autograd: use torch.no_grad() where no "
+                                 "gradient is needed")
 
     def tensor(x, what="the result", dtype=None, shape=None):
         dense(x, what)
@@ -227,7 +234,8 @@ def _attnlab_plain_helpers(namespace):
 
 CELL_HEADER = """\
 # Grading helpers. Hidden tests turn what your code returns into plain values with these before they
-# compare anything: return exact torch.Tensor, float, int, str or bool values (not subclasses).
+# compare anything: return exact torch.Tensor, float, int, str or bool values (not subclasses, and no
+# tensor made under torch.inference_mode(): use torch.no_grad() where no gradient is needed).
 # Generated from attnlab/instructor/plain.py by `attnlab-course generate`: do not edit this cell.
 """
 
