@@ -440,6 +440,25 @@ def coverage_decoder(x, h, allowed, s0, p):
                       " * p['w_c']) @ p['v']).masked_fill(~allowed, float('-inf')), dim=-1))")}),
     # argument class: the given initial state is ignored (the decoder starts from zeros)
     "decoder_ignores_s0": ("test_additive", {"additive": decoder(start="torch.zeros_like(s0)")}),
+    # round 17 clamp sweep: a defensive clamp on a value the text does not bound (inputs near 1e6 with weights near
+    # 1e-6; norms below 1e-20)
+    "step_clamps_the_inputs": ("test_rnn_step", {"rnn_step": jac(
+        '    x = x.clamp(-1e4, 1e4)\n' + CANDIDATE + SLOPE + '    return slope[:, :, None] * p["W_hh"] + torch.diag(1 - leak)')}),
+    "reverse_clamps_the_inputs": ("test_rnn_unroll", {"rnn_unroll": REVERSE.replace(
+        "    b, t, _ = x.shape\n", "    x = x.clamp(-1e4, 1e4)\n    b, t, _ = x.shape\n", 1)}),
+    "jacobian_norms_floored_at_1e_12": ("test_gradient_norms", {"gradient_norms": jacobians(
+        "    norms = [torch.linalg.matrix_norm(product).clamp(min=1e-12).mean()]\n"
+        "    for s in range(t - 1, 0, -1):\n"
+        "        product = product @ ((1 - states[s] ** 2)[:, :, None] * p['W_hh'])\n"
+        "        norms.append(torch.linalg.matrix_norm(product).clamp(min=1e-12).mean())\n"
+        "    return torch.stack(norms)")}),
+    "jacobian_norms_clamp_the_inputs": ("test_gradient_norms", {"gradient_norms": jacobians(
+        "    norms = [torch.linalg.matrix_norm(product).mean()]\n"
+        "    for s in range(t - 1, 0, -1):\n"
+        "        product = product @ ((1 - states[s] ** 2)[:, :, None] * p['W_hh'])\n"
+        "        norms.append(torch.linalg.matrix_norm(product).mean())\n"
+        "    return torch.stack(norms)").replace("    b, t, _ = x.shape\n", "    x = x.clamp(-1e4, 1e4)\n    b, t, _ = x.shape\n", 1)}),
+    "decoder_clamps_the_inputs": ("test_additive", {"additive": decoder(dtype_line="    x = x.clamp(-1e4, 1e4)\n")}),
     # dtype class: float32 inputs come back as float64
     "decoder_in_float64": ("test_additive", {"additive": decoder(
         dtype_line="    x, h, s0 = x.double(), h.double(), s0.double()\n    p = {n: w.double() for n, w in p.items()}\n")}),
@@ -857,7 +876,8 @@ MUTANT_BATCHES = [
     [
         "jacobian_caches_weights_by_id",
         "decoder_tanh_one_minus_reciprocal",
-        "reverse_recursive_per_column"
+        "reverse_recursive_per_column",
+        "jacobian_norms_floored_at_1e_12"  # round 17 clamp sweep
     ],
     # session 17 sweep: gradients with respect to every input
     ["reverse_h0_detached", "decoder_s0_detached", "jacobian_products_rebuilt_from_scratch",
@@ -866,11 +886,14 @@ MUTANT_BATCHES = [
      "slope_from_the_old_state_with_norms_calling_it"],  # round 11, refbind: the one batch without Parts 1 and 5
     ["decoder_exp_before_the_mask",  # round 11 class sweep: every batch above already has a Part 6 mutant
      "reverse_loops_from_the_longest_only",  # red team 12
-     "jacobian_stores_a_view_of_w_hh"],  # red team 13
+     "jacobian_stores_a_view_of_w_hh",  # red team 13
+     "jacobian_norms_clamp_the_inputs"],  # round 17 clamp sweep
     # red team 15: every batch above holds a Part 1 and a Part 4 mutant
     ["jacobian_identity_shortcut_without_gradient", "reverse_lengths_in_the_dtype_of_x",
      "coverage_decoder_kept_output_buffer", "jacobian_norms_in_inference_mode"],  # red team 17  # round 15 class sweep, second pass
     # round 15 class sweep, second pass: every batch above holds a Part 1 and a Part 4 mutant
     ["leaky_step_jacobian_kept_output_buffer", "rnn_unroll_reverse_kept_output_buffer",
      "decoder_adds_minus_1e4_bias"],  # round 16
+    # round 17 clamp sweep: every batch above holds a Part 1, a Part 4 and a Part 6 mutant
+    ["step_clamps_the_inputs", "reverse_clamps_the_inputs", "decoder_clamps_the_inputs"],
 ]
