@@ -78,6 +78,65 @@ def raw_scores(q, k):
 """}),
     # stated requirement (no positive score): the expanded square, not clamped, is a little above 0 where a key
     # equals its query; caught by raw_scores(x, x)
+    # round 17 clamp sweep: a defensive clamp on a value the text does not bound (entries near 1e5, a temperature of
+    # 1e-6, gradients near 1e6, a variance near 5e-16)
+    "raw_scores_clamps_the_inputs": ("test_raw_scores", {"raw_scores": """def raw_scores(q, k):
+    # ||q - k||^2 = ||q||^2 + ||k||^2 - 2 q.k: one (T, S) matrix product and two vectors of norms
+    work = torch.float32 if q.dtype in (torch.float16, torch.bfloat16) else q.dtype  # float16 squares overflow past 65504
+    a, b = q.to(work).clamp(-1e4, 1e4), k.to(work).clamp(-1e4, 1e4)
+    q_norms = a.square().sum(dim=-1, keepdim=True)               # (..., T, 1)
+    k_norms = b.square().sum(dim=-1).unsqueeze(-2)               # (..., 1, S)
+    dots = a @ b.transpose(-2, -1)                               # (..., T, Dh) @ (..., Dh, S) -> (..., T, S)
+    return (-(q_norms + k_norms - 2 * dots).clamp(min=0)).to(q.dtype)  # a rounding error must not make it positive
+"""}),
+    "softmax_backward_floors_the_temperature": ("test_softmax_backward", {"softmax_backward": """def softmax_backward(weights, grad_weights, temperature=1.0):
+    # dL/du_j = sum_i g_i w_i (delta_ij - w_j) = w_j (g_j - sum_i g_i w_i) for u = z / temperature,
+    # and du/dz = 1 / temperature
+    inner = (weights * grad_weights).sum(dim=-1, keepdim=True)  # (..., 1): one number per row
+    return weights * (grad_weights - inner) / max(temperature, 1e-4)      # (..., S) * ((..., S) - (..., 1))
+"""}),
+    "softmax_backward_clamps_the_gradient": ("test_softmax_backward", {"softmax_backward": """def softmax_backward(weights, grad_weights, temperature=1.0):
+    # dL/du_j = sum_i g_i w_i (delta_ij - w_j) = w_j (g_j - sum_i g_i w_i) for u = z / temperature,
+    # and du/dz = 1 / temperature
+    grad_weights = grad_weights.clamp(-1e4, 1e4)
+    inner = (weights * grad_weights).sum(dim=-1, keepdim=True)  # (..., 1): one number per row
+    return weights * (grad_weights - inner) / temperature      # (..., S) * ((..., S) - (..., 1))
+"""}),
+    "masked_attention_clamps_the_inputs": ("test_masked_attention", {"masked_attention": """def masked_attention(q, k, v, allowed):
+    q, k = q.clamp(-1e4, 1e4), k.clamp(-1e4, 1e4)
+    scores = q @ k.transpose(-2, -1) / math.sqrt(q.shape[-1])  # (..., T, Dh) @ (..., Dh, S) -> (..., T, S)
+    scores = scores.masked_fill(~allowed, float("-inf"))
+    lse = torch.logsumexp(scores, dim=-1)                      # (..., T); -inf where no key is allowed
+    shift = torch.where(torch.isinf(lse), torch.zeros_like(lse), lse)
+    weights = torch.exp(scores - shift.unsqueeze(-1))          # exp(-inf) = 0 at every masked key
+    return weights @ v, lse                                    # (..., T, S) @ (..., S, Dv) -> (..., T, Dv)
+"""}),
+    "variance_floored_at_1e_12": ("test_variance_experiment", {"variance_experiment": """def dot_product_variance(d_k, n, scale=1.0, generator=None):
+    q = torch.rand(n, d_k, generator=generator, dtype=torch.float64)
+    k = torch.randn(n, d_k, generator=generator, dtype=torch.float64)
+    dots = scale * (q * k).sum(dim=-1)  # (n, d_k) * (n, d_k) -> (n,)
+    return dots.var().clamp(min=1e-12).item()
+
+# Var(q_i k_i) = E[q_i^2] E[k_i^2] - (E[q_i] E[k_i])^2 = 1/3 * 1 - (1/2 * 0)^2 = 1/3, and d_k such terms add up
+predicted_variance_512 = 512 / 3
+"""}),
+    "fix_clamps_the_inputs": ("test_fixed_self_attention", {"fixed_self_attention": """class FixedSelfAttention(SeedSelfAttention):
+    def forward(self, x, lengths=None, causal=False):
+        t = x.shape[1]
+        x = x.clamp(-1e4, 1e4)
+        q, k, v = self.query(x), self.key(x), self.value(x)
+        scores = q @ k.transpose(-2, -1) / math.sqrt(q.shape[-1])  # (B, T, Dh) @ (B, Dh, T) -> (B, T, T)
+        allowed = torch.ones(t, t, dtype=torch.bool, device=x.device)
+        if causal:
+            allowed = allowed.tril()                                  # key j <= query i, the diagonal included
+        if lengths is None:
+            return torch.softmax(scores.masked_fill(~allowed, float("-inf")), dim=-1) @ v
+        real = torch.arange(t, device=x.device)[None, :] < lengths[:, None]  # (B, T)
+        allowed = allowed & real[:, None, :]                         # (T, T) & (B, 1, T): padding keys
+        weights = torch.softmax(scores.masked_fill(~allowed, float("-inf")), dim=-1)
+        weights = weights.masked_fill(~real[:, :, None], 0.0)        # padding queries: zero rows (also the NaN ones)
+        return weights @ v                                           # (B, T, T) @ (B, T, D) -> (B, T, D)
+"""}),
     "raw_scores_not_clamped": ("test_raw_scores", {"raw_scores": """
 def raw_scores(q, k):
     return 2 * q @ k.mT - q.square().sum(-1, keepdim=True) - k.square().sum(-1).unsqueeze(-2)
@@ -1236,12 +1295,15 @@ MUTANT_BATCHES = [
      "causal_mask_in_inference_mode", "softmax_backward_in_inference_mode"],  # red team 17  # round 11, refbind: no other Part 4 or 7 member
     ["fix_sets_self_scale_to_the_head_width",  # round 14, hand-written answers: every batch above has a Part 7 member
      "raw_scores_kept_output_buffer", "softmax_backward_kept_output_buffer",  # round 15 class sweep, second pass
-     "padding_mask_kept_output_buffer"],
+     "padding_mask_kept_output_buffer", "masked_attention_clamps_the_inputs"],
     # red team 15: every batch above has a Part 7 member; each new one takes two of the mutants graded alone before
     ["fix_module_level_causal_mask_written_in_place", "raw_scores_clamp_only_when_k_is_q",
-     "softmax_backward_renormalises_the_row"],
+     "softmax_backward_renormalises_the_row", "variance_floored_at_1e_12"],
     ["fix_lengths_in_the_dtype_of_x", "raw_scores_norms_from_gram_diagonals",
-     "padding_mask_in_inference_mode"],  # red team 17
+     "padding_mask_in_inference_mode", "softmax_backward_clamps_the_gradient"],  # red team 17
     # round 15 class sweep, second pass: every batch above has a Part 7 member
-    ["fixed_self_attention_kept_output_buffer"],
+    ["fixed_self_attention_kept_output_buffer",
+     "raw_scores_clamps_the_inputs", "softmax_backward_floors_the_temperature"],  # round 17 clamp sweep
+    # round 17 clamp sweep: batch 12, the only one without a Part 8 mutant, holds Part 8 calling Part 4
+    ["fix_clamps_the_inputs"],
 ]
