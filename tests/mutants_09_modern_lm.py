@@ -1390,3 +1390,38 @@ MUTANTS["generate_probabilities_clamped"] = ("test_generate_with_cache", {"gener
     _gen(), "torch.softmax(scores / temperature, dim=-1)", "torch.softmax(scores / temperature, dim=-1).clamp(min=1e-8)")})
 next(b for b in MUTANT_BATCHES if "ragged_masks_with_minus_1e9" in b).append("generate_temperature_floored")
 next(b for b in MUTANT_BATCHES if "ragged_masks_with_lowest_finite" in b).append("generate_probabilities_clamped")
+
+# Round 17 clamp sweep (tests/redteam/round17/09-clamp-verdicts.md): a defensive clamp on a value the text does not
+# bound, on the model answer; each goes into a batch where no mutant costs its part or changes its cell (Part 7's
+# into a new one: none has room)
+
+
+def _clamped(part, old, new):
+    code = solution_code(CHAPTER)[part]
+    assert code.count(old) == 1, (part, old)
+    return code.replace(old, new)
+
+
+for _name, _test, _part, _old, _new, _batch in [
+        ("rms_clamps_the_input", "test_head_rms_norm", "head_rms_norm", "heads = x.to(work)",
+         "heads = x.to(work).clamp(-1e4, 1e4)", 7),
+        ("rms_floors_the_root", "test_head_rms_norm", "head_rms_norm", "heads.square().mean(dim=-1, keepdim=True) + eps)",
+         "(heads.square().mean(dim=-1, keepdim=True) + eps).clamp(min=1e-12))", 10),
+        ("swiglu_clamps_the_input", "test_fused_swiglu", "fused_swiglu", "both = x @ w_gate_up.T",
+         "both = x.clamp(-1e4, 1e4) @ w_gate_up.T", 12),
+        ("swiglu_clamps_the_gate", "test_fused_swiglu", "fused_swiglu", "    if limit is not None:",
+         "    gate = gate.clamp(-1e4, 1e4)\n    if limit is not None:", 13),
+        ("loss_clamps_the_logits", "test_masked_lm_loss", "masked_lm_loss", "scores = logits[:, :-1][chosen].to(work)",
+         "scores = logits[:, :-1][chosen].to(work).clamp(-1e4, 1e4)", 14),
+        ("loss_clamps_log_z", "test_masked_lm_loss", "masked_lm_loss", "log_z = torch.logsumexp(scores, dim=-1)",
+         "log_z = torch.logsumexp(scores, dim=-1).clamp(-1e4, 1e4)", 15),
+        ("ragged_clamps_the_queries", "test_ragged_cached_attention", "ragged_cached_attention",
+         "qg = q.reshape(b, g, h // g, t, dh)", "qg = q.clamp(-1e4, 1e4).reshape(b, g, h // g, t, dh)", None),
+        ("generate_clamps_the_logits", "test_generate_with_cache", "generate_with_cache",
+         "scores = logits[:, -1].clone()", "scores = logits[:, -1].clamp(-1e4, 1e4)", 19)]:
+    MUTANTS[_name] = (_test, {_part: _clamped(_part, _old, _new)})
+    if _batch is None:  # every batch holds a mutant of Part 7 or one that changes its cell
+        MUTANT_BATCHES.append([])
+        _batch = -1
+    assert all(MUTANTS[n][0] != _test and _part not in MUTANTS[n][1] for n in MUTANT_BATCHES[_batch]), (_name, _batch)
+    MUTANT_BATCHES[_batch].append(_name)
