@@ -1075,3 +1075,32 @@ MUTANTS["beam_logprobs_rounded_to_float32"] = ("test_beam_search", {"beam_search
     "        logprobs = next_logprobs([[start] + tokens for tokens, _ in live]).float()  # half the memory\n")})
 next(b for b in MUTANT_BATCHES if "sample_top_k_cut_below_v_minus_one" in b).append("beam_clamps_alpha_at_zero")
 MUTANT_BATCHES.append(["sample_floors_the_temperature", "beam_logprobs_rounded_to_float32"])  # every batch holds a Part 6 mutant
+
+# Round 17 clamp sweep (tests/redteam/round17/08-clamp-verdicts.md): a defensive clamp on a value the text does not
+# bound, on the model answer. The Part 4 ones go into batches where no mutant costs Part 4 or changes its cell; every
+# batch holds a Part 6 mutant, so each Part 6 one starts a batch of its own
+for _name, _test, _part, _old, _new, _batch in [
+        ("loss_clamps_the_logits", "test_sentence_loss", "sentence_loss", "logp = torch.log_softmax(logits, dim=-1)",
+         "logp = torch.log_softmax(logits.clamp(-1e4, 1e4), dim=-1)", 7),
+        ("loss_clamps_the_logprobs", "test_sentence_loss", "sentence_loss", "logp = torch.log_softmax(logits, dim=-1)",
+         "logp = torch.log_softmax(logits, dim=-1).clamp(min=-1e4)", 9),
+        ("sample_floors_the_temperature_at_1e_4", "test_sample", "sample", " / temperature\n",
+         " / max(temperature, 1e-4)\n", None),
+        ("sample_clamps_the_logprobs", "test_sample", "sample",
+         "scores = next_logprobs([[starts[i]] + outs[i] for i in live]) / temperature",
+         "scores = next_logprobs([[starts[i]] + outs[i] for i in live]).clamp(-1e4, 1e4) / temperature", None),
+        ("beam_floors_the_length_penalty", "test_beam_search", "beam_search",
+         "score / length_penalty(len(tokens), alpha)",  # both divisions (replaced replaces every one)
+         "score / max(length_penalty(len(tokens), alpha), 1e-12)", "free"),
+        ("beam_clamps_the_logprobs", "test_beam_search", "beam_search",
+         "candidates = (scores[:, None] + logprobs).flatten()",
+         "candidates = (scores[:, None] + logprobs.clamp(min=-1e4)).flatten()", "free")]:
+    MUTANTS[_name] = (_test, {_part: _replaced(solution_code(CHAPTER)[_part], _old, _new)})
+    if _batch == "free":  # the first batch where no mutant costs the part or changes its cell
+        _batch = next(i for i, b in enumerate(MUTANT_BATCHES)
+                      if all(MUTANTS[n][0] != _test and _part not in MUTANTS[n][1] for n in b))
+    if _batch is None:
+        MUTANT_BATCHES.append([])
+        _batch = -1
+    assert all(MUTANTS[n][0] != _test and _part not in MUTANTS[n][1] for n in MUTANT_BATCHES[_batch]), (_name, _batch)
+    MUTANT_BATCHES[_batch].append(_name)
