@@ -1,6 +1,6 @@
 """Find submissions that tamper with the grading machinery.
 
-Three checks, each reported with a reason an instructor can read:
+Three checks, each reported with a reason an instructor can read, and the gate the test cells run through:
 
 * :func:`static_findings` reads the student's cells (the ``solution`` cells) with :mod:`ast`, after
   IPython's own rewriting of ``%magic`` and ``!shell`` lines, outside the kernel: assignments into
