@@ -1347,3 +1347,12 @@ MUTANTS["pack_under_inference_mode"] = ("test_pack_bits", {"pack_bits": _SOLUTIO
 # every batch above holds a Part 2 mutant: one notebook for the four
 MUTANT_BATCHES.append(["merge_clamps_lse_at_minus_1e4", "backward_under_inference_mode", "asym_under_inference_mode",
                        "pack_under_inference_mode"])
+# Round 17 clamp sweep (tests/redteam/round17/07-clamp-verdicts.md): a defensive clamp on a value the text does not
+# bound. Weights clamped at +-1e4 in Part 5 and x clamped at +-1e4 in Part 8, right for every value the tests used
+# (weights and x of order 1); the hidden tests now use weights near 1e5 and, in one kernel case, x near 1e5
+MUTANTS["asym_clamps_the_weights"] = ("test_quantize_asym", {"quantize_asym": asym(
+    prepare="groups = w.clamp(-1e4, 1e4).reshape(out_f, in_f // group_size, group_size)")})
+MUTANTS["dequant_clamps_x"] = ("test_split_kv_kernel", {"split_kv_kernel": _SOLUTION["split_kv_kernel"].replace(
+    "x = tl.load(X + cols)", "x = tl.minimum(tl.maximum(tl.load(X + cols), -1e4), 1e4)", 1)})
+# the batch of merge_average_at_equal_lse holds no Part 5 or Part 8 mutant
+next(b for b in MUTANT_BATCHES if "merge_average_at_equal_lse" in b).extend(["asym_clamps_the_weights", "dequant_clamps_x"])
