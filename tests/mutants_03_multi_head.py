@@ -1047,3 +1047,20 @@ MUTANT_BATCHES = [
     # red team 17 (scores clamped to +-1e4): every batch above has a Part 6 member
     ["left_padded_scores_clamped", "contributions_scores_clamped"],
 ]
+
+# Round 17 clamp sweep (tests/redteam/round17/03-clamp-verdicts.md): a defensive clamp on a value the text does not
+# bound, right for every value the tests used (x and the projections of order 1 to 1000). The hidden tests of
+# Parts 5 to 7 now use x near 1e5 with keys near 1e-5: queries and values near 1e5, scores of order 1
+MUTANTS["contributions_clamps_x"] = ("test_contributions", {"contributions": contributions(
+    COLUMNS, before="").replace("qkv = x @ params", "qkv = x.clamp(-1e4, 1e4) @ params", 1)})
+MUTANTS["left_padded_clamps_the_queries"] = ("test_left_padded", {"left_padded": left_padded(
+    mask="real[:, None, None, :]").replace("    real = ", "    q = q.clamp(-1e4, 1e4)\n    real = ", 1)})
+MUTANTS["cache_clamps_x"] = ("test_cache", {"cache": cache("torch.ones(t, p + t, dtype=torch.bool).tril(diagonal=p)").replace(
+    "(x @ params", "(x.clamp(-1e4, 1e4) @ params", 1)})
+MUTANTS["cache_clamps_the_queries"] = ("test_cache", {"cache": cache("torch.ones(t, p + t, dtype=torch.bool).tril(diagonal=p)").replace(
+    "    allowed = ", "    q = q.clamp(-1e4, 1e4)\n    allowed = ", 1)})
+# two batches with a Part 6 member only take the Part 5 and Part 7 mutants; every batch holds a Part 6 member
+next(b for b in MUTANT_BATCHES if b == ["left_padded_one_sentence_cuts_with_negative_slice"]).extend(
+    ["contributions_clamps_x", "cache_clamps_x"])
+next(b for b in MUTANT_BATCHES if b == ["cross_attention_left_padded_kept_output_buffer"]).append("cache_clamps_the_queries")
+MUTANT_BATCHES.append(["left_padded_clamps_the_queries"])
