@@ -842,3 +842,24 @@ MUTANT_BATCHES = [
     ["partial_rope_half_from_a_float_step_arange",
      "table_halves_empty_positions_in_float32", "alibi_bias_clamped"],  # red team 17
 ]
+
+# Round 17 clamp sweep (tests/redteam/round17/04-clamp-verdicts.md): a defensive clamp on a value the text does not
+# bound, right for every value the tests used (entries of order 1, bases from 100 to 500 000, offsets up to 10 000).
+# The hidden tests now use x near 1e5 (Parts 5 and 8), base 1e-5 (Part 5), offsets of 30 001 with base 1e20 (Part 7)
+MUTANTS["partial_rope_clamps_x"] = ("test_rotate_half", {"rotate_half": partial_rope(
+    pairs="x[..., :half].clamp(-1e4, 1e4), x[..., half:rotary_dim].clamp(-1e4, 1e4)")})
+MUTANTS["partial_rope_floors_the_base"] = ("test_rotate_half", {"rotate_half": partial_rope().replace(
+    "theta = base ** (", "theta = max(base, 1e-4) ** (", 1)})
+MUTANTS["shift_clamps_the_angles"] = ("test_shift", {"shift": shift().replace(
+    "c, s = torch.cos(offset * freq), torch.sin(offset * freq)",
+    "angle = (offset * freq).clamp(-1e4, 1e4)\n    c, s = torch.cos(angle), torch.sin(angle)", 1)})
+MUTANTS["shift_floors_the_frequencies"] = ("test_shift", {"shift": shift().replace(
+    "    c, s = torch.cos(", "    freq = freq.clamp(min=1e-12)\n    c, s = torch.cos(", 1)})
+MUTANTS["equivariance_clamps_x"] = ("test_equivariance", {"equivariance": equivariance().replace(
+    "    t = x.shape[1]\n", "    t = x.shape[1]\n    x = x.clamp(-1e4, 1e4)\n", 1)})
+# batches without a Part 7 or Part 8 member take those; every batch holds a Part 5 member: two new ones
+next(b for b in MUTANT_BATCHES if "partial_rope_stacks_positions_of_an_empty_batch" in b).extend(
+    ["shift_clamps_the_angles", "equivariance_clamps_x"])
+next(b for b in MUTANT_BATCHES if "partial_rope_accepts_rotary_dim_one_past_an_odd_dh" in b).append(
+    "shift_floors_the_frequencies")
+MUTANT_BATCHES.extend([["partial_rope_clamps_x"], ["partial_rope_floors_the_base"]])
