@@ -42,11 +42,27 @@ def solution_code(chapter: str) -> dict[str, str]:
     return code
 
 
-def replaced(code: str, old: str, new: str) -> str:
+def replaced(code: str, old: str, new: str, once: bool = False) -> str:
     """``code`` with ``old`` replaced by ``new``, for a mutant that changes one line of an answer; fails if
-    ``code`` (a model answer or a correct variant) no longer holds ``old``."""
-    assert old in code, f"the code no longer holds {old!r}"
+    ``code`` (a model answer or a correct variant) no longer holds ``old`` (with ``once``: holds it other than once)."""
+    assert code.count(old) == 1 if once else old in code, f"the code no longer holds {old!r}{' once' if once else ''}"
     return code.replace(old, new)
+
+
+def place_mutant(mutants: dict, batches: list[list[str]], name: str, batch: int | str | None) -> None:
+    """Put mutant ``name`` into ``batches[batch]``; with ``"free"`` into the first batch with room, with None into a
+    batch of its own. A batch holds no two mutants of one graded test or of one answer cell."""
+    test, cells = mutants[name]
+
+    def room(members):
+        return all(mutants[m][0] != test and not set(cells) & set(mutants[m][1]) for m in members)
+    if batch is None:
+        batches.append([])
+        batch = -1
+    elif batch == "free":
+        batch = next(i for i, members in enumerate(batches) if room(members))
+    assert room(batches[batch]), (name, batch)
+    batches[batch].append(name)
 
 
 def kept_output_buffer(code: str, name: str, params: str = "*args, **kwargs", args: str = "*args, **kwargs") -> str:

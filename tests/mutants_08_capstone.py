@@ -5,7 +5,7 @@ The model answer calls no other part's function; answers that do are graded with
 functions (Parts 4, 7 and 8), so mutants of different parts can share a submission. Both correct variants
 call earlier parts in ways the texts allow (Part 4 calls Part 1, Part 7 Part 6, Part 8 Part 5)."""
 
-from grading import kept_output_buffer, replaced as _replaced, solution_code
+from grading import kept_output_buffer, place_mutant, replaced as _replaced, solution_code
 
 CHAPTER = "08-capstone"
 FULL_MARKS = 17.0
@@ -1096,11 +1096,4 @@ for _name, _test, _part, _old, _new, _batch in [
          "candidates = (scores[:, None] + logprobs).flatten()",
          "candidates = (scores[:, None] + logprobs.clamp(min=-1e4)).flatten()", "free")]:
     MUTANTS[_name] = (_test, {_part: _replaced(solution_code(CHAPTER)[_part], _old, _new)})
-    if _batch == "free":  # the first batch where no mutant costs the part or changes its cell
-        _batch = next(i for i, b in enumerate(MUTANT_BATCHES)
-                      if all(MUTANTS[n][0] != _test and _part not in MUTANTS[n][1] for n in b))
-    if _batch is None:
-        MUTANT_BATCHES.append([])
-        _batch = -1
-    assert all(MUTANTS[n][0] != _test and _part not in MUTANTS[n][1] for n in MUTANT_BATCHES[_batch]), (_name, _batch)
-    MUTANT_BATCHES[_batch].append(_name)
+    place_mutant(MUTANTS, MUTANT_BATCHES, _name, _batch)

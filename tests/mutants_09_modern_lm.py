@@ -9,7 +9,7 @@ so the chapter costs ten graded notebooks. Part 7 is graded with a reference of 
 (an answer may call it), so rope_view_slip_with_ragged_calling_it costs Part 6 only; the loops_and_slices
 variant's Part 7 calls Part 6 by keyword with int32 positions and int options."""
 
-from grading import kept_output_buffer, replaced as _changed, solution_code
+from grading import kept_output_buffer, place_mutant, replaced as _changed, solution_code
 
 CHAPTER = "09-modern-lm"
 FULL_MARKS = 16.0
@@ -1396,12 +1396,6 @@ next(b for b in MUTANT_BATCHES if "ragged_masks_with_lowest_finite" in b).append
 # into a new one: none has room)
 
 
-def _clamped(part, old, new):
-    code = solution_code(CHAPTER)[part]
-    assert code.count(old) == 1, (part, old)
-    return code.replace(old, new)
-
-
 for _name, _test, _part, _old, _new, _batch in [
         ("rms_clamps_the_input", "test_head_rms_norm", "head_rms_norm", "heads = x.to(work)",
          "heads = x.to(work).clamp(-1e4, 1e4)", 7),
@@ -1419,9 +1413,6 @@ for _name, _test, _part, _old, _new, _batch in [
          "qg = q.reshape(b, g, h // g, t, dh)", "qg = q.clamp(-1e4, 1e4).reshape(b, g, h // g, t, dh)", None),
         ("generate_clamps_the_logits", "test_generate_with_cache", "generate_with_cache",
          "scores = logits[:, -1].clone()", "scores = logits[:, -1].clamp(-1e4, 1e4)", 19)]:
-    MUTANTS[_name] = (_test, {_part: _clamped(_part, _old, _new)})
-    if _batch is None:  # every batch holds a mutant of Part 7 or one that changes its cell
-        MUTANT_BATCHES.append([])
-        _batch = -1
-    assert all(MUTANTS[n][0] != _test and _part not in MUTANTS[n][1] for n in MUTANT_BATCHES[_batch]), (_name, _batch)
-    MUTANT_BATCHES[_batch].append(_name)
+    MUTANTS[_name] = (_test, {_part: _changed(solution_code(CHAPTER)[_part], _old, _new, once=True)})
+    # None: every batch holds a mutant of Part 7 or one that changes its cell
+    place_mutant(MUTANTS, MUTANT_BATCHES, _name, _batch)

@@ -844,10 +844,15 @@ def settings_message(changed: str) -> str:
 
 # before a student cell: the source lines the grader's own cells left in linecache (IPython keeps every cell's
 # source there for tracebacks) are dropped, so that code printing linecache finds no hidden test
+def _gate_call(event: str, *args) -> str:
+    """Code that raises the audit event ``event`` with ``args``, which only the grader's hook answers (the gate)."""
+    return f"__import__('sys').audit({', '.join(map(repr, (event, *args)))})"
+
+
 def forget_sources(gate: str) -> str:
     """A user expression: the grader's cells' sources out of linecache (the hook knows which files are theirs,
     and answers only the grader's secret)."""
-    return f"__import__('sys').audit('attnlab.forget', {gate!r})"
+    return _gate_call("attnlab.forget", gate)
 
 AUDIT_MODULE = "__attnlab_audit__"
 # audit events recorded when raised on behalf of a student cell (Python 3.11 names; checked by the tests)
@@ -1176,7 +1181,7 @@ def gate_expression(gate: str) -> str:
     """A user expression, evaluated right after :data:`AUDIT_SOURCE` is installed and before any student code: it
     sets the secret that the test cells' gate (:func:`test_cell_gate`) and :func:`trust_expression` carry. Sent
     as an expression, it is in no cache of cell sources, and the kernel's copy of the request is emptied."""
-    return f"__import__('sys').audit('attnlab.gate', {gate!r})"
+    return _gate_call("attnlab.gate", gate)
 
 
 def test_segments(source: str) -> list[tuple[bool, str, int]] | None:
@@ -1216,7 +1221,7 @@ def test_cell_gate(source: str, gate: str, token: str) -> str | None:
     segments = test_segments(source)
     if segments is None or not gate:
         return None
-    return f"__import__('sys').audit('attnlab.test', {gate!r}, {tuple(segments)!r}, {token!r})"
+    return _gate_call("attnlab.test", gate, tuple(segments), token)
 
 
 def bound_names(source: str) -> list[str]:
@@ -1231,7 +1236,7 @@ def bound_names(source: str) -> list[str]:
 def trust_expression(names, gate: str) -> str:
     """A user expression, sent right after a grader's own cell ran: the names it bound go into the hidden tests'
     namespace as they are now."""
-    return f"__import__('sys').audit('attnlab.trust', {gate!r}, {tuple(sorted(set(names)))!r})"
+    return _gate_call("attnlab.trust", gate, tuple(sorted(set(names))))
 
 
 # The check itself, run through exec in a namespace of its own; P holds the grader's parameters.
