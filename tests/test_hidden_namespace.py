@@ -219,3 +219,95 @@ def test_what_would_reach_a_gated_cell_before_its_first_line_is_found_before_it_
         (change + "\ndef answer(x):\n    return 2 * x\n", "a1", "student"), (TEST, "t1", "test")])
     assert any(reason in r for r in ctx.tampered), ctx.tampered
     assert ctx.skipped_tests == ["t1"], ctx.skipped_tests
+
+
+# what the hidden lines read is bound into their code (red team 18): the constructs a hidden test uses must run as
+# they would in a namespace of their own, and an object they hand to an answer carries none of their names
+FOLDED = HIDDEN_BEGIN + '''
+class _check_Base:
+    def hello(self):
+        return "base"
+class _check_Sub(_check_Base):
+    def hello(self):
+        return "sub+" + super().hello()          # super() needs its class cell: `super` is never a constant
+def _check_fact(n):                              # reads its own name before the statement that binds it ends
+    return 1 if n <= 1 else n * _check_fact(n - 1)
+_hidden_count = 0
+def _check_bump():
+    global _hidden_count                         # a global the lines write: read by name, never a constant
+    _hidden_count += 1
+_check_bump()
+_check_bump()
+def _check_calls_later():                        # a function defined before what it calls
+    return _check_later()
+def _check_later():
+    return "later"
+_hidden_total = 0
+for _hidden_i in range(4):
+    _hidden_total += _hidden_i
+_hidden_squares = [_hidden_i * _hidden_i for _hidden_i in range(4)]
+_hidden_text = "n=%d" % len(_hidden_squares) + f" {_hidden_total}"
+_hidden_empty = []
+_ref_double = lambda x: 2 * x
+_use_references(answer=_ref_double)              # these lines and the answers now find the reference
+_hidden_via_ref = answer(5)
+del _ref_double
+_hidden_seen = [_hidden_k for _hidden_k in ("_ref_double", "_hidden_total") if _hidden_k in globals()]
+_SINK.results = {"sub": _check_Sub().hello(), "fact": _check_fact(5), "count": _hidden_count,
+                 "later": _check_calls_later(), "total": _hidden_total, "squares": _hidden_squares[1:],
+                 "text": _hidden_text, "not empty": not _hidden_empty, "via ref": _hidden_via_ref,
+                 "seen": _hidden_seen, "builtins": len is __builtins__.len}   # the interpreter's own
+### END HIDDEN TESTS'''
+
+HANDED = HIDDEN_BEGIN + '''
+class _check_Box:
+    def __init__(self, value):
+        self.value = value
+_hidden_expected = 10
+def _check_handed():
+    _close(answer_box(_check_Box(3)), _hidden_expected)
+_check_handed()
+### END HIDDEN TESTS'''
+
+
+def test_hidden_lines_read_their_names_as_constants_and_hand_an_answer_none_of_them():
+    """In a fresh interpreter with the audit hook. The hidden lines of FOLDED use what a hidden test uses (classes
+    with `super()`, recursion, a `global` counter, forward calls, loops, comprehensions, `%`, `not`, `del`,
+    `_use_references`) and give the values plain `exec` gives. HANDED hands an object of a class of its own to the
+    answer, which reads that class's `__globals__` (the hidden lines' namespace) and replaces `_close` there, as
+    red team 18 did through a hidden test's dispatch mode: the check still fails, and nothing the hidden lines
+    bound is there to be read."""
+    script = guard.audit_source() + "\n".join([
+        "import sys, json, types",
+        f"eval({guard.gate_expression('right')!r})",
+        "sys.audit('attnlab.probe', 'right', {'cell': ('t', 'grader')})",
+        "_SINK = types.SimpleNamespace()",
+        "def _close(got, expected):",
+        "    assert got == expected, f'got {got}, expected {expected}'",
+        "def _use_references(**functions):",
+        "    globals().update(functions)",
+        f"eval({guard.trust_expression(['_SINK', '_close', '_use_references'], 'right')!r})",
+        "def answer(x):",
+        "    return x",
+        "SEEN = []",
+        "def answer_box(box):",
+        "    g = type(box).__init__.__globals__",
+        "    SEEN.extend(sorted(k for k in g if k.startswith(('_check_', '_hidden_', '_ref_'))))",
+        "    g['_close'] = lambda *a, **k: None",
+        "    return 0",
+        f"exec({guard.test_cell_gate(FOLDED, 'right', 'token-1')!r})",
+        "out = dict(_SINK.results, done=sys.modules['__attnlab_audit__'].__dict__.pop('done', None))",
+        "out['answer is the reference'] = answer(5) == 10",
+        "try:",
+        f"    exec({guard.test_cell_gate(HANDED, 'right', 'token-2')!r})",
+        "except AssertionError as err:",
+        "    out['handed'] = str(err)",
+        "out['seen'] = SEEN",
+        "print(json.dumps(out))", ""])
+    proc = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=120)
+    assert proc.returncode == 0, proc.stderr
+    out = json.loads(proc.stdout.strip().splitlines()[-1])
+    assert out == {
+        "sub": "sub+base", "fact": 120, "count": 2, "later": "later", "total": 6, "squares": [1, 4, 9],
+        "text": "n=4 6", "not empty": True, "via ref": 10, "seen": [], "builtins": True, "done": "token-1",
+        "answer is the reference": True, "handed": "got 0, expected 10"}, out

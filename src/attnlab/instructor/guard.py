@@ -877,7 +877,7 @@ AUDIT_ATTRS = ("tb_frame", "gi_frame", "cr_frame", "ag_frame", "gi_code", "__cod
 # Runs silently in the grading kernel before the first cell, so before any student code.
 AUDIT_SOURCE = r"""
 def __attnlab_install_audit__(watched, attrs, module_name, pickle_modules, pickle_builtins, prefixes):
-    import os, sys, sysconfig, types
+    import _ast, os, sys, sysconfig, types
     if module_name in sys.modules:
         return
     # the test cells' gate (see guard.test_cell_gate): what it needs is taken now, before any student code, and
@@ -928,6 +928,154 @@ def __attnlab_install_audit__(watched, attrs, module_name, pickle_modules, pickl
                 value = ns[name]
                 trusted[name] = dict_(value) if type_(value) is dict_ else list_(value) if type_(value) is list_ else value
 
+    # the hidden lines' names bound as constants (red team 18: an object the hidden lines hand to an answer, a
+    # dispatch mode measuring it, has their namespace as its functions' __globals__; an answer that found it
+    # there replaced `_close` and `_equal` in it). Each top-level statement is compiled on its own, and every
+    # name it reads that the grader's helpers, the locked cells, earlier hidden lines or the builtins bound, and
+    # that nothing else rebinds, becomes a constant of its code: what an answer changes in that namespace no
+    # longer reaches a check, and what the hidden lines bound leaves the namespace after the statement that bound it
+    ast_node, ast_name, ast_load, ast_store, ast_del = _ast.AST, _ast.Name, _ast.Load, _ast.Store, _ast.Del
+    ast_attribute, ast_constant, ast_module = _ast.Attribute, _ast.Constant, _ast.Module
+    scope_nodes = (_ast.FunctionDef, _ast.AsyncFunctionDef, _ast.Lambda, _ast.ClassDef, _ast.ListComp,
+                   _ast.SetComp, _ast.DictComp, _ast.GeneratorExp)
+    named_defs = (_ast.FunctionDef, _ast.AsyncFunctionDef, _ast.ClassDef)
+    imports, handler, declared = (_ast.Import, _ast.ImportFrom), _ast.ExceptHandler, (_ast.Global, _ast.Nonlocal)
+    match_names = tuple_(getattr(_ast, n) for n in ("MatchAs", "MatchStar", "MatchMapping") if hasattr(_ast, n))
+    code_type, cell_type, setattr_ = types.CodeType, types.CellType, setattr
+    builtin_values = dict_(real_builtins.__dict__)
+    compiler_names = frozenset(("super", "__class__"))  # a method's `super()` needs the name to get its class cell
+    only_ast, len_, range_, enumerate_, getattr_, set_, id_ = 1024, len, range, enumerate, getattr, set, id
+
+    def children(node):
+        for name in getattr_(type_(node), "_fields", ()):
+            value = getattr_(node, name, None)
+            if type_(value) is list_:
+                for item in value:
+                    if isinstance_(item, ast_node):
+                        yield item
+            elif isinstance_(value, ast_node):
+                yield value
+
+    def scan(node, inside, binds, local, loads, fixed):
+        # binds: names bound at module level; local: names bound in any function, class or comprehension
+        # (never made constants anywhere: a local of that name would be); loads: names read; fixed: global or
+        # nonlocal declarations
+        here = local if inside else binds
+        kind = type_(node)
+        if kind is ast_name:
+            (loads if type_(node.ctx) is ast_load else here).add(node.id)
+            return
+        if isinstance_(node, declared):
+            fixed.update(node.names)
+            return
+        if isinstance_(node, imports):
+            for alias in node.names:
+                here.add(alias.asname or alias.name.split(".")[0])
+            return
+        if isinstance_(node, handler) and node.name:
+            here.add(node.name)
+        if match_names and isinstance_(node, match_names):
+            name = getattr_(node, "name", None) or getattr_(node, "rest", None)
+            if name:
+                here.add(name)
+        if isinstance_(node, scope_nodes):
+            if isinstance_(node, named_defs):
+                here.add(node.name)
+            arguments = getattr_(node, "args", None)
+            if isinstance_(arguments, _ast.arguments):
+                for a in (*arguments.posonlyargs, *arguments.args, *arguments.kwonlyargs,
+                          *((arguments.vararg,) if arguments.vararg else ()),
+                          *((arguments.kwarg,) if arguments.kwarg else ())):
+                    local.add(a.arg)
+            inside = True
+        for child in children(node):
+            scan(child, inside, binds, local, loads, fixed)
+
+    def constants(node, folds, holders):
+        # the tree with every read of a name in `folds` replaced by `<holder>.cell_contents`
+        for name in getattr_(type_(node), "_fields", ()):
+            value = getattr_(node, name, None)
+            if type_(value) is list_:
+                for i, item in enumerate_(value):
+                    if isinstance_(item, ast_node):
+                        value[i] = constants(item, folds, holders)
+            elif isinstance_(value, ast_node):
+                setattr_(node, name, constants(value, folds, holders))
+        if type_(node) is ast_name and type_(node.ctx) is ast_load and node.id in folds:
+            key = "\x00attnlab constant " + str_(len_(holders))
+            holders[key] = cell_type(folds[node.id])
+            where = dict_(lineno=node.lineno, col_offset=node.col_offset, end_lineno=node.end_lineno,
+                          end_col_offset=node.end_col_offset)
+            return ast_attribute(value=ast_constant(value=key, **where), attr="cell_contents", ctx=ast_load(),
+                                 **where)
+        return node
+
+    def with_holders(code, holders):
+        consts, changed = [], False
+        for c in code.co_consts:
+            if type_(c) is str_ and c in holders:
+                c, changed = holders[c], True
+            elif type_(c) is code_type:
+                inner = with_holders(c, holders)
+                c, changed = inner, changed or inner is not c
+            consts.append(c)
+        return code.replace(co_consts=tuple_(consts)) if changed else code
+
+    def run_hidden(text, filename, ns, bound):
+        # runs hidden lines; `bound` receives what they bound, also when one of them fails
+        # what the hidden lines read as it is now: the locked cells' names over what earlier hidden lines bound
+        known = dict_(hidden_state)
+        known.update(trusted)
+        private = dict_(ns)
+        use_references = trusted.get("_use_references")
+        if use_references is not None:
+            def rebind(**functions):
+                use_references(**functions)  # the answers that call these names find the references
+                private.update(functions)     # and so do these lines
+            known["_use_references"] = rebind
+        tree = compile_(text, filename, "exec", only_ast, dont_inherit=True)
+        body = tree.body
+        local, fixed, per = set_(), set_(), []
+        for stmt in body:
+            binds, loads = set_(), set_()
+            scan(stmt, False, binds, local, loads, fixed)
+            per.append((binds, loads))
+        first_bound, times = {}, {}
+        for k, (binds, _) in enumerate_(per):
+            for name in binds:
+                first_bound.setdefault(name, k)
+                times[name] = times.get(name, 0) + 1
+        # a name the lines bind once and nothing else binds: a constant in the statements after the one that
+        # binds it, and out of the namespace once bound unless an earlier statement (or its own) reads it by name
+        once = {n for n, t in times.items() if t == 1 and n not in known and n not in local and n not in fixed}
+        kept = {n for n in once if any(n in per[k][1] for k in range_(first_bound[n] + 1))}
+        private.update({n: v for n, v in known.items() if n not in once and (n in local or n in fixed or n in times)})
+        private["__builtins__"] = real_builtins  # never the notebook's __builtins__, which an answer can replace
+        try:
+            for k, stmt in enumerate_(body):
+                binds, loads = per[k]
+                folds = {}
+                for n in loads:
+                    if n in local or n in fixed or n in binds or n in compiler_names:
+                        continue
+                    if n in times:
+                        if n in once and first_bound[n] < k and n in bound:
+                            folds[n] = bound[n]
+                    elif n in known:
+                        folds[n] = known[n]
+                    elif n in builtin_values:
+                        folds[n] = builtin_values[n]
+                holders = {}
+                tree_k = ast_module(body=[constants(stmt, folds, holders)], type_ignores=[])
+                code = compile_(tree_k, filename, "exec", dont_inherit=True)
+                exec_(with_holders(code, holders) if holders else code, private)
+                for n in binds:
+                    if n in once and n in private:
+                        bound[n] = private[n] if n in kept else private.pop(n)
+        finally:
+            for n, v in private.items():
+                bound.setdefault(n, v)
+
     def run_test(ns, segments, token):
         # a test cell, run from its first line by the gate: its visible lines in the notebook's namespace, its
         # hidden lines in a namespace of their own, built from the notebook's with the grader's helpers, the
@@ -937,24 +1085,14 @@ def __attnlab_install_audit__(watched, attrs, module_name, pickle_modules, pickl
             runs[0] += 1
             filename = "<attnlab " + ("hidden" if hidden else "visible") + " lines of " + str_(cell[0]) + ", " + str_(runs[0]) + ">"
             st.files[filename] = (cell[0], "grader")
-            code = compile_("\n" * (first - 1) + text, filename, "exec", dont_inherit=True)
             if not hidden:
-                exec_(code, ns)
+                exec_(compile_("\n" * (first - 1) + text, filename, "exec", dont_inherit=True), ns)
                 continue
-            private = dict_(ns)
-            private.update(hidden_state)
-            private.update(trusted)
-            private["__builtins__"] = real_builtins  # never the notebook's __builtins__, which an answer can replace
-            use_references = trusted.get("_use_references")
-            if use_references is not None:
-                def rebind(**functions):
-                    use_references(**functions)  # the answers that call these names find the references
-                    private.update(functions)     # and so do these lines
-                private["_use_references"] = rebind
+            bound = {}
             try:
-                exec_(code, private)
+                run_hidden("\n" * (first - 1) + text, filename, ns, bound)
             finally:
-                for name, value in private.items():
+                for name, value in bound.items():
                     if isinstance_(name, str_) and name.startswith(prefixes):
                         hidden_state[name] = value
         # the cell ran to its end: its reply may say so (execute.py takes this back as a user expression; a cell
