@@ -1064,3 +1064,56 @@ next(b for b in MUTANT_BATCHES if b == ["left_padded_one_sentence_cuts_with_nega
     ["contributions_clamps_x", "cache_clamps_x"])
 next(b for b in MUTANT_BATCHES if b == ["cross_attention_left_padded_kept_output_buffer"]).append("cache_clamps_the_queries")
 MUTANT_BATCHES.append(["left_padded_clamps_the_queries"])
+
+# Red team 18 (tests/redteam/round18/03-verdicts.md). The autograd-careless student switches requires_grad on in a
+# tensor the caller passed "so that gradients flow" (no value check sees a flag; the caller's later in-place writes
+# to it fail): the hidden tests of Parts 1 and 5 to 7 now read the flag of every tensor they pass after the call.
+# The stateful student keeps something worked out from the parameters per id(): the caller's tensors, changed in
+# place between two calls (an optimizer step), leave it stale; Parts 1 and 5 to 7 now call again with the same
+# tensors after writing into them.
+FLIP = "    if {name}.is_floating_point() and {name}.is_leaf and not {name}.requires_grad:\n        {name}.requires_grad_()\n"
+MUTANTS["interleaved_switches_requires_grad_on_x"] = ("test_interleaved", {"interleaved": interleaved(
+    SPLIT, MERGE, check="    if d % num_heads:\n        raise ValueError('not divisible')\n" + FLIP.format(name="x"))})
+MUTANTS["contributions_switches_requires_grad_on_x"] = ("test_contributions", {"contributions": contributions(
+    COLUMNS).replace("    dh = d // num_heads\n", "    dh = d // num_heads\n" + FLIP.format(name="x"), 1)})
+MUTANTS["left_padded_switches_requires_grad_on_params"] = ("test_left_padded", {"left_padded": left_padded(
+    before="".join(FLIP.format(name=f"params['{key}']") for key in ("w_qkv", "b_qkv", "w_o", "b_o")))})
+MUTANTS["cache_switches_requires_grad_on_the_cache"] = ("test_cache", {"cache": cache(
+    "torch.ones(t, p + t, dtype=torch.bool).tril(diagonal=p)").replace(
+    "    p, t = past_k.shape[2], x.shape[1]\n",
+    "    p, t = past_k.shape[2], x.shape[1]\n" + FLIP.format(name="past_k") + FLIP.format(name="past_v"), 1)})
+MUTANTS["contributions_caches_w_o_per_id"] = ("test_contributions", {"contributions": """
+PER_HEAD_W_O = {}
+
+def head_contributions(x, params, num_heads):
+    b, t, d = x.shape
+    qkv = x @ params["w_qkv"].T + params["b_qkv"]
+    q, k, v = (split_heads(part, num_heads) for part in qkv.chunk(3, dim=-1))
+    heads = attention(q, k, v)
+    key = (id(params["w_o"]), num_heads)
+    if key not in PER_HEAD_W_O:  # W^O's rows per head, worked out once per weight (a copy: w_o.T is not contiguous)
+        PER_HEAD_W_O[key] = params["w_o"].T.reshape(num_heads, d // num_heads, d).clone()
+    return torch.einsum("bhtk,hkd->bhtd", heads, PER_HEAD_W_O[key])
+"""})
+MUTANTS["cache_caches_weights_per_id_of_params"] = ("test_cache", {"cache": """
+TRANSPOSED = {}
+
+def causal_attention_with_cache(x, past_k, past_v, params, num_heads):
+    p, t = past_k.shape[2], x.shape[1]
+    if id(params) not in TRANSPOSED:  # the weights transposed once per parameter dict
+        TRANSPOSED[id(params)] = (params["w_qkv"].T.contiguous(), params["b_qkv"].clone(),
+                                  params["w_o"].T.contiguous(), params["b_o"].clone())
+    w_qkv_t, b_qkv, w_o_t, b_o = TRANSPOSED[id(params)]
+    q, k_new, v_new = (split_heads(part, num_heads) for part in (x @ w_qkv_t + b_qkv).chunk(3, dim=-1))
+    k, v = torch.cat([past_k, k_new], dim=2), torch.cat([past_v, v_new], dim=2)
+    allowed = torch.ones(t, p + t, dtype=torch.bool).tril(diagonal=p)
+    return merge_heads(attention(q, k, v, allowed)) @ w_o_t + b_o, k, v
+"""})
+# batches with room (no member of that part yet); every batch holds a Part 6 member, so the Part 6 mutant is alone
+next(b for b in MUTANT_BATCHES if b[:1] == ["left_padded_clamps_the_queries"]).extend(
+    ["interleaved_switches_requires_grad_on_x", "contributions_switches_requires_grad_on_x",
+     "cache_switches_requires_grad_on_the_cache"])
+next(b for b in MUTANT_BATCHES if b[:1] == ["cross_attention_left_padded_kept_output_buffer"]).append(
+    "contributions_caches_w_o_per_id")
+next(b for b in MUTANT_BATCHES if b[:1] == ["left_padded_scores_clamped"]).append("cache_caches_weights_per_id_of_params")
+MUTANT_BATCHES.append(["left_padded_switches_requires_grad_on_params"])
