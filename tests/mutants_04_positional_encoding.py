@@ -863,3 +863,35 @@ next(b for b in MUTANT_BATCHES if "partial_rope_stacks_positions_of_an_empty_bat
 next(b for b in MUTANT_BATCHES if "partial_rope_accepts_rotary_dim_one_past_an_odd_dh" in b).append(
     "shift_floors_the_frequencies")
 MUTANT_BATCHES.extend([["partial_rope_clamps_x"], ["partial_rope_floors_the_base"]])
+
+# Red team 18 (tests/redteam/round18/04-verdicts.md). The stateful student keeps something worked out from a tensor
+# per id() of it, or in a functools.lru_cache (a tensor hashes by its identity): the caller's tensor changed in place
+# between two calls gets the old answer. Parts 1, 4, 5 and 8 now call again with the same tensor after writing into
+# it. The autograd-careless student switches a module to eval() "to turn dropout off" and leaves it there: Part 8
+# now passes modules in training and in eval mode and checks each mode after the call (and every tensor's
+# requires_grad flag, in Parts 4, 5 and 8).
+MUTANTS["table_angles_cached_per_id_of_positions"] = ("test_table_halves", {"table_halves": """
+ANGLES = {}
+
+def sinusoidal_table_halves(positions, d_model, base=10000.0, scale=1.0, dtype=torch.float32):
+    if d_model % 2 or d_model < 4:
+        raise ValueError("d_model must be even and at least 4")
+    key = (id(positions), d_model, base, scale)
+    if key not in ANGLES:  # the angles of these positions, worked out once
+        stretched = base * scale ** (d_model / (d_model - 2))
+        freq = stretched ** (-torch.arange(0, d_model, 2, dtype=torch.float64) / d_model)
+        ANGLES[key] = positions.to(torch.float64)[..., None] * freq
+    angle = ANGLES[key]
+    return torch.cat([angle.sin(), angle.cos()], dim=-1).to(dtype)
+"""})
+MUTANTS["position_lru_cache_on_the_row"] = ("test_position", {"position": "import functools\n\n@functools.lru_cache(maxsize=None)" + position(
+    ATAN2 + "    return round(angle / slowest)")})
+MUTANTS["partial_rope_positions_cached_per_id_of_lengths"] = ("test_rotate_half", {"rotate_half": "POSITIONS = {}\n" + partial_rope(
+    pos="POSITIONS.setdefault((id(lengths), t), (torch.arange(t)[None, :] - (t - lengths.long())[:, None]).clamp(min=0))")})
+MUTANTS["equivariance_switches_the_layer_to_eval"] = ("test_equivariance", {"equivariance": equivariance().replace(
+    "    t = x.shape[1]\n",
+    "    t = x.shape[1]\n    if isinstance(layer, torch.nn.Module):\n        layer.eval()  # no dropout while testing\n", 1)})
+# batches with room (no member of that part yet); every batch holds a Part 5 member: the Part 5 one is alone
+next(b for b in MUTANT_BATCHES if b == ["partial_rope_kept_output_buffer"]).extend(
+    ["table_angles_cached_per_id_of_positions", "position_lru_cache_on_the_row", "equivariance_switches_the_layer_to_eval"])
+MUTANT_BATCHES.append(["partial_rope_positions_cached_per_id_of_lengths"])
