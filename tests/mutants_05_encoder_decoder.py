@@ -9,7 +9,7 @@ the causal mask). Each of those test cells binds the earlier name to a reference
 pass), so a slip in an earlier part costs that part only and mutants of different parts can share a
 submission."""
 
-from grading import kept_output_buffer
+from grading import kept_output_buffer, place_mutant
 
 CHAPTER = "05-encoder-decoder"
 FULL_MARKS = 16.0
@@ -745,3 +745,55 @@ MUTANT_BATCHES = [
     # red team 17: every batch above holds a Part 6 mutant
     ["cached_positions_in_float16"],
 ]
+
+
+# Red team 18 (four blind helpers: the type-sloppy, the autograd-careless, the stateful and the dtype generaliser):
+# the slips of this chapter, each class closed by a hidden check; "free" puts a mutant into the first batch with room
+RED_TEAM_18 = {
+    # P1, autograd-careless: a single vector's mean square through .item() (right values, no gradient through the
+    # norm). Caught by the gradients of (D,), (1, D) and (1, 1, D) vectors
+    "rms_single_vector_through_item": ("test_rms_norm", {"rms_norm": rms(_RMS_FLOAT32 +
+        "    ms = x32.pow(2).mean(-1, keepdim=True)\n"
+        "    scale = 1.0 / math.sqrt(ms.item() + eps) if ms.numel() == 1 else torch.rsqrt(ms + eps)\n"
+        "    return (x32 * scale * weight.to(x32.dtype)).to(x.dtype)")}),
+    # P1, stateful: the weight converted once and kept by id(): an optimiser's in-place step (same object, new values)
+    # is not seen. Caught by one weight stepped in place between calls, in every dtype
+    "rms_weight_kept_by_id": ("test_rms_norm", {"rms_norm": "\nWEIGHTS = {}\n" + rms(_RMS_FLOAT32 +
+        "    key = (id(weight), x32.dtype)\n"
+        "    if key not in WEIGHTS:\n        WEIGHTS[key] = weight.to(x32.dtype)\n"
+        "    return (x32 * torch.rsqrt(x32.pow(2).mean(-1, keepdim=True) + eps) * WEIGHTS[key]).to(x.dtype)")}),
+    # P1, autograd-careless: requires_grad_() on the caller's weight. Caught by the flags checked after the call
+    "rms_sets_requires_grad_on_weight": ("test_rms_norm", {"rms_norm": rms(_RMS_FLOAT32 +
+        "    if weight.is_leaf and not weight.requires_grad:\n        weight.requires_grad_()  # a weight is trained\n"
+        "    return (x32 * torch.rsqrt(x32.pow(2).mean(-1, keepdim=True) + eps) * weight.to(x32.dtype)).to(x.dtype)")}),
+    # P4, type-sloppy: equal source and target segments, the cross mask returned as the source mask itself (one tensor
+    # for two results). Caught by equal segments, each mask written into and the others checked
+    "packed_cross_is_src_when_segments_equal": ("test_packed_masks", {"packed_masks": masks(
+        "    a = b = src_segments\n    src = " + _SAME + " & (a != 0)[:, :, None]\n"
+        "    if tgt_segments.shape == src_segments.shape and torch.equal(tgt_segments, src_segments):\n"
+        "        cross = src  # the same pairs on both sides\n"
+        "    else:\n"
+        "        a = tgt_segments\n        cross = " + _SAME + " & (a != 0)[:, :, None]\n"
+        "    a = b = tgt_segments\n    tgt = " + _SAME + " & (a != 0)[:, :, None] & causal\n"
+        "    return src, tgt, cross")}),
+    # P5, autograd-careless: requires_grad_() on the caller's y "so that gradients flow". Caught by the flags
+    "sandwich_sets_requires_grad_on_y": ("test_sandwich", {"sandwich": sandwich(
+        "    if not y.requires_grad:\n        y.requires_grad_()\n" + _SW1 + _SW2 + _SW3)}),
+    # P6, stateful: keys and values kept in buffers grown by doubling and written in place; cache['k'] a view of them.
+    # Every value right; the first block's output can no longer be differentiated once a later block wrote the buffer.
+    # Caught by the gradients through several blocks
+    "cached_kv_in_growing_buffer": ("test_cached_attention", {"cached_attention": cached(_OFFSET_MASK,
+        store="""    old = k.shape[2] - n
+    buf = cache.get("buf")
+    if buf is None or buf[0].shape[2] < old + n or buf[0].shape[0] != b or buf[0].dtype != k.dtype:
+        size = max(2 * (old + n), 16)
+        buf = cache["buf"] = (k.new_zeros(b, NUM_HEADS, size, dh), v.new_zeros(b, NUM_HEADS, size, dh))
+    buf[0][:, :, :old + n] = k
+    buf[1][:, :, :old + n] = v
+    k, v = buf[0][:, :, :old + n], buf[1][:, :, :old + n]
+    cache['k'], cache['v'] = k, v
+""")}),
+}
+MUTANTS.update(RED_TEAM_18)
+for _name in RED_TEAM_18:
+    place_mutant(MUTANTS, MUTANT_BATCHES, _name, None if _name == "cached_kv_in_growing_buffer" else "free")

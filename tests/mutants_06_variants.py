@@ -4,7 +4,7 @@ lose points, and correct answers written differently that must keep full marks.
 Each part has three mutants: a realistic wrong answer, and mutants for the classes of issue #22
 that the part's hidden tests close (named in the comment above each)."""
 
-from grading import kept_output_buffer, replaced as _replaced, solution_code
+from grading import kept_output_buffer, place_mutant, replaced as _replaced, solution_code
 
 CHAPTER = "06-variants"
 FULL_MARKS = 16.0
@@ -1541,3 +1541,47 @@ def decayed_linear_attention(q, k, v, decay):
 MUTANTS["restore_sentinels_as_float64"] = ("test_span_corrupt", {"span_corrupt": _replaced(
     CORRECT_VARIANTS["loops_and_quadratic_forms"]["span_corrupt"], "    special = torch.isin(targets, sentinels)\n",
     "    sentinels = sentinels.double()\n    special = torch.isin(targets, sentinels)\n")})
+
+
+# Red team 18 (four blind helpers: the type-sloppy, the autograd-careless, the stateful and the dtype generaliser):
+# the slips of this chapter, each class closed by a hidden check; "free" puts a mutant into the first batch with room
+RED_TEAM_18 = {
+    # P7, autograd-careless: requires_grad_() on the caller's q, k and v "so that gradients flow" (every value right).
+    # Caught by the flags checked after each call
+    "gqa_sets_requires_grad_on_inputs": ("test_gqa_cached_attention", {"gqa_cached_attention": """
+def gqa_cached_attention(q, k, v):
+    for t in (q, k, v):
+        if t.is_leaf and not t.requires_grad:
+            t.requires_grad_()
+    b, h, T, dh = q.shape
+    g, S = k.shape[1], k.shape[2]
+    k, v = k.repeat_interleave(h // g, dim=1), v.repeat_interleave(h // g, dim=1)
+    scores = q @ k.transpose(-2, -1) / math.sqrt(dh)
+    allowed = torch.arange(S)[None, :] <= torch.arange(S - T, S)[:, None]
+    return torch.softmax(scores.masked_fill(~allowed, float("-inf")), dim=-1) @ v
+"""}),
+    # P8, stateful: the decay table kept between calls, keyed by T and decay but built in the first call's dtype (float32
+    # unless float64): float64 after float32 of one T and decay is off by about 1e-8. Caught by one T and decay in
+    # float32, then float64
+    "decay_table_kept_without_dtype": ("test_decayed_linear_attention", {"decayed_linear_attention": """
+TABLES = {}
+
+def decayed_linear_attention(q, k, v, decay):
+    T = q.shape[-2]
+    if (T, decay) not in TABLES:
+        wd = torch.float64 if q.dtype == torch.float64 else torch.float32
+        i = torch.arange(T, dtype=wd)
+        diff = i[:, None] - i[None, :]
+        TABLES[(T, decay)] = torch.where(diff >= 0, torch.tensor(decay, dtype=wd) ** diff.clamp(min=0), 0.0)
+    table = TABLES[(T, decay)]
+    wd = table.dtype
+    w = ((F.elu(q.to(wd)) + 1) @ (F.elu(k.to(wd)) + 1).transpose(-2, -1)) * table
+    return ((w @ v.to(wd)) / w.sum(-1, keepdim=True)).to(q.dtype)
+"""}),
+}
+MUTANTS.update(RED_TEAM_18)
+for _name in RED_TEAM_18:
+    try:
+        place_mutant(MUTANTS, MUTANT_BATCHES, _name, "free")
+    except StopIteration:  # every batch holds a mutant of that test: one new batch, which the next ones fill first
+        place_mutant(MUTANTS, MUTANT_BATCHES, _name, None)
