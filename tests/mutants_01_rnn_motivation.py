@@ -83,7 +83,8 @@ def rnn_unroll_reverse(x, lengths, p, h0=None):
 
 # Part 5's model answer rewritten to call the earlier parts' functions (round 11, refbind pass): the forward
 # states from Part 4's rnn_unroll_reverse (x read backwards, every sequence full, h0 by name), and each step's
-# Jacobian from Part 1's leaky_step_jacobian with every rate 1 (the Elman cell)
+# Jacobian from Part 1's leaky_step_jacobian with every rate 1 (the Elman cell); the norms in float64 (red team 18:
+# squares of float32 entries near 1e-27 underflow)
 NORMS_CALLING_REVERSE = """
 def jacobian_norms(x, p):
     b, t, _ = x.shape
@@ -92,10 +93,10 @@ def jacobian_norms(x, p):
                                     h0=torch.zeros(b, d_h, dtype=x.dtype))
     states = outputs.flip(1)  # states[:, s] = h_s
     product = torch.eye(d_h, dtype=x.dtype).expand(b, d_h, d_h)
-    norms = [torch.linalg.matrix_norm(product).mean()]
+    norms = [torch.linalg.matrix_norm(product.double()).mean().to(x.dtype)]
     for s in range(t - 1, 0, -1):
         product = product @ ((1 - states[:, s] ** 2)[:, :, None] * p["W_hh"])
-        norms.append(torch.linalg.matrix_norm(product).mean())
+        norms.append(torch.linalg.matrix_norm(product.double()).mean().to(x.dtype))
     return torch.stack(norms)
 """
 
@@ -110,10 +111,10 @@ def jacobian_norms(x, p):
         previous.append(h)
     every = torch.ones(d_h, dtype=x.dtype)  # every rate 1: the Elman cell
     product = torch.eye(d_h, dtype=x.dtype).expand(b, d_h, d_h)
-    norms = [torch.linalg.matrix_norm(product).mean()]
+    norms = [torch.linalg.matrix_norm(product.double()).mean().to(x.dtype)]
     for s in range(t - 1, 0, -1):
         product = product @ leaky_step_jacobian(x[:, s], previous[s], p, every)  # J_s = d h_s / d h_{s-1}
-        norms.append(torch.linalg.matrix_norm(product).mean())
+        norms.append(torch.linalg.matrix_norm(product.double()).mean().to(x.dtype))
     return torch.stack(norms)
 """
 
@@ -667,6 +668,37 @@ def jacobian_norms(x, p):
     return torch.stack(states, dim=1), torch.stack(weights, dim=1)
 
 """, "coverage_decoder")}),
+    # red team 18 (the type-sloppy student): the loop runs up to the longest length only, so that when every length
+    # is 0 nothing is read and first is h0 itself, the caller's tensor handed back (the caller's write into first
+    # changes h0; no hidden case had every length 0 with a given h0)
+    "reverse_hands_back_h0_when_nothing_is_read": ("test_rnn_unroll", {"rnn_unroll": """
+def rnn_unroll_reverse(x, lengths, p, h0=None):
+    b, t, _ = x.shape
+    d_h = p["W_hh"].shape[0]
+    lengths = lengths.long()
+    h = x.new_zeros(b, d_h) if h0 is None else h0
+    outputs = x.new_zeros(b, t, d_h)
+    steps = int(lengths.max()) if b > 0 else 0
+    for step in range(steps - 1, -1, -1):
+        inside = (step < lengths)[:, None]
+        new = torch.tanh(x[:, step] @ p["W_ih"].T + p["b_ih"] + h @ p["W_hh"].T + p["b_hh"])
+        h = torch.where(inside, new, h)
+        outputs[:, step] = torch.where(inside, new, torch.zeros_like(new))
+    return outputs, h
+"""}),
+    # red team 18 (the stateful student): the keys W_k h_j cached on id(h) and id(p['W_k']): every hidden call passed
+    # new tensor objects, so the same encoder states and dict given new values in place were never seen twice
+    "decoder_caches_keys_by_id": ("test_additive", {"additive": decoder(
+        dtype_line="    _k = (id(h), id(p['W_k']))\n    KEYS.setdefault(_k, h @ p['W_k'].T)\n").replace(
+        "h @ p['W_k'].T + ", "KEYS[_k] + ").replace("\ndef coverage_decoder", "\nKEYS = {}\ndef coverage_decoder", 1)}),
+    # red team 18 (the dtype generaliser): the norms as sums of squares in the dtype of x (the model answer until
+    # round 18): in float32 the squares of entries near 1e-27 underflow to 0, and the norm with them
+    "jacobian_norms_sum_of_squares_in_float32": ("test_gradient_norms", {"gradient_norms": jacobians(
+        "    norms = [torch.linalg.matrix_norm(product).mean()]\n"
+        "    for s in range(t - 1, 0, -1):\n"
+        "        product = product @ ((1 - states[s] ** 2)[:, :, None] * p['W_hh'])\n"
+        "        norms.append(torch.linalg.matrix_norm(product).mean())\n"
+        "    return torch.stack(norms)")}),
 }
 
 # Correct answers written differently: autograd's Jacobian of a whole batch, a loop over each sequence's
@@ -714,7 +746,7 @@ def jacobian_norms(x, p):
             rows = [torch.autograd.grad(h[j], probes, retain_graph=True) for j in range(d_h)]
             for k in range(t):
                 jac = torch.stack([row[t - 1 - k] for row in rows])
-                out[k] += jac.pow(2).sum().sqrt() / b
+                out[k] += (jac.double().pow(2).sum().sqrt() / b).to(x.dtype)  # float64: no underflow (red team 18)
     return out
 """,
     "additive": """
@@ -780,7 +812,8 @@ def jacobian_norms(x, p):
     products = [torch.eye(d_h, dtype=x.dtype).repeat(b, 1, 1)]
     for s in range(t - 1, 0, -1):
         products.append(torch.einsum("bij,bj,jk->bik", products[-1], derivs[s], p["W_hh"]))
-    return torch.stack([torch.linalg.norm(m, ord="fro", dim=(1, 2)).mean() for m in products])
+    # the norms in float64 (red team 18: squares of float32 entries near 1e-27 underflow), cast back
+    return torch.stack([torch.linalg.norm(m.double(), ord="fro", dim=(1, 2)).mean() for m in products]).to(x.dtype)
 """,
     "additive": COVERAGE_LERP,
 }
@@ -871,7 +904,8 @@ MUTANT_BATCHES = [
     [
         "jacobian_reseeds_global_generator",
         "decoder_tanh_through_exp",
-        "reverse_tanh_one_minus_reciprocal"
+        "reverse_tanh_one_minus_reciprocal",
+        "jacobian_norms_sum_of_squares_in_float32"  # red team 18
     ],
     [
         "jacobian_caches_weights_by_id",
@@ -896,4 +930,6 @@ MUTANT_BATCHES = [
      "decoder_adds_minus_1e4_bias"],  # round 16
     # round 17 clamp sweep: every batch above holds a Part 1, a Part 4 and a Part 6 mutant
     ["step_clamps_the_inputs", "reverse_clamps_the_inputs", "decoder_clamps_the_inputs"],
+    # red team 18: every batch above holds a Part 4 and a Part 6 mutant
+    ["reverse_hands_back_h0_when_nothing_is_read", "decoder_caches_keys_by_id"],
 ]
