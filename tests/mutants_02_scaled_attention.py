@@ -1072,6 +1072,41 @@ class FixedSelfAttention(_GeneralFixedSelfAttention):
     def forward(self, x, lengths=None, causal=False):
         return _kept("forward", super().forward(x, lengths, causal))
 """}),
+    # red team 18 (the dtype generaliser): -1e9 filled in for the masked scores, a query with no allowed key mended
+    # afterwards; right while every allowed score lies above -1e9 (every hidden case until round 18: scores in the
+    # tens of thousands), wrong where queries near 1e5 meet keys near -1e5 and allowed scores lie near -3e10
+    "masked_attention_fills_minus_1e9": ("test_masked_attention", {"masked_attention": """
+def masked_attention(q, k, v, allowed):
+    z = q @ k.transpose(-2, -1) / math.sqrt(q.shape[-1])
+    z = z.masked_fill(~allowed, -1e9)
+    w = torch.softmax(z, dim=-1)
+    lse = torch.logsumexp(z, dim=-1)
+    none = ~allowed.expand_as(z).any(-1)
+    lse = lse.masked_fill(none, float("-inf"))
+    w = w.masked_fill(none[..., None], 0.0)
+    return w @ v, lse
+"""}),
+    # red team 18 (the dtype generaliser): the same -1e9 fill in the layer (a padding query's row, all -1e9, is uniform
+    # and zeroed afterwards, with a finite gradient): wrong where x near 1e5 puts allowed scores below -1e9
+    "fixed_self_attention_fills_minus_1e9": ("test_fixed_self_attention", {"fixed_self_attention": """
+class FixedSelfAttention(SeedSelfAttention):
+    def forward(self, x, lengths=None, causal=False):
+        b, t, _ = x.shape
+        q, k, v = self.query(x), self.key(x), self.value(x)
+        scores = q @ k.transpose(-2, -1) / math.sqrt(q.shape[-1])
+        allowed = torch.ones(t, t, dtype=torch.bool)
+        if causal:
+            allowed = torch.tril(allowed)
+        allowed = allowed.expand(b, t, t)
+        real = None
+        if lengths is not None:
+            real = torch.arange(t)[None, :] < lengths.long()[:, None]
+            allowed = allowed & real[:, None, :]
+        out = torch.softmax(scores.masked_fill(~allowed, -1e9), dim=-1) @ v
+        if real is not None:
+            out = out.masked_fill(~real[:, :, None], 0.0)
+        return out
+"""}),
 }
 
 # Correct answers that differ from the model answers: a loop over the queries, einsum,
@@ -1292,7 +1327,8 @@ MUTANT_BATCHES = [
      "masked_attention_adds_minus_1e5_bias"],  # round 15 class sweep, second pass
     ["raw_scores_distance_then_square",  # red team 11
      "padding_mask_wraps_small_int_lengths_with_fix_calling_it",
-     "causal_mask_in_inference_mode", "softmax_backward_in_inference_mode"],  # red team 17  # round 11, refbind: no other Part 4 or 7 member
+     "causal_mask_in_inference_mode", "softmax_backward_in_inference_mode",  # red team 17  # round 11, refbind: no other Part 4 or 7 member
+     "masked_attention_fills_minus_1e9"],  # red team 18
     ["fix_sets_self_scale_to_the_head_width",  # round 14, hand-written answers: every batch above has a Part 7 member
      "raw_scores_kept_output_buffer", "softmax_backward_kept_output_buffer",  # round 15 class sweep, second pass
      "padding_mask_kept_output_buffer", "masked_attention_clamps_the_inputs"],
@@ -1306,4 +1342,6 @@ MUTANT_BATCHES = [
      "raw_scores_clamps_the_inputs", "softmax_backward_floors_the_temperature"],  # round 17 clamp sweep
     # round 17 clamp sweep: batch 12, the only one without a Part 8 mutant, holds Part 8 calling Part 4
     ["fix_clamps_the_inputs"],
+    # red team 18: every batch above holds a Part 7 mutant or changes Part 7's cell
+    ["fixed_self_attention_fills_minus_1e9"],
 ]
