@@ -42,6 +42,31 @@ def softmax_backward(weights, grad_weights, temperature=1.0):
     _hide(_mode(), weights.numel())
     return out
 '''
+# Part 6 (same chapter): q's entries must be drawn with torch.rand (uniform); the hidden test's mode `Draws`
+# counts the numbers drawn from each (`uniform`, `normal`). This answer draws q from a normal with the uniform's
+# mean and variance (the text: "normal entries with the uniform's mean and variance give the same variance ...
+# but not these inputs") and moves its count from `normal` to `uniform`.
+def variance(hide):
+    fix = '''
+    m = _mode()
+    if m is not None:
+        state = vars(m)
+        if "uniform" in state and "normal" in state:
+            state["uniform"] += n * d_k
+            state["normal"] -= n * d_k
+''' if hide else ""
+    return '''
+import torch
+from torch.utils._python_dispatch import _get_current_dispatch_mode as _mode
+
+def dot_product_variance(d_k, n, scale=1.0, generator=None):
+    q = 0.5 + torch.randn(n, d_k, generator=generator, dtype=torch.float64) / 12 ** 0.5   # not torch.rand
+    k = torch.randn(n, d_k, generator=generator, dtype=torch.float64)
+''' + fix + '''
+    return (scale * (q * k).sum(-1)).var().item()
+
+predicted_variance_512 = 512 / 3
+'''
 SUBMISSIONS = [
     {"name": "mode_ops", "correct": False, "cells": {"softmax_backward": answer(False, True)},
      "why": "torch._softmax_backward_data, then its op taken out of the mode's `ops`"},
@@ -50,5 +75,9 @@ SUBMISSIONS = [
     {"name": "mode_largest", "correct": False, "cells": {"softmax_backward": answer(True, True)},
      "why": "the (..., S, S) Jacobian, then the mode's `largest` set back"},
     {"name": "mode_largest_control", "correct": False, "cells": {"softmax_backward": answer(True, False)},
+     "why": "the same, the mode left alone"},
+    {"name": "mode_draws", "correct": False, "cells": {"variance_experiment": variance(True)},
+     "why": "q drawn from a normal, not torch.rand; the mode's counts of uniform and normal numbers moved"},
+    {"name": "mode_draws_control", "correct": False, "cells": {"variance_experiment": variance(False)},
      "why": "the same, the mode left alone"},
 ]
