@@ -915,18 +915,52 @@ def __attnlab_install_audit__(watched, attrs, module_name, pickle_modules, pickl
         os.path.join("concurrent", "futures") + os.sep))
     passing = tuple(os.path.join(stdlib, name) for name in ("codeop.py", "code.py", "ast.py", "io.py"))
     logging_file = os.path.join(stdlib, "logging", "__init__.py")
+    dynamo_compiler = os.path.join("torch", "_dynamo", "convert_frame.py")
 
     def owner_of(filename):
         return st.files.get(filename) or (st.timed if filename in magic_files else None)
     seen = set()
 
+    function_type, empty_cell, zip_, read_only = types.FunctionType, ValueError, zip, types.MappingProxyType
+
+    def sealed(fn, memo, scope):
+        # a function of a grader's cell as a copy no answer can reach: cells of its own (red team 18, hostile: an
+        # answer replaced what `_close` calls in the cells of its closure, which the notebook's `_close` shows
+        # through `__closure__`), the functions of grader's cells in them copied the same way, its defaults as
+        # they are now, and the names it reads looked up in a copy of its cell's namespace
+        copy = memo.get(id_(fn))
+        if copy is not None:
+            return copy
+        cells = fn.__closure__ or ()
+        fresh = tuple_(cell_type() for _ in cells)
+        copy = memo[id_(fn)] = function_type(fn.__code__, scope, fn.__name__, fn.__defaults__, fresh)
+        copy.__kwdefaults__ = dict_(fn.__kwdefaults__) if fn.__kwdefaults__ else None
+        for old, new in zip_(cells, fresh):
+            try:
+                value = old.cell_contents
+            except empty_cell:
+                continue
+            if type_(value) is function_type and (owner_of(value.__code__.co_filename) or ("", ""))[1] == "grader":
+                value = sealed(value, memo, scope)
+            new.cell_contents = value
+        return copy
+
     def trust(ns, names):
         # the grader's own cell has just run: what it bound is kept as it is now (a dict or list as a copy, so
-        # that a later change to the notebook's `_REF` does not reach the tests)
+        # that a later change to the notebook's `_REF` does not reach the tests; its functions sealed)
+        memo, scope = {}, None
         for name in names:
             if name in ns:
                 value = ns[name]
-                trusted[name] = dict_(value) if type_(value) is dict_ else list_(value) if type_(value) is list_ else value
+                if type_(value) is function_type and (owner_of(value.__code__.co_filename) or ("", ""))[1] == "grader":
+                    if scope is None:
+                        scope = dict_(ns)
+                        scope["__builtins__"] = real_builtins
+                    value = sealed(value, memo, scope)
+                # a dict as a read-only copy: the hidden lines' constants hold it, and an answer that reads their
+                # code could otherwise put its own functions into it (red team 18, hostile 03)
+                trusted[name] = (read_only(dict_(value)) if type_(value) is dict_ else list_(value) if type_(value) is list_
+                                 else value)
 
     # the hidden lines' names bound as constants (red team 18: an object the hidden lines hand to an answer, a
     # dispatch mode measuring it, has their namespace as its functions' __globals__; an answer that found it
@@ -934,37 +968,24 @@ def __attnlab_install_audit__(watched, attrs, module_name, pickle_modules, pickl
     # name it reads that the grader's helpers, the locked cells, earlier hidden lines or the builtins bound, and
     # that nothing else rebinds, becomes a constant of its code: what an answer changes in that namespace no
     # longer reaches a check, and what the hidden lines bound leaves the namespace after the statement that bound it
-    ast_node, ast_name, ast_load, ast_store, ast_del = _ast.AST, _ast.Name, _ast.Load, _ast.Store, _ast.Del
+    ast_node, ast_name, ast_load, ast_del, ast_delete, all_ = _ast.AST, _ast.Name, _ast.Load, _ast.Del, _ast.Delete, all
+    name_error = NameError
     ast_attribute, ast_constant, ast_module = _ast.Attribute, _ast.Constant, _ast.Module
     scope_nodes = (_ast.FunctionDef, _ast.AsyncFunctionDef, _ast.Lambda, _ast.ClassDef, _ast.ListComp,
                    _ast.SetComp, _ast.DictComp, _ast.GeneratorExp)
     named_defs = (_ast.FunctionDef, _ast.AsyncFunctionDef, _ast.ClassDef)
     imports, handler, declared = (_ast.Import, _ast.ImportFrom), _ast.ExceptHandler, (_ast.Global, _ast.Nonlocal)
     match_names = tuple_(getattr(_ast, n) for n in ("MatchAs", "MatchStar", "MatchMapping") if hasattr(_ast, n))
-    code_type, cell_type, setattr_ = types.CodeType, types.CellType, setattr
+    code_type, cell_type, setattr_, slice_ = types.CodeType, types.CellType, setattr, slice
     builtin_values = dict_(real_builtins.__dict__)
     compiler_names = frozenset(("super", "__class__"))  # a method's `super()` needs the name to get its class cell
     only_ast, len_, range_, enumerate_, getattr_, set_, id_ = 1024, len, range, enumerate, getattr, set, id
 
-    def children(node):
-        for name in getattr_(type_(node), "_fields", ()):
-            value = getattr_(node, name, None)
-            if type_(value) is list_:
-                for item in value:
-                    if isinstance_(item, ast_node):
-                        yield item
-            elif isinstance_(value, ast_node):
-                yield value
-
-    def scan(node, inside, binds, local, loads, fixed):
+    def scan(node, inside, binds, local, loads, fixed, sites):
         # binds: names bound at module level; local: names bound in any function, class or comprehension
-        # (never made constants anywhere: a local of that name would be); loads: names read; fixed: global or
-        # nonlocal declarations
+        # (never made constants anywhere: a local of that name would be); loads: names read, and in sites where
+        # each read is (its parent node, field, index); fixed: global or nonlocal declarations
         here = local if inside else binds
-        kind = type_(node)
-        if kind is ast_name:
-            (loads if type_(node.ctx) is ast_load else here).add(node.id)
-            return
         if isinstance_(node, declared):
             fixed.update(node.names)
             return
@@ -988,27 +1009,36 @@ def __attnlab_install_audit__(watched, attrs, module_name, pickle_modules, pickl
                           *((arguments.kwarg,) if arguments.kwarg else ())):
                     local.add(a.arg)
             inside = True
-        for child in children(node):
-            scan(child, inside, binds, local, loads, fixed)
+            here = local
+        for field in type_(node)._fields:
+            value = getattr_(node, field, None)
+            for i, child in (enumerate_(value) if type_(value) is list_ else ((None, value),)):
+                if type_(child) is ast_name:
+                    if type_(child.ctx) is ast_load:
+                        loads.add(child.id)
+                        sites.append((node, field, i, child))
+                    elif type_(child.ctx) is not ast_del or inside:
+                        here.add(child.id)
+                elif isinstance_(child, ast_node):
+                    scan(child, inside, binds, local, loads, fixed, sites)
 
-    def constants(node, folds, holders):
-        # the tree with every read of a name in `folds` replaced by `<holder>.cell_contents`
-        for name in getattr_(type_(node), "_fields", ()):
-            value = getattr_(node, name, None)
-            if type_(value) is list_:
-                for i, item in enumerate_(value):
-                    if isinstance_(item, ast_node):
-                        value[i] = constants(item, folds, holders)
-            elif isinstance_(value, ast_node):
-                setattr_(node, name, constants(value, folds, holders))
-        if type_(node) is ast_name and type_(node.ctx) is ast_load and node.id in folds:
-            key = "\x00attnlab constant " + str_(len_(holders))
-            holders[key] = cell_type(folds[node.id])
+    def constants(sites, folds, holders):
+        # every read of a name in `folds` replaced by `<holder>.stop`, one holder (a slice) per name
+        keys = {}
+        for parent, field, i, node in sites:
+            if node.id not in folds:
+                continue
+            key = keys.get(node.id)
+            if key is None:
+                key = keys[node.id] = "\x00attnlab constant " + str_(len_(holders))
+                holders[key] = slice_(None, folds[node.id])   # immutable, unlike a cell (red team 18, hostile 03)
             where = dict_(lineno=node.lineno, col_offset=node.col_offset, end_lineno=node.end_lineno,
                           end_col_offset=node.end_col_offset)
-            return ast_attribute(value=ast_constant(value=key, **where), attr="cell_contents", ctx=ast_load(),
-                                 **where)
-        return node
+            replacement = ast_attribute(value=ast_constant(value=key, **where), attr="stop", ctx=ast_load(), **where)
+            if i is None:
+                setattr_(parent, field, replacement)
+            else:
+                getattr_(parent, field)[i] = replacement
 
     def with_holders(code, holders):
         consts, changed = [], False
@@ -1037,11 +1067,11 @@ def __attnlab_install_audit__(watched, attrs, module_name, pickle_modules, pickl
         body = tree.body
         local, fixed, per = set_(), set_(), []
         for stmt in body:
-            binds, loads = set_(), set_()
-            scan(stmt, False, binds, local, loads, fixed)
-            per.append((binds, loads))
+            binds, loads, sites = set_(), set_(), []
+            scan(stmt, False, binds, local, loads, fixed, sites)
+            per.append((binds, loads, sites))
         first_bound, times = {}, {}
-        for k, (binds, _) in enumerate_(per):
+        for k, (binds, _, _) in enumerate_(per):
             for name in binds:
                 first_bound.setdefault(name, k)
                 times[name] = times.get(name, 0) + 1
@@ -1053,7 +1083,7 @@ def __attnlab_install_audit__(watched, attrs, module_name, pickle_modules, pickl
         private["__builtins__"] = real_builtins  # never the notebook's __builtins__, which an answer can replace
         try:
             for k, stmt in enumerate_(body):
-                binds, loads = per[k]
+                binds, loads, sites = per[k]
                 folds = {}
                 for n in loads:
                     if n in local or n in fixed or n in binds or n in compiler_names:
@@ -1065,8 +1095,18 @@ def __attnlab_install_audit__(watched, attrs, module_name, pickle_modules, pickl
                         folds[n] = known[n]
                     elif n in builtin_values:
                         folds[n] = builtin_values[n]
+                if type_(stmt) is ast_delete and all_(type_(t) is ast_name for t in stmt.targets):
+                    # `del _ref_x` of what an earlier statement bound and took out of the namespace already
+                    for t in stmt.targets:
+                        gone = bound.pop(t.id, bound) if t.id in once else bound
+                        if t.id in private:
+                            del private[t.id]
+                        elif gone is bound:
+                            raise name_error("name '" + t.id + "' is not defined")
+                    continue
                 holders = {}
-                tree_k = ast_module(body=[constants(stmt, folds, holders)], type_ignores=[])
+                constants(sites, folds, holders)
+                tree_k = ast_module(body=[stmt], type_ignores=[])
                 code = compile_(tree_k, filename, "exec", dont_inherit=True)
                 exec_(with_holders(code, holders) if holders else code, private)
                 for n in binds:
@@ -1258,8 +1298,23 @@ def __attnlab_install_audit__(watched, attrs, module_name, pickle_modules, pickl
             code = getattr(args[0], "__code__", None)
             if isinstance(code, types.CodeType) and (student_code(code) or is_installed(code.co_filename)):
                 return
+        # the code of a grader's function (a hidden test's, or a helper's) read by installed code on an answer's
+        # behalf is the answer's read (red team 18, hostile 03: torch._dynamo.pgo._get_closure_content(f) returns
+        # f.__code__, whose constants hold what the hidden lines call); torch.compile's own reading of a function it
+        # compiles (convert_frame up the stack) is not
+        grader_code = False
+        if event == "object.__getattr__" and len(args) > 1 and args[1] in ("__code__", "gi_code") and frame is not None:
+            target = getattr(args[0], args[1], None)   # busy: its own event is not recorded
+            if isinstance(target, types.CodeType) and (owner_of(target.co_filename) or ("", ""))[1] == "grader":
+                grader_code = True
+                up = frame
+                while up is not None:
+                    if up.f_code.co_filename.endswith(dynamo_compiler):
+                        return
+                    up = up.f_back
         if not event.startswith(("marshal.", "pickle.")):
             while frame is not None and (frame.f_code.co_filename in wrappers or (
+                    grader_code and is_installed(frame.f_code.co_filename)) or (
                     frame.f_code.co_filename.startswith("<") and owner_of(frame.f_code.co_filename) is None) or (
                     # logging.currentframe() hands its caller's frame back: the student's, when a student cell
                     # calls it (red team 16: a test's frames read that way went unrecorded); logging's own use of
