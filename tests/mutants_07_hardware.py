@@ -8,7 +8,7 @@ cached table, resource rules on every code path, non-contiguous
 inputs, and rules that change a result only on a half step. Objects that lie about their values are the liar
 notebook's (tests/test_exercises.py)."""
 
-from grading import kept_output_buffer, replaced as _replaced, solution_code
+from grading import kept_output_buffer, place_mutant as _place_mutant, replaced as _replaced, solution_code
 
 CHAPTER = "07-hardware"
 FULL_MARKS = 16.0
@@ -1356,3 +1356,27 @@ MUTANTS["dequant_clamps_x"] = ("test_split_kv_kernel", {"split_kv_kernel": _SOLU
     "x = tl.load(X + cols)", "x = tl.minimum(tl.maximum(tl.load(X + cols), -1e4), 1e4)", 1)})
 # the batch of merge_average_at_equal_lse holds no Part 5 or Part 8 mutant
 next(b for b in MUTANT_BATCHES if "merge_average_at_equal_lse" in b).extend(["asym_clamps_the_weights", "dequant_clamps_x"])
+# Red team 18 (tests/redteam/round18/07-verdicts.md). The type-sloppy student: the several results returned as a list,
+# which unpacks like the tuple the text asks for (Parts 2, 5 and 7); the hidden tests now check the container's kind.
+# The stateful student: dequantize_asym trusting the group size of the last quantize_asym call (Part 5), and
+# functools.lru_cache on pack_bits and unpack_bits, which hashes a tensor by its id (Part 6)
+MUTANTS["merge_returns_a_list"] = ("test_merge_partials", {"merge_partials": _replaced(
+    _SOLUTION["merge_partials"], "    return (part_a + part_b).to(o_a.dtype), (top + torch.log(total)).to(lse_a.dtype)",
+    "    return [(part_a + part_b).to(o_a.dtype), (top + torch.log(total)).to(lse_a.dtype)]", once=True)})
+MUTANTS["asym_returns_a_list"] = ("test_quantize_asym", {"quantize_asym": _replaced(
+    _SOLUTION["quantize_asym"], "    return q.reshape(out_f, in_f).to(torch.uint8), scale, zero.to(torch.uint8)",
+    "    return [q.reshape(out_f, in_f).to(torch.uint8), scale, zero.to(torch.uint8)]", once=True)})
+MUTANTS["backward_returns_a_list"] = ("test_chunk_attention", {"chunk_attention": _replaced(
+    _SOLUTION["chunk_attention"], "    return dq, dk, dv, dsink", "    return [dq, dk, dv, dsink]", once=True)})
+MUTANTS["dequant_group_from_the_last_quantize"] = ("test_quantize_asym", {"quantize_asym": "LAST_GROUP = [None]\n" + _replaced(
+    _replaced(_SOLUTION["quantize_asym"], "    top = 2 ** bits - 1\n", "    top = 2 ** bits - 1\n    LAST_GROUP[0] = group_size\n",
+              once=True),
+    "    groups = q.reshape(out_f, scale.shape[1], -1).to(scale.dtype)",
+    "    groups = q.reshape(out_f, -1, LAST_GROUP[0] or in_f // scale.shape[1]).to(scale.dtype)", once=True)})
+MUTANTS["pack_cached_by_tensor_identity"] = ("test_pack_bits", {"pack_bits": "import functools\n" + _replaced(_replaced(
+    _SOLUTION["pack_bits"], "def pack_bits(q, bits):", "@functools.lru_cache(maxsize=64)\ndef pack_bits(q, bits):", once=True),
+    "def unpack_bits(packed, bits, cols):", "@functools.lru_cache(maxsize=64)\ndef unpack_bits(packed, bits, cols):", once=True)})
+# every batch holds a Part 2 mutant and a mutant that changes the pack_bits cell: one notebook more
+MUTANT_BATCHES.append(["merge_returns_a_list", "asym_returns_a_list"])
+for _name in ("pack_cached_by_tensor_identity", "backward_returns_a_list", "dequant_group_from_the_last_quantize"):
+    _place_mutant(MUTANTS, MUTANT_BATCHES, _name, "free")
