@@ -1097,3 +1097,20 @@ for _name, _test, _part, _old, _new, _batch in [
          "candidates = (scores[:, None] + logprobs.clamp(min=-1e4)).flatten()", "free")]:
     MUTANTS[_name] = (_test, {_part: _replaced(solution_code(CHAPTER)[_part], _old, _new)})
     place_mutant(MUTANTS, MUTANT_BATCHES, _name, _batch)
+# Red team 18 (tests/redteam/round18/08-verdicts.md). The type-sloppy student: decoder_io's pair returned as a list,
+# which unpacks like the tuple the text asks for (the hidden tests now check the container's kind). The
+# autograd-careless student: the logits changed in place on the path where they need no gradient (the in-place
+# checks ran on logits that required one; they now run on plain logits too)
+MUTANTS["decoder_io_returns_a_list"] = ("test_decoder_io", {"decoder_io": _replaced(
+    solution_code(CHAPTER)["decoder_io"], "    return tgt_in, targets", "    return [tgt_in, targets]", once=True)})
+MUTANTS["loss_shifts_plain_logits_in_place"] = ("test_sentence_loss", {"sentence_loss": _replaced(
+    solution_code(CHAPTER)["sentence_loss"], "    logp = torch.log_softmax(logits, dim=-1)\n",
+    "    if not logits.requires_grad:  # no autograd to upset\n        logits -= logits.amax(dim=-1, keepdim=True)\n"
+    "    logp = torch.log_softmax(logits, dim=-1)\n", once=True)})
+# The dtype generaliser: the entries top_k drops set to float32's most negative number, below which every kept score
+# lies at temperature 1e-300 (the hidden tests used 1e-12, where only a -1e9 fails)
+MUTANTS["sample_drops_to_float32_min"] = ("test_sample", {"sample": _replaced(
+    solution_code(CHAPTER)["sample"], 'float("-inf")', "torch.finfo(torch.float32).min")})
+for _name in ("decoder_io_returns_a_list", "loss_shifts_plain_logits_in_place"):
+    place_mutant(MUTANTS, MUTANT_BATCHES, _name, "free")
+place_mutant(MUTANTS, MUTANT_BATCHES, "sample_drops_to_float32_min", None)  # every batch holds a Part 6 mutant
