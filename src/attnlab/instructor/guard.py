@@ -872,7 +872,7 @@ PICKLE_MODULES = ("torch", "collections", "copyreg", "_codecs", "__main__", "dat
 PICKLE_BUILTINS = ("object", "int", "float", "complex", "str", "bytes", "bytearray", "bool", "list", "tuple", "dict",
                    "set", "frozenset", "slice", "range", "Ellipsis", "NotImplemented")
 # attributes whose reading (object.__getattr__) or writing (object.__setattr__) raises an audit event
-AUDIT_ATTRS = ("tb_frame", "gi_frame", "cr_frame", "ag_frame", "gi_code", "__code__")
+AUDIT_ATTRS = ("tb_frame", "gi_frame", "cr_frame", "ag_frame", "gi_code", "__code__", "f_code")
 
 # Runs silently in the grading kernel before the first cell, so before any student code.
 AUDIT_SOURCE = r"""
@@ -916,6 +916,9 @@ def __attnlab_install_audit__(watched, attrs, module_name, pickle_modules, pickl
     passing = tuple(os.path.join(stdlib, name) for name in ("codeop.py", "code.py", "ast.py", "io.py"))
     logging_file = os.path.join(stdlib, "logging", "__init__.py")
     dynamo_compiler = os.path.join("torch", "_dynamo", "convert_frame.py")
+    libraries = tuple(sorted({os.path.realpath(p).rstrip("/") + "/" for p in (
+        sysconfig.get_paths()["purelib"], sysconfig.get_paths()["platlib"])} | {
+        p.rstrip("/") + "/" for p in (sysconfig.get_paths()["purelib"], sysconfig.get_paths()["platlib"])}))
 
     def owner_of(filename):
         return st.files.get(filename) or (st.timed if filename in magic_files else None)
@@ -1298,15 +1301,31 @@ def __attnlab_install_audit__(watched, attrs, module_name, pickle_modules, pickl
             code = getattr(args[0], "__code__", None)
             if isinstance(code, types.CodeType) and (student_code(code) or is_installed(code.co_filename)):
                 return
-        # the code of a grader's function (a hidden test's, or a helper's) read by installed code on an answer's
-        # behalf is the answer's read (red team 18, hostile 03: torch._dynamo.pgo._get_closure_content(f) returns
-        # f.__code__, whose constants hold what the hidden lines call); torch.compile's own reading of a function it
-        # compiles (convert_frame up the stack) is not
+        # the grader's code or frames reached by installed code on an answer's behalf are the answer's reach (red
+        # team 18, hostile 03 and 04: torch._dynamo.pgo._get_closure_content(f) returns f.__code__, whose constants
+        # hold what the hidden lines call; torch.fx's _find_user_code_frame() returns its caller's frame, whose
+        # f_back, which no event reports, is the hidden test's): the code of a grader's function or frame read,
+        # a grader's frame taken from a traceback or generator, or any frame taken by a library (not the standard
+        # library's own bookkeeping: namedtuple, enum, typing) while a grader's frame is up the stack. Then the
+        # libraries' frames pass the request on like the wrappers'. torch.compile's own reading of what it compiles
+        # (convert_frame up the stack) is not the answer's
         grader_code = False
-        if event == "object.__getattr__" and len(args) > 1 and args[1] in ("__code__", "gi_code") and frame is not None:
-            target = getattr(args[0], args[1], None)   # busy: its own event is not recorded
-            if isinstance(target, types.CodeType) and (owner_of(target.co_filename) or ("", ""))[1] == "grader":
-                grader_code = True
+        if frame is not None and (event == "sys._getframe" or (
+                event == "object.__getattr__" and len(args) > 1 and args[1] in attrs)):
+            if event == "sys._getframe":
+                by = frame
+                while by is not None and by.f_code.co_filename in wrappers:
+                    by = by.f_back
+                if by is not None and by.f_code.co_filename.startswith(libraries) and args:
+                    up = args[0]
+                    while up is not None and not grader_code:
+                        grader_code = (owner_of(up.f_code.co_filename) or ("", ""))[1] == "grader"
+                        up = up.f_back
+            else:
+                target = getattr(args[0], args[1], None)   # busy: its own event is not recorded
+                code = target if isinstance(target, types.CodeType) else getattr(target, "f_code", None)
+                grader_code = isinstance(code, types.CodeType) and (owner_of(code.co_filename) or ("", ""))[1] == "grader"
+            if grader_code:
                 up = frame
                 while up is not None:
                     if up.f_code.co_filename.endswith(dynamo_compiler):
@@ -1885,6 +1904,8 @@ def describe_event(event: str, what: str) -> str:
     if event == "object.__getattr__":
         if what in ("__code__", "gi_code"):
             return f"reads a function's code ({what})"
+        if what == "f_code":
+            return "reads the code of a frame (f_code), a test's among them"
         return f"reads a frame from a traceback or generator ({what})"
     if event == "object.__setattr__":
         return f"replaces a function's code ({what})"
