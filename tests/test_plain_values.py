@@ -101,6 +101,65 @@ def test_comparisons_refuse_unconverted_values_and_compare_dtype_and_shape(ns):
         ns["_equal"](torch.zeros(2), torch.zeros(2, dtype=torch.float64))
 
 
+def _passes(check, *args, **kwargs) -> bool:
+    try:
+        check(*args, **kwargs)
+        return True
+    except AssertionError:
+        return False
+
+
+def test_close_agrees_with_torch_testing_assert_close(ns):
+    """`_close` decides with torch's compiled `isclose` (red team 18: `assert_close` is Python code an answer can
+    patch); on every dtype, NaN, infinities, empty tensors and given or default tolerances it passes exactly what
+    `torch.testing.assert_close` passes, and its message names the count and the largest difference."""
+    g = torch.Generator().manual_seed(18)
+    cases = 0
+    for dtype in (torch.float16, torch.bfloat16, torch.float32, torch.float64, torch.complex64, torch.int64,
+                  torch.uint8, torch.bool):
+        for shape in ((0,), (3,), (2, 3)):
+            for trial in range(12):
+                if dtype == torch.bool:
+                    a = torch.rand(shape, generator=g) > 0.5
+                    b = a.clone() if trial % 2 else torch.rand(shape, generator=g) > 0.5
+                elif dtype.is_floating_point or dtype.is_complex:
+                    a = torch.randn(shape, generator=g, dtype=torch.float64).to(dtype)
+                    wide = torch.complex128 if dtype.is_complex else torch.float64
+                    scale = (0, 1e-8, 1e-6, 1e-5, 1e-3, 1e-1)[trial % 6]
+                    b = (a.to(wide) + scale * torch.randn(shape, generator=g, dtype=torch.float64)).to(dtype)
+                    if trial % 4 == 0 and a.numel():
+                        a.view(-1)[0] = float("nan") if trial % 8 == 0 else float("inf")
+                        if trial % 3 == 0:
+                            b.view(-1)[0] = a.view(-1)[0]
+                else:
+                    a = torch.randint(0, 5, shape, generator=g).to(dtype)
+                    b = a.clone()
+                    if trial % 2 and a.numel():
+                        b.view(-1)[0] += 1
+                for tolerances in ({}, {"rtol": 0.0, "atol": 0.0}, {"rtol": 1e-3, "atol": 1e-3}, {"rtol": 0.0, "atol": 0.5}):
+                    cases += 1
+                    expected = _passes(torch.testing.assert_close, a, b, **tolerances)
+                    assert _passes(ns["_close"], a, b, "x", **tolerances) == expected, (dtype, a, b, tolerances)
+    assert cases == 8 * 3 * 12 * 4
+    with pytest.raises(AssertionError, match=r"y is not close to the expected value: 5 of 6 elements differ; the "
+                                             r"largest difference is 5 at index \(1, 2\)"):
+        ns["_close"](torch.zeros(2, 3), torch.arange(6.0).view(2, 3), "y", rtol=0, atol=0.5)
+    with pytest.raises(ValueError, match="both rtol and atol"):
+        ns["_close"](torch.zeros(2), torch.zeros(2), "y", rtol=0.1)
+
+
+def test_close_calls_no_python_code_an_answer_could_patch(ns, monkeypatch):
+    """What `torch.testing.assert_close` decides with (its module's functions) and the operators of the Tensor class
+    can be replaced by an answer: `_close` uses neither."""
+    import torch.testing._comparison as comparison
+    monkeypatch.setattr(comparison, "not_close_error_metas", lambda *a, **k: [])
+    monkeypatch.setattr(torch.testing, "assert_close", lambda *a, **k: None)
+    for name in ("__sub__", "__eq__", "__getitem__", "__invert__", "abs", "to"):
+        monkeypatch.setattr(torch.Tensor, name, lambda *a, **k: torch.zeros(()))
+    with pytest.raises(AssertionError, match="2 of 2 elements differ"):
+        ns["_close"](torch.zeros(2), torch.ones(2), "w")
+
+
 def test_helpers_keep_what_they_captured_when_the_notebook_rebinds_it(ns, monkeypatch):
     exec("type = lambda x: __import__('torch').Tensor\nisinstance = lambda *a: True", ns)
     monkeypatch.setattr(torch.testing, "assert_close", lambda *a, **k: None)

@@ -84,9 +84,19 @@ def _attnlab_plain_helpers(namespace):
     autograd_grad = torch.autograd.grad
     no_subclass, function_modes = torch._C.DisableTorchFunctionSubclass, torch._C._len_torch_function_stack
     dispatch_modes = getattr(torch._C, "_len_torch_dispatch_stack", lambda: 0)
-    assert_close, equal = torch.testing.assert_close, torch.equal
+    # comparisons made with torch's compiled functions only: `torch.testing.assert_close` is Python, whose module an
+    # answer can patch and put back within one call (red team 18, hostile 01: its closure cell was replaced)
+    equal, isclose, count_true, isnan, where, to, absolute, subtract, logical_not, select = (
+        torch.equal, torch.isclose, torch.count_nonzero, torch.isnan, torch.where, Tensor.to, torch.abs, torch.sub,
+        torch.logical_not, torch.select)
+    argmax, reshape, item, float64, complex128 = Tensor.argmax, Tensor.reshape, Tensor.item, torch.float64, torch.complex128
+    is_complex, bool_dtype_ = Tensor.is_complex, torch.bool
+    # torch.testing.assert_close's default tolerances; exact for integers and booleans
+    default_tolerances = {torch.float16: (1e-3, 1e-5), torch.bfloat16: (1.6e-2, 1e-5), torch.float32: (1.3e-6, 1e-5),
+                          torch.float64: (1e-7, 1e-7), torch.complex64: (1.3e-6, 1e-5), torch.complex128: (1e-7, 1e-7)}
+    inf_ = float("inf")
     tuple_, list_, dict_, len_, float_, int_, str_, bool_ = tuple, list, dict, len, float, int, str, bool
-    zip_, range_, items = zip, range, dict.items
+    zip_, range_, items, reversed_, divmod_ = zip, range, dict.items, reversed, divmod
 
     def kind(x):
         return f"an object of type {name_of(exact(x))}"
@@ -212,7 +222,32 @@ def _attnlab_plain_helpers(namespace):
             raise AssertionError(f"{what} has dtype {dtype_of(got)}, expected {dtype_of(expected)}")
         if tuple_(shape_of(got)) != tuple_(shape_of(expected)):
             raise AssertionError(f"{what} has shape {tuple_(shape_of(got))}, expected {tuple_(shape_of(expected))}")
-        assert_close(got, expected, rtol=rtol, atol=atol, msg=lambda m: f"{what} is not close to the expected value: {m}")
+        if (rtol is None) != (atol is None):
+            raise ValueError("_close takes both rtol and atol, or neither")
+        if rtol is None:
+            rtol, atol = default_tolerances.get(dtype_of(got), (0.0, 0.0))
+        if function_modes() or dispatch_modes():
+            raise AssertionError("a torch function or dispatch mode is active, so no value can be checked")
+        with no_subclass():
+            # |got - expected| <= atol + rtol * |expected| elementwise; NaN is close to nothing
+            far = logical_not(reshape(isclose(got, expected, rtol=rtol, atol=atol), (-1,)))
+            wrong = item(count_true(far))
+            if not wrong:
+                return None
+            size = numel(got)
+            message = f"{what} is not close to the expected value: {wrong} of {size} elements differ"
+            if dtype_of(got) != bool_dtype_:
+                wide = complex128 if is_complex(got) else float64
+                gap = reshape(absolute(subtract(to(got, wide), to(expected, wide))), (-1,))
+                at = item(argmax(where(far, where(isnan(gap), inf_, gap), -1.0)))
+                index, rest = [], at
+                for n in reversed_(tuple_(shape_of(got))):
+                    rest, i = divmod_(rest, n)
+                    index.append(i)
+                largest = item(select(gap, 0, at))
+                message += (f"; the largest difference is {largest:.6g} at index {tuple_(reversed_(index))} "
+                            f"(allowed: {atol:g} + {rtol:g} * |expected|)")
+            raise AssertionError(message)
 
     def same(got, expected, what="the result"):
         got, expected = plain_tensor(got, what), plain_tensor(expected, "the expected value")
