@@ -8,6 +8,12 @@ grading_helpers cell made. What those functions call lives in the cells of their
 raise no audit event, are not fingerprinted by the probe (fp = ids of the function, its code, its defaults),
 and are reached from the answer's own `__globals__` (names found with dir()). The answer cell replaces
 `assert_close` with a no-op and `equal` with one that says True, once, when the cell runs.
+
+Outcome at 26afee5 (guard.py as committed in 519750b; run with that guard.py on PYTHONPATH, see FINDINGS.md):
+closure_02 SLIPPED test_softmax_backward=2/2 (confirmed alone); closure_02_control CAUGHT 0/2; closure_02_causal
+SLIPPED test_causal_mask=2/2 (confirmed alone); status graded, unflagged. Closed by the lead's uncommitted change
+(trust() seals grader functions with fresh cells; working tree md5 eb79fcc3): all three CAUGHT. But the sealed
+copies' own cells are still writable from the hidden code's constants: 04-library-frame.py.
 """
 REACH = '''
 import torch

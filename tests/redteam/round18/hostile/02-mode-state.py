@@ -9,6 +9,10 @@ dispatch mode of its own (class `Watch`), which torch hands to any caller
 instance (`ops`, a set; `largest`, an int; `inputs`, a set), which the answer changes with plain attribute
 access (no audit event, no name the scan can read). Constants in the hidden lines' code do not help: the
 check reads the mode's state after the answer returns.
+
+Outcome (both at 26afee5 and with the working tree's guard.py, md5 eb79fcc3): mode_ops SLIPPED
+test_softmax_backward=2/2 (confirmed alone), mode_largest SLIPPED 2/2, mode_draws SLIPPED test_variance_experiment=2/2
+(confirmed alone); each control (the mode left alone) CAUGHT 0/2. Status graded, no flag.
 """
 COMMON = '''
 import torch

@@ -13,6 +13,9 @@
 The answer walks that code's constants (the nested check's code among them), finds the cells holding `_close`
 and `_equal` (the helpers' qualnames end in `.close`/`.same`) and puts a function that accepts anything in them.
 Every later check of the test, in this call and the next ones, calls it. The answer returns zeros under the mode.
+
+Outcome at 26afee5 (519750b's guard.py): SLIPPED test_softmax_backward=2/2, graded, unflagged. Closed by the lead's
+uncommitted change (holders are `slice(None, value)`; the pgo read of a grader's `__code__` is recorded): CAUGHT.
 """
 SOFTMAX_BACKWARD = '''
 import torch

@@ -13,6 +13,12 @@ the fold's cells for `_close` and `_equal`; the answer puts a function that acce
 03-code-constants.py, without the hidden namespace, pgo, or any handed object but the call itself). The hidden
 frames' `f_locals` hold the test's inputs and locals; the `show` submission keeps their names and prints them from
 a later cell of its own (feedback shows a student cell's output).
+
+Outcome: SLIPPED test_softmax_backward=2/2, graded, unflagged, both at 26afee5 (cells) and with the working tree's
+guard.py (md5 eb79fcc3: slices as holders, sealed helpers, pgo recorded), where the answer follows the slice's
+`.stop` to the sealed `close`/`same` and writes their own closure cells (`assert_close`, `equal`). The `show`
+run prints the hidden frames' code names and locals (check: Watch, bf16, dw, dw_arg, f16, f32, f64, how, tau, w,
+w_arg, watch, what; _check_softmax_backward: ... masked, shape, spread, weights) from a student cell.
 """
 SOFTMAX_BACKWARD = '''
 import torch
