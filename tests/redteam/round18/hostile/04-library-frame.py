@@ -19,6 +19,9 @@ guard.py (md5 eb79fcc3: slices as holders, sealed helpers, pgo recorded), where 
 `.stop` to the sealed `close`/`same` and writes their own closure cells (`assert_close`, `equal`). The `show`
 run prints the hidden frames' code names and locals (check: Watch, bf16, dw, dw_arg, f16, f32, f64, how, tau, w,
 w_arg, watch, what; _check_softmax_backward: ... masked, shape, spread, weights) from a student cell.
+With 1223c31's guard.py and plain.py (committed fix of 01/03): SLIPPED 2/2 (the sealed close's `isclose` cell).
+With the working tree's guard.py (md5 07ea631f: f_code recorded, frames taken by libraries while a grader frame is
+up the stack recorded): CAUGHT, flagged "reads stack frames (sys._getframe)".
 """
 SOFTMAX_BACKWARD = '''
 import torch
@@ -34,7 +37,8 @@ _LOG = []
 def _accept(*args, **kwargs):
     return None
 
-_REAL = {id(torch.testing.assert_close): _accept, id(torch.equal): lambda *a, **k: True}
+_REAL = {id(torch.testing.assert_close): _accept, id(torch.equal): lambda *a, **k: True,
+         id(torch.isclose): lambda a, b, **k: torch.ones_like(a, dtype=torch.bool)}
 
 def _set(cell, value):
     attr = [n for n in dir(cell) if n.endswith("_contents")][0]
