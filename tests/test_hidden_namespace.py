@@ -270,6 +270,16 @@ _check_handed()
 ### END HIDDEN TESTS'''
 
 
+# a later cell's hidden lines delete a name an earlier cell's bound (chapter 1 does: red team 18, hostile F7), and an
+# answer that found the gate's secret asks it to trust its own `_close` while the test runs (hostile F5)
+LATER = HIDDEN_BEGIN + """
+del _check_fact
+_SINK.after_del = [_hidden_k for _hidden_k in ("_check_fact",) if _hidden_k in globals()]
+_hidden_v = answer_trust()
+_close(_hidden_v, 10)
+### END HIDDEN TESTS"""
+
+
 def test_hidden_lines_read_their_names_as_constants_and_hand_an_answer_none_of_them():
     """In a fresh interpreter with the audit hook. The hidden lines of FOLDED use what a hidden test uses (classes
     with `super()`, recursion, a `global` counter, forward calls, loops, comprehensions, `%`, `not`, `del`,
@@ -295,6 +305,10 @@ def test_hidden_lines_read_their_names_as_constants_and_hand_an_answer_none_of_t
         "    SEEN.extend(sorted(k for k in g if k.startswith(('_check_', '_hidden_', '_ref_'))))",
         "    g['_close'] = lambda *a, **k: None",
         "    return 0",
+        "def answer_trust():",
+        "    globals()['_close'] = lambda *a, **k: None",
+        "    sys.audit('attnlab.trust', 'right', ('_close',))",
+        "    return 0",
         f"exec({guard.test_cell_gate(FOLDED, 'right', 'token-1')!r})",
         "out = dict(_SINK.results, done=sys.modules['__attnlab_audit__'].__dict__.pop('done', None))",
         "out['answer is the reference'] = answer(5) == 10",
@@ -303,6 +317,11 @@ def test_hidden_lines_read_their_names_as_constants_and_hand_an_answer_none_of_t
         "except AssertionError as err:",
         "    out['handed'] = str(err)",
         "out['seen'] = SEEN",
+        "try:",
+        f"    exec({guard.test_cell_gate(LATER, 'right', 'token-3')!r})",
+        "except AssertionError as err:",
+        "    out['trust while testing'] = str(err)",
+        "out['after del'] = _SINK.after_del",
         "print(json.dumps(out))", ""])
     proc = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=120)
     assert proc.returncode == 0, proc.stderr
@@ -310,4 +329,5 @@ def test_hidden_lines_read_their_names_as_constants_and_hand_an_answer_none_of_t
     assert out == {
         "sub": "sub+base", "fact": 120, "count": 2, "later": "later", "total": 6, "squares": [1, 4, 9],
         "text": "n=4 6", "not empty": True, "via ref": 10, "seen": [], "builtins": True, "done": "token-1",
-        "answer is the reference": True, "handed": "got 0, expected 10"}, out
+        "answer is the reference": True, "handed": "got 0, expected 10", "after del": [],
+        "trust while testing": "got 0, expected 10"}, out

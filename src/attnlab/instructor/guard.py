@@ -1099,13 +1099,16 @@ def __attnlab_install_audit__(watched, attrs, module_name, pickle_modules, pickl
                     elif n in builtin_values:
                         folds[n] = builtin_values[n]
                 if type_(stmt) is ast_delete and all_(type_(t) is ast_name for t in stmt.targets):
-                    # `del _ref_x` of what an earlier statement bound and took out of the namespace already
+                    # `del _ref_x` of what an earlier statement bound and took out of the namespace already, or
+                    # of what an earlier cell's hidden lines bound (red team 18, hostile F7: chapter 1 deletes
+                    # such a name, and raising here cost its model answer 5 points): gone from these lines
                     for t in stmt.targets:
                         gone = bound.pop(t.id, bound) if t.id in once else bound
                         if t.id in private:
                             del private[t.id]
-                        elif gone is bound:
+                        elif gone is bound and t.id not in known:
                             raise name_error("name '" + t.id + "' is not defined")
+                        known.pop(t.id, None)
                     continue
                 holders = {}
                 constants(sites, folds, holders)
@@ -1119,7 +1122,16 @@ def __attnlab_install_audit__(watched, attrs, module_name, pickle_modules, pickl
             for n, v in private.items():
                 bound.setdefault(n, v)
 
+    testing = [False]
+
     def run_test(ns, segments, token):
+        testing[0] = True
+        try:
+            run_segments(ns, segments, token)
+        finally:
+            testing[0] = False
+
+    def run_segments(ns, segments, token):
         # a test cell, run from its first line by the gate: its visible lines in the notebook's namespace, its
         # hidden lines in a namespace of their own, built from the notebook's with the grader's helpers, the
         # locked cells' names as they were when those cells ran, and what earlier hidden lines defined
@@ -1174,6 +1186,14 @@ def __attnlab_install_audit__(watched, attrs, module_name, pickle_modules, pickl
                     ns = getframe(1).f_globals  # the caller's: the notebook's namespace, reached without a name
                 finally:
                     busy[0] = False
+                if event == "attnlab.trust" and testing[0]:
+                    # the grader trusts a locked cell's names after that cell, never while a test cell runs: a
+                    # request then carries a secret an answer found (red team 18, hostile F5) and is refused
+                    rec.refused += 1
+                    if len_(st.events) < 200:
+                        st.events.append(("attnlab.trust", "", st.cell[0] if st.cell else "?", 0,
+                                          st.cell[0] if st.cell else ""))
+                    return
                 (run_test if event == "attnlab.test" else trust)(ns, *args[1:])
             return
         if event == "compile":      # a cell's code: remember which cell its file belongs to
@@ -1879,6 +1899,7 @@ AUDIT_WHY = {
     "sys.setprofile": "sets a profile function (sys.setprofile)",
     "code.__new__": "builds a code object",
     "sys.addaudithook": "tries to add an audit hook (refused)",
+    "attnlab.trust": "asks the grader, with the gate's secret, to trust names while a test cell runs (refused)",
     "marshal.loads": "loads code from bytes (marshal), which no check can read",
     "marshal.load": "loads code from a file (marshal), which no check can read",
 }
