@@ -974,7 +974,8 @@ def head_rms_norm(x, n_heads, weight, eps=1e-6, unit_offset=False):
     pieces = []
     for head in range(n_heads):
         part = x[..., head * dh:(head + 1) * dh].to(work)
-        rms = torch.sqrt((part * part).sum(-1, keepdim=True) / dh + eps)
+        # the squares in float64 (red team 18 sweep, class D: float32 x near 1e25 or 1e-25)
+        rms = torch.sqrt((part.double() * part.double()).sum(-1, keepdim=True) / dh + eps).to(work)
         pieces.append(part / rms * w)
     return torch.stack(pieces, dim=-3).to(x.dtype)
 """,
@@ -1145,9 +1146,9 @@ def head_rms_norm(x, n_heads, weight, eps=1e-6, unit_offset=False):
     dh = width // n_heads
     xf = x.double() if x.dtype == torch.float64 else x.float()
     grouped = xf.reshape(*lead, t, n_heads, dh).movedim(-2, -3)
-    norm = torch.linalg.vector_norm(grouped, dim=-1, keepdim=True)
+    norm = torch.linalg.vector_norm(grouped.double(), dim=-1, keepdim=True)  # float64: float32 x near 1e25 or 1e-25
     scale = weight.to(xf.dtype) + (1 if unit_offset else 0)
-    y = grouped * torch.rsqrt(norm ** 2 / dh + eps) * scale
+    y = grouped * torch.rsqrt(norm ** 2 / dh + eps).to(xf.dtype) * scale
     return y.type(x.dtype)
 """,
         "fused_swiglu": """
@@ -1399,8 +1400,9 @@ next(b for b in MUTANT_BATCHES if "ragged_masks_with_lowest_finite" in b).append
 for _name, _test, _part, _old, _new, _batch in [
         ("rms_clamps_the_input", "test_head_rms_norm", "head_rms_norm", "heads = x.to(work)",
          "heads = x.to(work).clamp(-1e4, 1e4)", 7),
-        ("rms_floors_the_root", "test_head_rms_norm", "head_rms_norm", "heads.square().mean(dim=-1, keepdim=True) + eps)",
-         "(heads.square().mean(dim=-1, keepdim=True) + eps).clamp(min=1e-12))", 10),
+        ("rms_floors_the_root", "test_head_rms_norm", "head_rms_norm",
+         "heads.double().square().mean(dim=-1, keepdim=True) + eps)",
+         "(heads.double().square().mean(dim=-1, keepdim=True) + eps).clamp(min=1e-12))", 10),
         ("swiglu_clamps_the_input", "test_fused_swiglu", "fused_swiglu", "both = x @ w_gate_up.T",
          "both = x.clamp(-1e4, 1e4) @ w_gate_up.T", 12),
         ("swiglu_clamps_the_gate", "test_fused_swiglu", "fused_swiglu", "    if limit is not None:",
@@ -1448,3 +1450,20 @@ place_mutant(MUTANTS, MUTANT_BATCHES, 'generate_history_cached_by_id_prompt', "f
 # weight object is given new memory (as `param.data = new` does)
 MUTANTS['swiglu_split_cached_by_id'] = ('test_fused_swiglu', {'fused_swiglu': '\nSPLITS = {}\n\ndef fused_swiglu(x, w_gate_up, w_down, beta=1.0, limit=None, interleaved=False):\n    key = (id(w_gate_up), interleaved)\n    if key not in SPLITS:                      # split the packed checkpoint once\n        if interleaved:\n            SPLITS[key] = (w_gate_up[0::2], w_gate_up[1::2])\n        else:\n            SPLITS[key] = tuple(w_gate_up.chunk(2, dim=0))\n    w_g, w_u = SPLITS[key]\n    g, u = x @ w_g.T, x @ w_u.T\n    if limit is not None:\n        g, u = g.clamp(max=limit), u.clamp(-limit, limit)\n    return (g * torch.sigmoid(beta * g) * u) @ w_down.T\n'})
 place_mutant(MUTANTS, MUTANT_BATCHES, 'swiglu_split_cached_by_id', "free")
+
+
+# Red team 18 class sweep (tests/redteam/round18/09-sweep-verdicts.md): classes found in other chapters, put into every
+# part of this one. Class D (chapter 1): the mean of the squares in float32, which float32 x near 1e25 overflows and
+# near 1e-25 underflows (the model answer as it was; the text now asks for float64 there)
+MUTANTS['rms_mean_of_squares_in_float32'] = ('test_head_rms_norm', {'head_rms_norm': _changed(
+    solution_code(CHAPTER)['head_rms_norm'], "heads.double().square()", "heads.square()", once=True)})
+place_mutant(MUTANTS, MUTANT_BATCHES, 'rms_mean_of_squares_in_float32', "free")
+# Class E (chapters 7, 8): the pair (loss, count) returned as a list
+MUTANTS['loss_returns_a_list'] = ('test_masked_lm_loss', {'masked_lm_loss': _changed(
+    solution_code(CHAPTER)['masked_lm_loss'], "return per_token.sum() / max(count, 1), count",
+    "return [per_token.sum() / max(count, 1), count]", once=True)})
+place_mutant(MUTANTS, MUTANT_BATCHES, 'loss_returns_a_list', "free")
+# Part 7's two slips (class A: requires_grad switched on in the caller's q, k_new, v_new; class E: (out, new_lengths)
+# as a list) have no mutant: every batch holds a mutant of Part 7 or one that changes its cell (rope_view_slip_with_
+# ragged_calling_it), and the round 18 sweep adds no batch (the suite is close to its time limit). The hidden checks
+# that close them: test_ragged_cached_attention's same-caches loop (flags) and its main loop (the tuple).
