@@ -797,3 +797,29 @@ RED_TEAM_18 = {
 MUTANTS.update(RED_TEAM_18)
 for _name in RED_TEAM_18:
     place_mutant(MUTANTS, MUTANT_BATCHES, _name, None if _name == "cached_kv_in_growing_buffer" else "free")
+
+
+# Red team 18, class sweep (tests/redteam/round18/05-sweep.py): the classes other chapters' helpers found, put into this
+# chapter's model answers. Every batch already holds a Part 6 mutant, so Part 6's backward() inside (caught by the
+# same .grad check, 05-sweep-after.txt) has no mutant here: the suite is near its time limit and gets no new batch
+SWEEP_18 = {
+    # P1, chapter 9's class: backward() run inside, filling the .grad of the caller's leaves (values and the test's
+    # autograd.grad unchanged thanks to retain_graph). Caught by .grad None after the gradient cases
+    "rms_runs_backward_inside": ("test_rms_norm", {"rms_norm": rms(_RMS_FLOAT32 +
+        "    out = (x32 * torch.rsqrt(x32.pow(2).mean(-1, keepdim=True) + eps) * weight.to(x32.dtype)).to(x.dtype)\n"
+        "    if out.requires_grad:\n        out.sum().backward(retain_graph=True)  # check that the graph works\n"
+        "    return out")}),
+    # P4, chapters 7 and 8's class: the three masks returned as a list. Caught by the tuple kind through _plain
+    "packed_masks_returns_a_list": ("test_packed_masks", {"packed_masks": masks(
+        "    a = b = src_segments\n    src = " + _SAME + " & (a != 0)[:, :, None]\n"
+        "    a = tgt_segments\n    cross = " + _SAME + " & (a != 0)[:, :, None]\n"
+        "    a = b = tgt_segments\n    tgt = " + _SAME + " & (a != 0)[:, :, None] & causal\n"
+        "    return [src, tgt, cross]")}),
+    # P5, chapter 9's class: backward() run inside. Caught by .grad None after the gradient cases
+    "sandwich_runs_backward_inside": ("test_sandwich", {"sandwich": sandwich(
+        _SW1 + _SW2 + _SW3.replace("    return ", "    out = ") +
+        "    if out.requires_grad:\n        out.sum().backward(retain_graph=True)\n    return out")}),
+}
+MUTANTS.update(SWEEP_18)
+for _name in SWEEP_18:
+    place_mutant(MUTANTS, MUTANT_BATCHES, _name, "free")

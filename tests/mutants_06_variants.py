@@ -1585,3 +1585,153 @@ for _name in RED_TEAM_18:
         place_mutant(MUTANTS, MUTANT_BATCHES, _name, "free")
     except StopIteration:  # every batch holds a mutant of that test: one new batch, which the next ones fill first
         place_mutant(MUTANTS, MUTANT_BATCHES, _name, None)
+
+
+# Red team 18, class sweep (tests/redteam/round18/06-sweep.py): the classes other chapters' helpers found, put into this
+# chapter's model answers; each mutant goes into an existing batch only (the suite is near its time limit)
+SWEEP_18 = {
+    # P3, class B (chapters 1, 3, 4, 5, 7, 9): the word starts kept through functools.lru_cache (tensors hash by identity). Caught by the same starts and pick written in place between calls
+    'whole_word_start_lru_cache': ('test_whole_word_chosen', {'whole_word_chosen': """
+import functools
+@functools.lru_cache(maxsize=None)
+def _word_start(starts):
+    positions = torch.arange(starts.shape[-1]).expand(starts.shape)
+    return torch.where(starts, positions, torch.full_like(positions, -1)).cummax(dim=-1).values
+
+def whole_word_chosen(starts, pick):
+    word_start = _word_start(starts)
+    # the start of each position's word: the last start at or before it (-1: before the first start)
+    return (word_start >= 0) & pick.gather(-1, word_start.clamp(min=0))
+"""}),
+    # P4, class B: the probabilities kept per id(logits). Caught by the same logits written in place between calls
+    'min_p_probs_kept_by_id': ('test_min_p_sample', {'min_p_sample': """
+_P = {}
+def min_p_sample(logits, min_p, generator):
+    probs = _P.get(id(logits))
+    if probs is None:
+        probs = _P[id(logits)] = logits.softmax(dim=-1)
+    keep = probs >= min_p * probs.amax(dim=-1, keepdim=True)
+    kept = torch.where(keep, probs, torch.zeros_like(probs))
+    return torch.multinomial(kept, 1, generator=generator).squeeze(-1)  # multinomial renormalises each row
+"""}),
+    # P4, class C (chapters 2, 8): dropped tokens' logits filled with finfo.min. Caught by kept logits at finfo.min and dropped ones at -inf
+    'min_p_dropped_as_finfo_min': ('test_min_p_sample', {'min_p_sample': """
+def min_p_sample(logits, min_p, generator):
+    probs = logits.softmax(dim=-1)
+    keep = probs >= min_p * probs.amax(dim=-1, keepdim=True)
+    kept = logits.masked_fill(~keep, torch.finfo(logits.dtype).min).softmax(dim=-1)
+    return torch.multinomial(kept, 1, generator=generator).squeeze(-1)  # multinomial renormalises each row
+"""}),
+    # P5, class E (chapters 7, 8): (tokens, noise) as a list. Caught by the tuple kind through _plain
+    'restore_returns_a_list': ('test_span_corrupt', {'span_corrupt': """
+def restore_spans(inputs, targets, sentinels, pad):
+    is_sentinel = set(sentinels.tolist())
+    rows = []
+    for row_in, row_tg in zip(inputs.tolist(), targets.tolist()):
+        hidden, current = {}, None
+        for token in row_tg:                      # the target: sentinel, its tokens, sentinel, ...
+            if token == pad:
+                break
+            if token in is_sentinel:
+                current = hidden.setdefault(token, [])
+            else:
+                current.append(token)
+        restored = []                             # (token, was hidden)
+        for token in row_in:
+            if token == pad:
+                break
+            if token in is_sentinel:
+                restored += [(t, True) for t in hidden[token]]
+            else:
+                restored.append((token, False))
+        rows.append(restored)
+    t = max((len(row) for row in rows), default=0)  # 0 for an empty batch
+    tokens = torch.full((len(rows), t), pad, dtype=torch.long)
+    noise = torch.zeros(len(rows), t, dtype=torch.bool)
+    for b, row in enumerate(rows):
+        if row:
+            tokens[b, :len(row)] = torch.tensor([token for token, _ in row])
+            noise[b, :len(row)] = torch.tensor([flag for _, flag in row])
+    return [tokens, noise]
+"""}),
+    # P6, class E: (chosen, gate) as a list. Caught by the tuple kind through _plain
+    'expert_choice_returns_a_list': ('test_expert_choice', {'expert_choice': """
+def expert_choice(router_logits, capacity):
+    probs = router_logits.softmax(dim=-1)  # (N, E): each token's distribution over the experts
+    n = probs.shape[0]
+    order = probs.sort(dim=0, descending=True, stable=True).indices  # (N, E) tokens by preference, per expert
+    rank = torch.empty_like(order).scatter_(0, order, torch.arange(n)[:, None].expand_as(order).clone())
+    chosen = rank < capacity
+    return [chosen, torch.where(chosen, probs, torch.zeros_like(probs))]
+"""}),
+    # P6, class B: the experts' token order kept through lru_cache on the logits. Caught by one logits tensor stepped in place between calls
+    'expert_choice_order_lru_cache': ('test_expert_choice', {'expert_choice': """
+import functools
+@functools.lru_cache(maxsize=None)
+def _order(logits):
+    return logits.detach().softmax(dim=-1).sort(dim=0, descending=True, stable=True).indices
+
+def expert_choice(router_logits, capacity):
+    probs = router_logits.softmax(dim=-1)  # (N, E): each token's distribution over the experts
+    n = probs.shape[0]
+    order = _order(router_logits)  # (N, E) tokens by preference, per expert
+    rank = torch.empty_like(order).scatter_(0, order, torch.arange(n)[:, None].expand_as(order).clone())
+    chosen = rank < capacity
+    return chosen, torch.where(chosen, probs, torch.zeros_like(probs))
+"""}),
+    # P6, class F (chapter 9): backward() run inside fills router_logits.grad. Caught by .grad None after the gradient cases
+    'expert_choice_runs_backward_inside': ('test_expert_choice', {'expert_choice': """
+def expert_choice(router_logits, capacity):
+    probs = router_logits.softmax(dim=-1)  # (N, E): each token's distribution over the experts
+    n = probs.shape[0]
+    order = probs.sort(dim=0, descending=True, stable=True).indices  # (N, E) tokens by preference, per expert
+    rank = torch.empty_like(order).scatter_(0, order, torch.arange(n)[:, None].expand_as(order).clone())
+    chosen = rank < capacity
+    gate = torch.where(chosen, probs, torch.zeros_like(probs))
+    if gate.requires_grad:
+        gate.sum().backward(retain_graph=True)
+    return chosen, gate
+"""}),
+    # P7, class F: backward() inside. Caught by .grad None after the gradient cases
+    'gqa_cached_runs_backward_inside': ('test_gqa_cached_attention', {'gqa_cached_attention': """
+def gqa_cached_attention(q, k, v):
+    b, h, t, d = q.shape
+    g, s = k.shape[1], k.shape[2]
+    qg = q.reshape(b, g, h // g, t, d)  # the query heads of one group sit next to each other
+    scores = torch.einsum("bgrtd,bgsd->bgrts", qg, k) / math.sqrt(d)
+    query_pos = torch.arange(s - t, s)  # absolute positions of the new queries
+    allowed = torch.arange(s)[None, :] <= query_pos[:, None]  # (T, S)
+    scores = scores.masked_fill(~allowed, float("-inf"))
+    out = torch.einsum("bgrts,bgsd->bgrtd", scores.softmax(dim=-1), v)
+    out = out.reshape(b, h, t, d)
+    if out.requires_grad:
+        out.sum().backward(retain_graph=True)
+    return out
+"""}),
+    # P8, class F: backward() inside. Caught by .grad None after the gradient cases
+    'decay_runs_backward_inside': ('test_decayed_linear_attention', {'decayed_linear_attention': """
+def decayed_linear_attention(q, k, v, decay):
+    phi_q, phi_k = F.elu(q) + 1, F.elu(k) + 1
+    state = torch.zeros(*q.shape[:-2], q.shape[-1], v.shape[-1], dtype=q.dtype)  # (..., Dh, Dv)
+    norm = torch.zeros(*q.shape[:-2], q.shape[-1], dtype=q.dtype)  # (..., Dh)
+    outs = []
+    for i in range(q.shape[-2]):
+        state = decay * state + phi_k[..., i, :, None] * v[..., i, None, :]
+        norm = decay * norm + phi_k[..., i, :]
+        top = torch.einsum("...d,...de->...e", phi_q[..., i, :], state)
+        bottom = (phi_q[..., i, :] * norm).sum(-1, keepdim=True)
+        outs.append(top / bottom)
+    out = torch.stack(outs, dim=-2).to(q.dtype)
+    if out.requires_grad:
+        out.sum().backward(retain_graph=True)
+    return out
+"""}),
+}
+SWEEP_18_UNPLACED = []  # no existing batch with room: reported, not given a new batch
+for _name in SWEEP_18:
+    MUTANTS[_name] = SWEEP_18[_name]
+    try:
+        place_mutant(MUTANTS, MUTANT_BATCHES, _name, "free")
+    except StopIteration:
+        del MUTANTS[_name]
+        SWEEP_18_UNPLACED.append(_name)
