@@ -823,7 +823,7 @@ def scrambled_source(num_heads, length, head_dim, position, column):
     flat = position * width + column  # reshape without the transpose keeps the flat order
     head = flat // (length * head_dim)
     flat -= head * length * head_dim
-    return [head, flat // head_dim, flat % head_dim]  # a list of three ints
+    return (head, flat // head_dim, flat % head_dim)  # three ints (a tuple, not a list: the intro says so since red team 18)
 """,
     "ranks": "rank_one_head = min(100, 512 // 8)\nrank_all_heads = min(100, 100, 512)",
     "cost": """
@@ -1117,3 +1117,31 @@ next(b for b in MUTANT_BATCHES if b[:1] == ["cross_attention_left_padded_kept_ou
     "contributions_caches_w_o_per_id")
 next(b for b in MUTANT_BATCHES if b[:1] == ["left_padded_scores_clamped"]).append("cache_caches_weights_per_id_of_params")
 MUTANT_BATCHES.append(["left_padded_switches_requires_grad_on_params"])
+
+# Red team 18 class sweep (tests/redteam/round18/03-sweep-verdicts.md). Class E: the values a part returns as
+# (a, b, c) returned as a list, which unpacks like the tuple (Parts 2, 4 and 7 now check the kind through _plain).
+# Class F: backward() run inside "to check that the gradient flows" (retain_graph=True, so the caller's
+# autograd.grad still works and the gradients compared are right): the caller's leaves get a .grad before its own
+# backward pass (Parts 1, 5, 6 and 7 now check that .grad is still None after a call on leaves that require grad).
+# No batch has room for a Part 6 mutant (every batch holds one), and one only for one Part 7 mutant: Part 6's
+# backward() and Part 7's list have none (Part 7 checks both on one call; the list is proven in Parts 2 and 4).
+from grading import place_mutant, replaced as _replaced_code, solution_code as _solution_code  # noqa: E402
+
+_MODEL = _solution_code(CHAPTER)
+_BACKWARD = "    if {0}.requires_grad:  # make sure the gradient flows\n        {0}.sum().backward(retain_graph=True)\n"
+for _name, _test, _part, _old, _new in [
+        ("scrambled_returns_a_list", "test_scrambled", "scrambled", "    return head, source_position, feature",
+         "    return [head, source_position, feature]"),
+        ("cost_returns_a_list", "test_cost", "cost", "    return parameters, macs, 2 * kv_width * keys",
+         "    return [parameters, macs, 2 * kv_width * keys]"),
+        ("interleaved_split_runs_backward_inside", "test_interleaved", "interleaved",
+         "    return x.reshape(b, t, d // num_heads, num_heads).permute(0, 3, 1, 2)",
+         "    out = x.reshape(b, t, d // num_heads, num_heads).permute(0, 3, 1, 2)\n" + _BACKWARD.format("out")
+         + "    return out"),
+        ("contributions_runs_backward_inside", "test_contributions", "contributions",
+         '    return torch.einsum("bhtk,ehk->bhte", heads, w_o)',
+         '    out = torch.einsum("bhtk,ehk->bhte", heads, w_o)\n' + _BACKWARD.format("out") + "    return out"),
+        ("cache_runs_backward_inside", "test_cache", "cache", "    return out, k, v",
+         _BACKWARD.format("out") + "    return out, k, v")]:
+    MUTANTS[_name] = (_test, {_part: _replaced_code(_MODEL[_part], _old, _new, once=True)})
+    place_mutant(MUTANTS, MUTANT_BATCHES, _name, "free")

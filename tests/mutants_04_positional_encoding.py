@@ -895,3 +895,20 @@ MUTANTS["equivariance_switches_the_layer_to_eval"] = ("test_equivariance", {"equ
 next(b for b in MUTANT_BATCHES if b == ["partial_rope_kept_output_buffer"]).extend(
     ["table_angles_cached_per_id_of_positions", "position_lru_cache_on_the_row", "equivariance_switches_the_layer_to_eval"])
 MUTANT_BATCHES.append(["partial_rope_positions_cached_per_id_of_lengths"])
+
+# Red team 18 class sweep (tests/redteam/round18/04-sweep-verdicts.md). Class E: the pair a part returns as (a, b)
+# returned as a list, which unpacks like the tuple (Parts 2 and 8 now check the kind through _plain). Class F:
+# backward() run inside "to check that the gradient flows" (retain_graph=True, so the caller's autograd.grad still
+# works and the gradients compared are right): the caller's x gets a .grad before its own backward pass (Part 5 now
+# checks that x.grad is still None after a call on a leaf that requires grad). Every batch holds a Part 5 member, so
+# Part 5's backward() has no mutant.
+from grading import place_mutant, replaced as _replaced_code, solution_code as _solution_code  # noqa: E402
+
+_MODEL = _solution_code(CHAPTER)
+for _name, _test, _part, _old, _new in [
+        ("alibi_block_returns_a_list", "test_alibi_block", "alibi_block", "    return bias, key_pos <= query_pos",
+         "    return [bias, key_pos <= query_pos]"),
+        ("equivariance_returns_a_list", "test_equivariance", "equivariance", "    return worst <= tol, float(worst)",
+         "    return [worst <= tol, float(worst)]")]:
+    MUTANTS[_name] = (_test, {_part: _replaced_code(_MODEL[_part], _old, _new, once=True)})
+    place_mutant(MUTANTS, MUTANT_BATCHES, _name, "free")
