@@ -1380,3 +1380,25 @@ MUTANTS["pack_cached_by_tensor_identity"] = ("test_pack_bits", {"pack_bits": "im
 MUTANT_BATCHES.append(["merge_returns_a_list", "asym_returns_a_list"])
 for _name in ("pack_cached_by_tensor_identity", "backward_returns_a_list", "dequant_group_from_the_last_quantize"):
     _place_mutant(MUTANTS, MUTANT_BATCHES, _name, "free")
+# Red team 18 class sweep (tests/redteam/round18/07-sweep-verdicts.md): chapters 3-6 and 9's classes put into every
+# part here. requires_grad_() switched on in a caller's tensor (Parts 2, 4, 5, 7), a result kept per id() of an input
+# or in a functools.lru_cache (Parts 4, 5), a finite stand-in for -inf (Parts 2, 7), backward() run inside (Parts 2,
+# 4): the hidden tests now read each passed tensor's flag, call again on the same tensors after the caller changed them
+# in place, use log-sum-exps near -3e10, -1e250 (float64) and -1e35 (float32) and scores near -2e11, and check the
+# caller's .grad after the call. Only Part 4 has room in a batch (every batch holds a Part 2, a Part 5 and a Part 7
+# mutant or cell); the others are proven by tests/redteam/round18/07-sweep-after.txt.
+MUTANTS["rms_switches_requires_grad_on"] = ("test_rms_norm_half", {"rms_norm_half": _replaced(
+    _SOLUTION["rms_norm_half"], "    root = math.sqrt(eps)\n",
+    "    if not x.requires_grad:\n        x.requires_grad_()  # so that the result can be differentiated\n    root = math.sqrt(eps)\n",
+    once=True)})
+MUTANTS["rms_cached_by_tensor_identity"] = ("test_rms_norm_half", {"rms_norm_half": "import functools\n" + _replaced(
+    _SOLUTION["rms_norm_half"], "def rms_norm_half(x, eps=1e-6):\n",
+    "@functools.lru_cache(maxsize=64)\ndef rms_norm_cached(x, eps):\n    return rms_norm_plain(x, eps)\n\n\n"
+    "def rms_norm_half(x, eps=1e-6):\n    return rms_norm_cached(x, eps).clone()\n\n\ndef rms_norm_plain(x, eps=1e-6):\n",
+    once=True)})
+MUTANTS["rms_runs_backward_inside"] = ("test_rms_norm_half", {"rms_norm_half": _replaced(
+    _SOLUTION["rms_norm_half"], "    return torch.where(rms >= torch.finfo(x.dtype).tiny, x / rms, s / r)",
+    "    y = torch.where(rms >= torch.finfo(x.dtype).tiny, x / rms, s / r)\n"
+    "    if y.requires_grad:\n        y.sum().backward(retain_graph=True)  # check that gradients flow\n    return y", once=True)})
+for _name in ("rms_switches_requires_grad_on", "rms_cached_by_tensor_identity", "rms_runs_backward_inside"):
+    _place_mutant(MUTANTS, MUTANT_BATCHES, _name, "free")

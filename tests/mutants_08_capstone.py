@@ -1114,3 +1114,42 @@ MUTANTS["sample_drops_to_float32_min"] = ("test_sample", {"sample": _replaced(
 for _name in ("decoder_io_returns_a_list", "loss_shifts_plain_logits_in_place"):
     place_mutant(MUTANTS, MUTANT_BATCHES, _name, "free")
 place_mutant(MUTANTS, MUTANT_BATCHES, "sample_drops_to_float32_min", None)  # every batch holds a Part 6 mutant
+# Red team 18 class sweep (tests/redteam/round18/08-sweep-verdicts.md): chapters 3-6 and 9's classes put into every
+# part here. requires_grad_() switched on in the caller's logits (Part 4; Part 5's entries were caught already),
+# backward() run inside the loss (Part 4), and results kept per id() of an input (Parts 1, 4, 5, 8: caught only where
+# a freed object's id came back, not confirmed when graded alone in Part 8). The hidden tests now read the flag of
+# logits that need no gradient and of every given entry, check logits.grad after the call, and call again on the
+# same tensors, lists and dicts after the caller changed them in place
+_SOL = solution_code(CHAPTER)
+MUTANTS["loss_switches_requires_grad_on"] = ("test_sentence_loss", {"sentence_loss": _replaced(
+    _SOL["sentence_loss"], "    logp = torch.log_softmax(logits, dim=-1)\n",
+    "    if not logits.requires_grad:\n        logits.requires_grad_()  # the loss must be differentiable\n"
+    "    logp = torch.log_softmax(logits, dim=-1)\n", once=True)})
+MUTANTS["loss_runs_backward_inside"] = ("test_sentence_loss", {"sentence_loss": _replaced(
+    _SOL["sentence_loss"], "    return per_sentence.mean()",
+    "    loss = per_sentence.mean()\n    if loss.requires_grad:\n        loss.backward(retain_graph=True)\n    return loss",
+    once=True)})
+MUTANTS["loss_mask_cached_by_id_targets"] = ("test_sentence_loss", {"sentence_loss": "MASKS = {}\n" + _replaced(
+    _SOL["sentence_loss"], "    real = targets != PAD\n",
+    "    if id(targets) not in MASKS:\n        MASKS[id(targets)] = targets != PAD\n    real = MASKS[id(targets)]\n", once=True)})
+MUTANTS["decoder_io_cached_by_id"] = ("test_decoder_io", {"decoder_io": "IO_CACHE = {}\n" + _replaced(
+    _SOL["decoder_io"], "def decoder_io(targets):\n",
+    "def decoder_io(targets):\n    if id(targets) not in IO_CACHE:\n        IO_CACHE[id(targets)] = decoder_io_plain(targets)[0]\n"
+    "    return IO_CACHE[id(targets)].clone(), targets\n\n\ndef decoder_io_plain(targets):\n", once=True)})
+MUTANTS["average_cached_by_id_states"] = ("test_average", {"average": "AVERAGES = {}\n" + _replaced(
+    _SOL["average"], "def average_checkpoints(states):\n",
+    "def average_checkpoints(states):\n    key = tuple(id(s) for s in states)\n    if key not in AVERAGES:\n"
+    "        AVERAGES[key] = average_plain(states)\n    return {k: v.clone() for k, v in AVERAGES[key].items()}\n\n\n"
+    "def average_plain(states):\n", once=True)})
+MUTANTS["average_switches_requires_grad_on"] = ("test_average", {"average": _replaced(
+    _SOL["average"], "        if states[-1][k].is_floating_point():\n",
+    "        if states[-1][k].is_floating_point():\n            states[-1][k].requires_grad_()\n", once=True)})
+MUTANTS["bleu_cached_by_id"] = ("test_bleu", {"bleu": "BLEU_CACHE = {}\n" + _replaced(
+    _SOL["bleu"], "def corpus_bleu(hypotheses, references):\n",
+    "def corpus_bleu(hypotheses, references):\n    key = (id(hypotheses), id(references))\n    if key not in BLEU_CACHE:\n"
+    "        BLEU_CACHE[key] = corpus_bleu_plain(hypotheses, references)\n    return BLEU_CACHE[key]\n\n\n"
+    "def corpus_bleu_plain(hypotheses, references):\n", once=True)})
+for _name in ("loss_switches_requires_grad_on", "loss_runs_backward_inside", "loss_mask_cached_by_id_targets",
+              "decoder_io_cached_by_id", "average_cached_by_id_states", "average_switches_requires_grad_on",
+              "bleu_cached_by_id"):
+    place_mutant(MUTANTS, MUTANT_BATCHES, _name, "free")
