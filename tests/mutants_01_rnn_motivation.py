@@ -127,7 +127,8 @@ def coverage_decoder(x, h, allowed, s0, p):
     states, weights = x.new_zeros(b, t, s0.shape[1]), x.new_zeros(b, t, h.shape[1])
     for i in range(t):
         e = torch.tanh((state @ p["W_q"].T)[:, None, :] + h @ p["W_k"].T + cov.unsqueeze(-1) * p["w_c"]) @ p["v"]
-        alpha = torch.softmax(e.masked_fill(~allowed, -1e9), dim=-1)
+        # -inf, not -1e9: with a large v every real score can lie below -1e9 (round 18 class sweep)
+        alpha = torch.softmax(e.masked_fill(~allowed, float("-inf")), dim=-1)
         context = torch.bmm(alpha.unsqueeze(1), h).squeeze(1)
         step_input = torch.cat([x[:, i], context], dim=1)
         state = torch.tanh(torch.einsum("bi,hi->bh", step_input, p["W_ih"]) + state @ p["W_hh"].T + p["b_ih"] + p["b_hh"])
@@ -691,6 +692,12 @@ def rnn_unroll_reverse(x, lengths, p, h0=None):
     "decoder_caches_keys_by_id": ("test_additive", {"additive": decoder(
         dtype_line="    _k = (id(h), id(p['W_k']))\n    KEYS.setdefault(_k, h @ p['W_k'].T)\n").replace(
         "h @ p['W_k'].T + ", "KEYS[_k] + ").replace("\ndef coverage_decoder", "\nKEYS = {}\ndef coverage_decoder", 1)}),
+    # round 18 class sweep (backward() run inside, chapter 9's class): a "quick check that the gradient flows" that
+    # runs J.sum().backward() adds a gradient to the .grad of the caller's leaves; every value, and every gradient the
+    # tests take with autograd.grad, stays right (the leaves' .grad is now checked to be None after the call)
+    "jacobian_runs_backward_inside": ("test_rnn_step", {"rnn_step": jac(
+        CANDIDATE + SLOPE + '    J = slope[:, :, None] * p["W_hh"] + torch.diag(1 - leak)\n'
+        "    if J.requires_grad:\n        J.sum().backward(retain_graph=True)\n    return J")}),
     # red team 18 (the dtype generaliser): the norms as sums of squares in the dtype of x (the model answer until
     # round 18): in float32 the squares of entries near 1e-27 underflow to 0, and the norm with them
     "jacobian_norms_sum_of_squares_in_float32": ("test_gradient_norms", {"gradient_norms": jacobians(
@@ -931,5 +938,6 @@ MUTANT_BATCHES = [
     # round 17 clamp sweep: every batch above holds a Part 1, a Part 4 and a Part 6 mutant
     ["step_clamps_the_inputs", "reverse_clamps_the_inputs", "decoder_clamps_the_inputs"],
     # red team 18: every batch above holds a Part 4 and a Part 6 mutant
-    ["reverse_hands_back_h0_when_nothing_is_read", "decoder_caches_keys_by_id"],
+    ["reverse_hands_back_h0_when_nothing_is_read", "decoder_caches_keys_by_id",
+     "jacobian_runs_backward_inside"],  # round 18 class sweep: the only batch with room for a Part 1 mutant
 ]
