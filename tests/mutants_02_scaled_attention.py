@@ -12,7 +12,8 @@ FULL_MARKS = 16.0
 
 # Common wrong answers: name -> (the graded test that must lose points, {answer cell: code}).
 # the model answer of Part 7, for mutants that change one line of it
-FIX_MODEL = solution_code(CHAPTER)["fixed_self_attention"]
+_SOLUTION = solution_code(CHAPTER)
+FIX_MODEL = _SOLUTION["fixed_self_attention"]
 
 
 # Part 4 built on Part 3 (round 11, refbind pass; the red team's correct c_p4_calls_part3_per_row): row b's real
@@ -1107,6 +1108,51 @@ class FixedSelfAttention(SeedSelfAttention):
             out = out.masked_fill(~real[:, :, None], 0.0)
         return out
 """}),
+    # round 18 class sweep (a float32 sum of squares that overflows; the model answer until this sweep): float32
+    # worked in float32, whose squared norms are inf past entries near 1e19 while the distances of nearby rows are not
+    "raw_scores_float32_norms_overflow": ("test_raw_scores", {"raw_scores": _replaced(
+        _SOLUTION["raw_scores"], "a, b = q.to(torch.float64), k.to(torch.float64)",
+        "work = torch.float32 if q.dtype in (torch.float16, torch.bfloat16) else q.dtype\n    a, b = q.to(work), k.to(work)",
+        once=True)}),
+    # round 18 class sweep (backward() run inside, chapter 9's class): a "check that the gradient flows" adds a gradient
+    # to the .grad of the caller's leaves; every value and every gradient taken with autograd.grad stays right
+    "raw_scores_runs_backward_inside": ("test_raw_scores", {"raw_scores": _replaced(
+        _SOLUTION["raw_scores"], "    return (-(q_norms + k_norms - 2 * dots).clamp(min=0)).to(q.dtype)",
+        "    out = (-(q_norms + k_norms - 2 * dots).clamp(min=0)).to(q.dtype)\n"
+        "    if out.requires_grad:\n        out.sum().backward(retain_graph=True)\n    return out", once=True)}),
+    # round 18 class sweep (requires_grad_() switched on in a tensor the caller passed): no value check read the flag
+    "softmax_backward_sets_requires_grad": ("test_softmax_backward", {"softmax_backward": _replaced(
+        _SOLUTION["softmax_backward"], "    inner =",
+        "    if not weights.requires_grad:\n        weights.requires_grad_()\n    inner =", once=True)}),
+    # round 18 class sweep (a result kept between calls, keyed on id() of the inputs): every hidden call passed fresh
+    # tensors, so the same weights changed in place were never seen twice
+    "softmax_backward_caches_by_id": ("test_softmax_backward", {"softmax_backward": "\nINNER = {}\n" + _replaced(
+        _SOLUTION["softmax_backward"], "    inner = (weights * grad_weights).sum(dim=-1, keepdim=True)",
+        "    key = (id(weights), id(grad_weights), tuple(weights.shape))\n"
+        "    if key not in INNER:\n        INNER[key] = (weights * grad_weights).sum(dim=-1, keepdim=True)\n"
+        "    inner = INNER[key]", once=True)}),
+    # round 18 class sweep (a list where the text says the pair (allowed, positions)): _items accepted a list
+    "padding_mask_returns_a_list": ("test_padding_mask", {"padding_mask": _replaced(
+        _SOLUTION["padding_mask"], "    return allowed, positions", "    return [allowed, positions]", once=True)}),
+    # round 18 class sweep (requires_grad_() switched on in the caller's q)
+    "masked_attention_sets_requires_grad_on_q": ("test_masked_attention", {"masked_attention": _replaced(
+        _SOLUTION["masked_attention"], "    scores = q @",
+        "    if not q.requires_grad:\n        q.requires_grad_()\n    scores = q @", once=True)}),
+    # round 18 class sweep (a list where the text says the pair (output, lse))
+    "masked_attention_returns_a_list": ("test_masked_attention", {"masked_attention": _replaced(
+        _SOLUTION["masked_attention"], "    return weights @ v, lse", "    return [weights @ v, lse]", once=True)}),
+    # round 18 class sweep (backward() run inside)
+    "masked_attention_runs_backward_inside": ("test_masked_attention", {"masked_attention": _replaced(
+        _SOLUTION["masked_attention"], "    return weights @ v, lse",
+        "    out = weights @ v\n    if out.requires_grad:\n        out.sum().backward(retain_graph=True)\n"
+        "    return out, lse", once=True)}),
+    # round 18 class sweep (a float32 sum of squares that underflows or overflows): pairs drawn in float32, whose
+    # variance of scale * dots is 0 at scale 1e-25 and inf at 1e25
+    "variance_in_float32": ("test_variance_experiment", {"variance_experiment": _replaced(_replaced(
+        _SOLUTION["variance_experiment"], "torch.rand(n, d_k, generator=generator, dtype=torch.float64)",
+        "torch.rand(n, d_k, generator=generator)", once=True),
+        "torch.randn(n, d_k, generator=generator, dtype=torch.float64)", "torch.randn(n, d_k, generator=generator)",
+        once=True)}),
 }
 
 # Correct answers that differ from the model answers: a loop over the queries, einsum,
@@ -1154,8 +1200,10 @@ def masked_attention(q, k, v, allowed):
 def dot_product_variance(d_k, n, scale=1.0, generator=None):
     k = torch.randn(d_k, n, generator=generator)
     q = torch.rand(d_k, n, generator=generator)
-    dots = scale * torch.einsum("dn,dn->n", q, k)
-    return float(((dots - dots.mean()) ** 2).sum() / (n - 1))
+    dots = torch.einsum("dn,dn->n", q, k)
+    # float32 draws, the scale applied to the variance as a Python float: squares of float32 numbers of size 1e-25 or
+    # 1e25 underflow or overflow (round 18 class sweep)
+    return float(((dots - dots.mean()) ** 2).sum() / (n - 1)) * scale ** 2
 
 predicted_variance_512 = 170.666667
 """,
@@ -1185,7 +1233,7 @@ class FixedSelfAttention(SeedSelfAttention):
 LOOPS_AND_TORCH = {
     "raw_scores": """
 def raw_scores(q, k):
-    work = torch.promote_types(q.dtype, torch.float32)  # half precision worked in float32
+    work = torch.promote_types(q.dtype, torch.float64)  # float32 squares overflow past 3.4e38 (red team 18 sweep)
     a, b = q.to(work), k.to(work)
     d = a.pow(2).sum(-1, keepdim=True) + b.pow(2).sum(-1, keepdim=True).mT - 2 * a @ b.mT
     return torch.minimum(-d, torch.zeros((), dtype=work)).to(q.dtype)
@@ -1328,20 +1376,28 @@ MUTANT_BATCHES = [
     ["raw_scores_distance_then_square",  # red team 11
      "padding_mask_wraps_small_int_lengths_with_fix_calling_it",
      "causal_mask_in_inference_mode", "softmax_backward_in_inference_mode",  # red team 17  # round 11, refbind: no other Part 4 or 7 member
-     "masked_attention_fills_minus_1e9"],  # red team 18
+     "masked_attention_fills_minus_1e9",  # red team 18
+     "variance_in_float32"],  # round 18 class sweep
     ["fix_sets_self_scale_to_the_head_width",  # round 14, hand-written answers: every batch above has a Part 7 member
      "raw_scores_kept_output_buffer", "softmax_backward_kept_output_buffer",  # round 15 class sweep, second pass
      "padding_mask_kept_output_buffer", "masked_attention_clamps_the_inputs"],
     # red team 15: every batch above has a Part 7 member; each new one takes two of the mutants graded alone before
     ["fix_module_level_causal_mask_written_in_place", "raw_scores_clamp_only_when_k_is_q",
-     "softmax_backward_renormalises_the_row", "variance_floored_at_1e_12"],
+     "softmax_backward_renormalises_the_row", "variance_floored_at_1e_12",
+     "padding_mask_returns_a_list", "masked_attention_sets_requires_grad_on_q"],  # round 18 class sweep
     ["fix_lengths_in_the_dtype_of_x", "raw_scores_norms_from_gram_diagonals",
-     "padding_mask_in_inference_mode", "softmax_backward_clamps_the_gradient"],  # red team 17
+     "padding_mask_in_inference_mode", "softmax_backward_clamps_the_gradient",  # red team 17
+     "masked_attention_returns_a_list"],  # round 18 class sweep
     # round 15 class sweep, second pass: every batch above has a Part 7 member
     ["fixed_self_attention_kept_output_buffer",
-     "raw_scores_clamps_the_inputs", "softmax_backward_floors_the_temperature"],  # round 17 clamp sweep
+     "raw_scores_clamps_the_inputs", "softmax_backward_floors_the_temperature",  # round 17 clamp sweep
+     "masked_attention_runs_backward_inside"],  # round 18 class sweep
     # round 17 clamp sweep: batch 12, the only one without a Part 8 mutant, holds Part 8 calling Part 4
-    ["fix_clamps_the_inputs"],
+    ["fix_clamps_the_inputs",
+     "raw_scores_runs_backward_inside", "softmax_backward_caches_by_id"],  # round 18 class sweep
     # red team 18: every batch above holds a Part 7 mutant or changes Part 7's cell
-    ["fixed_self_attention_fills_minus_1e9"],
+    ["fixed_self_attention_fills_minus_1e9",
+     "raw_scores_float32_norms_overflow", "softmax_backward_sets_requires_grad"],  # round 18 class sweep
+    # round 18 class sweep: no batch has room for a Part 7 mutant (fix_caches_padding_by_id_lengths, the layer's
+    # padding mask kept per id(lengths)); the hidden test catches it (tests/redteam/round18/02-sweep-after.txt)
 ]
