@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import copy
+import subprocess
+import sys
 
 import numpy as np
 import pytest
@@ -148,16 +150,27 @@ def test_close_agrees_with_torch_testing_assert_close(ns):
         ns["_close"](torch.zeros(2), torch.zeros(2), "y", rtol=0.1)
 
 
-def test_close_calls_no_python_code_an_answer_could_patch(ns, monkeypatch):
+def test_close_calls_no_python_code_an_answer_could_patch():
     """What `torch.testing.assert_close` decides with (its module's functions) and the operators of the Tensor class
-    can be replaced by an answer: `_close` uses neither."""
-    import torch.testing._comparison as comparison
-    monkeypatch.setattr(comparison, "not_close_error_metas", lambda *a, **k: [])
-    monkeypatch.setattr(torch.testing, "assert_close", lambda *a, **k: None)
-    for name in ("__sub__", "__eq__", "__getitem__", "__invert__", "abs", "to"):
-        monkeypatch.setattr(torch.Tensor, name, lambda *a, **k: torch.zeros(()))
-    with pytest.raises(AssertionError, match="2 of 2 elements differ"):
-        ns["_close"](torch.zeros(2), torch.ones(2), "w")
+    can be replaced by an answer: `_close` uses neither. (In a process of its own: a dunder set on torch.Tensor
+    changes the class's slots for good, and 0-d tensors would then pass for sequences in the tests after it.)"""
+    script = "\n".join([
+        "import torch, torch.testing._comparison as comparison",
+        "from attnlab.instructor import plain",
+        "ns = {}",
+        "exec(plain.cell_source(), ns)",
+        "comparison.not_close_error_metas = lambda *a, **k: []",
+        "torch.testing.assert_close = lambda *a, **k: None",
+        "for name in ('__sub__', '__eq__', '__getitem__', '__invert__', 'abs', 'to'):",
+        "    setattr(torch.Tensor, name, lambda *a, **k: torch.zeros(()))",
+        "try:",
+        "    ns['_close'](torch.zeros(2), torch.ones(2), 'w')",
+        "    print('passed')",
+        "except AssertionError as err:",
+        "    print(err)"])
+    proc = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=120)
+    assert proc.returncode == 0, proc.stderr
+    assert "w is not close to the expected value: 2 of 2 elements differ" in proc.stdout, proc.stdout
 
 
 def test_helpers_keep_what_they_captured_when_the_notebook_rebinds_it(ns, monkeypatch):
