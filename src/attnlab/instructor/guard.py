@@ -1231,7 +1231,10 @@ def __attnlab_install_audit__(watched, attrs, module_name, pickle_modules, pickl
                 finally:
                     busy[0] = False
         if event in watched and not busy[0] and not (
-                event in ("object.__getattr__", "object.__setattr__") and (len(args) < 2 or args[1] not in attrs)):
+                event in ("object.__getattr__", "object.__setattr__") and (len(args) < 2 or args[1] not in attrs)) and not (
+                # a frame's code matters only while hidden lines run (their frames are the ones to keep out of
+                # reach); read everywhere else (IPython, tracebacks, torch), it would cost every read a record
+                event == "object.__getattr__" and args[1] == "f_code" and not testing[0]):
             busy[0] = True
             try:
                 record(event, args)
@@ -1334,9 +1337,9 @@ def __attnlab_install_audit__(watched, attrs, module_name, pickle_modules, pickl
                 event == "object.__getattr__" and len(args) > 1 and args[1] in attrs)):
             if event == "sys._getframe":
                 by = frame
-                while by is not None and by.f_code.co_filename in wrappers:
+                while testing[0] and by is not None and by.f_code.co_filename in wrappers:
                     by = by.f_back
-                if by is not None and by.f_code.co_filename.startswith(libraries) and args:
+                if testing[0] and by is not None and by.f_code.co_filename.startswith(libraries) and args:
                     up = args[0]
                     while up is not None and not grader_code:
                         grader_code = (owner_of(up.f_code.co_filename) or ("", ""))[1] == "grader"
