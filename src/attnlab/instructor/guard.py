@@ -922,6 +922,10 @@ def __attnlab_install_audit__(watched, attrs, module_name, pickle_modules, pickl
 
     def owner_of(filename):
         return st.files.get(filename) or (st.timed if filename in magic_files else None)
+
+    def graders(code):
+        # whether a code object is a grader's cell's (a locked cell, or a test cell's lines)
+        return (owner_of(code.co_filename) or ("", ""))[1] == "grader"
     seen = set()
 
     function_type, empty_cell, zip_, read_only = types.FunctionType, ValueError, zip, types.MappingProxyType
@@ -943,7 +947,7 @@ def __attnlab_install_audit__(watched, attrs, module_name, pickle_modules, pickl
                 value = old.cell_contents
             except empty_cell:
                 continue
-            if type_(value) is function_type and (owner_of(value.__code__.co_filename) or ("", ""))[1] == "grader":
+            if type_(value) is function_type and graders(value.__code__):
                 value = sealed(value, memo, scope)
             new.cell_contents = value
         return copy
@@ -955,7 +959,7 @@ def __attnlab_install_audit__(watched, attrs, module_name, pickle_modules, pickl
         for name in names:
             if name in ns:
                 value = ns[name]
-                if type_(value) is function_type and (owner_of(value.__code__.co_filename) or ("", ""))[1] == "grader":
+                if type_(value) is function_type and graders(value.__code__):
                     if scope is None:
                         scope = dict_(ns)
                         scope["__builtins__"] = real_builtins
@@ -1342,12 +1346,12 @@ def __attnlab_install_audit__(watched, attrs, module_name, pickle_modules, pickl
                 if testing[0] and by is not None and by.f_code.co_filename.startswith(libraries) and args:
                     up = args[0]
                     while up is not None and not grader_code:
-                        grader_code = (owner_of(up.f_code.co_filename) or ("", ""))[1] == "grader"
+                        grader_code = graders(up.f_code)
                         up = up.f_back
             else:
                 target = getattr(args[0], args[1], None)   # busy: its own event is not recorded
                 code = target if isinstance(target, types.CodeType) else getattr(target, "f_code", None)
-                grader_code = isinstance(code, types.CodeType) and (owner_of(code.co_filename) or ("", ""))[1] == "grader"
+                grader_code = isinstance(code, types.CodeType) and graders(code)
             if grader_code:
                 up = frame
                 while up is not None:
