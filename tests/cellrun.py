@@ -95,12 +95,17 @@ def run_cell(namespace: dict, gid: str, code: str, points: float) -> tuple[str, 
     """Run one cell as the grader would: a graded cell starts with torch's global switches at their
     defaults and fails if it leaves one changed. Returns ``(error text or "", the exception raised or None)``."""
     import builtins
+    import linecache
 
     error, raised = "", None
     if points:  # as the grader does before every test cell: torch's global switches back to their defaults
         eval(guard.RESET_SWITCHES, {"__builtins__": builtins})
+    filename = f"<cell {gid}>"
+    # as IPython does: the cell's source in linecache, so that inspect.getsource finds what the cell defined
+    # (chapter 7's Part 8 hands its kernel's source to Triton's compiler)
+    linecache.cache[filename] = (len(code), None, code.splitlines(keepends=True), filename)
     try:
-        exec(compile(code, f"<cell {gid}>", "exec"), namespace)
+        exec(compile(code, filename, "exec"), namespace)
     except BaseException as err:  # noqa: BLE001 - a cell's error (SystemExit included) is its result
         error, raised = "".join(traceback.format_exception_only(type(err), err)).strip()[-300:], err
     if points:  # as the grader does after every test cell: a switch an answer left changed fails the cell
