@@ -1145,3 +1145,28 @@ for _name, _test, _part, _old, _new in [
          _BACKWARD.format("out") + "    return out, k, v")]:
     MUTANTS[_name] = (_test, {_part: _replaced_code(_MODEL[_part], _old, _new, once=True)})
     place_mutant(MUTANTS, MUTANT_BATCHES, _name, "free")
+
+# Red team 19 (tests/redteam/round19/03-verdicts.md), the numerically naive student: the textbook order
+# softmax((q @ k^T) / sqrt(Dh)) written out in the dtype of x. In float16 a product q . k passes 65504 where the score
+# q . k / sqrt(Dh) does not: inf, then inf - inf = NaN. Parts 6 and 7 now each have a float16 case with products near
+# 72 000 to 76 500 and scores near 51 000 to 54 000 (the texts say so). Every batch already holds a Part 6 and a Part 7
+# member and the suite may not grow by a notebook, so these two mutants are kept out of MUTANTS (a mutant outside the
+# batches is graded in a notebook of its own); tests/redteam_grade.py showed each CAUGHT (round19/03-after.txt:
+# N7 and N8), and either can go into the next batch that has room
+_TEXTBOOK = ('    scores = (q @ k.transpose(-2, -1)) / math.sqrt(q.shape[-1])  # scaled after the product\n'
+             '    scores = scores.masked_fill(~{mask}, float("-inf"))\n'
+             '    {out} = merge_heads(torch.softmax(scores, dim=-1) @ v) @ params["w_o"].T + params["b_o"]\n')
+UNBATCHED_MUTANTS = {
+    "cache_float16_scores_scaled_after_the_product": ("test_cache", {"cache": _replaced_code(
+        _MODEL["cache"], '    out = merge_heads(attention(q, k, v, allowed)) @ params["w_o"].T + params["b_o"]\n',
+        _TEXTBOOK.format(mask="allowed", out="out"), once=True)}),
+    "left_padded_float16_scores_scaled_after_the_product": ("test_left_padded", {"left_padded": _replaced_code(
+        _MODEL["left_padded"],
+        '    heads = attention(q, k, v, real[:, None, None, :])  # mask (B, 1, 1, S)\n'
+        '    return merge_heads(heads) @ params["w_o"].T + params["b_o"]',
+        '    allowed = real[:, None, None, :]\n'
+        '    scores = (q @ k.transpose(-2, -1)) / math.sqrt(q.shape[-1])  # scaled after the product\n'
+        '    weights = torch.softmax(scores.masked_fill(~allowed, float("-inf")), dim=-1)\n'
+        '    weights = torch.where(allowed.any(dim=-1, keepdim=True), weights, torch.zeros((), dtype=weights.dtype))\n'
+        '    return merge_heads(weights @ v) @ params["w_o"].T + params["b_o"]', once=True)}),
+}
