@@ -1153,6 +1153,28 @@ class FixedSelfAttention(SeedSelfAttention):
         "torch.rand(n, d_k, generator=generator)", once=True),
         "torch.randn(n, d_k, generator=generator, dtype=torch.float64)", "torch.randn(n, d_k, generator=generator)",
         once=True)}),
+    # red team 19 (the off-by-one student): positions counted from 1, in float32; the tie that float32 rounding makes at
+    # 2**24 + 1 falls on the safe side of a single query at 2**24 (position 2**24 + 1 counted from 1), and key 2**24 + 3
+    # rounds up onto query 2**24 + 2's position 2**24 + 4 only in a block of three queries from 2**24 on
+    "causal_mask_one_based_float_positions": ("test_causal_mask", {"causal_mask": """
+def causal_mask(t, s, offset):
+    key_pos = torch.arange(1, s + 1, dtype=torch.float32)
+    query_pos = torch.arange(offset + 1, offset + t + 1, dtype=torch.float32)
+    return key_pos[None, :] <= query_pos[:, None]
+"""}),
+    # red team 19 (the off-by-one student): the allowed keys counted in uint8, which wraps to 0 at 256: a row with 256
+    # allowed keys gets lse = -inf and a zero output, as if it had none
+    "masked_attention_counts_keys_in_uint8": ("test_masked_attention", {"masked_attention": """
+def masked_attention(q, k, v, allowed):
+    z = q @ k.transpose(-2, -1) / math.sqrt(q.shape[-1])
+    z = z.masked_fill(~allowed, float("-inf"))
+    has_key = allowed.expand(z.shape).sum(-1, keepdim=True, dtype=torch.uint8) > 0
+    top = torch.where(has_key, z.amax(-1, keepdim=True), torch.zeros((), dtype=z.dtype))
+    e = torch.exp(z - top)
+    total = torch.where(has_key, e.sum(-1, keepdim=True), torch.ones((), dtype=z.dtype))
+    lse = torch.where(has_key, top + torch.log(total), torch.full((), float("-inf"), dtype=z.dtype)).squeeze(-1)
+    return torch.where(has_key, (e / total) @ v, torch.zeros((), dtype=z.dtype)), lse
+"""}),
 }
 
 # Correct answers that differ from the model answers: a loop over the queries, einsum,
@@ -1380,7 +1402,8 @@ MUTANT_BATCHES = [
      "variance_in_float32"],  # round 18 class sweep
     ["fix_sets_self_scale_to_the_head_width",  # round 14, hand-written answers: every batch above has a Part 7 member
      "raw_scores_kept_output_buffer", "softmax_backward_kept_output_buffer",  # round 15 class sweep, second pass
-     "padding_mask_kept_output_buffer", "masked_attention_clamps_the_inputs"],
+     "padding_mask_kept_output_buffer", "masked_attention_clamps_the_inputs",
+     "causal_mask_one_based_float_positions"],  # red team 19
     # red team 15: every batch above has a Part 7 member; each new one takes two of the mutants graded alone before
     ["fix_module_level_causal_mask_written_in_place", "raw_scores_clamp_only_when_k_is_q",
      "softmax_backward_renormalises_the_row", "variance_floored_at_1e_12",
@@ -1394,7 +1417,8 @@ MUTANT_BATCHES = [
      "masked_attention_runs_backward_inside"],  # round 18 class sweep
     # round 17 clamp sweep: batch 12, the only one without a Part 8 mutant, holds Part 8 calling Part 4
     ["fix_clamps_the_inputs",
-     "raw_scores_runs_backward_inside", "softmax_backward_caches_by_id"],  # round 18 class sweep
+     "raw_scores_runs_backward_inside", "softmax_backward_caches_by_id",  # round 18 class sweep
+     "masked_attention_counts_keys_in_uint8"],  # red team 19
     # red team 18: every batch above holds a Part 7 mutant or changes Part 7's cell
     ["fixed_self_attention_fills_minus_1e9",
      "raw_scores_float32_norms_overflow", "softmax_backward_sets_requires_grad"],  # round 18 class sweep
