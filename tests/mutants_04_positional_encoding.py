@@ -912,3 +912,10 @@ for _name, _test, _part, _old, _new in [
          "    return [worst <= tol, float(worst)]")]:
     MUTANTS[_name] = (_test, {_part: _replaced_code(_MODEL[_part], _old, _new, once=True)})
     place_mutant(MUTANTS, MUTANT_BATCHES, _name, "free")
+
+# Red team 19 (tests/redteam/round19/04-verdicts.md), the numerically naive student: the largest absolute difference as
+# the square root of the largest square. In float64 a difference past 1e154 squares to inf, one below 1e-162 to 0:
+# Part 8 now has both (a gap of 1e200 and one of 3e-170, the text says so)
+MUTANTS["equivariance_root_of_the_largest_square"] = ("test_equivariance", {"equivariance": _replaced_code(
+    _MODEL["equivariance"], ".abs().max().item())  # largest entry", ".pow(2).max().sqrt().item())", once=True)})
+place_mutant(MUTANTS, MUTANT_BATCHES, "equivariance_root_of_the_largest_square", "free")
