@@ -823,3 +823,39 @@ SWEEP_18 = {
 MUTANTS.update(SWEEP_18)
 for _name in SWEEP_18:
     place_mutant(MUTANTS, MUTANT_BATCHES, _name, "free")
+
+
+# Red team 19 (four blind helpers: the off-by-one, the padding and reduction, the paper reader and the numerically
+# naive student): the slips of this chapter, each class closed by a hidden check; "free" puts a mutant into the first
+# batch with room. Part 6's slip (an additive mask of torch.finfo(dtype).min, Hugging Face's way, which a masked key
+# scoring far above the lowest visible scores survives) is caught by _check_lowest_scores' second case; every batch
+# already holds a Part 6 mutant and the suite gets no new batch, so its mutant is listed in
+# tests/redteam/round19/05-verdicts.md instead
+RED_TEAM_19 = {
+    # P4, numerically naive: the number of pairs from the segments' .max(), guarded for an empty batch only; rows of no
+    # positions (T = 0 or S = 0 with B > 0) raise. Caught by the cases of two rows with T = 0 and with S = 0
+    "masks_one_hot_sized_by_max_rows_unchecked": ("test_packed_masks", {"packed_masks": masks(
+        "    if src_segments.shape[0] == 0:\n"
+        "        s = src_segments.shape[1]\n"
+        "        return (torch.zeros(0, s, s, dtype=torch.bool), torch.zeros(0, t, t, dtype=torch.bool),\n"
+        "                torch.zeros(0, t, s, dtype=torch.bool))\n"
+        "    k = int(max(src_segments.max(), tgt_segments.max()))\n"
+        "    so = F.one_hot(src_segments.long(), k + 1)[..., 1:].float()\n"
+        "    to = F.one_hot(tgt_segments.long(), k + 1)[..., 1:].float()\n"
+        "    return so @ so.transpose(1, 2) > 0.5, (to @ to.transpose(1, 2) > 0.5) & causal, to @ so.transpose(1, 2) > 0.5")}),
+    # P5, numerically naive: the LayerNorms written out with the variance as E[x^2] - E[x]^2, which cancels on a stream
+    # of entries about 1e5 with a spread of about 1. Caught by _check_sandwich_large's offset stream
+    "sandwich_layer_norm_moments": ("test_sandwich", {"sandwich": """
+def sandwich_decoder_layer(y, memory, self_allowed, memory_allowed, p):
+    def ln(x, weight, bias):
+        mean = x.mean(-1, keepdim=True)
+        var = (x * x).mean(-1, keepdim=True) - mean * mean  # E[x^2] - E[x]^2, biased like the lesson's
+        return (x - mean) / torch.sqrt(var + 1e-5) * weight + bias
+    y = y + ln(mha(ln(y, *p['pre1']), None, self_allowed, p['self_attn']), *p['post1'])
+    y = y + ln(mha(ln(y, *p['pre2']), memory, memory_allowed, p['cross_attn']), *p['post2'])
+    return y + ln(feed_forward(ln(y, *p['pre3']), p['ff']), *p['post3'])
+"""}),
+}
+MUTANTS.update(RED_TEAM_19)
+for _name in RED_TEAM_19:
+    place_mutant(MUTANTS, MUTANT_BATCHES, _name, "free")
