@@ -208,10 +208,11 @@ def test_feedback_names_the_visible_line_that_failed_through_the_gate(sandboxed)
     # red team 17 F2: a dict in place of the notebook's builtins, whose __import__ would hand the gate line a
     # stand-in sys
     ("globals()['__builtins__'] = dict(vars(__import__('builtins')))", "the notebook's __builtins__"),
-    # red team 17 F4: torch's frame-evaluation callback, handed every frame as it starts (a hidden segment's too)
+    # red team 17 F4: torch's frame-evaluation callback, handed every frame as it starts (a hidden segment's too);
+    # since round 18 (F6) refused when it is set, and recorded
     ("import torch\nfrom torch._dynamo.types import ConvertFrameReturn\n"
      "torch._C._dynamo.eval_frame.set_eval_frame(lambda frame, cache, state: ConvertFrameReturn())",
-     "get_eval_frame_callback"),
+     "sets torch's frame-evaluation callback"),
 ])
 def test_what_would_reach_a_gated_cell_before_its_first_line_is_found_before_it_runs(sandboxed, change, reason):
     ctx, cells = run(sandboxed, [
@@ -331,3 +332,75 @@ def test_hidden_lines_read_their_names_as_constants_and_hand_an_answer_none_of_t
         "text": "n=4 6", "not empty": True, "via ref": 10, "seen": [], "builtins": True, "done": "token-1",
         "answer is the reference": True, "handed": "got 0, expected 10", "after del": [],
         "trust while testing": "got 0, expected 10"}, out
+
+
+# red team 18, hostile F6: torch's frame-evaluation callback, set by an answer while a test cell runs, rewrote the
+# sealed helpers as their frames started and was put back before the cell ended. The callback is now set only for
+# torch.compile, never while a test cell runs (compiled code then runs eagerly), and taken back when left set
+CALLBACK_IN_TEST = r'''
+import torch
+from torch._dynamo.types import ConvertFrameReturn
+SEEN = []
+def _on_frame(frame, cache_entry, frame_state):
+    SEEN.append(frame.f_code.co_name)
+    return ConvertFrameReturn()
+def answer(x):
+    if not SEEN:
+        try:
+            torch._C._dynamo.eval_frame.set_eval_frame(_on_frame)
+        except RuntimeError as error:
+            SEEN.append(str(error))
+    return 2 * x
+'''
+COMPILED = r'''
+import torch
+@torch.compile(backend="eager")
+def _twice(x):
+    return x * 2
+assert _twice(torch.ones(3)).tolist() == [2.0, 2.0, 2.0]   # compiled here, in the answer's own cell
+def answer(x):
+    return _twice(x)
+'''
+OWN_BACKEND = r'''
+import torch
+COMPILED = []
+def _backend(gm, example_inputs):
+    COMPILED.append(len(example_inputs))   # torch.compile hands its backend the graph it traced
+    return gm.forward
+@torch.compile(backend=_backend)
+def _twice(x):
+    return x * 2
+def answer(x):
+    return _twice(x)
+'''
+AUTOGRAD_COMPILER = r'''
+import torch
+CALLS = []
+torch._C._dynamo.compiled_autograd.set_autograd_compiler(lambda *a, **k: CALLS.append(a), False)
+def answer(x):
+    return 2 * x
+'''
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("answer, reason", [
+    (CALLBACK_IN_TEST, "sets torch's frame-evaluation callback"),
+    (COMPILED, None),
+    (OWN_BACKEND, None),
+    (AUTOGRAD_COMPILER, None),
+])
+def test_a_frame_callback_never_sees_a_test(sandboxed, answer, reason):
+    # nothing is compiled while the notebook is graded: a backend of the answer's own sees no graph, an autograd
+    # compiler no backward pass
+    probe = ("\nassert torch._C._dynamo.eval_frame.get_eval_frame_callback() is None, 'a frame callback is set'\n"
+             "assert globals().get('COMPILED', []) == [], 'torch.compile compiled'\n"
+             "_x = torch.ones(2, requires_grad=True)\n(_x * 3).sum().backward()\n"
+             "assert globals().get('CALLS', []) == [] and _x.grad.tolist() == [3.0, 3.0], 'a compiled backward'\n")
+    ctx, cells = run(sandboxed, [
+        (SETUP, "setup", "locked"), (cell_source(), "grading_helpers", "locked"),
+        (answer, "a1", "student"), (TEST + probe, "t1", "test")])
+    if reason is None:
+        assert ctx.tampered == [] and ctx.skipped_tests == [], ctx.tampered
+        assert not [o for o in cells["t1"].outputs if o.get("output_type") == "error"], cells["t1"].outputs
+    else:
+        assert any(reason in r for r in ctx.tampered), ctx.tampered

@@ -952,9 +952,89 @@ def __attnlab_install_audit__(watched, attrs, module_name, pickle_modules, pickl
             new.cell_contents = value
         return copy
 
+    # torch's frame-evaluation callback (red team 18, hostile F6): a function set there is handed every Python frame
+    # as it starts, the tests' and IPython's included, and can rewrite it (torch.compile's dynamo works that way);
+    # an autograd compiler set next to it is handed every backward pass, the references' too. Once torch is loaded,
+    # both setters are replaced by gates that ask this hook, which keeps the originals in this closure: a callback
+    # or compiler is never set while the notebook is graded (torch.compile'd code runs eagerly, which gives the
+    # values it stands for), one that is not torch's own is refused and recorded, and a callback found set when
+    # the grader's code starts is taken back and recorded
+    frames = {}   # kind: (the module, its setter); "get": get_eval_frame_callback
+    gate_source = ("def set_eval_frame(callback, /):\n    box = ['eval_frame', (callback,)]\n"
+                   "    _audit('attnlab.frame_gate', box)\n    return box[2]\n\n\n"
+                   "def set_autograd_compiler(*args):\n    box = ['autograd', args]\n"
+                   "    _audit('attnlab.frame_gate', box)\n    return box[2]\n")
+    dynamo_dir = os.sep + os.path.join("torch", "_dynamo") + os.sep
+
+    def lock_frames():
+        dynamo = getattr_(sys.modules.get("torch._C"), "_dynamo", None)
+        module, autograd = getattr_(dynamo, "eval_frame", None), getattr_(dynamo, "compiled_autograd", None)
+        original = getattr_(module, "set_eval_frame", None)
+        if original is None or getattr_(module, "get_eval_frame_callback", None) is None:
+            return
+        scope = {"__builtins__": real_builtins, "_audit": sys.audit}
+        exec_(compile_(gate_source, "<attnlab frame-callback gate>", "exec", dont_inherit=True), scope)
+        frames["eval_frame"], frames["get"] = (module, original), module.get_eval_frame_callback
+        module.set_eval_frame = scope["set_eval_frame"]
+        for name in ("torch._dynamo.eval_frame", "torch._dynamo.decorators"):  # loaded already: their copies too
+            for attr in ("set_eval_frame", "_maybe_set_eval_frame"):
+                if getattr_(sys.modules.get(name), attr, None) is original:
+                    setattr_(sys.modules[name], attr, scope["set_eval_frame"])
+        if getattr_(autograd, "set_autograd_compiler", None) is not None:
+            frames["autograd"] = (autograd, autograd.set_autograd_compiler)
+            autograd.set_autograd_compiler = scope["set_autograd_compiler"]
+
+    def torch_callback(callback):
+        # torch.compile's own: an object whose __call__ (or a function whose code) lives in torch/_dynamo as installed
+        if callback is True or callback is False:
+            return True
+        if type_(callback) is function_type:
+            code = callback.__code__
+        else:
+            call = next((c.__dict__["__call__"] for c in type_(callback).__mro__ if "__call__" in c.__dict__), None)
+            code = getattr_(call, "__code__", None)
+        return (type_(code) is code_type and dynamo_dir in code.co_filename and is_installed(code.co_filename)
+                and owner_of(code.co_filename) is None)
+
+    def frame_gate(box):
+        kind, args = box[0], box[1]
+        original = frames[kind][1]
+        if kind == "eval_frame":
+            if args[0] is None:
+                box.append(original(None))
+            elif torch_callback(args[0]):
+                box.append(None)      # torch.compile's: nothing is compiled, its function runs as it is written
+            else:
+                refused_callback("torch.set_eval_frame")
+                raise RuntimeError("grading refuses a frame-evaluation callback other than torch.compile's "
+                                   "(torch._C._dynamo.eval_frame.set_eval_frame): it would see the tests' frames")
+        elif args and args[0] is not None:
+            box.append((None, False))  # compiled autograd: the backward passes run as torch's autograd runs them
+        else:
+            box.append(original(*args))
+
+    def refused_callback(event):
+        rec.refused += 1
+        frame = getframe(2)
+        while frame is not None and (owner_of(frame.f_code.co_filename) or ("", ""))[1] != "student":
+            frame = frame.f_back
+        cell = owner_of(frame.f_code.co_filename)[0] if frame is not None else (st.cell[0] if st.cell else "?")
+        key = (event, "", cell, frame.f_lineno if frame is not None else 0)
+        if key not in seen and len_(st.events) < 200:
+            seen.add(key)
+            st.events.append((event, "", cell, key[3], st.cell[0] if st.cell else ""))
+
+    def frames_clear():
+        # the grader's code is about to start: no callback may see its frames
+        if "get" in frames and frames["get"]() is not None:
+            frames["eval_frame"][1](None)
+            refused_callback("torch.eval_frame_left")
+
     def trust(ns, names):
         # the grader's own cell has just run: what it bound is kept as it is now (a dict or list as a copy, so
         # that a later change to the notebook's `_REF` does not reach the tests; its functions sealed)
+        if not frames:
+            lock_frames()
         memo, scope = {}, None
         for name in names:
             if name in ns:
@@ -1129,6 +1209,7 @@ def __attnlab_install_audit__(watched, attrs, module_name, pickle_modules, pickl
     testing = [False]
 
     def run_test(ns, segments, token):
+        frames_clear()
         testing[0] = True
         try:
             run_segments(ns, segments, token)
@@ -1200,6 +1281,15 @@ def __attnlab_install_audit__(watched, attrs, module_name, pickle_modules, pickl
                     return
                 (run_test if event == "attnlab.test" else trust)(ns, *args[1:])
             return
+        if event == "attnlab.frame_gate":
+            if (len(args) == 1 and type_(args[0]) is list_ and len_(args[0]) == 2 and args[0][0] in frames
+                    and type_(args[0][1]) is tuple_ and (args[0][0] != "eval_frame" or len_(args[0][1]) == 1)):
+                busy[0] = True
+                try:
+                    frame_gate(args[0])
+                finally:
+                    busy[0] = False
+            return
         if event == "compile":      # a cell's code: remember which cell its file belongs to
             if st.cell is not None and len(args) > 1:
                 if isinstance(args[1], str) and "ipykernel_" in args[1]:
@@ -1222,6 +1312,13 @@ def __attnlab_install_audit__(watched, attrs, module_name, pickle_modules, pickl
                     outside(name)  # a module file read by a loader called by hand
                 finally:
                     busy[0] = False
+        if event == "exec" and args and type(args[0]) is types.CodeType and frames and not busy[0] and (
+                graders(args[0])):
+            busy[0] = True
+            try:
+                frames_clear()   # a grader's cell or a test's lines: no frame callback sees them
+            finally:
+                busy[0] = False
         if event == "exec" and args and type(args[0]) is types.CodeType:
             # a grader cell starts: its source leaves linecache, where IPython put it for tracebacks, so that an
             # answer the test calls cannot read the test's lines there (red team 9)
@@ -1909,6 +2006,11 @@ AUDIT_WHY = {
     "attnlab.trust": "asks the grader, with the gate's secret, to trust names while a test cell runs (refused)",
     "marshal.loads": "loads code from bytes (marshal), which no check can read",
     "marshal.load": "loads code from a file (marshal), which no check can read",
+    "torch.set_eval_frame": ("sets torch's frame-evaluation callback to a function of its own "
+                             "(torch._C._dynamo.eval_frame.set_eval_frame), which sees and can rewrite the tests' "
+                             "frames (refused)"),
+    "torch.eval_frame_left": ("left torch's frame-evaluation callback set when the grader's code started (a "
+                              "torch.compile context entered and never left): it would see the tests' frames (taken back)"),
 }
 
 
