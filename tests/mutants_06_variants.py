@@ -12,6 +12,19 @@ FULL_MARKS = 16.0
 RESTORE_MODEL = solution_code(CHAPTER)["span_corrupt"]
 # Part 6's model answer, from which the round 13 mutant of Part 6 changes one keyword
 EXPERT_MODEL = solution_code(CHAPTER)["expert_choice"]
+# Part 7's model answer before red team 19 (which computed float16 and bfloat16 in float32 from then on)
+GQA_BEFORE_19 = """
+def gqa_cached_attention(q, k, v):
+    b, h, t, d = q.shape
+    g, s = k.shape[1], k.shape[2]
+    qg = q.reshape(b, g, h // g, t, d)  # the query heads of one group sit next to each other
+    scores = torch.einsum("bgrtd,bgsd->bgrts", qg, k) / math.sqrt(d)
+    query_pos = torch.arange(s - t, s)  # absolute positions of the new queries
+    allowed = torch.arange(s)[None, :] <= query_pos[:, None]  # (T, S)
+    scores = scores.masked_fill(~allowed, float("-inf"))
+    out = torch.einsum("bgrts,bgsd->bgrtd", scores.softmax(dim=-1), v)
+    return out.reshape(b, h, t, d)
+"""
 
 
 
@@ -1017,8 +1030,10 @@ def whole_word_chosen(starts, pick):
     # which promote float16 and bfloat16 inputs (float32 and float64 keep their dtype); no hidden case had half inputs
     # round 14, variant sweep (the class of decay_zeros_in_float32 in Part 7): an additive mask made in float32
     # promotes float16 and bfloat16 queries (float32 and float64 keep their dtype); no hidden case had half inputs
+    # red team 19: the model answer computes float16 and bfloat16 in float32 now, where the mask's dtype changes
+    # nothing; the mutant keeps the answer before that change, which computed in the dtype of q
     "gqa_cached_additive_mask_in_float32": ("test_gqa_cached_attention", {"gqa_cached_attention": _replaced(
-        solution_code(CHAPTER)["gqa_cached_attention"], 'scores = scores.masked_fill(~allowed, float("-inf"))',
+        GQA_BEFORE_19, 'scores = scores.masked_fill(~allowed, float("-inf"))',
         'scores = scores + torch.zeros(t, s).masked_fill(~allowed, float("-inf"))')}),
     "decay_zeros_in_float32": ("test_decayed_linear_attention", {"decayed_linear_attention": """
 def decayed_linear_attention(q, k, v, decay):
@@ -1337,21 +1352,27 @@ def expert_choice(router_logits, capacity):
 """,
         "gqa_cached_attention": """
 def gqa_cached_attention(q, k, v):
+    dtype = q.dtype
+    if dtype in (torch.float16, torch.bfloat16):  # red team 19: float16 dot products pass 65504
+        q, k, v = q.float(), k.float(), v.float()
     t, s = q.shape[2], k.shape[2]
     reps = q.shape[1] // k.shape[1]
     k, v = k.repeat_interleave(reps, dim=1), v.repeat_interleave(reps, dim=1)
     scores = q @ k.transpose(-2, -1) / math.sqrt(q.shape[-1])  # (B, H, T, S)
     allowed = torch.ones(t, s, dtype=torch.bool).tril(diagonal=s - t)
-    return scores.masked_fill(~allowed, float("-inf")).softmax(dim=-1) @ v
+    return (scores.masked_fill(~allowed, float("-inf")).softmax(dim=-1) @ v).to(dtype)
 """,
         "decayed_linear_attention": """
 def decayed_linear_attention(q, k, v, decay):
+    dtype = q.dtype
+    if dtype in (torch.float16, torch.bfloat16):  # red team 19: half similarities pass 65504
+        q, k, v = q.float(), k.float(), v.float()
     fq, fk = F.elu(q) + 1, F.elu(k) + 1
     i = torch.arange(q.shape[-2])
     gap = (i[:, None] - i[None, :]).to(q.dtype)
     weight = torch.where(gap >= 0, decay ** gap.clamp(min=0), torch.zeros_like(gap))  # gamma^(i-j), j <= i
     scores = (fq @ fk.transpose(-2, -1)) * weight
-    return (scores @ v) / scores.sum(-1, keepdim=True)
+    return ((scores @ v) / scores.sum(-1, keepdim=True)).to(dtype)
 """,
     },
     "vectorised_and_recurrent": {
@@ -1436,19 +1457,22 @@ def expert_choice(router_logits, capacity):
 def gqa_cached_attention(q, k, v):
     b, h, t, d = q.shape
     g, s = k.shape[1], k.shape[2]
+    wide = torch.float32 if q.dtype in (torch.float16, torch.bfloat16) else q.dtype  # red team 19
     heads = []
     for head in range(h):
-        kk, vv = k[:, head * g // h], v[:, head * g // h]
-        scores = torch.einsum("btd,bsd->bts", q[:, head], kk) * d ** -0.5
+        kk, vv = k[:, head * g // h].to(wide), v[:, head * g // h].to(wide)
+        scores = torch.einsum("btd,bsd->bts", q[:, head].to(wide), kk) * d ** -0.5
         future = torch.arange(s)[None, :] > torch.arange(s - t, s)[:, None]
         scores = scores.masked_fill(future, float("-inf"))  # red team 11: the row maximum of the allowed keys only
         weights = torch.exp(scores - scores.amax(-1, keepdim=True))
         heads.append(torch.einsum("bts,bsd->btd", weights / weights.sum(-1, keepdim=True), vv))
-    return torch.stack(heads, dim=1)
+    return torch.stack(heads, dim=1).to(q.dtype)
 """,
         "decayed_linear_attention": """
 def decayed_linear_attention(q, k, v, decay):
-    fq, fk = F.elu(q) + 1, F.elu(k) + 1
+    dtype = q.dtype
+    wide = torch.float32 if dtype in (torch.float16, torch.bfloat16) else dtype  # red team 19: no float16 states
+    fq, fk, v = F.elu(q.to(wide)) + 1, F.elu(k.to(wide)) + 1, v.to(wide)
     state = fk.new_zeros(*fk.shape[:-2], fk.shape[-1], v.shape[-1] + 1)  # last column: the normaliser
     vv = torch.cat([v, torch.ones_like(v[..., :1])], dim=-1)
     outs = []
@@ -1456,7 +1480,7 @@ def decayed_linear_attention(q, k, v, decay):
         state = state * decay + torch.einsum("...d,...e->...de", fk[..., i, :], vv[..., i, :])
         both = torch.einsum("...d,...de->...e", fq[..., i, :], state)
         outs.append(both[..., :-1] / both[..., -1:])
-    return torch.stack(outs, dim=-2)
+    return torch.stack(outs, dim=-2).to(dtype)
 """,
     },
     # round 15 (red team, blind): answers of the four new kinds of student. Part 7 is F.scaled_dot_product_attention
@@ -1735,3 +1759,32 @@ for _name in SWEEP_18:
     except StopIteration:
         del MUTANTS[_name]
         SWEEP_18_UNPLACED.append(_name)
+
+
+# Red team 19 (four blind helpers: the off-by-one, the padding and reduction, the paper reader and the numerically
+# naive student): the slip of this chapter, its class closed by a hidden check; "free" puts it into a batch with room.
+# The class closed in Part 7 as well (scores computed in float16, inf past 65504: the model answer until round 19) has
+# its mutant in tests/redteam/round19/06-verdicts.md: every batch already holds a Part 7 mutant, and the suite gets
+# no new batch
+RED_TEAM_19 = {
+    # P8, numerically naive (the model answer until round 19): the recurrence with its states in the input's dtype, so
+    # float16 states and sums overflow past 65504 (inf / inf) and round past 0.1 over 300 undecayed steps. Caught by
+    # the float16 and bfloat16 cases of entries about 100 and of 300 positions without decay
+    "decay_float16_states": ("test_decayed_linear_attention", {"decayed_linear_attention": """
+def decayed_linear_attention(q, k, v, decay):
+    phi_q, phi_k = F.elu(q) + 1, F.elu(k) + 1
+    state = torch.zeros(*q.shape[:-2], q.shape[-1], v.shape[-1], dtype=q.dtype)  # (..., Dh, Dv)
+    norm = torch.zeros(*q.shape[:-2], q.shape[-1], dtype=q.dtype)  # (..., Dh)
+    outs = []
+    for i in range(q.shape[-2]):
+        state = decay * state + phi_k[..., i, :, None] * v[..., i, None, :]
+        norm = decay * norm + phi_k[..., i, :]
+        top = torch.einsum("...d,...de->...e", phi_q[..., i, :], state)
+        bottom = (phi_q[..., i, :] * norm).sum(-1, keepdim=True)
+        outs.append(top / bottom)
+    return torch.stack(outs, dim=-2).to(q.dtype)
+"""}),
+}
+MUTANTS.update(RED_TEAM_19)
+for _name in RED_TEAM_19:
+    place_mutant(MUTANTS, MUTANT_BATCHES, _name, "free")
