@@ -1402,3 +1402,9 @@ MUTANTS["rms_runs_backward_inside"] = ("test_rms_norm_half", {"rms_norm_half": _
     "    if y.requires_grad:\n        y.sum().backward(retain_graph=True)  # check that gradients flow\n    return y", once=True)})
 for _name in ("rms_switches_requires_grad_on", "rms_cached_by_tensor_identity", "rms_runs_backward_inside"):
     _place_mutant(MUTANTS, MUTANT_BATCHES, _name, "free")
+# Round 18's open slip (ch07 Part 8): an accumulator started as a Python number (acc = 0), which Triton's interpreter runs
+# and its compiler refuses (a loop variable whose type changes). Part 8's tests now give the kernel to the compiler's
+# first stage (triton_compile_error in the setup cell, no GPU needed), visibly and for every hidden case
+MUTANTS["dequant_python_number_accumulator"] = ("test_split_kv_kernel", {"split_kv_kernel": _replaced(
+    _SOLUTION["split_kv_kernel"], "acc = tl.zeros([BLOCK_N], tl.float32)", "acc = 0.0", once=True)})
+_place_mutant(MUTANTS, MUTANT_BATCHES, "dequant_python_number_accumulator", "free")
