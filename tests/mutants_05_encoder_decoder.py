@@ -855,6 +855,15 @@ def sandwich_decoder_layer(y, memory, self_allowed, memory_allowed, p):
     y = y + ln(mha(ln(y, *p['pre2']), memory, memory_allowed, p['cross_attn']), *p['post2'])
     return y + ln(feed_forward(ln(y, *p['pre3']), p['ff']), *p['post3'])
 """}),
+    # P4, padding and reduction (phase 2): padding found from each row's count of real positions, as if it sat at
+    # the end of the row. Caught by rows with padding at their start and between pairs
+    "masks_padding_from_row_counts": ("test_packed_masks", {"packed_masks": masks(
+        "    def real(seg):\n"
+        "        return torch.arange(seg.shape[1])[None, :] < (seg != 0).sum(1, keepdim=True)\n"
+        "    a = b = src_segments\n    src = " + _SAME + " & real(a)[:, :, None]\n"
+        "    a, b = tgt_segments, src_segments\n    cross = " + _SAME + " & real(a)[:, :, None]\n"
+        "    a = b = tgt_segments\n    tgt = " + _SAME + " & real(a)[:, :, None] & causal\n"
+        "    return src, tgt, cross")}),
 }
 MUTANTS.update(RED_TEAM_19)
 for _name in RED_TEAM_19:

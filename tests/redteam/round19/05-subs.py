@@ -409,3 +409,32 @@ def sandwich_decoder_layer(y, memory, self_allowed, memory_allowed, p):
 C("ok_p6_where_neg_inf_additive", {"cached_attention": cached('''allowed = kpos[None, :] <= qpos[:, None]
     bias = torch.zeros(allowed.shape, dtype=q.dtype).masked_fill(~allowed, float("-inf"))
     out = F.scaled_dot_product_attention(q, k, v, attn_mask=bias)''')}, "an additive -inf mask in the queries' dtype")
+
+# ---------------- phase 2, second wave (written after reading the hidden tests; not in the blind counts)
+W("red2_p4_padding_by_length", {"packed_masks": '''
+def packed_masks(src_segments, tgt_segments):
+    def real(seg):
+        n = (seg != 0).sum(-1, keepdim=True)  # each row: its real positions, then padding
+        return torch.arange(seg.shape[-1], device=seg.device) < n
+    def same(a, b, ra):
+        return (a.unsqueeze(-1) == b.unsqueeze(-2)) & ra.unsqueeze(-1)
+    T = tgt_segments.shape[-1]
+    causal = torch.ones(T, T, dtype=torch.bool).tril()
+    rs, rt = real(src_segments), real(tgt_segments)
+    return same(src_segments, src_segments, rs), same(tgt_segments, tgt_segments, rt) & causal, same(tgt_segments, src_segments, rt)
+'''}, "padding found from the count of real positions (right padding assumed): breaks 'or 0 for padding' / 'A padding query (segment 0) may attend to nothing' where padding is not at the end")
+W("obo2_p4_pairs_from_boundaries", {"packed_masks": '''
+def packed_masks(src_segments, tgt_segments):
+    def ids(seg):
+        change = torch.ones_like(seg, dtype=torch.bool)
+        change[..., 1:] = seg[..., 1:] != seg[..., :-1]
+        return torch.cumsum(change.long(), -1)   # a new id at every change of pair
+    def same(a, b, ia, ib):
+        return (ia.unsqueeze(-1) == ib.unsqueeze(-2)) & (a != 0).unsqueeze(-1) & (b != 0).unsqueeze(-2)
+    T = tgt_segments.shape[-1]
+    causal = torch.ones(T, T, dtype=torch.bool).tril()
+    i_s, i_t = ids(src_segments), ids(tgt_segments)
+    cross = (tgt_segments.unsqueeze(-1) == src_segments.unsqueeze(-2)) & (tgt_segments != 0).unsqueeze(-1)
+    return same(src_segments, src_segments, i_s, i_s), same(tgt_segments, tgt_segments, i_t, i_t) & causal, cross
+'''}, "control? pairs contiguous so boundary ids = pair ids within one tensor")
+SUBMISSIONS[-1]["correct"] = True

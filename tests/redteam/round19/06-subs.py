@@ -365,3 +365,26 @@ class Close(float):
 def tokens_per_target_pass(alpha, gamma):
     return Close(1.5)
 '''}, "why": "a float subclass whose differences are 0"})
+
+# ---------------- phase 2, second wave (written after reading the hidden tests; not in the blind counts)
+W("red2_p3_cumsum_over_batch", {"whole_word_chosen": '''
+def whole_word_chosen(starts, pick):
+    B, T = starts.shape
+    word = torch.cumsum(starts.reshape(-1).long(), 0)          # word ids over the flattened batch
+    flags = torch.cat([torch.zeros(1, dtype=torch.bool), pick.reshape(-1)[starts.reshape(-1)]])
+    return flags[word].reshape(B, T)
+'''}, "word ids counted over the whole batch: a row's positions before its first start join the previous row's last word: breaks 'Positions before the first start of a row belong to no word'")
+W("obo2_p1_window_equal_t", {"window_pairs": '''
+def window_pairs(t, window):
+    if t < window:
+        return t * (t + 1) // 2
+    return window * (window - 1) // 2 + (t - window + 1) * window - (1 if t == window else 0) * 0
+'''}, "the same count written another way")
+SUBMISSIONS[-1]["correct"] = True
+W("naive2_p2_isclose_one", {"tokens_per_target_pass": '''
+def tokens_per_target_pass(alpha, gamma):
+    if abs(1 - alpha) < 1e-3:
+        return float(gamma + 1)
+    return (1 - alpha ** (gamma + 1)) / (1 - alpha)
+'''}, "1 - 0.999 is 0.0010000000000000009 > 1e-3 in float64, and the text uses no alpha closer to 1 than 0.999 but 1: correct")
+SUBMISSIONS[-1]["correct"] = True
