@@ -1153,3 +1153,18 @@ for _name in ("loss_switches_requires_grad_on", "loss_runs_backward_inside", "lo
               "decoder_io_cached_by_id", "average_cached_by_id_states", "average_switches_requires_grad_on",
               "bleu_cached_by_id"):
     place_mutant(MUTANTS, MUTANT_BATCHES, _name, "free")
+
+
+
+# Red team 19 (tests/redteam/round19/08-verdicts.md): chapter 9's Part 8 slip (a floor under the probabilities given to
+# torch.multinomial, too small for a tolerance or a draw to see) swept into this chapter's Part 6: the spy on
+# torch.multinomial's input now wants exactly 0 for the ids that top_k cut. Its mutant has no batch (every batch holds
+# a Part 6 mutant, and the suite is near its time limit), so it is listed here and in the verdicts instead:
+#   _replaced(_SOL["sample"], "probs = torch.softmax(scores.double(), dim=-1)",
+#             "probs = torch.softmax(scores.double(), dim=-1).clamp(min=1e-20)", once=True)
+# (checked by hand: it loses Part 6's 3 points, and kept all 3 before this round). The same holds for the round's
+# Part 6 slip (top_k clipped to V - 1 when it is V or more, caught now by the probabilities compared at top_k = V and
+# top_k > V), whose mutant would be:
+#   _replaced(_SOL["sample"], "        if top_k is not None and top_k < scores.shape[-1]:",
+#             "        if top_k is not None:\n            top_k = min(top_k, scores.shape[-1] - 1) if scores.shape[-1] > 1 else 1\n"
+#             "        if top_k is not None and top_k < scores.shape[-1]:", once=True)
