@@ -1172,7 +1172,8 @@ import math as maths
 
 def moe_params(vocab, dim, n_layers, n_heads, n_kv_heads, head_dim, ffn_hidden, n_experts, top_k, tied=False,
                n_shared=0, first_dense=0, dense_hidden=0):
-    if n_kv_heads not in range(1, n_heads + 1) or n_heads % n_kv_heads or top_k not in range(1, n_experts + 1) or n_shared < 0 or first_dense not in range(n_layers + 1):
+    # red team 19: n_kv_heads in range(1, n_heads + 1) refused n_heads = 0, a multiple of every count (now stated)
+    if n_kv_heads < 1 or n_heads % n_kv_heads or top_k not in range(1, n_experts + 1) or n_shared < 0 or first_dense not in range(n_layers + 1):
         raise ValueError("invalid n_kv_heads, top_k, n_shared or first_dense")
     shapes = [(vocab, dim)] + ([] if tied else [(vocab, dim)]) + [(dim,)]
     layer = [(dim,), (dim,), (dim, n_heads * head_dim), (dim, n_kv_heads * head_dim),
@@ -1467,3 +1468,19 @@ place_mutant(MUTANTS, MUTANT_BATCHES, 'loss_returns_a_list', "free")
 # as a list) have no mutant: every batch holds a mutant of Part 7 or one that changes its cell (rope_view_slip_with_
 # ragged_calling_it), and the round 18 sweep adds no batch (the suite is close to its time limit). The hidden checks
 # that close them: test_ragged_cached_attention's same-caches loop (flags) and its main loop (the tuple).
+
+
+# Red team 19 (tests/redteam/round19/09-verdicts.md; the off-by-one, padding and reduction, paper-reader and
+# numerically naive students): the two slips, each into a batch with room for it.
+# Part 3 (the off-by-one student): n_heads below n_kv_heads refused too, so 0 query heads (a multiple of every count,
+# which the rule allows) raises
+MUTANTS['moe_refuses_zero_query_heads'] = ('test_moe_params', {'moe_params': _changed(
+    solution_code(CHAPTER)['moe_params'], "if n_kv_heads < 1 or n_heads % n_kv_heads:",
+    "if n_kv_heads < 1 or n_heads < n_kv_heads or n_heads % n_kv_heads:", once=True)})
+place_mutant(MUTANTS, MUTANT_BATCHES, 'moe_refuses_zero_query_heads', "free")
+# Part 8 (the numerically naive student): a floor of 1e-12 under the probabilities, too small to win a draw at
+# V = 40,000 (the round 17 check catches 1e-8); the spy on torch.multinomial's input now wants exact zeros there
+MUTANTS['generate_probabilities_floored_1e_12'] = ('test_generate_with_cache', {'generate_with_cache': _changed(
+    solution_code(CHAPTER)['generate_with_cache'], "torch.softmax(scores / temperature, dim=-1)",
+    "torch.exp(torch.log_softmax(scores / temperature, dim=-1)).clamp(min=1e-12)", once=True)})
+place_mutant(MUTANTS, MUTANT_BATCHES, 'generate_probabilities_floored_1e_12', "free")
