@@ -1170,3 +1170,42 @@ UNBATCHED_MUTANTS = {
         '    weights = torch.where(allowed.any(dim=-1, keepdim=True), weights, torch.zeros((), dtype=weights.dtype))\n'
         '    return merge_heads(weights @ v) @ params["w_o"].T + params["b_o"]', once=True)}),
 }
+
+# Red team 19 class sweep (tests/redteam/round19/03-sweep-verdicts.md): the round's classes put into the model answers
+# of Parts 6 and 7. Four slipped and are now caught by hidden cases: (A) the weighted sum of the values formed in
+# float16 before the division by the softmax's row sum (Parts 6 and 7: many keys of equal score, values near 2000);
+# (C) mask positions counted from 1 in the dtype of x (Part 6: sentences starting at 296..299 and 2096..2099); (D) the
+# real keys of a sentence counted in uint8 (Part 6: 128, 256 and 257 real positions); (F) finfo(dtype).min added to
+# the scores of later keys (Part 7: a later key at +1.5e308 against seen keys at -1.5e308). Every batch still holds a
+# Part 6 and a Part 7 member, so these stay out of the batches like round 19's two above (each CAUGHT in
+# tests/redteam/round19/03-sweep-after.txt).
+UNBATCHED_MUTANTS.update({
+    "left_padded_float16_values_summed_before_the_division": ("test_left_padded", {"left_padded": _replaced_code(
+        _MODEL["left_padded"], '    heads = attention(q, k, v, real[:, None, None, :])  # mask (B, 1, 1, S)\n',
+        '    allowed = real[:, None, None, :]\n'
+        '    scores = ((q / math.sqrt(q.shape[-1])) @ k.transpose(-2, -1)).masked_fill(~allowed, float("-inf"))\n'
+        '    top = scores.amax(dim=-1, keepdim=True)\n'
+        '    e = torch.exp(scores - torch.where(top.isfinite(), top, torch.zeros_like(top)))\n'
+        '    total = e.sum(dim=-1, keepdim=True)\n'
+        '    heads = (e @ v) / (total + (total == 0).to(total.dtype))  # summed before the division: float16 overflows\n',
+        once=True)}),
+    "cache_float16_values_summed_before_the_division": ("test_cache", {"cache": _replaced_code(
+        _MODEL["cache"], '    out = merge_heads(attention(q, k, v, allowed)) @ params["w_o"].T + params["b_o"]\n',
+        '    scores = ((q / math.sqrt(q.shape[-1])) @ k.transpose(-2, -1)).masked_fill(~allowed, float("-inf"))\n'
+        '    e = torch.exp(scores - scores.amax(dim=-1, keepdim=True))\n'
+        '    out = merge_heads((e @ v) / e.sum(dim=-1, keepdim=True)) @ params["w_o"].T + params["b_o"]\n', once=True)}),
+    "left_padded_mask_positions_one_based_in_dtype_of_x": ("test_left_padded", {"left_padded": _replaced_code(
+        _MODEL["left_padded"], '    real = torch.arange(s)[None, :] >= s - memory_lengths.long()[:, None]\n',
+        '    real = torch.arange(1, s + 1, dtype=x.dtype)[None, :] > (s - memory_lengths.long()[:, None]).to(x.dtype)\n',
+        once=True)}),
+    "left_padded_counts_real_keys_in_uint8": ("test_left_padded", {"left_padded": _replaced_code(
+        _MODEL["left_padded"], '    heads = attention(q, k, v, real[:, None, None, :])  # mask (B, 1, 1, S)\n',
+        '    heads = attention(q, k, v, real[:, None, None, :])  # mask (B, 1, 1, S)\n'
+        '    count = real.sum(dim=-1, dtype=torch.uint8)  # 256 real keys count 0\n'
+        '    heads = torch.where((count > 0)[:, None, None, None], heads, torch.zeros_like(heads))\n', once=True)}),
+    "cache_adds_finfo_min_to_later_keys": ("test_cache", {"cache": _replaced_code(
+        _MODEL["cache"], '    out = merge_heads(attention(q, k, v, allowed)) @ params["w_o"].T + params["b_o"]\n',
+        '    scores = (q / math.sqrt(q.shape[-1])) @ k.transpose(-2, -1)\n'
+        '    scores = scores + (~allowed).to(scores.dtype) * torch.finfo(scores.dtype).min\n'
+        '    out = merge_heads(torch.softmax(scores, dim=-1) @ v) @ params["w_o"].T + params["b_o"]\n', once=True)}),
+})
