@@ -868,3 +868,26 @@ def sandwich_decoder_layer(y, memory, self_allowed, memory_allowed, p):
 MUTANTS.update(RED_TEAM_19)
 for _name in RED_TEAM_19:
     place_mutant(MUTANTS, MUTANT_BATCHES, _name, "free")
+
+
+# Round 19 class sweep (tests/redteam/round19/05-sweep.py): the classes other chapters' helpers found, put into this
+# chapter's model answers; each mutant goes into an existing batch only (the suite is near its time limit). Part 6's
+# (a (past + n) x (past + n) mask built for blocks of more than one) is in tests/redteam/round19/05-sweep-verdicts.md:
+# every batch holds a Part 6 mutant
+ROUND_19_SWEEP = {
+    # P4, class C (ch02: a rounding boundary tested at one alignment): causal positions kept in float16, counted from
+    # 1; caught by one target pair of 2060 positions (a float16 row past 2048 within one pair)
+    "masks_positions_float16_from_one": ("test_packed_masks", {"packed_masks": """
+def packed_masks(src_segments, tgt_segments):
+    src_real, tgt_real = src_segments != 0, tgt_segments != 0
+    same_src = (src_segments[:, :, None] == src_segments[:, None, :]) & src_real[:, None, :]
+    same_tgt = (tgt_segments[:, :, None] == tgt_segments[:, None, :]) & tgt_real[:, None, :]
+    pos = torch.arange(1, tgt_segments.shape[1] + 1, dtype=torch.float16)
+    causal = pos[None, :] <= pos[:, None]
+    cross = (tgt_segments[:, :, None] == src_segments[:, None, :]) & src_real[:, None, :]
+    return same_src, same_tgt & causal, cross
+"""}),
+}
+MUTANTS.update(ROUND_19_SWEEP)
+for _name in ROUND_19_SWEEP:
+    place_mutant(MUTANTS, MUTANT_BATCHES, _name, "free")

@@ -1788,3 +1788,28 @@ def decayed_linear_attention(q, k, v, decay):
 MUTANTS.update(RED_TEAM_19)
 for _name in RED_TEAM_19:
     place_mutant(MUTANTS, MUTANT_BATCHES, _name, "free")
+
+
+# Round 19 class sweep (tests/redteam/round19/06-sweep.py): the classes other chapters' helpers found, put into this
+# chapter's model answers; each mutant goes into an existing batch only (the suite is near its time limit). Parts 6
+# and 7's (ranks in the logits' dtype or counted in uint8; an S x S mask built for T > 1) are in
+# tests/redteam/round19/06-sweep-verdicts.md: every batch holds a mutant of those parts
+ROUND_19_SWEEP = {
+    # P8, class C (ch02: positions in a dtype that rounds): the quadratic form with positions made in q's dtype
+    # (bfloat16 holds every integer only to 256); caught by bfloat16 inputs of T = 300
+    "decay_positions_in_dtype_of_q": ("test_decayed_linear_attention", {"decayed_linear_attention": """
+def decayed_linear_attention(q, k, v, decay):
+    dtype = q.dtype
+    work = torch.float32 if dtype in (torch.float16, torch.bfloat16) else dtype
+    i = torch.arange(q.shape[-2], dtype=dtype)  # made in q's dtype: no float32 constant promotes a half input
+    q, k, v = q.to(work), k.to(work), v.to(work)
+    fq, fk = F.elu(q) + 1, F.elu(k) + 1
+    gap = (i[:, None] - i[None, :]).to(work)
+    weight = torch.where(gap >= 0, decay ** gap.clamp(min=0), torch.zeros_like(gap))
+    scores = (fq @ fk.transpose(-2, -1)) * weight
+    return ((scores @ v) / scores.sum(-1, keepdim=True)).to(dtype)
+"""}),
+}
+MUTANTS.update(ROUND_19_SWEEP)
+for _name in ROUND_19_SWEEP:
+    place_mutant(MUTANTS, MUTANT_BATCHES, _name, "free")
