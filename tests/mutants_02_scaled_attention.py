@@ -1175,6 +1175,17 @@ def masked_attention(q, k, v, allowed):
     lse = torch.where(has_key, top + torch.log(total), torch.full((), float("-inf"), dtype=z.dtype)).squeeze(-1)
     return torch.where(has_key, (e / total) @ v, torch.zeros((), dtype=z.dtype)), lse
 """}),
+    # red team 19 class sweep (a finite mask added to unbounded scores): torch.finfo(dtype).min added to the masked scores,
+    # Hugging Face's extended attention mask; exact until a masked key scores near |lowest| above allowed ones near it
+    "masked_attention_adds_finfo_min": ("test_masked_attention", {"masked_attention": """
+def masked_attention(q, k, v, allowed):
+    scores = q @ k.transpose(-2, -1) / math.sqrt(q.shape[-1])
+    scores = scores + (~allowed).to(scores.dtype) * torch.finfo(scores.dtype).min
+    has_key = allowed.expand(scores.shape).any(-1)
+    lse = torch.logsumexp(scores, dim=-1).masked_fill(~has_key, float("-inf"))
+    weights = torch.softmax(scores, dim=-1).masked_fill(~allowed, 0.0).masked_fill(~has_key[..., None], 0.0)
+    return weights @ v, lse
+"""}),
 }
 
 # Correct answers that differ from the model answers: a loop over the queries, einsum,
@@ -1421,7 +1432,8 @@ MUTANT_BATCHES = [
      "masked_attention_counts_keys_in_uint8"],  # red team 19
     # red team 18: every batch above holds a Part 7 mutant or changes Part 7's cell
     ["fixed_self_attention_fills_minus_1e9",
-     "raw_scores_float32_norms_overflow", "softmax_backward_sets_requires_grad"],  # round 18 class sweep
+     "raw_scores_float32_norms_overflow", "softmax_backward_sets_requires_grad",  # round 18 class sweep
+     "masked_attention_adds_finfo_min"],  # red team 19 class sweep
     # round 18 class sweep: no batch has room for a Part 7 mutant (fix_caches_padding_by_id_lengths, the layer's
     # padding mask kept per id(lengths)); the hidden test catches it (tests/redteam/round18/02-sweep-after.txt)
 ]
