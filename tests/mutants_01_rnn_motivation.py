@@ -86,6 +86,12 @@ def rnn_unroll_reverse(x, lengths, p, h0=None):
 # Jacobian from Part 1's leaky_step_jacobian with every rate 1 (the Elman cell); the norms in float64 (red team 18:
 # squares of float32 entries near 1e-27 underflow)
 NORMS_CALLING_REVERSE = """
+def frobenius_scaled(m):  # red team 19 class sweep: divided by the largest entry first (float64 squares underflow below 1e-162)
+    top = m.abs().amax(dim=(1, 2), keepdim=True)
+    top = torch.where(top > 0, top, torch.ones_like(top))
+    return torch.linalg.matrix_norm((m / top).double()) * top[:, 0, 0].double()
+
+
 def jacobian_norms(x, p):
     b, t, _ = x.shape
     d_h = p["W_hh"].shape[0]
@@ -93,14 +99,20 @@ def jacobian_norms(x, p):
                                     h0=torch.zeros(b, d_h, dtype=x.dtype))
     states = outputs.flip(1)  # states[:, s] = h_s
     product = torch.eye(d_h, dtype=x.dtype).expand(b, d_h, d_h)
-    norms = [torch.linalg.matrix_norm(product.double()).mean().to(x.dtype)]
+    norms = [frobenius_scaled(product).mean().to(x.dtype)]
     for s in range(t - 1, 0, -1):
         product = product @ ((1 - states[:, s] ** 2)[:, :, None] * p["W_hh"])
-        norms.append(torch.linalg.matrix_norm(product.double()).mean().to(x.dtype))
+        norms.append(frobenius_scaled(product).mean().to(x.dtype))
     return torch.stack(norms)
 """
 
 NORMS_CALLING_JACOBIAN = """
+def frobenius_scaled(m):  # red team 19 class sweep: divided by the largest entry first (float64 squares underflow below 1e-162)
+    top = m.abs().amax(dim=(1, 2), keepdim=True)
+    top = torch.where(top > 0, top, torch.ones_like(top))
+    return torch.linalg.matrix_norm((m / top).double()) * top[:, 0, 0].double()
+
+
 def jacobian_norms(x, p):
     b, t, _ = x.shape
     d_h = p["W_hh"].shape[0]
@@ -111,10 +123,10 @@ def jacobian_norms(x, p):
         previous.append(h)
     every = torch.ones(d_h, dtype=x.dtype)  # every rate 1: the Elman cell
     product = torch.eye(d_h, dtype=x.dtype).expand(b, d_h, d_h)
-    norms = [torch.linalg.matrix_norm(product.double()).mean().to(x.dtype)]
+    norms = [frobenius_scaled(product).mean().to(x.dtype)]
     for s in range(t - 1, 0, -1):
         product = product @ leaky_step_jacobian(x[:, s], previous[s], p, every)  # J_s = d h_s / d h_{s-1}
-        norms.append(torch.linalg.matrix_norm(product.double()).mean().to(x.dtype))
+        norms.append(frobenius_scaled(product).mean().to(x.dtype))
     return torch.stack(norms)
 """
 
@@ -706,6 +718,14 @@ def rnn_unroll_reverse(x, lengths, p, h0=None):
         "        product = product @ ((1 - states[s] ** 2)[:, :, None] * p['W_hh'])\n"
         "        norms.append(torch.linalg.matrix_norm(product).mean())\n"
         "    return torch.stack(norms)")}),
+    # red team 19 class sweep (a norm taken through squares): the norms in float64, unscaled, as the text advises for
+    # float32 inputs: float64 products with entries below about 1e-162 have squares that underflow, and the norm with them
+    "jacobian_norms_in_float64_unscaled": ("test_gradient_norms", {"gradient_norms": jacobians(
+        "    norms = [torch.linalg.matrix_norm(product.double()).mean().to(x.dtype)]\n"
+        "    for s in range(t - 1, 0, -1):\n"
+        "        product = product @ ((1 - states[s] ** 2)[:, :, None] * p['W_hh'])\n"
+        "        norms.append(torch.linalg.matrix_norm(product.double()).mean().to(x.dtype))\n"
+        "    return torch.stack(norms)")}),
 }
 
 # Correct answers written differently: autograd's Jacobian of a whole batch, a loop over each sequence's
@@ -753,7 +773,9 @@ def jacobian_norms(x, p):
             rows = [torch.autograd.grad(h[j], probes, retain_graph=True) for j in range(d_h)]
             for k in range(t):
                 jac = torch.stack([row[t - 1 - k] for row in rows])
-                out[k] += (jac.double().pow(2).sum().sqrt() / b).to(x.dtype)  # float64: no underflow (red team 18)
+                top = jac.abs().max()  # red team 19: scaled first, float64 squares underflow below 1e-162
+                top = torch.where(top > 0, top, torch.ones_like(top))
+                out[k] += ((jac / top).double().pow(2).sum().sqrt() * top.double() / b).to(x.dtype)  # float64: no underflow (red team 18)
     return out
 """,
     "additive": """
@@ -819,8 +841,12 @@ def jacobian_norms(x, p):
     products = [torch.eye(d_h, dtype=x.dtype).repeat(b, 1, 1)]
     for s in range(t - 1, 0, -1):
         products.append(torch.einsum("bij,bj,jk->bik", products[-1], derivs[s], p["W_hh"]))
-    # the norms in float64 (red team 18: squares of float32 entries near 1e-27 underflow), cast back
-    return torch.stack([torch.linalg.norm(m.double(), ord="fro", dim=(1, 2)).mean() for m in products]).to(x.dtype)
+    # the norms in float64 (red team 18: squares of float32 entries near 1e-27 underflow), cast back, each product
+    # divided by its largest entry first (red team 19: float64 squares underflow below 1e-162)
+    tops = [torch.where(m.abs().amax(dim=(1, 2)) > 0, m.abs().amax(dim=(1, 2)), torch.ones(b, dtype=x.dtype))
+            for m in products]
+    return torch.stack([(torch.linalg.norm((m / top[:, None, None]).double(), ord="fro", dim=(1, 2)) * top.double()).mean()
+                        for m, top in zip(products, tops)]).to(x.dtype)
 """,
     "additive": COVERAGE_LERP,
 }
@@ -934,7 +960,8 @@ MUTANT_BATCHES = [
      "coverage_decoder_kept_output_buffer", "jacobian_norms_in_inference_mode"],  # red team 17  # round 15 class sweep, second pass
     # round 15 class sweep, second pass: every batch above holds a Part 1 and a Part 4 mutant
     ["leaky_step_jacobian_kept_output_buffer", "rnn_unroll_reverse_kept_output_buffer",
-     "decoder_adds_minus_1e4_bias"],  # round 16
+     "decoder_adds_minus_1e4_bias",  # round 16
+     "jacobian_norms_in_float64_unscaled"],  # red team 19 class sweep: no other Part 5 member
     # round 17 clamp sweep: every batch above holds a Part 1, a Part 4 and a Part 6 mutant
     ["step_clamps_the_inputs", "reverse_clamps_the_inputs", "decoder_clamps_the_inputs"],
     # red team 18: every batch above holds a Part 4 and a Part 6 mutant
