@@ -1813,3 +1813,12 @@ def decayed_linear_attention(q, k, v, decay):
 MUTANTS.update(ROUND_19_SWEEP)
 for _name in ROUND_19_SWEEP:
     place_mutant(MUTANTS, MUTANT_BATCHES, _name, "free")
+# Red team 19 (chapters 8 and 9's class, swept here by the lead developer): a floor under the kept probabilities
+# (dropped tokens keep 1e-12, which no draw shows); the hidden test watches the weights given to torch.multinomial
+MUTANTS["min_p_floors_dropped_tokens"] = ("test_min_p_sample", {"min_p_sample": _replaced(
+    solution_code(CHAPTER)["min_p_sample"], "    kept = torch.where(keep, probs, torch.zeros_like(probs))\n",
+    "    kept = torch.where(keep, probs, torch.zeros_like(probs)).clamp(min=1e-12)\n", once=True)})
+try:
+    place_mutant(MUTANTS, MUTANT_BATCHES, "min_p_floors_dropped_tokens", "free")
+except StopIteration:  # no batch with room: graded in tests/redteam/round19/06-floor.txt instead
+    del MUTANTS["min_p_floors_dropped_tokens"]
