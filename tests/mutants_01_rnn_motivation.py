@@ -968,3 +968,29 @@ MUTANT_BATCHES = [
     ["reverse_hands_back_h0_when_nothing_is_read", "decoder_caches_keys_by_id",
      "jacobian_runs_backward_inside"],  # round 18 class sweep: the only batch with room for a Part 1 mutant
 ]
+
+# Red team 19 class sweep (tests/redteam/round19/01-sweep-verdicts.md): the two mutants that verdict file wrote out
+# because every batch above held a Part 4 and a Part 6 mutant; a batch of their own (a plain process, not a notebook)
+from grading import place_mutant, replaced as _replaced, solution_code as _solution_code  # noqa: E402
+
+_MODEL = _solution_code(CHAPTER)
+ROUND_19_SWEEP = {
+    # SLIPPED p4-C-one-based-steps-in-x-dtype: steps counted from 1 and compared in the dtype of x (bfloat16 rounds
+    # 259 up to 260, so the 1-based count reads one padding step)
+    "reverse_steps_counted_from_one_in_the_dtype_of_x": ("test_rnn_unroll", {"rnn_unroll": _replaced(_replaced(
+        _MODEL["rnn_unroll"], "    lengths = lengths.long()", "    lengths = lengths.to(x.dtype)", once=True),
+        "        inside = (step < lengths)[:, None]",
+        "        inside = (torch.tensor(step + 1, dtype=x.dtype) <= lengths)[:, None]", once=True)}),
+    # SLIPPED p6-F-hf-additive-finfo-min: finfo(dtype).min added to the scores, so a padding score near |lowest|/2
+    # stays above real ones near lowest/2
+    "decoder_adds_finfo_min": ("test_additive", {"additive": _replaced(
+        _MODEL["additive"],
+        '        scores = (hidden @ p["v"]).masked_fill(~allowed, float("-inf"))                # (B, S)\n'
+        '        alpha = torch.softmax(scores, dim=-1)                # over the source positions\n',
+        '        e = hidden @ p["v"]\n'
+        '        scores = e + (~allowed).to(e.dtype) * torch.finfo(e.dtype).min\n'
+        '        alpha = torch.softmax(scores, dim=-1).masked_fill(~allowed, 0.0)\n', once=True)}),
+}
+MUTANTS.update(ROUND_19_SWEEP)
+place_mutant(MUTANTS, MUTANT_BATCHES, "reverse_steps_counted_from_one_in_the_dtype_of_x", None)
+place_mutant(MUTANTS, MUTANT_BATCHES, "decoder_adds_finfo_min", "free")
