@@ -981,6 +981,9 @@ def head_rms_norm(x, n_heads, weight, eps=1e-6, unit_offset=False):
 """,
         "fused_swiglu": """
 def fused_swiglu(x, w_gate_up, w_down, beta=1.0, limit=None, interleaved=False):
+    dt = x.dtype
+    if dt == torch.float16:  # round 19 sweep, class A: float16's products of gates near 300 pass 65504
+        x, w_gate_up, w_down = x.float(), w_gate_up.float(), w_down.float()
     f = w_gate_up.shape[0] // 2
     if interleaved:
         gate_rows, up_rows = w_gate_up[0::2], w_gate_up[1::2]
@@ -992,7 +995,7 @@ def fused_swiglu(x, w_gate_up, w_down, beta=1.0, limit=None, interleaved=False):
         gate = torch.minimum(gate, torch.full_like(gate, limit))
         up = torch.maximum(torch.minimum(up, torch.full_like(up, limit)), torch.full_like(up, -limit))
     swish = gate * torch.exp(-F.softplus(-beta * gate))  # sigma(z) = exp(-softplus(-z)): no overflow (red team 9)
-    return torch.einsum("...f,df->...d", swish * up, w_down)
+    return torch.einsum("...f,df->...d", swish * up, w_down).to(dt)
 """,
         "moe_params": """
 def moe_params(vocab, dim, n_layers, n_heads, n_kv_heads, head_dim, ffn_hidden, n_experts, top_k, tied=False,
@@ -1154,6 +1157,9 @@ def head_rms_norm(x, n_heads, weight, eps=1e-6, unit_offset=False):
         "fused_swiglu": """
 def fused_swiglu(x, w_gate_up, w_down, beta=1.0, limit=None, interleaved=False):
     f = w_down.shape[1]
+    dt = x.dtype
+    work = torch.float32 if dt in (torch.float16, torch.bfloat16) else dt  # round 19 sweep, class A
+    x, w_gate_up, w_down = x.to(work), w_gate_up.to(work), w_down.to(work)
     both = F.linear(x, w_gate_up)
     if interleaved:
         pairs = both.unflatten(-1, (f, 2))
@@ -1164,7 +1170,7 @@ def fused_swiglu(x, w_gate_up, w_down, beta=1.0, limit=None, interleaved=False):
         gate = torch.where(gate > limit, torch.full_like(gate, limit), gate)
         up = up.clamp(-limit, limit)
     act = F.silu(beta * gate) / beta if beta != 0 else gate / 2  # silu(b g) / b = g sigmoid(b g); sigmoid(0) = 1/2
-    return F.linear(act * up, w_down)
+    return F.linear(act * up, w_down).to(dt)
 """,
         "moe_params": """
 import math as maths
@@ -1404,8 +1410,8 @@ for _name, _test, _part, _old, _new, _batch in [
         ("rms_floors_the_root", "test_head_rms_norm", "head_rms_norm",
          "heads.double().square().mean(dim=-1, keepdim=True) + eps)",
          "(heads.double().square().mean(dim=-1, keepdim=True) + eps).clamp(min=1e-12))", 10),
-        ("swiglu_clamps_the_input", "test_fused_swiglu", "fused_swiglu", "both = x @ w_gate_up.T",
-         "both = x.clamp(-1e4, 1e4) @ w_gate_up.T", 12),
+        ("swiglu_clamps_the_input", "test_fused_swiglu", "fused_swiglu", "both = x.to(work) @ w_gate_up.to(work).T",
+         "both = x.to(work).clamp(-1e4, 1e4) @ w_gate_up.to(work).T", 12),
         ("swiglu_clamps_the_gate", "test_fused_swiglu", "fused_swiglu", "    if limit is not None:",
          "    gate = gate.clamp(-1e4, 1e4)\n    if limit is not None:", 13),
         ("loss_clamps_the_logits", "test_masked_lm_loss", "masked_lm_loss", "scores = logits[:, :-1][chosen].to(work)",
@@ -1484,3 +1490,29 @@ MUTANTS['generate_probabilities_floored_1e_12'] = ('test_generate_with_cache', {
     solution_code(CHAPTER)['generate_with_cache'], "torch.softmax(scores / temperature, dim=-1)",
     "torch.exp(torch.log_softmax(scores / temperature, dim=-1)).clamp(min=1e-12)", once=True)})
 place_mutant(MUTANTS, MUTANT_BATCHES, 'generate_probabilities_floored_1e_12', "free")
+
+
+# Red team 19 class sweep (tests/redteam/round19/09-sweep-verdicts.md): the classes of BRIEF-SWEEP.md in every part.
+# Part 2, class A: float16 computed in float16 (the model answer as it was): gates and ups near 300 make the product
+# g sigma(g) u infinite while the result is not; the text now asks for float32 inside for float16
+MUTANTS['swiglu_float16_computed_in_float16'] = ('test_fused_swiglu', {'fused_swiglu': _changed(
+    solution_code(CHAPTER)['fused_swiglu'], "work = x.dtype if x.dtype in (torch.float32, torch.float64) else torch.float32",
+    "work = x.dtype", once=True)})
+# Part 4, class D: the count in uint8, which wraps to 0 at 256 predicted tokens
+MUTANTS['loss_count_in_uint8'] = ('test_masked_lm_loss', {'masked_lm_loss': _changed(
+    solution_code(CHAPTER)['masked_lm_loss'], "count = int(chosen.sum())", "count = int(chosen.sum(dtype=torch.uint8))",
+    once=True)})
+# Part 8, class D: occurrences counted in uint8, so an id seen exactly 256 times counts as unseen
+MUTANTS['generate_occurrences_counted_in_uint8'] = ('test_generate_with_cache', {'generate_with_cache': _changed(
+    solution_code(CHAPTER)['generate_with_cache'],
+    "occurs = torch.zeros_like(scores, dtype=torch.bool).scatter_(1, seen, True)",
+    "occurs = torch.zeros_like(scores, dtype=torch.uint8).scatter_add_(1, seen, torch.ones_like(seen, dtype=torch.uint8)) > 0",
+    once=True)})
+# Each goes into a batch with room for it; one that finds none (every batch holds a mutant of its part, and the suite
+# may not grow by a notebook) moves to UNBATCHED_MUTANTS, graded CAUGHT in tests/redteam/round19/09-sweep-after.txt
+UNBATCHED_MUTANTS = {}
+for _name in ("swiglu_float16_computed_in_float16", "loss_count_in_uint8", "generate_occurrences_counted_in_uint8"):
+    try:
+        place_mutant(MUTANTS, MUTANT_BATCHES, _name, "free")
+    except StopIteration:
+        UNBATCHED_MUTANTS[_name] = MUTANTS.pop(_name)
