@@ -1168,3 +1168,25 @@ for _name in ("loss_switches_requires_grad_on", "loss_runs_backward_inside", "lo
 #   _replaced(_SOL["sample"], "        if top_k is not None and top_k < scores.shape[-1]:",
 #             "        if top_k is not None:\n            top_k = min(top_k, scores.shape[-1] - 1) if scores.shape[-1] > 1 else 1\n"
 #             "        if top_k is not None and top_k < scores.shape[-1]:", once=True)
+
+
+# Red team 19 class sweep (tests/redteam/round19/08-sweep-verdicts.md): the classes of BRIEF-SWEEP.md in every part.
+# Part 4, class D: each row's count of real positions in uint8 (a row of 256 counts as empty, one of 257 as 1)
+MUTANTS["loss_row_counts_in_uint8"] = ("test_sentence_loss", {"sentence_loss": _replaced(
+    _SOL["sentence_loss"], "counts = real.sum(dim=1)", "counts = real.sum(dim=1, dtype=torch.uint8)", once=True)})
+# Part 6, class F: the entries top_k cut set to float64's lowest finite value (ties with kept scores at that value), or
+# -1e9 added to them (lost in the rounding of scores near -7e29, or of -1.8e308)
+MUTANTS["sample_cut_to_lowest_finite"] = ("test_sample", {"sample": _replaced(
+    _SOL["sample"], 'scores = torch.full_like(scores, float("-inf"))', "scores = torch.full_like(scores, torch.finfo(scores.dtype).min)",
+    once=True)})
+MUTANTS["sample_minus_1e9_added_to_the_cut"] = ("test_sample", {"sample": _replaced(
+    _SOL["sample"], 'scores = torch.full_like(scores, float("-inf")).scatter(-1, kept, scores.gather(-1, kept))',
+    "scores = scores + torch.full_like(scores, -1e9).scatter(-1, kept, 0.0)", once=True)})
+# Each goes into a batch with room for it; one that finds none (every batch holds a Part 6 mutant, and the suite may not
+# grow by a notebook) moves to UNBATCHED_MUTANTS, graded CAUGHT in tests/redteam/round19/08-sweep-after.txt
+UNBATCHED_MUTANTS = {}
+for _name in ("loss_row_counts_in_uint8", "sample_cut_to_lowest_finite", "sample_minus_1e9_added_to_the_cut"):
+    try:
+        place_mutant(MUTANTS, MUTANT_BATCHES, _name, "free")
+    except StopIteration:
+        UNBATCHED_MUTANTS[_name] = MUTANTS.pop(_name)
