@@ -1437,3 +1437,41 @@ MUTANT_BATCHES = [
     # round 18 class sweep: no batch has room for a Part 7 mutant (fix_caches_padding_by_id_lengths, the layer's
     # padding mask kept per id(lengths)); the hidden test catches it (tests/redteam/round18/02-sweep-after.txt)
 ]
+
+# Red team 19 (tests/redteam/round19/02-verdicts.md and 02-sweep-verdicts.md): the Part 7 mutants those files wrote
+# out because every batch above held a Part 7 member. Batches other than batch_0 run as plain processes, so three new
+# batches take three of them; the fourth (a class Part 5's masked_attention_counts_keys_in_uint8 already stands for)
+# runs alone, like every mutant outside the batches, in a plain process of its own
+from grading import place_mutant  # noqa: E402
+
+ROUND_19_PART_7 = {
+    # 02-sweep-verdicts.md, SLIPPED p7-F-hf-additive-finfo-min: finfo(dtype).min added to the scores; a masked key
+    # scoring near |lowest| stays above allowed ones near lowest/2
+    "fixed_self_attention_adds_finfo_min": ("test_fixed_self_attention", {"fixed_self_attention": _replaced(_replaced(
+        FIX_MODEL, 'scores.masked_fill(~allowed, float("-inf"))',
+        "(scores + (~allowed).to(scores.dtype) * torch.finfo(scores.dtype).min)"),
+        "        weights = torch.softmax((scores + (~allowed).to(scores.dtype) * torch.finfo(scores.dtype).min), dim=-1)\n",
+        "        weights = torch.softmax((scores + (~allowed).to(scores.dtype) * torch.finfo(scores.dtype).min), dim=-1)\n"
+        "        weights = weights.masked_fill(~allowed, 0.0)\n", once=True)}),
+    # 02-sweep-verdicts.md, SLIPPED p7-C-one-based-slots-in-x-dtype: slot numbers counted from 1 in the dtype of x
+    # (bfloat16 rounds 259 up to 260)
+    "fix_one_based_slots_in_the_dtype_of_x": ("test_fixed_self_attention", {"fixed_self_attention": _replaced(
+        FIX_MODEL, "        real = torch.arange(t, device=x.device)[None, :] < lengths[:, None]  # (B, T)\n",
+        "        real = torch.arange(1, t + 1, dtype=x.dtype, device=x.device)[None, :] <= lengths.to(x.dtype)[:, None]\n",
+        once=True)}),
+    # 02-sweep-verdicts.md, p7-C-causal-one-based-in-x-dtype: causal positions counted from 1 in the dtype of x
+    "fix_causal_one_based_positions_in_the_dtype_of_x": ("test_fixed_self_attention", {"fixed_self_attention": _replaced(
+        FIX_MODEL, "            allowed = allowed.tril()                                  # key j <= query i, the diagonal included\n",
+        "            pos = torch.arange(1, t + 1, dtype=x.dtype, device=x.device)\n"
+        "            allowed = pos[None, :] <= pos[:, None]\n", once=True)}),
+    # 02-verdicts.md, Part 5's uint8 count in the layer: rows with no allowed key found by a count of allowed keys in
+    # uint8, which wraps to 0 at 256 (caught by the case T = 262, lengths 257 and 3, causal)
+    "fix_counts_keys_in_uint8": ("test_fixed_self_attention", {"fixed_self_attention": _replaced(
+        FIX_MODEL, '        weights = torch.softmax(scores.masked_fill(~allowed, float("-inf")), dim=-1)\n',
+        '        weights = torch.softmax(scores.masked_fill(~allowed, float("-inf")), dim=-1)\n'
+        '        has_key = allowed.sum(-1, keepdim=True, dtype=torch.uint8) > 0  # in place of allowed.any(-1, keepdim=True)\n'
+        '        weights = weights.masked_fill(~has_key, 0.0)\n', once=True)}),
+}
+MUTANTS.update(ROUND_19_PART_7)
+for _name in list(ROUND_19_PART_7)[:3]:
+    place_mutant(MUTANTS, MUTANT_BATCHES, _name, None)
