@@ -1149,14 +1149,13 @@ for _name, _test, _part, _old, _new in [
 # Red team 19 (tests/redteam/round19/03-verdicts.md), the numerically naive student: the textbook order
 # softmax((q @ k^T) / sqrt(Dh)) written out in the dtype of x. In float16 a product q . k passes 65504 where the score
 # q . k / sqrt(Dh) does not: inf, then inf - inf = NaN. Parts 6 and 7 now each have a float16 case with products near
-# 72 000 to 76 500 and scores near 51 000 to 54 000 (the texts say so). Every batch already holds a Part 6 and a Part 7
-# member and the suite may not grow by a notebook, so these two mutants are kept out of MUTANTS (a mutant outside the
-# batches is graded in a notebook of its own); tests/redteam_grade.py showed each CAUGHT (round19/03-after.txt:
-# N7 and N8), and either can go into the next batch that has room
+# 72 000 to 76 500 and scores near 51 000 to 54 000 (the texts say so). Every batch above holds a Part 6 and a Part 7
+# member; these two (CAUGHT in round19/03-after.txt: N7 and N8) go into new batches below, which, like every batch
+# but batch_0, run as plain processes (tests/cellrun.py), not as nbgrader notebooks
 _TEXTBOOK = ('    scores = (q @ k.transpose(-2, -1)) / math.sqrt(q.shape[-1])  # scaled after the product\n'
              '    scores = scores.masked_fill(~{mask}, float("-inf"))\n'
              '    {out} = merge_heads(torch.softmax(scores, dim=-1) @ v) @ params["w_o"].T + params["b_o"]\n')
-UNBATCHED_MUTANTS = {
+ROUND_19 = {
     "cache_float16_scores_scaled_after_the_product": ("test_cache", {"cache": _replaced_code(
         _MODEL["cache"], '    out = merge_heads(attention(q, k, v, allowed)) @ params["w_o"].T + params["b_o"]\n',
         _TEXTBOOK.format(mask="allowed", out="out"), once=True)}),
@@ -1176,10 +1175,9 @@ UNBATCHED_MUTANTS = {
 # float16 before the division by the softmax's row sum (Parts 6 and 7: many keys of equal score, values near 2000);
 # (C) mask positions counted from 1 in the dtype of x (Part 6: sentences starting at 296..299 and 2096..2099); (D) the
 # real keys of a sentence counted in uint8 (Part 6: 128, 256 and 257 real positions); (F) finfo(dtype).min added to
-# the scores of later keys (Part 7: a later key at +1.5e308 against seen keys at -1.5e308). Every batch still holds a
-# Part 6 and a Part 7 member, so these stay out of the batches like round 19's two above (each CAUGHT in
-# tests/redteam/round19/03-sweep-after.txt).
-UNBATCHED_MUTANTS.update({
+# the scores of later keys (Part 7: a later key at +1.5e308 against seen keys at -1.5e308). Each CAUGHT in
+# tests/redteam/round19/03-sweep-after.txt; packed with round 19's two above into new batches below.
+ROUND_19.update({
     "left_padded_float16_values_summed_before_the_division": ("test_left_padded", {"left_padded": _replaced_code(
         _MODEL["left_padded"], '    heads = attention(q, k, v, real[:, None, None, :])  # mask (B, 1, 1, S)\n',
         '    allowed = real[:, None, None, :]\n'
@@ -1209,3 +1207,15 @@ UNBATCHED_MUTANTS.update({
         '    scores = scores + (~allowed).to(scores.dtype) * torch.finfo(scores.dtype).min\n'
         '    out = merge_heads(torch.softmax(scores, dim=-1) @ v) @ params["w_o"].T + params["b_o"]\n', once=True)}),
 })
+
+# Round 19's seven (four of Part 6, three of Part 7): "free" fills a batch with room, else a new batch (at most three);
+# the fourth Part 6 mutant, with no batch left to take it, runs alone in a plain process of its own
+MUTANTS.update(ROUND_19)
+_new_batches = 0
+for _name in ROUND_19:
+    try:
+        place_mutant(MUTANTS, MUTANT_BATCHES, _name, "free")
+    except StopIteration:
+        if _new_batches < 3:
+            place_mutant(MUTANTS, MUTANT_BATCHES, _name, None)
+            _new_batches += 1
