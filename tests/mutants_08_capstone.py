@@ -1158,16 +1158,18 @@ for _name in ("loss_switches_requires_grad_on", "loss_runs_backward_inside", "lo
 
 # Red team 19 (tests/redteam/round19/08-verdicts.md): chapter 9's Part 8 slip (a floor under the probabilities given to
 # torch.multinomial, too small for a tolerance or a draw to see) swept into this chapter's Part 6: the spy on
-# torch.multinomial's input now wants exactly 0 for the ids that top_k cut. Its mutant has no batch (every batch holds
-# a Part 6 mutant, and the suite is near its time limit), so it is listed here and in the verdicts instead:
-#   _replaced(_SOL["sample"], "probs = torch.softmax(scores.double(), dim=-1)",
-#             "probs = torch.softmax(scores.double(), dim=-1).clamp(min=1e-20)", once=True)
-# (checked by hand: it loses Part 6's 3 points, and kept all 3 before this round). The same holds for the round's
-# Part 6 slip (top_k clipped to V - 1 when it is V or more, caught now by the probabilities compared at top_k = V and
-# top_k > V), whose mutant would be:
-#   _replaced(_SOL["sample"], "        if top_k is not None and top_k < scores.shape[-1]:",
-#             "        if top_k is not None:\n            top_k = min(top_k, scores.shape[-1] - 1) if scores.shape[-1] > 1 else 1\n"
-#             "        if top_k is not None and top_k < scores.shape[-1]:", once=True)
+# torch.multinomial's input now wants exactly 0 for the ids that top_k cut; and the round's own Part 6 slip, top_k
+# clipped to V - 1 when it is V or more, caught now by the probabilities compared at top_k = V and top_k > V. Every
+# batch holds a Part 6 mutant: each gets a batch of its own, a plain process (tests/cellrun.py), not a graded notebook
+MUTANTS["sample_probabilities_floored_1e_20"] = ("test_sample", {"sample": _replaced(
+    _SOL["sample"], "probs = torch.softmax(scores.double(), dim=-1)",
+    "probs = torch.softmax(scores.double(), dim=-1).clamp(min=1e-20)", once=True)})
+MUTANTS["sample_top_k_clipped_below_V"] = ("test_sample", {"sample": _replaced(
+    _SOL["sample"], "        if top_k is not None and top_k < scores.shape[-1]:",
+    "        if top_k is not None:\n            top_k = min(top_k, scores.shape[-1] - 1) if scores.shape[-1] > 1 else 1\n"
+    "        if top_k is not None and top_k < scores.shape[-1]:", once=True)})
+for _name in ("sample_probabilities_floored_1e_20", "sample_top_k_clipped_below_V"):
+    place_mutant(MUTANTS, MUTANT_BATCHES, _name, None)
 
 
 # Red team 19 class sweep (tests/redteam/round19/08-sweep-verdicts.md): the classes of BRIEF-SWEEP.md in every part.
@@ -1182,11 +1184,10 @@ MUTANTS["sample_cut_to_lowest_finite"] = ("test_sample", {"sample": _replaced(
 MUTANTS["sample_minus_1e9_added_to_the_cut"] = ("test_sample", {"sample": _replaced(
     _SOL["sample"], 'scores = torch.full_like(scores, float("-inf")).scatter(-1, kept, scores.gather(-1, kept))',
     "scores = scores + torch.full_like(scores, -1e9).scatter(-1, kept, 0.0)", once=True)})
-# Each goes into a batch with room for it; one that finds none (every batch holds a Part 6 mutant, and the suite may not
-# grow by a notebook) moves to UNBATCHED_MUTANTS, graded CAUGHT in tests/redteam/round19/08-sweep-after.txt
-UNBATCHED_MUTANTS = {}
+# Each goes into a batch with room for it; one that finds none (every batch holds a mutant of its part) gets a new
+# batch, which runs as a plain process (tests/cellrun.py), not as a graded notebook
 for _name in ("loss_row_counts_in_uint8", "sample_cut_to_lowest_finite", "sample_minus_1e9_added_to_the_cut"):
     try:
         place_mutant(MUTANTS, MUTANT_BATCHES, _name, "free")
     except StopIteration:
-        UNBATCHED_MUTANTS[_name] = MUTANTS.pop(_name)
+        place_mutant(MUTANTS, MUTANT_BATCHES, _name, None)

@@ -1508,11 +1508,10 @@ MUTANTS['generate_occurrences_counted_in_uint8'] = ('test_generate_with_cache', 
     "occurs = torch.zeros_like(scores, dtype=torch.bool).scatter_(1, seen, True)",
     "occurs = torch.zeros_like(scores, dtype=torch.uint8).scatter_add_(1, seen, torch.ones_like(seen, dtype=torch.uint8)) > 0",
     once=True)})
-# Each goes into a batch with room for it; one that finds none (every batch holds a mutant of its part, and the suite
-# may not grow by a notebook) moves to UNBATCHED_MUTANTS, graded CAUGHT in tests/redteam/round19/09-sweep-after.txt
-UNBATCHED_MUTANTS = {}
+# Each goes into a batch with room for it; one that finds none (every batch holds a mutant of its part) gets a new
+# batch, which runs as a plain process (tests/cellrun.py), not as a graded notebook
 for _name in ("swiglu_float16_computed_in_float16", "loss_count_in_uint8", "generate_occurrences_counted_in_uint8"):
     try:
         place_mutant(MUTANTS, MUTANT_BATCHES, _name, "free")
     except StopIteration:
-        UNBATCHED_MUTANTS[_name] = MUTANTS.pop(_name)
+        place_mutant(MUTANTS, MUTANT_BATCHES, _name, None)
