@@ -919,3 +919,17 @@ for _name, _test, _part, _old, _new in [
 MUTANTS["equivariance_root_of_the_largest_square"] = ("test_equivariance", {"equivariance": _replaced_code(
     _MODEL["equivariance"], ".abs().max().item())  # largest entry", ".pow(2).max().sqrt().item())", once=True)})
 place_mutant(MUTANTS, MUTANT_BATCHES, "equivariance_root_of_the_largest_square", "free")
+
+# Red team 19 class sweep (tests/redteam/round19/04-sweep-verdicts.md, B3-rope-polar-form-through-squares): each pair
+# rotated through its modulus sqrt(a * a + b * b) and phase, inf/NaN past 1e154 (float64) and 1e19 (float32). Every
+# batch above holds a Part 5 member, so it gets a new batch (a plain process, like every batch but batch_0)
+MUTANTS["rope_partial_left_padded_polar_form_through_squares"] = ("test_rotate_half", {"rotate_half": _replaced_code(
+    _MODEL["rotate_half"], "    rotated = torch.cat([a * cos - b * sin, a * sin + b * cos], dim=-1).to(x.dtype)\n",
+    "    r = torch.sqrt(a * a + b * b)  # overflows past 1e154 (float64), 1e19 (float32)\n"
+    "    phi = torch.atan2(b, a)\n"
+    "    rotated = torch.cat([r * (cos * torch.cos(phi) - sin * torch.sin(phi)),\n"
+    "                         r * (sin * torch.cos(phi) + cos * torch.sin(phi))], dim=-1).to(x.dtype)\n", once=True)})
+try:
+    place_mutant(MUTANTS, MUTANT_BATCHES, "rope_partial_left_padded_polar_form_through_squares", "free")
+except StopIteration:
+    place_mutant(MUTANTS, MUTANT_BATCHES, "rope_partial_left_padded_polar_form_through_squares", None)
