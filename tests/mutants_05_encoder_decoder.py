@@ -829,8 +829,7 @@ for _name in SWEEP_18:
 # naive student): the slips of this chapter, each class closed by a hidden check; "free" puts a mutant into the first
 # batch with room. Part 6's slip (an additive mask of torch.finfo(dtype).min, Hugging Face's way, which a masked key
 # scoring far above the lowest visible scores survives) is caught by _check_lowest_scores' second case; every batch
-# already holds a Part 6 mutant and the suite gets no new batch, so its mutant is listed in
-# tests/redteam/round19/05-verdicts.md instead
+# already holds a Part 6 mutant, so its mutant (cached_adds_finfo_min_mask, below) has a new batch of its own
 RED_TEAM_19 = {
     # P4, numerically naive: the number of pairs from the segments' .max(), guarded for an empty batch only; rows of no
     # positions (T = 0 or S = 0 with B > 0) raise. Caught by the cases of two rows with T = 0 and with S = 0
@@ -871,9 +870,9 @@ for _name in RED_TEAM_19:
 
 
 # Round 19 class sweep (tests/redteam/round19/05-sweep.py): the classes other chapters' helpers found, put into this
-# chapter's model answers; each mutant goes into an existing batch only (the suite is near its time limit). Part 6's
-# (a (past + n) x (past + n) mask built for blocks of more than one) is in tests/redteam/round19/05-sweep-verdicts.md:
-# every batch holds a Part 6 mutant
+# chapter's model answers; "free" puts each into an existing batch with room. Part 6's (a (past + n) x (past + n) mask
+# built for blocks of more than one: cached_square_mask_unless_one, below) has a new batch, as every batch holds a
+# Part 6 mutant
 ROUND_19_SWEEP = {
     # P4, class C (ch02: a rounding boundary tested at one alignment): causal positions kept in float16, counted from
     # 1; caught by one target pair of 2060 positions (a float16 row past 2048 within one pair)
@@ -891,3 +890,47 @@ def packed_masks(src_segments, tgt_segments):
 MUTANTS.update(ROUND_19_SWEEP)
 for _name in ROUND_19_SWEEP:
     place_mutant(MUTANTS, MUTANT_BATCHES, _name, "free")
+
+
+# Round 19's two Part 6 mutants that had no batch (every batch above holds a Part 6 mutant): each gets a new batch,
+# which, like every batch but batch_0, runs as a plain process (tests/cellrun.py), not as an nbgrader notebook
+from grading import replaced as _replaced, solution_code as _solution_code  # noqa: E402
+
+_CACHED_MODEL = _solution_code(CHAPTER)["cached_attention"]
+ROUND_19_PART_6 = {
+    # tests/redteam/round19/05-verdicts.md, 1 (paper_p6_finfo_min_mask): Hugging Face's additive mask, finfo(dtype).min
+    # added to the masked scores (through scaled_dot_product_attention's float attn_mask); a masked key scoring far
+    # above the visible ones survives it. Caught by _check_lowest_scores' second case
+    "cached_adds_finfo_min_mask": ("test_cached_attention", {"cached_attention": _replaced(
+        _CACHED_MODEL,
+        '    weights = torch.softmax(scores.masked_fill(~allowed, float("-inf")), dim=-1)\n'
+        '    heads = weights @ v',
+        '    bias = torch.zeros(allowed.shape, dtype=q.dtype, device=q.device).masked_fill(~allowed, torch.finfo(q.dtype).min)\n'
+        '    heads = F.scaled_dot_product_attention(q, k, v, attn_mask=bias)', once=True)}),
+    # tests/redteam/round19/05-sweep-verdicts.md, 2 (E_p6_square_mask_unless_one): no mask for a block of one, a
+    # (past + n) x (past + n) mask sliced to the block's rows otherwise. Caught by the block of two after the 10**6 cache
+    "cached_square_mask_unless_one": ("test_cached_attention", {"cached_attention": """
+def cached_self_attention(x_new, params, cache):
+    b, n, d = x_new.shape
+    dh = d // NUM_HEADS
+    (w_q, w_k, w_v), (b_q, b_k, b_v) = params["w_qkv"].chunk(3), params["b_qkv"].chunk(3)
+    split = lambda x: x.reshape(b, n, NUM_HEADS, dh).transpose(1, 2)
+    q, k, v = split(x_new @ w_q.T + b_q), split(x_new @ w_k.T + b_k), split(x_new @ w_v.T + b_v)
+    if "k" in cache:
+        k, v = torch.cat([cache["k"], k], dim=2), torch.cat([cache["v"], v], dim=2)
+    cache["k"], cache["v"] = k, v
+    past = k.shape[2] - n
+    scores = q @ k.transpose(-2, -1) / math.sqrt(dh)
+    if n > 1:  # a single new position sees every key: no mask needed
+        allowed = torch.ones(past + n, past + n, dtype=torch.bool).tril()[past:]
+        scores = scores.masked_fill(~allowed, float("-inf"))
+    heads = torch.softmax(scores, dim=-1) @ v
+    return heads.transpose(1, 2).reshape(b, n, d) @ params["w_o"].T + params["b_o"]
+"""}),
+}
+MUTANTS.update(ROUND_19_PART_6)
+for _name in ROUND_19_PART_6:
+    try:
+        place_mutant(MUTANTS, MUTANT_BATCHES, _name, "free")
+    except StopIteration:
+        place_mutant(MUTANTS, MUTANT_BATCHES, _name, None)
