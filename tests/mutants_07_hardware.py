@@ -1408,3 +1408,31 @@ for _name in ("rms_switches_requires_grad_on", "rms_cached_by_tensor_identity", 
 MUTANTS["dequant_python_number_accumulator"] = ("test_split_kv_kernel", {"split_kv_kernel": _replaced(
     _SOLUTION["split_kv_kernel"], "acc = tl.zeros([BLOCK_N], tl.float32)", "acc = 0.0", once=True)})
 _place_mutant(MUTANTS, MUTANT_BATCHES, "dequant_python_number_accumulator", "free")
+# Red team 19 class sweep (tests/redteam/round19/07-sweep-verdicts.md). Class C (a rounding boundary met at one alignment):
+# a float quotient corrected downwards only, which the one case beyond 2**53 (a quotient that rounds up) could not tell
+# from an exact one; Part 1 now has a block of quotients around 2**54 that round up and down. Class D (a count or
+# position in a narrow integer type): bit positions in int16, which wrap past 32767 bits a row; Part 6 now has rows of
+# 32900 bits. (Part 7's int16 positions and finfo.min added to masked scores have no batch with room: listed there.)
+MUTANTS["max_batch_float_quotient_corrected_down"] = ("test_max_batch", {"max_batch": _replaced(
+    _SOLUTION["max_batch"], "    return max(free // per_sequence, 0)",
+    "    b = int(free / per_sequence)  # a float quotient may round up past 2**53: step down until it fits\n"
+    "    while b > 0 and b * per_sequence > free:\n        b -= 1\n    return max(b, 0)", once=True)})
+MUTANTS["pack_bit_positions_in_int16"] = ("test_pack_bits", {"pack_bits": """
+def pack_bits(q, bits):
+    rows, cols = q.shape
+    n_bytes = (cols * bits + 7) // 8
+    stream = ((q.to(torch.int32)[:, :, None] >> torch.arange(bits, dtype=torch.int32)) & 1).reshape(rows, cols * bits)
+    pos = torch.arange(cols * bits, dtype=torch.int16)  # the stream position of every bit
+    out = torch.zeros(rows, n_bytes, dtype=torch.int32)
+    out.index_add_(1, (pos // 8).long(), stream << (pos % 8).to(torch.int32))
+    return out.to(torch.uint8)
+
+
+def unpack_bits(packed, bits, cols):
+    rows = packed.shape[0]
+    pos = torch.arange(cols * bits, dtype=torch.int16)
+    stream = (packed.to(torch.int32)[:, (pos // 8).long()] >> (pos % 8).to(torch.int32)) & 1
+    return (stream.reshape(rows, cols, bits) << torch.arange(bits, dtype=torch.int32)).sum(dim=-1).to(torch.uint8)
+"""})
+for _name in ("max_batch_float_quotient_corrected_down", "pack_bit_positions_in_int16"):
+    _place_mutant(MUTANTS, MUTANT_BATCHES, _name, "free")
