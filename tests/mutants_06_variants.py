@@ -1612,7 +1612,8 @@ for _name in RED_TEAM_18:
 
 
 # Red team 18, class sweep (tests/redteam/round18/06-sweep.py): the classes other chapters' helpers found, put into this
-# chapter's model answers; each mutant goes into an existing batch only (the suite is near its time limit)
+# chapter's model answers; "free" puts each into an existing batch with room, and the three Part 6 mutants that found
+# none (every batch held a Part 6 mutant) are packed with round 19's at the end of this file
 SWEEP_18 = {
     # P3, class B (chapters 1, 3, 4, 5, 7, 9): the word starts kept through functools.lru_cache (tensors hash by identity). Caught by the same starts and pick written in place between calls
     'whole_word_start_lru_cache': ('test_whole_word_chosen', {'whole_word_chosen': """
@@ -1751,21 +1752,19 @@ def decayed_linear_attention(q, k, v, decay):
     return out
 """}),
 }
-SWEEP_18_UNPLACED = []  # no existing batch with room: reported, not given a new batch
+_NO_ROOM_18 = []  # no existing batch with room: packed with round 19's at the end of this file
 for _name in SWEEP_18:
     MUTANTS[_name] = SWEEP_18[_name]
     try:
         place_mutant(MUTANTS, MUTANT_BATCHES, _name, "free")
     except StopIteration:
-        del MUTANTS[_name]
-        SWEEP_18_UNPLACED.append(_name)
+        _NO_ROOM_18.append(_name)
 
 
 # Red team 19 (four blind helpers: the off-by-one, the padding and reduction, the paper reader and the numerically
 # naive student): the slip of this chapter, its class closed by a hidden check; "free" puts it into a batch with room.
 # The class closed in Part 7 as well (scores computed in float16, inf past 65504: the model answer until round 19) has
-# its mutant in tests/redteam/round19/06-verdicts.md: every batch already holds a Part 7 mutant, and the suite gets
-# no new batch
+# its mutant, gqa_cached_scores_in_float16, in a new batch at the end of this file (every batch held a Part 7 mutant)
 RED_TEAM_19 = {
     # P8, numerically naive (the model answer until round 19): the recurrence with its states in the input's dtype, so
     # float16 states and sums overflow past 65504 (inf / inf) and round past 0.1 over 300 undecayed steps. Caught by
@@ -1791,9 +1790,9 @@ for _name in RED_TEAM_19:
 
 
 # Round 19 class sweep (tests/redteam/round19/06-sweep.py): the classes other chapters' helpers found, put into this
-# chapter's model answers; each mutant goes into an existing batch only (the suite is near its time limit). Parts 6
-# and 7's (ranks in the logits' dtype or counted in uint8; an S x S mask built for T > 1) are in
-# tests/redteam/round19/06-sweep-verdicts.md: every batch holds a mutant of those parts
+# chapter's model answers; "free" puts each into an existing batch with room. Parts 6 and 7's (ranks in the logits'
+# dtype or counted in uint8; an S x S mask built for T > 1), written out in tests/redteam/round19/06-sweep-verdicts.md
+# because every batch holds a mutant of those parts, are packed into new batches at the end of this file
 ROUND_19_SWEEP = {
     # P8, class C (ch02: positions in a dtype that rounds): the quadratic form with positions made in q's dtype
     # (bfloat16 holds every integer only to 256); caught by bfloat16 inputs of T = 300
@@ -1822,3 +1821,63 @@ try:
     place_mutant(MUTANTS, MUTANT_BATCHES, "min_p_floors_dropped_tokens", "free")
 except StopIteration:  # no batch with room: graded in tests/redteam/round19/06-floor.txt instead
     del MUTANTS["min_p_floors_dropped_tokens"]
+
+
+# Round 18's and round 19's Part 6 and Part 7 mutants that no batch had room for (every batch holds a Part 6 and a
+# Part 7 mutant). Every batch but batch_0, and every mutant outside the batches, runs as a plain process
+# (tests/cellrun.py), not as an nbgrader notebook: "free" fills a batch with room, else a new batch (at most three,
+# each a Part 6 and a Part 7 mutant); the Part 6 mutants left after that run alone, each in a plain process
+_GQA_MODEL = solution_code(CHAPTER)["gqa_cached_attention"]
+ROUND_19_NO_ROOM = {
+    # tests/redteam/round19/06-sweep-verdicts.md, 1 (C_p6_rank_in_dtype_of_probs): ranks kept in the logits' dtype
+    # (bfloat16 holds integers to 256, float16 to 2048). Caught by ties of 300 and 2100 tokens
+    "expert_choice_ranks_in_the_dtype_of_probs": ("test_expert_choice", {"expert_choice": """
+def expert_choice(router_logits, capacity):
+    probs = router_logits.softmax(dim=-1)
+    n = probs.shape[0]
+    order = probs.sort(dim=0, descending=True, stable=True).indices
+    ranks = torch.arange(n, dtype=probs.dtype)[:, None].expand_as(order).clone()
+    rank = torch.empty_like(probs).scatter_(0, order, ranks)
+    chosen = rank < capacity
+    return chosen, torch.where(chosen, probs, torch.zeros_like(probs))
+"""}),
+    # tests/redteam/round19/06-verdicts.md, Part 7 (the model answer until round 19): float16 scores formed in float16,
+    # inf once a dot product passes 65504. Caught by float16 and bfloat16 entries about 150
+    "gqa_cached_scores_in_float16": ("test_gqa_cached_attention", {"gqa_cached_attention": _replaced(
+        _GQA_MODEL,
+        "    if dtype in (torch.float16, torch.bfloat16):  # scores past 65504 overflow in float16 (red team 19)\n"
+        "        q, k, v = q.float(), k.float(), v.float()\n", "", once=True)}),
+    # tests/redteam/round19/06-sweep-verdicts.md, 1 (D_p6_rank_counted_uint8): the tokens ahead counted in uint8,
+    # which wraps at 256. Caught by ties of 300 tokens with capacities 255-259
+    "expert_choice_counts_ahead_in_uint8": ("test_expert_choice", {"expert_choice": """
+def expert_choice(router_logits, capacity):
+    probs = router_logits.softmax(dim=-1)
+    n = probs.shape[0]
+    idx = torch.arange(n)
+    # ahead[i, j, e]: token j comes before token i for expert e
+    ahead = (probs[None, :, :] > probs[:, None, :]) | (
+        (probs[None, :, :] == probs[:, None, :]) & (idx[None, :, None] < idx[:, None, None]))
+    rank = ahead.sum(dim=1, dtype=torch.uint8)
+    chosen = rank.long() < capacity
+    return chosen, torch.where(chosen, probs, torch.zeros_like(probs))
+"""}),
+    # tests/redteam/round19/06-sweep-verdicts.md, 2 (E_p7_square_mask_unless_one): no mask for T = 1, an S x S mask
+    # sliced to its last T rows otherwise. Caught by T = 2 over 10**6 keys
+    "gqa_cached_square_mask_unless_one": ("test_gqa_cached_attention", {"gqa_cached_attention": _replaced(
+        _GQA_MODEL,
+        "    query_pos = torch.arange(s - t, s)  # absolute positions of the new queries\n"
+        "    allowed = torch.arange(s)[None, :] <= query_pos[:, None]  # (T, S)\n"
+        '    scores = scores.masked_fill(~allowed, float("-inf"))\n',
+        "    if t > 1:  # one new query sees every key: no mask needed\n"
+        "        allowed = torch.ones(s, s, dtype=torch.bool).tril()[s - t:]\n"
+        '        scores = scores.masked_fill(~allowed, float("-inf"))\n', once=True)}),
+}
+MUTANTS.update(ROUND_19_NO_ROOM)
+_new_batches = 0
+for _name in list(ROUND_19_NO_ROOM) + _NO_ROOM_18:
+    try:
+        place_mutant(MUTANTS, MUTANT_BATCHES, _name, "free")
+    except StopIteration:
+        if _new_batches < 3:
+            place_mutant(MUTANTS, MUTANT_BATCHES, _name, None)
+            _new_batches += 1
