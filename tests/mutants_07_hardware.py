@@ -1436,3 +1436,21 @@ def unpack_bits(packed, bits, cols):
 """})
 for _name in ("max_batch_float_quotient_corrected_down", "pack_bit_positions_in_int16"):
     _place_mutant(MUTANTS, MUTANT_BATCHES, _name, "free")
+# Red team 19 (tests/redteam/round19/07-verdicts.md, 07-sweep-verdicts.md): Part 7's three closes. Every batch holds a
+# Part 7 mutant, so each gets a batch of its own, a plain process (tests/cellrun.py), not a graded notebook; the code is
+# the answer as the round's files grade it: queries tiled against every key ((block, S) tiles, which fit a quarter of
+# the score matrix), positions kept in int16 (caches past 2**15 keys), finfo(dtype).min added to masked scores
+
+
+def _round19_answer(path: str, name: str) -> dict:
+    import runpy
+    from pathlib import Path
+    subs = runpy.run_path(str(Path(__file__).resolve().parent / "redteam" / "round19" / path))["SUBMISSIONS"]
+    return next(s for s in subs if s["name"] == name)["cells"]
+
+
+for _name, _path, _answer in (("backward_tiles_queries_against_every_key", "07-subs.py", "pp-p7-query-tiles"),
+                              ("backward_positions_in_int16", "07-sweep.py", "D-p7-positions-in-int16"),
+                              ("backward_adds_finfo_min_to_masked_scores", "07-sweep.py", "F-p7-adds-finfo-min")):
+    MUTANTS[_name] = ("test_chunk_attention", _round19_answer(_path, _answer))
+    _place_mutant(MUTANTS, MUTANT_BATCHES, _name, None)
