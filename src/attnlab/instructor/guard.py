@@ -21,7 +21,9 @@ Three checks, each reported with a reason an instructor can read, and the gate t
   tensors and plain containers (``pickle.loads`` of ``numpy.sqrt`` or ``builtins.__import__``, also
   through ``torch.load``). Events raised inside library code (``collections.namedtuple`` calls
   ``sys._getframe``, the import system unmarshals compiled modules) are not the student's and are not
-  recorded.
+  recorded. Once torch is loaded, the hook also answers for torch's frame-evaluation callback and
+  compiled-autograd compiler (their setters become gates): nothing is set while a notebook is graded
+  (torch.compile'd functions run eagerly), a callback that is not torch.compile's is refused and recorded.
 * :func:`probe_expression` is fresh check code, sent again before every cell through the reply's
   ``user_expressions`` (so IPython's input and AST transformers never see it). It fingerprints what a
   hook could change: IPython's input transformers (cleanup, post, the transformer manager), AST
