@@ -352,42 +352,29 @@ def answer(x):
             SEEN.append(str(error))
     return 2 * x
 '''
-COMPILED = r'''
+HONEST_COMPILE = r'''
 import torch
+COMPILED, CALLS = [], []
 @torch.compile(backend="eager")
 def _twice(x):
     return x * 2
 assert _twice(torch.ones(3)).tolist() == [2.0, 2.0, 2.0]   # compiled here, in the answer's own cell
-def answer(x):
-    return _twice(x)
-'''
-OWN_BACKEND = r'''
-import torch
-COMPILED = []
 def _backend(gm, example_inputs):
     COMPILED.append(len(example_inputs))   # torch.compile hands its backend the graph it traced
     return gm.forward
 @torch.compile(backend=_backend)
-def _twice(x):
-    return x * 2
-def answer(x):
-    return _twice(x)
-'''
-AUTOGRAD_COMPILER = r'''
-import torch
-CALLS = []
+def _thrice(x):
+    return x * 3
 torch._C._dynamo.compiled_autograd.set_autograd_compiler(lambda *a, **k: CALLS.append(a), False)
 def answer(x):
-    return 2 * x
+    return _twice(x) + _thrice(x) - 3 * x
 '''
 
 
 @pytest.mark.slow
 @pytest.mark.parametrize("answer, reason", [
     (CALLBACK_IN_TEST, "sets torch's frame-evaluation callback"),
-    (COMPILED, None),
-    (OWN_BACKEND, None),
-    (AUTOGRAD_COMPILER, None),
+    (HONEST_COMPILE, None),   # torch.compile with eager, with a backend of its own, and a compiled-autograd compiler
 ])
 def test_a_frame_callback_never_sees_a_test(sandboxed, answer, reason):
     # nothing is compiled while the notebook is graded: a backend of the answer's own sees no graph, an autograd
