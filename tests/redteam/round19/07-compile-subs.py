@@ -218,4 +218,27 @@ SUBMISSIONS = [{'cells': {}, 'correct': True, 'name': 'model', 'why': ''},
                                '    tl.store(Y + n, y, mask=live)\n'},
   'correct': True,
   'name': 'round19:ok-p8-2d-acc',
-  'why': '2-D accumulator summed once at the end, tl.where for the nibble, codes as float32'}]
+  'why': '2-D accumulator summed once at the end, tl.where for the nibble, codes as float32'},
+ {'cells': {'split_kv_kernel': '\n'
+                               '@triton.jit\n'
+                               'def dequant_matvec_kernel(X, W, Scale, Zero, Y, N, K, GROUP: tl.constexpr, BLOCK_N: '
+                               'tl.constexpr, BLOCK_K: tl.constexpr):\n'
+                               '    rows = tl.program_id(0) * BLOCK_N + tl.arange(0, BLOCK_N)\n'
+                               '    ok = rows < N\n'
+                               '    acc = tl.zeros([BLOCK_N, 1], tl.float32)\n'
+                               '    for k0 in range(0, K, BLOCK_K):\n'
+                               '        cols = k0 + tl.arange(0, BLOCK_K)\n'
+                               '        x = tl.load(X + cols)\n'
+                               '        byte = tl.load(W + rows[:, None] * (K // 2) + cols[None, :] // 2, mask=ok[:, '
+                               'None], other=0)\n'
+                               '        code = (byte.to(tl.int32) >> ((cols[None, :] % 2) * 4)) & 15\n'
+                               '        where = rows[:, None] * (K // GROUP) + cols[None, :] // GROUP\n'
+                               '        scale = tl.load(Scale + where, mask=ok[:, None], other=0.0)\n'
+                               '        zero = tl.load(Zero + where, mask=ok[:, None], other=0).to(tl.float32)\n'
+                               '        w = (code.to(tl.float32) - zero) * scale\n'
+                               '        acc += tl.dot(w, x[:, None])\n'
+                               '    tl.store(Y + rows, tl.sum(acc, axis=1), mask=ok)\n'},
+  'correct': False,
+  'name': 'tl_dot_over_block_k',
+  'why': 'tl.dot(w, x[:, None]) per block: the interpreter runs it, the compiler refuses tl.dot over fewer than 8 '
+         'columns (BLOCK_K may be 2 or 4); the text now says so'}]
