@@ -930,6 +930,13 @@ def __attnlab_install_audit__(watched, attrs, module_name, pickle_modules, pickl
         return (owner_of(code.co_filename) or ("", ""))[1] == "grader"
     seen = set()
 
+    def remember(event, what, cell, line, key=None):
+        # one event for the grader's probe, once per key (by default the event, what, the cell and the line)
+        key = key or (event, what, cell, line)
+        if key not in seen and len_(st.events) < 200:
+            seen.add(key)
+            st.events.append((event, what, cell, line, st.cell[0] if st.cell else ""))
+
     function_type, empty_cell, zip_, read_only = types.FunctionType, ValueError, zip, types.MappingProxyType
 
     def sealed(fn, memo, scope):
@@ -1021,10 +1028,7 @@ def __attnlab_install_audit__(watched, attrs, module_name, pickle_modules, pickl
         while frame is not None and (owner_of(frame.f_code.co_filename) or ("", ""))[1] != "student":
             frame = frame.f_back
         cell = owner_of(frame.f_code.co_filename)[0] if frame is not None else (st.cell[0] if st.cell else "?")
-        key = (event, "", cell, frame.f_lineno if frame is not None else 0)
-        if key not in seen and len_(st.events) < 200:
-            seen.add(key)
-            st.events.append((event, "", cell, key[3], st.cell[0] if st.cell else ""))
+        remember(event, "", cell, frame.f_lineno if frame is not None else 0)
 
     def frames_clear():
         # the grader's code is about to start: no callback may see its frames
@@ -1386,10 +1390,7 @@ def __attnlab_install_audit__(watched, attrs, module_name, pickle_modules, pickl
             return
         cell = owner[0] if owner else (st.cell[0] if st.cell else "")
         st.files[filename] = (cell, "student")
-        key = (event, filename, cell)
-        if key not in seen and len(st.events) < 200:
-            seen.add(key)
-            st.events.append((event, filename, cell, frame.f_lineno if owner else 0, st.cell[0] if st.cell else ""))
+        remember(event, filename, cell, frame.f_lineno if owner else 0, key=(event, filename, cell))
 
     def is_installed(filename):
         return os.path.realpath(filename).startswith(installed)
@@ -1473,10 +1474,7 @@ def __attnlab_install_audit__(watched, attrs, module_name, pickle_modules, pickl
         if owner is None or owner[1] != "student":
             return
         what = args[1] if event.startswith("object.") else f"{args[0]}.{args[1]}" if event == "pickle.find_class" else ""
-        key = (event, what, owner[0], frame.f_lineno)
-        if key not in seen and len(st.events) < 200:
-            seen.add(key)
-            st.events.append((event, what, owner[0], frame.f_lineno, st.cell[0] if st.cell else ""))
+        remember(event, what, owner[0], frame.f_lineno)
 
     sys.modules[module_name] = rec
     sys.addaudithook(hook)
