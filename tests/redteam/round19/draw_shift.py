@@ -1,4 +1,11 @@
-"""python shift.py ROOT CHAPTER K: every manual_seed(N) inside the hidden regions of solutions/CHAPTER becomes manual_seed(N + K)."""
+"""python draw_shift.py ROOT CHAPTER K: every manual_seed(...) inside the hidden regions of solutions/CHAPTER becomes
+manual_seed(K + (...)).
+
+Every call moves, a literal seed or a name (``manual_seed(seed)``, ``manual_seed(draw_seed + offset)``), so that a
+generator handed to the answer and the one its reference draws from stay equally seeded. (The first version moved
+literal seeds only: in chapter 8 the answer's generator moved while ``_ref_sample``'s, seeded from the same number
+passed as an argument, did not, and the model answer was "refused" by the tool, not by the test.)
+"""
 import json, re, sys
 root, chapter, k = sys.argv[1], sys.argv[2], int(sys.argv[3])
 p = f"{root}/solutions/{chapter}/exercises.ipynb"
@@ -15,7 +22,7 @@ for c in nb["cells"]:
         elif line.strip() == "### END HIDDEN TESTS":
             inside = False
         elif inside:
-            line, n = re.subn(r"manual_seed\((\d+)\)", lambda m: f"manual_seed({int(m.group(1)) + k})", line)
+            line, n = re.subn(r"manual_seed\(", f"manual_seed({k} + ", line)
             count += n
         out.append(line)
     c["source"] = out
