@@ -154,6 +154,22 @@ STATIC_CASES = {
     "getattribute decoded": ("import base64\ng = object.__getattribute__(f, base64.b64decode(s).decode())",
                              "calls __getattribute__ with an attribute name disguised at run time"),
     "python dispatcher": ("g = torch._C._EnablePythonDispatcher()", "(_EnablePythonDispatcher)"),
+    # red team 18 F2: the tests' own watch handed to the answer, which changes what the watch saw (its `ops`, its
+    # `largest`) after using what the part forbids: every route to a mode object or to the module that hands one
+    "dispatch mode read": ("from torch.utils._python_dispatch import _get_current_dispatch_mode as m\nvars(m())",
+                           "(_get_current_dispatch_mode)"),
+    "dispatch mode stack": ("s = torch.utils._python_dispatch._get_current_dispatch_mode_stack()",
+                            "(_get_current_dispatch_mode_stack)"),
+    "function mode read": ("w = torch.overrides._get_current_function_mode()", "(_get_current_function_mode)"),
+    "mode stack by index": ("w = torch._C._get_dispatch_stack_at(torch._C._len_torch_dispatch_stack() - 1)",
+                            "(_len_torch_dispatch_stack)"),
+    "mode module imported": ("import torch.utils._python_dispatch as pd", "imports torch.utils._python_dispatch"),
+    "mode module from utils": ("from torch.utils import _python_dispatch as pd\nw = getattr(pd, name)()",
+                               "(_python_dispatch)"),
+    "mode module by text": ("import sys\npd = sys.modules['torch.utils._python_dispatch']",
+                            "names the module torch.utils._python_dispatch"),
+    "torch module alias, computed name": ("import torch.overrides as ov\nw = getattr(ov, name)()",
+                                          "calls getattr on ov with a name built at run time"),
     "python kernels": ("op.py_kernels[key] = f", "(py_kernels)"),
 }
 
@@ -191,7 +207,10 @@ def test_static_scan_keeps_ordinary_code_unflagged():
                 "import IPython\nIPython.display.display(IPython.display.Markdown('**x**'))\nimport pdb\n"
                 "note = 'x.mean(dim=-1)'\nkind = 'torch.float32'\n"
                 # a module put in evaluation mode, a pattern compiled: methods, not the builtins eval and compile
-                "layer = torch.nn.Linear(2, 2).eval()\nlayer.train()\n")
+                "layer = torch.nn.Linear(2, 2).eval()\nlayer.train()\n"
+                # a name computed on torch's public modules under other names
+                "import torch.nn.functional as fn\nact2 = getattr(fn, cfg['act'])\nfrom torch import nn\n"
+                "cls = getattr(nn, 'Linear')\n")
     assert guard.static_findings("part", ordinary, protected, test_builtins) == []
 
 

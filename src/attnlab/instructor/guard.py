@@ -311,11 +311,22 @@ HOOK_ATTRS = {"settrace", "setprofile", "addaudithook", "input_transformers_post
 # a signal handler is handed the running frame, the test's, with no audit event on the way (red team 16 F14: a 5 ms
 # timer read 25 frames of a hidden test); the module is reachable under other names (`subprocess.signal`)
 SIGNAL_ATTRS = {"setitimer", "alarm", "set_wakeup_fd", "pthread_kill", "siginterrupt", "getitimer", "default_int_handler"}
+# the tests' own watches, reached: torch hands the running function and dispatch modes to whoever asks, and a mode
+# keeps what it saw in itself (red team 18 F2: `_get_current_dispatch_mode()` gave the answer the hidden `Watch`,
+# whose `ops` and `largest` it set back after using the op and the tensor Part 2 forbids). Every name that hands
+# out a mode or its module, by attribute, import or text; switching modes off is in HOOK_ATTRS
+MODE_ATTRS = {"_get_current_dispatch_mode", "_get_current_dispatch_mode_stack", "_get_current_dispatch_mode_pre_dispatch",
+              "_get_dispatch_mode_pre_dispatch", "_get_current_function_mode", "_get_current_function_mode_stack",
+              "_get_dispatch_mode", "_len_torch_dispatch_stack", "_len_torch_function_stack",
+              "_len_torch_dispatch_stack_pre_dispatch", "_detect_infra_mode", "_disable_infra_mode", "_unset_infra_mode",
+              "_unset_mode", "_set_mode_pre_dispatch", "_pop_mode_from_pre_dispatch",
+              "_temporarily_pop_modes_from_pre_dispatch", "_python_dispatch", "_mode_utils"}
+MODE_MODULES = ("_python_dispatch", "_mode_utils")
 SOURCE_ATTRS = {"linecache", "extract_stack", "format_stack", "print_stack", "StackSummary", "getsource",
                 "getsourcelines", "findsource"}
 FUNC_ATTRS = {"__code__", "__closure__", "cell_contents", "__globals__", "__builtins__", "__defaults__",
               "__kwdefaults__", "__subclasses__", "co_consts", "co_code"}
-WATCHED_ATTRS = FRAME_ATTRS | GC_ATTRS | HOOK_ATTRS | FUNC_ATTRS | SOURCE_ATTRS | KERNEL_ATTRS | SIGNAL_ATTRS
+WATCHED_ATTRS = FRAME_ATTRS | GC_ATTRS | HOOK_ATTRS | FUNC_ATTRS | SOURCE_ATTRS | KERNEL_ATTRS | SIGNAL_ATTRS | MODE_ATTRS
 # modules whose only use in an answer would be to look into or hook the grader
 INTROSPECTION_MODULES = {"inspect": "inspect", "gc": "gc", "ctypes": "ctypes", "IPython": "IPython",
                          "ipykernel": "ipykernel", "dis": "dis", "pdb": "pdb", "bdb": "bdb", "_ctypes": "ctypes",
@@ -361,6 +372,8 @@ def _why(attr: str) -> str:
         return f"sets a signal or a timer ({attr}), whose handler is handed the running test's frame"
     if attr in KERNEL_ATTRS:
         return f"reads the kernel's request ({attr}), which holds the running test cell's code"
+    if attr in MODE_ATTRS:
+        return f"reaches torch's stacks of function and dispatch modes ({attr}), where the tests' watches are"
     return f"installs or reads a hook into the interpreter, IPython or torch ({attr})"
 
 
@@ -451,6 +464,17 @@ def _introspection_findings(cell_id: str, tree: ast.Module, protected: set[str],
             for a in node.names:
                 if a.name.split(".")[0] in _RISKY_ROOTS | set(SAFE_MODULE_ATTRS):
                     module_alias[a.asname or a.name.split(".")[0]] = a.name.split(".")[0]
+    # names bound to a torch module (`import torch.overrides as ov`, `from torch.utils import _python_dispatch as pd`):
+    # the dotted module each stands for, for the rule on getattr with a name built at run time
+    torch_alias = {}
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            for a in node.names:
+                if a.name.split(".")[0] == "torch" and a.asname:
+                    torch_alias[a.asname] = a.name
+        elif isinstance(node, ast.ImportFrom) and (node.module or "").split(".")[0] == "torch" and not node.level:
+            for a in node.names:
+                torch_alias[a.asname or a.name] = f"{node.module}.{a.name}"
     # names used as `module.attr` (checked attribute by attribute below), not as values
     attribute_roots = {id(node.value) for node in ast.walk(tree) if isinstance(node, ast.Attribute)}
     # `if __name__ == "__main__":` names the notebook's module honestly; any other "__main__" reaches its namespace
@@ -481,6 +505,8 @@ def _introspection_findings(cell_id: str, tree: ast.Module, protected: set[str],
                     continue
                 if top in INTROSPECTION_MODULES and INTROSPECTION_MODULES[top]:
                     add(node, f"imports {name}, which looks into or hooks the grader's code")
+                elif any(part in MODE_MODULES for part in name.split(".")):
+                    add(node, f"imports {name}: " + _why(next(p for p in name.split(".") if p in MODE_MODULES)))
                 elif name == "torch.library" or name.startswith("torch.library.") or (
                         isinstance(node, ast.ImportFrom) and name == "torch"
                         and any(a.name == "library" for a in node.names)):
@@ -516,6 +542,8 @@ def _introspection_findings(cell_id: str, tree: ast.Module, protected: set[str],
                 add(node, "names the module __main__, which is the notebook's namespace with the tests' helpers")
             elif text in protected or text.split(".")[-1] in protected:
                 add(node, f"names {text}, a helper of the grader's tests")
+            elif text.startswith("torch") and any(part in MODE_MODULES for part in text.split(".")):
+                add(node, f"names the module {text}: " + _why(next(p for p in text.split(".") if p in MODE_MODULES)))
             elif (inner := code_in_string(node.value)) is not None:  # red team 16: `def f(x: "globals()")`
                 for f in _introspection_findings(cell_id, inner, protected, depth + 1):
                     add(node, "holds code in a string that " + f.split(": ", 1)[-1])
@@ -595,7 +623,11 @@ def _introspection_findings(cell_id: str, tree: ast.Module, protected: set[str],
                     add(node, f"calls {name} with an attribute name disguised at run time ({_dotted(attr)}), "
                               "which can only be meant to get past this check")
                 elif _root(node.args[0]) in _MODULE_ROOTS or isinstance(node.args[0], ast.Call) or (
-                        _root(node.args[0]) == "torch" and set(_dotted(node.args[0]).split(".")) & _TORCH_INTERNALS):
+                        _root(node.args[0]) == "torch" and set(_dotted(node.args[0]).split(".")) & _TORCH_INTERNALS) or (
+                        _root(node.args[0]) in torch_alias and set(
+                            (torch_alias[_root(node.args[0])] + _dotted(node.args[0])[len(_root(node.args[0])):]).split(".")
+                        ) & _TORCH_INTERNALS):
+                    # `from torch.utils import _python_dispatch as pd; getattr(pd, name)` too
                     add(node, f"calls {name} on {_dotted(node.args[0])} with a name built at run time, "
                               "which this check cannot read")
     return findings
