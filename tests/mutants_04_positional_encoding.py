@@ -933,3 +933,16 @@ try:
     place_mutant(MUTANTS, MUTANT_BATCHES, "rope_partial_left_padded_polar_form_through_squares", "free")
 except StopIteration:
     place_mutant(MUTANTS, MUTANT_BATCHES, "rope_partial_left_padded_polar_form_through_squares", None)
+
+# Red team 20 (tests/redteam/round20/04-verdicts.md), the early-exit student: with T = 1 every permutation is the
+# identity, so "nothing can move" returned (True, 0.0) without calling the layer, and an identity drawn counted as a
+# gap of 0 without its calls. A module with dropout in training mode gives a gap there too: Part 8 now passes one
+# (drawing from a generator of its own) at T = 1 and at T = 2 with seeds that draw only the identity
+MUTANTS["equivariance_one_position_returns_without_the_layer"] = ("test_equivariance", {"equivariance": _replaced_code(
+    _MODEL["equivariance"], "    t = x.shape[1]\n",
+    "    t = x.shape[1]\n    if t == 1:  # the only permutation is the identity\n        return True, 0.0\n", once=True)})
+place_mutant(MUTANTS, MUTANT_BATCHES, "equivariance_one_position_returns_without_the_layer", "free")
+MUTANTS["equivariance_identity_counts_as_no_gap"] = ("test_equivariance", {"equivariance": equivariance(
+    gap="0.0 if torch.equal(perm, torch.arange(t)) else "
+        "(layer(x[:, perm]).double() - reference[:, perm].double()).abs().max().item()")})
+place_mutant(MUTANTS, MUTANT_BATCHES, "equivariance_identity_counts_as_no_gap", "free")
