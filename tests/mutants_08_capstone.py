@@ -1191,3 +1191,24 @@ for _name in ("loss_row_counts_in_uint8", "sample_cut_to_lowest_finite", "sample
         place_mutant(MUTANTS, MUTANT_BATCHES, _name, "free")
     except StopIteration:
         place_mutant(MUTANTS, MUTANT_BATCHES, _name, None)
+
+
+# Red team 20 (tests/redteam/round20/08-verdicts.md). The early-exit student: Part 2's peak returned as given at
+# step == warmup (an int for an int peak; the int cases never sat on that boundary). The aliasing student: Parts 6
+# and 7 changed the tensor next_logprobs returned, in place, which a decoder with a cache keeps (the text now says
+# so, as chapter 9's Part 8 does for step's logits; a hidden decoder keeps each tensor and checks it after the call)
+MUTANTS["lr_peak_returned_as_given"] = ("test_lr_at", {"lr_at": _replaced(
+    _SOL["lr_at"], "    if step <= warmup:\n", "    if step == warmup:\n        return peak  # the top of the schedule\n"
+    "    if step <= warmup:\n", once=True)})
+MUTANTS["sample_scores_divided_in_place"] = ("test_sample", {"sample": _replaced(
+    _SOL["sample"], "        scores = next_logprobs([[starts[i]] + outs[i] for i in live]) / temperature\n",
+    "        scores = next_logprobs([[starts[i]] + outs[i] for i in live])\n        scores /= temperature\n", once=True)})
+MUTANTS["beam_adds_scores_into_the_logprobs"] = ("test_beam_search", {"beam_search": _replaced(
+    _SOL["beam_search"], "        candidates = (scores[:, None] + logprobs).flatten()\n",
+    "        logprobs += scores[:, None]\n        candidates = logprobs.flatten()\n", once=True)})
+for _name in ("lr_peak_returned_as_given", "beam_adds_scores_into_the_logprobs"):
+    place_mutant(MUTANTS, MUTANT_BATCHES, _name, "free")
+try:
+    place_mutant(MUTANTS, MUTANT_BATCHES, "sample_scores_divided_in_place", "free")
+except StopIteration:
+    place_mutant(MUTANTS, MUTANT_BATCHES, "sample_scores_divided_in_place", None)

@@ -1515,3 +1515,15 @@ for _name in ("swiglu_float16_computed_in_float16", "loss_count_in_uint8", "gene
         place_mutant(MUTANTS, MUTANT_BATCHES, _name, "free")
     except StopIteration:
         place_mutant(MUTANTS, MUTANT_BATCHES, _name, None)
+
+
+# Red team 20 (tests/redteam/round20/09-verdicts.md). The aliasing student (found in phase 2, the class swept into
+# Part 5): the residual added in place into h after N_2 and the FFN read it; right values, and gradients while only attn's weight is trained, but the backward pass fails
+# once the FFN's weights are trained too (the hidden gradient check now trains every function's weight)
+MUTANTS['block_adds_into_h_after_the_ffn_read_it'] = ('test_block_variant', {'block_variant': _changed(
+    solution_code(CHAPTER)['block_variant'], "        h = x + norm_1(attn(x))\n        return h + norm_2(ffn(h))\n",
+    "        h = x + norm_1(attn(x))\n        h += norm_2(ffn(h))  # h is our own tensor\n        return h\n", once=True)})
+try:
+    place_mutant(MUTANTS, MUTANT_BATCHES, 'block_adds_into_h_after_the_ffn_read_it', "free")
+except StopIteration:
+    place_mutant(MUTANTS, MUTANT_BATCHES, 'block_adds_into_h_after_the_ffn_read_it', None)
