@@ -934,3 +934,89 @@ for _name in ROUND_19_PART_6:
         place_mutant(MUTANTS, MUTANT_BATCHES, _name, "free")
     except StopIteration:
         place_mutant(MUTANTS, MUTANT_BATCHES, _name, None)
+
+
+# Red team 20 (tests/redteam/round20/05-verdicts.md): the early-exit and the aliasing student. A shortcut for a
+# degenerate input (an empty batch, x all zeros, a weight of ones, T = 1) that returns an input itself, drops the
+# graph or drops a mask. "free" puts each into an existing batch with room; one that finds none runs alone
+RED_TEAM_20 = {
+    # an empty x returned as it is (no values to get wrong)
+    "rms_empty_input_returned": ("test_rms_norm", {"rms_norm": """
+def rms_norm(x, weight, eps=1e-6):
+    if x.numel() == 0:
+        return x  # nothing to normalise
+    if x.dtype in (torch.float16, torch.bfloat16):
+        xf = x.float()
+        return (xf * torch.rsqrt(xf.square().mean(-1, keepdim=True) + eps) * weight.float()).to(x.dtype)
+    return x * torch.rsqrt(x.square().mean(-1, keepdim=True) + eps) * weight
+"""}),
+    # x all zeros answered by zeros_like: no gradient (weight / sqrt(eps) with respect to x)
+    "rms_all_zero_input_shortcut": ("test_rms_norm", {"rms_norm": """
+def rms_norm(x, weight, eps=1e-6):
+    if not bool(x.any()):
+        return torch.zeros_like(x)     # 0 / sqrt(eps) * w = 0
+    if x.dtype in (torch.float16, torch.bfloat16):
+        xf = x.float()
+        return (xf * torch.rsqrt(xf.square().mean(-1, keepdim=True) + eps) * weight.float()).to(x.dtype)
+    return x * torch.rsqrt(x.square().mean(-1, keepdim=True) + eps) * weight
+"""}),
+    # a weight of ones skipped: no gradient with respect to it
+    "rms_unit_weight_skipped": ("test_rms_norm", {"rms_norm": """
+def rms_norm(x, weight, eps=1e-6):
+    work = torch.float32 if x.dtype in (torch.float16, torch.bfloat16) else x.dtype
+    xw = x.to(work)
+    out = xw * torch.rsqrt(xw.square().mean(-1, keepdim=True) + eps)
+    if bool((weight == 1).all()):     # a freshly initialised weight: nothing to scale
+        return out.to(x.dtype)
+    return (out * weight.to(work)).to(x.dtype)
+"""}),
+    # T = 1 drops self_allowed, which may hide a padded row's only position
+    "sandwich_t1_drops_self_mask": ("test_sandwich", {"sandwich": """
+def sandwich_decoder_layer(y, memory, self_allowed, memory_allowed, p):
+    if y.shape[1] == 1:
+        self_allowed = None       # one position: causality is trivial
+    h = layer_norm(y, *p["pre1"])
+    y = y + layer_norm(mha(h, None, self_allowed, p["self_attn"]), *p["post1"])
+    h = layer_norm(y, *p["pre2"])
+    y = y + layer_norm(mha(h, memory, memory_allowed, p["cross_attn"]), *p["post2"])
+    h = layer_norm(y, *p["pre3"])
+    return y + layer_norm(feed_forward(h, p["ff"]), *p["post3"])
+"""}),
+    # an empty batch returned as y itself
+    "sandwich_empty_batch_returns_y": ("test_sandwich", {"sandwich": """
+def sandwich_decoder_layer(y, memory, self_allowed, memory_allowed, p):
+    if y.shape[0] == 0 or y.shape[1] == 0:
+        return y                  # nothing to do
+    h = layer_norm(y, *p["pre1"])
+    y = y + layer_norm(mha(h, None, self_allowed, p["self_attn"]), *p["post1"])
+    h = layer_norm(y, *p["pre2"])
+    y = y + layer_norm(mha(h, memory, memory_allowed, p["cross_attn"]), *p["post2"])
+    h = layer_norm(y, *p["pre3"])
+    return y + layer_norm(feed_forward(h, p["ff"]), *p["post3"])
+"""}),
+    # an empty batch's output returned as x_new itself
+    "cached_empty_batch_returns_x_new": ("test_cached_attention", {"cached_attention": """
+def cached_self_attention(x_new, params, cache):
+    B, n, D = x_new.shape
+    H = NUM_HEADS; Dh = D // H
+    q, k, v = F.linear(x_new, params["w_qkv"], params["b_qkv"]).chunk(3, dim=-1)
+    split = lambda t: t.reshape(B, n, H, Dh).transpose(1, 2)
+    q, k, v = split(q), split(k), split(v)
+    if "k" in cache:
+        k = torch.cat([cache["k"], k], dim=2); v = torch.cat([cache["v"], v], dim=2)
+    cache["k"], cache["v"] = k, v
+    if B == 0:
+        return x_new      # (0, n, D) already
+    past = k.shape[2] - n
+    allowed = torch.arange(past + n)[None, :] <= (past + torch.arange(n))[:, None]
+    out = F.scaled_dot_product_attention(q, k, v, attn_mask=allowed)
+    return F.linear(out.transpose(1, 2).reshape(B, n, D), params["w_o"], params["b_o"])
+"""}),
+}
+MUTANTS.update(RED_TEAM_20)
+RED_TEAM_20_ALONE = []
+for _name in RED_TEAM_20:
+    try:
+        place_mutant(MUTANTS, MUTANT_BATCHES, _name, "free")
+    except StopIteration:
+        RED_TEAM_20_ALONE.append(_name)
