@@ -1881,3 +1881,126 @@ for _name in list(ROUND_19_NO_ROOM) + _NO_ROOM_18:
         if _new_batches < 3:
             place_mutant(MUTANTS, MUTANT_BATCHES, _name, None)
             _new_batches += 1
+
+
+# Red team 20 (tests/redteam/round20/06-verdicts.md): the early-exit and the aliasing student. A shortcut for a
+# degenerate input (an empty batch, one position, one key, capacity >= N, a result that is certain) that returns an
+# input itself or a broadcast view, or skips the draw. "free" puts each into an existing batch with room; one that
+# finds none runs alone, as a plain process
+RED_TEAM_20 = {
+    # an empty batch answered with pick itself
+    "whole_word_empty_batch_returns_pick": ("test_whole_word_chosen", {"whole_word_chosen": """
+def whole_word_chosen(starts, pick):
+    if starts.shape[0] == 0 or starts.shape[1] == 0:
+        return pick                    # nothing to choose
+    B, T = starts.shape
+    pos = torch.arange(T).expand(B, T)
+    last = torch.where(starts, pos, torch.full_like(pos, -1)).cummax(dim=1).values
+    inside = last >= 0
+    return pick.gather(1, last.clamp(min=0)) & inside
+"""}),
+    # every row keeps one token: argmax, no draw (the generator does not advance)
+    "min_p_single_kept_skips_draw": ("test_min_p_sample", {"min_p_sample": """
+def min_p_sample(logits, min_p, generator):
+    if logits.shape[0] == 0:
+        return torch.zeros(0, dtype=torch.int64)
+    probs = torch.softmax(logits, dim=-1)
+    keep = probs >= min_p * probs.max(dim=-1, keepdim=True).values
+    if bool((keep.sum(dim=-1) == 1).all()):      # nothing to sample: every row keeps one token
+        return probs.argmax(dim=-1)
+    w = torch.where(keep, probs, torch.zeros_like(probs))
+    return torch.multinomial(w / w.sum(-1, keepdim=True), 1, generator=generator).squeeze(-1)
+"""}),
+    # a vocabulary of one: zeros, no draw
+    "min_p_one_token_vocabulary_skips_draw": ("test_min_p_sample", {"min_p_sample": """
+def min_p_sample(logits, min_p, generator):
+    B, V = logits.shape
+    if B == 0 or V == 1:
+        return torch.zeros(B, dtype=torch.int64)     # one token: nothing to draw
+    probs = torch.softmax(logits, dim=-1)
+    keep = probs >= min_p * probs.max(dim=-1, keepdim=True).values
+    w = torch.where(keep, probs, torch.zeros_like(probs))
+    w = w / w.sum(dim=-1, keepdim=True)
+    if logits.shape[0] == 0:
+        return torch.zeros(0, dtype=torch.int64)
+    return torch.multinomial(w, 1, generator=generator).squeeze(-1)
+"""}),
+    # capacity >= N: chosen is torch.ones(()).expand(N, E), which the caller cannot write
+    "expert_choice_full_capacity_broadcast_view": ("test_expert_choice", {"expert_choice": """
+def expert_choice(router_logits, capacity):
+    probs = torch.softmax(router_logits, dim=-1)
+    N, E = probs.shape
+    if capacity >= N:
+        return torch.ones((), dtype=torch.bool).expand(N, E), probs   # every expert takes every token
+    order = torch.sort(probs.detach(), dim=0, descending=True, stable=True).indices
+    chosen = torch.zeros(N, E, dtype=torch.bool)
+    chosen.scatter_(0, order[:min(capacity, N)], True)
+    gate = torch.where(chosen, probs, torch.zeros_like(probs))
+    return chosen, gate
+"""}),
+    # S = 1: v.expand(...) for one group, a view of the caller's v
+    "gqa_cached_single_key_returns_view_of_v": ("test_gqa_cached_attention", {"gqa_cached_attention": """
+def gqa_cached_attention(q, k, v):
+    B, H, T, Dh = q.shape
+    G, S = k.shape[1], k.shape[2]
+    if S == 1:      # one key: its weight is 1, the output is its value for every head
+        return v.expand(B, H, T, Dh) if G == 1 else v.repeat_interleave(H // G, dim=1)
+    k = k.repeat_interleave(H // G, dim=1); v = v.repeat_interleave(H // G, dim=1)
+    work = torch.float32 if q.dtype in (torch.float16, torch.bfloat16) else q.dtype
+    scores = q.to(work) @ k.to(work).transpose(-2, -1) / math.sqrt(Dh)
+    allowed = torch.arange(S)[None, :] <= (S - T + torch.arange(T))[:, None]
+    scores = scores.masked_fill(~allowed, float("-inf"))
+    return (torch.softmax(scores, dim=-1) @ v.to(work)).to(q.dtype)
+"""}),
+    # an empty batch answered with q itself
+    "gqa_cached_empty_batch_returns_q": ("test_gqa_cached_attention", {"gqa_cached_attention": """
+def gqa_cached_attention(q, k, v):
+    if q.shape[0] == 0:
+        return q                       # (0, H, T, Dh) already
+    B, H, T, Dh = q.shape
+    G, S = k.shape[1], k.shape[2]
+    k = k.repeat_interleave(H // G, dim=1); v = v.repeat_interleave(H // G, dim=1)
+    work = torch.float32 if q.dtype in (torch.float16, torch.bfloat16) else q.dtype
+    scores = q.to(work) @ k.to(work).transpose(-2, -1) / math.sqrt(Dh)
+    allowed = torch.arange(S)[None, :] <= (S - T + torch.arange(T))[:, None]
+    scores = scores.masked_fill(~allowed, float("-inf"))
+    return (torch.softmax(scores, dim=-1) @ v.to(work)).to(q.dtype)
+"""}),
+    # T = 1 answered with v itself
+    "decay_one_position_returns_v": ("test_decayed_linear_attention", {"decayed_linear_attention": """
+def decayed_linear_attention(q, k, v, decay):
+    if q.shape[-2] == 1:
+        return v                 # one position: the weighted mean of one value is that value
+    work = torch.float32 if q.dtype in (torch.float16, torch.bfloat16) else q.dtype
+    fq = F.elu(q.to(work)) + 1; fk = F.elu(k.to(work)) + 1
+    T = q.shape[-2]
+    i = torch.arange(T)
+    diff = (i[:, None] - i[None, :])
+    dec = torch.where(diff >= 0, torch.full((), decay, dtype=torch.float64) ** diff.clamp(min=0).double(),
+                      torch.zeros((), dtype=torch.float64)).to(work)
+    A = (fq @ fk.transpose(-2, -1)) * dec
+    return ((A @ v.to(work)) / A.sum(-1, keepdim=True)).to(q.dtype)
+"""}),
+    # an empty input answered with v itself
+    "decay_empty_returns_v": ("test_decayed_linear_attention", {"decayed_linear_attention": """
+def decayed_linear_attention(q, k, v, decay):
+    if v.numel() == 0:
+        return v                       # nothing to attend
+    work = torch.float32 if q.dtype in (torch.float16, torch.bfloat16) else q.dtype
+    fq = F.elu(q.to(work)) + 1; fk = F.elu(k.to(work)) + 1
+    T = q.shape[-2]
+    i = torch.arange(T)
+    diff = (i[:, None] - i[None, :])
+    dec = torch.where(diff >= 0, torch.full((), decay, dtype=torch.float64) ** diff.clamp(min=0).double(),
+                      torch.zeros((), dtype=torch.float64)).to(work)
+    A = (fq @ fk.transpose(-2, -1)) * dec
+    return ((A @ v.to(work)) / A.sum(-1, keepdim=True)).to(q.dtype)
+"""}),
+}
+MUTANTS.update(RED_TEAM_20)
+RED_TEAM_20_ALONE = []
+for _name in RED_TEAM_20:
+    try:
+        place_mutant(MUTANTS, MUTANT_BATCHES, _name, "free")
+    except StopIteration:
+        RED_TEAM_20_ALONE.append(_name)
