@@ -1454,3 +1454,34 @@ for _name, _path, _answer in (("backward_tiles_queries_against_every_key", "07-s
                               ("backward_adds_finfo_min_to_masked_scores", "07-sweep.py", "F-p7-adds-finfo-min")):
     MUTANTS[_name] = ("test_chunk_attention", _round19_answer(_path, _answer))
     _place_mutant(MUTANTS, MUTANT_BATCHES, _name, None)
+# Red team 20 (tests/redteam/round20/07-verdicts.md). The early-exit student: a shortcut decided by one test of the
+# whole input, served for every row: the plain average when lse_a equals lse_b as a whole tensor (Part 2; the tie case
+# tied four rows of seven, so torch.equal never held), and a zero tensor of cols * bits // 8 bytes when every code is 0
+# (Part 6; no case had a tensor of zero codes). The library-defaults student: torch.nan_to_num on the log-sum-exps,
+# which makes -inf the most negative float64/float32 number (Part 2), and masked scores filled with
+# torch.finfo(dtype).min (Part 7): both are exact unless another log-sum-exp is that very number, which the hidden
+# tests now use (a piece or a query whose log-sum-exp is exactly finfo.min)
+MUTANTS["merge_plain_average_when_every_lse_ties"] = ("test_merge_partials", {"merge_partials": _replaced(
+    _SOLUTION["merge_partials"], "    top = torch.maximum(lse_a, lse_b)",
+    "    if torch.equal(lse_a, lse_b):  # equal weights everywhere: the plain average\n"
+    "        return ((o_a.to(lse_a.dtype) + o_b.to(lse_a.dtype)) / 2).to(o_a.dtype), lse_a + math.log(2)\n"
+    "    top = torch.maximum(lse_a, lse_b)", once=True)})
+MUTANTS["merge_nan_to_num_on_the_lse"] = ("test_merge_partials", {"merge_partials": _replaced(
+    _SOLUTION["merge_partials"], "    top = torch.maximum(lse_a, lse_b)",
+    "    lse_a, lse_b = torch.nan_to_num(lse_a), torch.nan_to_num(lse_b)  # -inf becomes the most negative number\n"
+    "    top = torch.maximum(lse_a, lse_b)", once=True)})
+MUTANTS["pack_all_zero_codes_shortcut_floors"] = ("test_pack_bits", {"pack_bits": _replaced(
+    _SOLUTION["pack_bits"], "    rows, cols = q.shape\n    n_bytes",
+    "    rows, cols = q.shape\n    if not q.any():  # every code 0: the stream is all zero bits\n"
+    "        return torch.zeros(rows, cols * bits // 8, dtype=torch.uint8)\n    n_bytes", once=True)})
+MUTANTS["backward_fills_masked_scores_with_finfo_min"] = ("test_chunk_attention", {"chunk_attention": _replaced(
+    _SOLUTION["chunk_attention"],
+    "        p = torch.exp(q @ kj.T * scale - lse[:, None])          # (T, b)\n        if causal:\n"
+    "            p = p.masked_fill(torch.arange(j0, j1)[None, :] > pos, 0.0)\n",
+    "        s = q @ kj.T * scale\n        if causal:  # the most negative number instead of -inf\n"
+    "            s = s.masked_fill(torch.arange(j0, j1)[None, :] > pos, torch.finfo(s.dtype).min)\n"
+    "        p = torch.exp(s - lse[:, None])          # (T, b)\n", once=True)})
+for _name in ("merge_plain_average_when_every_lse_ties", "merge_nan_to_num_on_the_lse",
+              "pack_all_zero_codes_shortcut_floors"):
+    _place_mutant(MUTANTS, MUTANT_BATCHES, _name, "free")
+# every batch holds a Part 7 mutant: backward_fills_masked_scores_with_finfo_min stays out of the batches (runs alone)
