@@ -994,3 +994,84 @@ ROUND_19_SWEEP = {
 MUTANTS.update(ROUND_19_SWEEP)
 place_mutant(MUTANTS, MUTANT_BATCHES, "reverse_steps_counted_from_one_in_the_dtype_of_x", None)
 place_mutant(MUTANTS, MUTANT_BATCHES, "decoder_adds_finfo_min", "free")
+
+# Red team 20 (tests/redteam/round20/01-verdicts.md): the four kinds of student (shape coincidences, aliasing and
+# in-place, early exits, library defaults); each closed class with a mutant, placed in a batch with room where one has
+# it (else it runs alone as a plain process)
+ROUND_20 = {
+    # SLIPPED alias_p1_leak_data_clamp: leak.data.clamp_(0, 1) writes the values leak already holds, out of sight of
+    # autograd's version counter (the saved-tensor check cannot see it); every call now watched for writes into leak
+    "jacobian_clamps_rates_through_data": ("test_rnn_step", {"rnn_step": _replaced(
+        _MODEL["rnn_step"], "def leaky_step_jacobian(x, h, p, leak):\n",
+        "def leaky_step_jacobian(x, h, p, leak):\n    leak.data.clamp_(0, 1)  # rates are in [0, 1]\n", once=True)}),
+    # SLIPPED early_p4_single_step_ignores_lengths: a T = 1 shortcut that reads the one column for every sequence,
+    # length 0 included
+    "reverse_single_column_ignores_lengths": ("test_rnn_unroll", {"rnn_unroll": _MODEL["rnn_unroll"].replace(
+        "def rnn_unroll_reverse(x, lengths, p, h0=None):\n",
+        "def rnn_unroll_reverse(x, lengths, p, h0=None):\n"
+        "    if x.shape[1] == 1:  # one step: nothing to reverse\n"
+        "        h = h0 if h0 is not None else x.new_zeros(x.shape[0], p['W_hh'].shape[0])\n"
+        "        h = torch.tanh(x[:, 0] @ p['W_ih'].T + p['b_ih'] + h @ p['W_hh'].T + p['b_hh'])\n"
+        "        return h[:, None], h\n", 1)}),
+    # SLIPPED alias_p4_empty_batch_returns_h0: an empty batch hands h0 itself back as first (nothing to write into, so
+    # the caller's-write check could not see it)
+    "reverse_empty_batch_hands_back_h0": ("test_rnn_unroll", {"rnn_unroll": _MODEL["rnn_unroll"].replace(
+        "def rnn_unroll_reverse(x, lengths, p, h0=None):\n",
+        "def rnn_unroll_reverse(x, lengths, p, h0=None):\n"
+        "    if x.shape[0] == 0 and h0 is not None:\n"
+        "        return x.new_zeros(0, x.shape[1], p['W_hh'].shape[0]), h0\n", 1)}),
+    # class of the round: every sequence empty answered with a zero expanded from one element (the caller's write is
+    # refused, and _scribble passes over a broadcast view)
+    "reverse_empty_sequences_expanded_zeros": ("test_rnn_unroll", {"rnn_unroll": _MODEL["rnn_unroll"].replace(
+        "def rnn_unroll_reverse(x, lengths, p, h0=None):\n",
+        "def rnn_unroll_reverse(x, lengths, p, h0=None):\n"
+        "    if x.shape[0] > 0 and not bool((lengths > 0).any()):\n"
+        "        zero = x.new_zeros(())\n"
+        "        start = h0.clone() if h0 is not None else x.new_zeros(x.shape[0], p['W_hh'].shape[0])\n"
+        "        return zero.expand(x.shape[0], x.shape[1], p['W_hh'].shape[0]), start\n", 1)}),
+    # SLIPPED early_p5_width_one_no_abs: D_h = 1 answered with the signed cumulative product (negative norms where
+    # W_hh < 0; the visible W_hh is 0.5)
+    "jacobian_norms_width_one_signed": ("test_gradient_norms", {"gradient_norms": _MODEL["gradient_norms"].replace(
+        "def jacobian_norms(x, p):\n",
+        "def jacobian_norms(x, p):\n"
+        "    if p['W_hh'].shape[0] == 1:\n"
+        "        b, t, _ = x.shape\n"
+        "        h, states = x.new_zeros(b, 1), []\n"
+        "        for i in range(t):\n"
+        "            h = torch.tanh(x[:, i] @ p['W_ih'].T + p['b_ih'] + h @ p['W_hh'].T + p['b_hh'])\n"
+        "            states.append(h[:, 0])\n"
+        "        slopes = [(1 - states[s] ** 2) * p['W_hh'][0, 0] for s in range(t - 1, 0, -1)]\n"
+        "        prods = torch.cumprod(torch.stack(slopes, 1), 1) if slopes else x.new_zeros(b, 0)\n"
+        "        return torch.cat([x.new_ones(b, 1), prods], 1).mean(0)\n", 1)}),
+    # SLIPPED early_p6_no_coverage_one_softmax: w_c = 0 answered with step 0's weights for every step (the query
+    # s_{t-1} still changes them)
+    "decoder_no_coverage_one_softmax": ("test_additive", {"additive": _MODEL["additive"].replace(
+        "def coverage_decoder(x, h, allowed, s0, p):\n",
+        "def coverage_decoder(x, h, allowed, s0, p):\n"
+        "    if bool((p['w_c'] == 0).all()):\n"
+        "        e = torch.tanh((s0 @ p['W_q'].T)[:, None, :] + h @ p['W_k'].T) @ p['v']\n"
+        "        a = torch.softmax(e.masked_fill(~allowed, float('-inf')), dim=-1)\n"
+        "        ctx = (a[:, :, None] * h.masked_fill(~allowed[:, :, None], 0)).sum(dim=1)\n"
+        "        s, states = s0, []\n"
+        "        for i in range(x.shape[1]):\n"
+        "            s = torch.tanh(torch.cat([x[:, i], ctx], -1) @ p['W_ih'].T + p['b_ih'] + s @ p['W_hh'].T + p['b_hh'])\n"
+        "            states.append(s)\n"
+        "        return torch.stack(states, 1), a[:, None].expand(-1, x.shape[1], -1).clone()\n", 1)}),
+    # class of the round: one source position (S = 1) answered with weights of one expanded from one element (the
+    # caller's write is refused, and _scribble passes over a broadcast view)
+    "decoder_one_source_expanded_ones": ("test_additive", {"additive": _MODEL["additive"].replace(
+        "def coverage_decoder(x, h, allowed, s0, p):\n",
+        "def coverage_decoder(x, h, allowed, s0, p):\n"
+        "    if h.shape[1] == 1:  # one source position: its weight is 1 at every step\n"
+        "        s, states = s0, []\n"
+        "        for i in range(x.shape[1]):\n"
+        "            s = torch.tanh(torch.cat([x[:, i], h[:, 0]], -1) @ p['W_ih'].T + p['b_ih'] + s @ p['W_hh'].T + p['b_hh'])\n"
+        "            states.append(s)\n"
+        "        return torch.stack(states, 1), x.new_ones(()).expand(x.shape[0], x.shape[1], 1)\n", 1)}),
+}
+MUTANTS.update(ROUND_20)
+for _name in ROUND_20:
+    try:
+        place_mutant(MUTANTS, MUTANT_BATCHES, _name, "free")
+    except StopIteration:  # no batch has room: the mutant runs alone
+        pass

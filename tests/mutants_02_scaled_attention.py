@@ -1475,3 +1475,77 @@ ROUND_19_PART_7 = {
 MUTANTS.update(ROUND_19_PART_7)
 for _name in list(ROUND_19_PART_7)[:3]:
     place_mutant(MUTANTS, MUTANT_BATCHES, _name, None)
+
+# Red team 20 (tests/redteam/round20/02-verdicts.md): the four kinds of student (shape coincidences, aliasing and
+# in-place, early exits, library defaults); each closed class with a mutant, placed in a batch with room where one has
+# it (else it runs alone as a plain process)
+
+
+def _prefixed(cell: str, signature: str, lines: str) -> str:
+    """The model answer of ``cell`` with ``lines`` (a shortcut) put first in the body of the function ``signature``."""
+    return _replaced(_SOLUTION[cell], signature + "\n", signature + "\n" + lines, once=True)
+
+
+_BACKWARD = "def softmax_backward(weights, grad_weights, temperature=1.0):"
+_PADDING = "def padding_mask(lengths, s):"
+_ATTENTION = "def masked_attention(q, k, v, allowed):"
+_VARIANCE = "def dot_product_variance(d_k, n, scale=1.0, generator=None):"
+ROUND_20 = {
+    # SLIPPED early_p2_all_zero_returns_input: all-zero weights handed back as the result itself
+    "softmax_backward_hands_back_zero_weights": ("test_softmax_backward", {"softmax_backward": _prefixed(
+        "softmax_backward", _BACKWARD, "    if not bool(weights.any()):  # nothing attended: nothing passes back\n"
+                                       "        return weights\n")}),
+    # SLIPPED early_p2_zero_grad_returns_input: all-zero grad_weights handed back
+    "softmax_backward_hands_back_zero_grad": ("test_softmax_backward", {"softmax_backward": _prefixed(
+        "softmax_backward", _BACKWARD, "    if not bool(grad_weights.any()):  # no gradient in, none out\n"
+                                       "        return grad_weights\n")}),
+    # class of the round: a write into weights that autograd's version counter does not see (values unchanged)
+    "softmax_backward_clamps_weights_through_data": ("test_softmax_backward", {"softmax_backward": _prefixed(
+        "softmax_backward", _BACKWARD, "    weights.data.clamp_(0, 1)  # weights of a softmax lie in [0, 1]\n")}),
+    # SLIPPED alias_p4_full_rows_expand: rows without padding answered with one row expanded (the caller's write is
+    # refused, and _scribble passes over a broadcast view)
+    "padding_mask_expands_full_rows": ("test_padding_mask", {"padding_mask": _prefixed(
+        "padding_mask", _PADDING, "    if lengths.numel() > 0 and bool((lengths == s).all()):  # no padding anywhere\n"
+                                  "        b = lengths.shape[0]\n"
+                                  "        return torch.ones(1, s, dtype=torch.bool).expand(b, s), torch.arange(s).expand(b, s)\n")}),
+    # class of the round: rows all empty, answered with one row expanded
+    "padding_mask_expands_empty_rows": ("test_padding_mask", {"padding_mask": _prefixed(
+        "padding_mask", _PADDING, "    if lengths.numel() > 0 and not bool(lengths.any()):  # nothing real anywhere\n"
+                                  "        b = lengths.shape[0]\n"
+                                  "        return (torch.zeros(1, s, dtype=torch.bool).expand(b, s),\n"
+                                  "                torch.zeros(1, s, dtype=torch.int64).expand(b, s))\n")}),
+    # SLIPPED early_p5_all_masked_zeros_like_v: a call with no allowed key at all answered with zeros shaped like v
+    # (T != S) and an lse shaped like q's batch only
+    "masked_attention_all_masked_zeros_like_v": ("test_masked_attention", {"masked_attention": _prefixed(
+        "masked_attention", _ATTENTION, "    if not bool(allowed.any()):\n"
+                                        "        return torch.zeros_like(v), torch.full(q.shape[:-1], float('-inf'), dtype=q.dtype)\n")}),
+    # class of the round: one query and one allowed key answered with v itself (its values are the output)
+    "masked_attention_one_key_hands_back_v": ("test_masked_attention", {"masked_attention": _prefixed(
+        "masked_attention", _ATTENTION, "    if q.shape[-2] == 1 and k.shape[-2] == 1 and bool(allowed.all()):  # weight 1\n"
+                                        "        return v, (q * k).sum(-1) / math.sqrt(q.shape[-1])\n")}),
+    # SLIPPED early_p6_width_one_global_rng: d_k = 1 drawn from torch's global generator
+    "variance_width_one_global_generator": ("test_variance_experiment", {"variance_experiment": _prefixed(
+        "variance_experiment", _VARIANCE, "    if d_k == 1:  # scalars\n"
+                                          "        q = torch.rand(n, dtype=torch.float64)\n"
+                                          "        k = torch.randn(n, dtype=torch.float64)\n"
+                                          "        return (scale * q * k).var().item()\n")}),
+    # SLIPPED early_p6_scale_zero_no_draw: scale 0 answered without drawing
+    "variance_scale_zero_draws_nothing": ("test_variance_experiment", {"variance_experiment": _prefixed(
+        "variance_experiment", _VARIANCE, "    if scale == 0:\n        return 0.0\n")}),
+    # class of the round: a mask of one query at the last slot (all True) expanded from one element
+    "causal_mask_expands_one_element": ("test_causal_mask", {"causal_mask": _prefixed(
+        "causal_mask", "def causal_mask(t, s, offset):", "    if t == 1 and offset == s - 1:  # the last slot sees everything\n"
+                                                         "        return torch.ones((), dtype=torch.bool).expand(1, s)\n")}),
+    # class of the round: every sequence empty answered with a zero expanded from one element
+    "fix_every_sequence_empty_expanded_zeros": ("test_fixed_self_attention", {"fixed_self_attention": _replaced(
+        FIX_MODEL, "    def forward(self, x, lengths=None, causal=False):\n",
+        "    def forward(self, x, lengths=None, causal=False):\n"
+        "        if lengths is not None and not bool(lengths.any()):  # nothing real: every output row is zero\n"
+        "            return x.new_zeros(()).expand(x.shape)\n", once=True)}),
+}
+MUTANTS.update(ROUND_20)
+for _name in ROUND_20:
+    try:
+        place_mutant(MUTANTS, MUTANT_BATCHES, _name, "free")
+    except StopIteration:  # no batch has room: the mutant runs alone
+        pass
