@@ -326,7 +326,11 @@ def test_scribble_writes_into_a_result_as_its_owner_may(ns):
     leaf = torch.ones(3, requires_grad=True)
     ns["_scribble"](leaf, "a parameter")
     assert torch.equal(leaf.detach(), torch.full((3,), 2.0))
-    ns["_scribble"](torch.ones(1).expand(4), "a broadcast view")  # cannot be written in place: left as it is
+    # red team 20 (the aliasing student): a broadcast view cannot be written in place, so it is not a result its
+    # caller owns: it fails, and says how to make one (it used to be left as it was, and passed)
+    for view in (torch.ones(1).expand(4), torch.zeros(()).expand(3, 2), torch.ones(2, 1, dtype=torch.bool).expand(2, 5)):
+        with pytest.raises(AssertionError, match=r"a broadcast view cannot be changed in place by its caller .*\.clone\(\)"):
+            ns["_scribble"](view, "a broadcast view")
     ns["_scribble"](torch.empty(0, 3), "an empty tensor")
     with pytest.raises(AssertionError, match="not a subclass"):
         ns["_scribble"](ns["_liar"](), "a lying result")

@@ -29,7 +29,7 @@ runs:
     writes into a returned tensor in place, as a caller that owns its result may (booleans are
     negated, numbers increased by 1), so that the test can call again and see that no later result
     shares memory with it (a slice of a table kept between calls); a tensor that cannot be written
-    in place (a broadcast view) is left as it is.
+    in place (a broadcast view made with ``expand``) fails: the caller owns what it is returned.
 ``_same_object(got, expected, what)``
     ``got`` must be the very object ``expected`` (``is``, which no class can redefine): a caller's
     container still holds the caller's tensors after a call, not an equal copy and not a view of the
@@ -201,8 +201,13 @@ def _attnlab_plain_helpers(namespace):
                     negate_(x)
                 else:
                     add_(x, 1)
-        except RuntimeError:  # a broadcast view (one element in several places): no caller can write it either
-            pass
+        except RuntimeError as err:
+            # red team 20 (the aliasing student): a broadcast view (`expand`: one element in several places) cannot be
+            # written in place, so a result made that way is not the caller's to change, as every notebook says it is
+            raise AssertionError(f"{what} cannot be changed in place by its caller ({str_(err).split('.')[0]}): "
+                                 "what a function returns belongs to the caller, who may change it in place: return "
+                                 "a tensor of its own (a broadcast view made with .expand() needs .clone() or "
+                                 ".contiguous())") from None
         return None
 
     def same_object(got, expected, what="the result"):
