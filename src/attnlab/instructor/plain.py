@@ -29,7 +29,7 @@ runs:
     writes into a returned tensor in place, as a caller that owns its result may (booleans are
     negated, numbers increased by 1), so that the test can call again and see that no later result
     shares memory with it (a slice of a table kept between calls); a tensor that cannot be written
-    in place (a broadcast view made with ``expand``) fails: the caller owns what it is returned.
+    in place (a broadcast view made with ``expand``) fails, as the caller's own write would.
 ``_same_object(got, expected, what)``
     ``got`` must be the very object ``expected`` (``is``, which no class can redefine): a caller's
     container still holds the caller's tensors after a call, not an equal copy and not a view of the
