@@ -336,6 +336,21 @@ def test_scribble_writes_into_a_result_as_its_owner_may(ns):
         ns["_scribble"](ns["_liar"](), "a lying result")
 
 
+def test_owned_refuses_an_input_handed_back_a_view_of_one_and_a_broadcast_view(ns):
+    x, w = torch.zeros(0, 3), torch.ones(4)
+    with pytest.raises(AssertionError, match="one of the tensors the caller passed in, returned as it is"):
+        ns["_owned"](x, [x, w], "rms_norm of an empty batch")  # an empty input: no write could show it
+    with pytest.raises(AssertionError, match="input 1 after the caller wrote into a view"):
+        shared = torch.ones(4)
+        ns["_owned"](shared[:2], [x, shared], "a view")  # shares memory with the input: the caller's write changes it
+    with pytest.raises(AssertionError, match="cannot be changed in place by its caller"):
+        ns["_owned"](torch.ones(1).expand(4), [x, w], "a broadcast view")
+    fresh = torch.tensor([True, False])
+    before = ns["_owned"](fresh, [x, w], "a new mask")
+    assert torch.equal(before, torch.tensor([True, False])) and torch.equal(fresh, torch.tensor([False, True]))
+    assert torch.equal(w, torch.ones(4))
+
+
 def test_same_object_tells_the_callers_tensor_from_an_equal_one_in_its_place(ns):
     weight = torch.arange(6.0).reshape(2, 3)
     params = {"w": weight}

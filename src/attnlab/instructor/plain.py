@@ -36,6 +36,11 @@ runs:
     same memory put in their place. Returns ``None``.
 ``_close(got, expected, what, rtol=..., atol=...)`` and ``_equal(got, expected, what)``
     compare plain tensors (dtype and shape included) with code captured before any student cell.
+``_owned(result, inputs, what)``
+    the checks of a result the caller owns, for a part's degenerate sizes (an empty batch, one position): the result
+    is none of ``inputs`` (the tests' own list of the tensors passed, as ``is`` tells; an empty tensor handed back is
+    seen only this way), ``_scribble``'s write into it lands, and no input changes. Returns the result's plain copy
+    from before the write.
 ``_use_references(**functions)``
     binds the given notebook names to reference functions, so that a part that calls an earlier
     part's function is graded with the reference of that function (each part is graded alone).
@@ -60,7 +65,7 @@ from .guard import module_bindings
 
 HELPER_GRADE_ID = "grading_helpers"
 HELPER_NAMES = ("_plain", "_tensor", "_number", "_float", "_integer", "_text", "_flag", "_items", "_grad",
-                "_scribble", "_same_object", "_close", "_equal", "_use_references")
+                "_scribble", "_same_object", "_owned", "_close", "_equal", "_use_references")
 SANITISERS = frozenset(HELPER_NAMES) - {"_close", "_equal", "_use_references"}
 
 
@@ -259,16 +264,41 @@ def _attnlab_plain_helpers(namespace):
         if dtype_of(got) != dtype_of(expected) or tuple_(shape_of(got)) != tuple_(shape_of(expected)) or not equal(got, expected):
             raise AssertionError(f"{what} differs from the expected value")
 
+    def owned(result, inputs, what="the result"):
+        # red team 20 (the early-exit and the aliasing student): a shortcut for a degenerate size that returns an input
+        # itself, or a broadcast view of one, has the right values there
+        for x in inputs:
+            if result is x:
+                raise AssertionError(f"{what} is one of the tensors the caller passed in, returned as it is: return a new "
+                                     "tensor, also for an empty input or a single position")
+        kept = [tensor(x, "an input") for x in inputs]
+        before = tensor(result, what)
+        scribble(result, what)
+        after = tensor(result, f"{what}, after the caller wrote into it")
+        if numel(before):
+            expected = clone(before)
+            with no_grad():
+                if dtype_of(expected) == bool_dtype:
+                    negate_(expected)
+                else:
+                    add_(expected, 1)
+            same(after, expected, f"{what}, after the caller wrote into it (the result belongs to the caller, who may "
+                                  "change it in place: return a new tensor, not an input nor a broadcast view of one)")
+        for number in range_(len_(inputs)):
+            same(tensor(inputs[number], "an input after the caller wrote into the result"), kept[number],
+                 f"input {number} after the caller wrote into {what} (the result must share memory with no input)")
+        return before
+
     def use_references(**functions):
         for name, function in items(functions):
             namespace[name] = function
 
     helpers = {"_plain": plain, "_tensor": tensor, "_number": number, "_float": strict(float_, "float"),
                "_integer": strict(int_, "int"), "_text": strict(str_, "str"), "_flag": strict(bool_, "bool"),
-               "_items": pair_of_items, "_grad": gradient, "_scribble": scribble, "_same_object": same_object,
+               "_items": pair_of_items, "_grad": gradient, "_scribble": scribble, "_same_object": same_object, "_owned": owned,
                "_close": close, "_equal": same, "_use_references": use_references}
     return tuple_(helpers[name] for name in ("_plain", "_tensor", "_number", "_float", "_integer", "_text", "_flag",
-                                             "_items", "_grad", "_scribble", "_same_object", "_close", "_equal",
+                                             "_items", "_grad", "_scribble", "_same_object", "_owned", "_close", "_equal",
                                              "_use_references"))
 
 
@@ -374,8 +404,9 @@ class _Taint(ast.NodeVisitor):
             args = [*node.args, *(k.value for k in node.keywords)]
             if isinstance(callee, ast.Name) and callee.id in SANITISERS:
                 # _same_object compares two objects by identity (`is`, which no object can answer for itself):
-                # both may come from student code, as a module's parameters before and after its call do
-                compared = 2 if callee.id == "_same_object" else 1
+                # both may come from student code, as a module's parameters before and after its call do; _owned reads
+                # its inputs only by identity and through _tensor
+                compared = 2 if callee.id in ("_same_object", "_owned") else 1
                 for arg in args[:compared]:
                     self.dirty(arg)  # follows what a student call inside does to its arguments
                 for arg in args[compared:]:
