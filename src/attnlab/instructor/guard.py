@@ -623,14 +623,18 @@ def _introspection_findings(cell_id: str, tree: ast.Module, protected: set[str],
                     add(node, f"calls {name} with an attribute name disguised at run time ({_dotted(attr)}), "
                               "which can only be meant to get past this check")
                 elif _root(node.args[0]) in _MODULE_ROOTS or isinstance(node.args[0], ast.Call) or (
-                        _root(node.args[0]) == "torch" and set(_dotted(node.args[0]).split(".")) & _TORCH_INTERNALS) or (
-                        _root(node.args[0]) in torch_alias and set(
-                            (torch_alias[_root(node.args[0])] + _dotted(node.args[0])[len(_root(node.args[0])):]).split(".")
-                        ) & _TORCH_INTERNALS):
-                    # `from torch.utils import _python_dispatch as pd; getattr(pd, name)` too
+                        _torch_path(node.args[0], torch_alias)[:1] == ["torch"]
+                        and set(_torch_path(node.args[0], torch_alias)) & _TORCH_INTERNALS):
                     add(node, f"calls {name} on {_dotted(node.args[0])} with a name built at run time, "
                               "which this check cannot read")
     return findings
+
+
+def _torch_path(node: ast.AST, torch_alias: dict[str, str]) -> list[str]:
+    """The dotted parts of ``a.b.c`` with a name bound to a torch module spelt out (``pd.x`` after ``from torch.utils
+    import _python_dispatch as pd`` is ``torch.utils._python_dispatch.x``)."""
+    root, dotted = _root(node), _dotted(node)
+    return (torch_alias[root] + dotted[len(root):] if root in torch_alias else dotted).split(".")
 
 
 def _folded_text(node: ast.AST, depth: int = 0) -> str | None:
