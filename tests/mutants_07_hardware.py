@@ -1485,3 +1485,17 @@ for _name in ("merge_plain_average_when_every_lse_ties", "merge_nan_to_num_on_th
               "pack_all_zero_codes_shortcut_floors"):
     _place_mutant(MUTANTS, MUTANT_BATCHES, _name, "free")
 # every batch holds a Part 7 mutant: backward_fills_masked_scores_with_finfo_min stays out of the batches (runs alone)
+# Red team 21 (tests/redteam/round21/07-verdicts.md), round 20's aliasing lead (alias/07-back.txt): a tensor of zeros,
+# whose result equals x, is the degenerate input a shortcut singles out, tested with torch.equal (no value leaves torch,
+# so the spies see nothing). Handed back as it is, the result is the caller's own x (the value cases now run _owned on
+# every result); cloned, its gradient is the identity, not 1 / sqrt(eps) (the gradient cases now hold all-zero tensors)
+MUTANTS["rms_all_zero_input_handed_back"] = ("test_rms_norm_half", {"rms_norm_half": _replaced(
+    _SOLUTION["rms_norm_half"], "    root = math.sqrt(eps)\n",
+    "    if torch.equal(x, torch.zeros_like(x)):  # zeros normalise to zeros\n        return x\n    root = math.sqrt(eps)\n",
+    once=True)})
+MUTANTS["rms_all_zero_input_cloned"] = ("test_rms_norm_half", {"rms_norm_half": _replaced(
+    _SOLUTION["rms_norm_half"], "    root = math.sqrt(eps)\n",
+    "    if torch.equal(x, torch.zeros_like(x)):  # zeros normalise to zeros\n        return x.clone()\n"
+    "    root = math.sqrt(eps)\n", once=True)})
+for _name in ("rms_all_zero_input_handed_back", "rms_all_zero_input_cloned"):
+    _place_mutant(MUTANTS, MUTANT_BATCHES, _name, "free")
