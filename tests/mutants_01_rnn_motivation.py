@@ -1075,3 +1075,29 @@ for _name in ROUND_20:
         place_mutant(MUTANTS, MUTANT_BATCHES, _name, "free")
     except StopIteration:  # no batch has room: the mutant runs alone
         pass
+
+
+# Red team 21 (tests/redteam/round21/01-verdicts.md): the order-of-operations, vectorising, signature-and-defaults and
+# variant-confuser students. SLIPPED p6_sig_mask_renamed: an argument renamed passed every positional call; the class
+# (every argument by name, in another order than the stub's) is now checked in Parts 4, 5 and 6 (Part 1 had it)
+def _renamed(cell: str, signature: str, new_signature: str, rebind: str) -> str:
+    """The model answer of ``cell`` with one argument of ``signature`` renamed, bound back to its name first."""
+    return _replaced(_MODEL[cell], signature + "\n", new_signature + "\n" + rebind, once=True)
+
+
+ROUND_21 = {
+    "decoder_allowed_renamed_mask": ("test_additive", {"additive": _renamed(
+        "additive", "def coverage_decoder(x, h, allowed, s0, p):", "def coverage_decoder(x, h, mask, s0, p):",
+        "    allowed = mask\n")}),
+    "jacobian_norms_p_renamed_params": ("test_gradient_norms", {"gradient_norms": _renamed(
+        "gradient_norms", "def jacobian_norms(x, p):", "def jacobian_norms(x, params):", "    p = params\n")}),
+    "reverse_lengths_renamed_lens": ("test_rnn_unroll", {"rnn_unroll": _renamed(
+        "rnn_unroll", "def rnn_unroll_reverse(x, lengths, p, h0=None):", "def rnn_unroll_reverse(x, lens, p, h0=None):",
+        "    lengths = lens\n")}),
+}
+MUTANTS.update(ROUND_21)
+for _name in ROUND_21:
+    try:
+        place_mutant(MUTANTS, MUTANT_BATCHES, _name, "free")
+    except StopIteration:  # no batch has room: a new batch, which the next such mutant joins where it can
+        place_mutant(MUTANTS, MUTANT_BATCHES, _name, None)

@@ -1549,3 +1549,49 @@ for _name in ROUND_20:
         place_mutant(MUTANTS, MUTANT_BATCHES, _name, "free")
     except StopIteration:  # no batch has room: the mutant runs alone
         pass
+
+
+# Red team 21 (tests/redteam/round21/02-verdicts.md): the order-of-operations, vectorising, signature-and-defaults and
+# variant-confuser students.
+def _renamed(cell: str, signature: str, new_signature: str, rebind: str) -> str:
+    """The model answer of ``cell`` with one argument of ``signature`` renamed, bound back to its name first."""
+    return _replaced(_SOLUTION[cell], signature + "\n", new_signature + "\n" + rebind, once=True)
+
+
+ROUND_21 = {
+    # SLIPPED p1_sig_query_key_names: arguments renamed passed every positional call (only the optional ones were
+    # passed by name); every part is now called once with every argument by name, in another order than the stub's
+    "raw_scores_renamed_query_key": ("test_raw_scores", {"raw_scores": _renamed(
+        "raw_scores", "def raw_scores(q, k):", "def raw_scores(query, key):", "    q, k = query, key\n")}),
+    "softmax_backward_weights_renamed": ("test_softmax_backward", {"softmax_backward": _renamed(
+        "softmax_backward", _BACKWARD, "def softmax_backward(w, grad_weights, temperature=1.0):", "    weights = w\n")}),
+    "causal_mask_offset_renamed_start": ("test_causal_mask", {"causal_mask": _renamed(
+        "causal_mask", "def causal_mask(t, s, offset):", "def causal_mask(t, s, start):", "    offset = start\n")}),
+    "padding_mask_s_renamed_size": ("test_padding_mask", {"padding_mask": _renamed(
+        "padding_mask", _PADDING, "def padding_mask(lengths, size):", "    s = size\n")}),
+    "masked_attention_allowed_renamed_mask": ("test_masked_attention", {"masked_attention": _renamed(
+        "masked_attention", "def masked_attention(q, k, v, allowed):", "def masked_attention(q, k, v, mask):",
+        "    allowed = mask\n")}),
+    "variance_d_k_renamed_dim": ("test_variance_experiment", {"variance_experiment": _renamed(
+        "variance_experiment", "def dot_product_variance(d_k, n, scale=1.0, generator=None):",
+        "def dot_product_variance(dim, n, scale=1.0, generator=None):", "    d_k = dim\n")}),
+    "fix_forward_x_renamed_inputs": ("test_fixed_self_attention", {"fixed_self_attention": _replaced(
+        FIX_MODEL, "    def forward(self, x, lengths=None, causal=False):\n",
+        "    def forward(self, inputs, lengths=None, causal=False):\n        x = inputs\n", once=True)}),
+    # SLIPPED p2_order_g_over_tau_first: the division by the temperature taken first, in float16 (g / 1e-6 = inf), then
+    # widened: a key of weight 0 (0 * inf) or 1 (inf - inf) gets NaN; float16 rows at temperature 1e-6 whose gradient
+    # stays in range now catch it
+    "softmax_backward_divides_half_g_first": ("test_softmax_backward", {"softmax_backward": """
+def softmax_backward(weights, grad_weights, temperature=1.0):
+    g = grad_weights / temperature                      # d/dz of z / tau first, in the input dtype
+    work = torch.float64 if weights.dtype == torch.float64 else torch.float32
+    w, g = weights.to(work), g.to(work)
+    return (w * (g - (w * g).sum(-1, keepdim=True))).to(weights.dtype)
+"""}),
+}
+MUTANTS.update(ROUND_21)
+for _name in ROUND_21:
+    try:
+        place_mutant(MUTANTS, MUTANT_BATCHES, _name, "free")
+    except StopIteration:  # no batch has room: a new batch, which the next such mutant joins where it can
+        place_mutant(MUTANTS, MUTANT_BATCHES, _name, None)
