@@ -1212,3 +1212,13 @@ try:
     place_mutant(MUTANTS, MUTANT_BATCHES, "sample_scores_divided_in_place", "free")
 except StopIteration:
     place_mutant(MUTANTS, MUTANT_BATCHES, "sample_scores_divided_in_place", None)
+
+
+# Red team 21 (tests/redteam/round21/08-verdicts.md). Round 20's aliasing lead judged: an empty batch (B = 0) has an
+# empty tgt_in equal to targets, and the shortcut `return targets, targets` there hands the caller's tensor back as
+# tgt_in, which the text makes a new tensor (only tgt_out may be targets itself). The empty-batch case now checks that
+# tgt_in is the caller's own (`_owned`)
+MUTANTS["decoder_io_empty_batch_returns_targets_twice"] = ("test_decoder_io", {"decoder_io": _replaced(
+    _SOL["decoder_io"], "def decoder_io(targets):\n",
+    "def decoder_io(targets):\n    if targets.shape[0] == 0:  # nothing to shift\n        return targets, targets\n", once=True)})
+place_mutant(MUTANTS, MUTANT_BATCHES, "decoder_io_empty_batch_returns_targets_twice", "free")
