@@ -1527,3 +1527,18 @@ try:
     place_mutant(MUTANTS, MUTANT_BATCHES, 'block_adds_into_h_after_the_ffn_read_it', "free")
 except StopIteration:
     place_mutant(MUTANTS, MUTANT_BATCHES, 'block_adds_into_h_after_the_ffn_read_it', None)
+
+
+# Red team 21 (tests/redteam/round21/09-verdicts.md). Round 20's aliasing lead judged: for an empty batch (B = 0) out
+# has q's shape and new_lengths equals lengths, and the shortcut `return q, lengths` there hands the caller's tensors
+# back, which the text makes new tensors. The empty-batch case now checks both results with `_owned`. (The other lead,
+# generate_with_cache, is a coincidence of one seeded draw: see the verdicts)
+MUTANTS['ragged_empty_batch_returns_q_and_lengths'] = ('test_ragged_cached_attention', {'ragged_cached_attention': _changed(
+    solution_code(CHAPTER)['ragged_cached_attention'],
+    "    if bool((lengths.long() + t > s_max).any()):",
+    "    if b == 0:  # nothing to attend to\n        return q, lengths\n    if bool((lengths.long() + t > s_max).any()):",
+    once=True)})
+try:
+    place_mutant(MUTANTS, MUTANT_BATCHES, 'ragged_empty_batch_returns_q_and_lengths', "free")
+except StopIteration:
+    place_mutant(MUTANTS, MUTANT_BATCHES, 'ragged_empty_batch_returns_q_and_lengths', None)
