@@ -2004,3 +2004,42 @@ for _name in RED_TEAM_20:
         place_mutant(MUTANTS, MUTANT_BATCHES, _name, "free")
     except StopIteration:
         RED_TEAM_20_ALONE.append(_name)
+
+
+# Red team 21 (tests/redteam/round21/06-verdicts.md). Part 8, the vectorising student: a decay table gamma ** (i - j)
+# built over the whole square and cut to the past by tril afterwards: right values, NaN gradients where a future power
+# overflows (T = 300, decay 0.05). Part 5, round 20's aliasing lead: the tokens handed back as the inputs (a slice of
+# them) where nothing was hidden, and the (0, 0) inputs themselves for an empty batch. "free" puts each into an existing
+# batch with room; one that finds none runs alone, as a plain process
+RED_TEAM_21 = {
+    "decay_future_powers_overflow_tril": ("test_decayed_linear_attention", {"decayed_linear_attention": """
+def decayed_linear_attention(q, k, v, decay):
+    work = torch.float64 if q.dtype == torch.float64 else torch.float32
+    fq, fk = F.elu(q.to(work)) + 1, F.elu(k.to(work)) + 1
+    T = q.shape[-2]
+    i = torch.arange(T, dtype=work)
+    powers = torch.full((), decay, dtype=work) ** (i[:, None] - i[None, :])   # gamma^(i-j); the future is cut by tril
+    sim = ((fq @ fk.transpose(-1, -2)) * powers).tril()
+    return ((sim @ v.to(work)) / sim.sum(dim=-1, keepdim=True)).to(q.dtype)
+"""}),
+    "restore_nothing_hidden_returns_inputs": ("test_span_corrupt", {"span_corrupt": RESTORE_MODEL.replace(
+        "    is_sentinel = set(sentinels.tolist())\n",
+        "    is_sentinel = set(sentinels.tolist())\n"
+        "    if inputs.shape[0] and not any(token in is_sentinel for token in inputs.flatten().tolist()):\n"
+        "        # nothing was hidden: the inputs are the sequences already, up to their longest row\n"
+        "        width = int((inputs != pad).sum(dim=1).max())\n"
+        "        return inputs[:, :width].long(), torch.zeros(inputs.shape[0], width, dtype=torch.bool)\n", 1)}),
+    "restore_empty_batch_returns_inputs": ("test_span_corrupt", {"span_corrupt": RESTORE_MODEL.replace(
+        "    is_sentinel = set(sentinels.tolist())\n",
+        "    if inputs.shape[0] == 0 and inputs.shape[1] == 0:\n"
+        "        return inputs.long(), inputs.bool()        # an empty batch: already (0, 0)\n"
+        "    is_sentinel = set(sentinels.tolist())\n", 1)}),
+}
+assert all(RESTORE_MODEL not in cells.values() for _, cells in RED_TEAM_21.values())
+MUTANTS.update(RED_TEAM_21)
+RED_TEAM_21_ALONE = []
+for _name in RED_TEAM_21:
+    try:
+        place_mutant(MUTANTS, MUTANT_BATCHES, _name, "free")
+    except StopIteration:
+        RED_TEAM_21_ALONE.append(_name)
