@@ -843,14 +843,9 @@ def edited_locked_cells(submitted: dict, released: dict) -> tuple[list[str], lis
 # ------------------------------------------------------------------------------------------ in the kernel
 
 # torch's global switches that change what a test sees, back to their defaults before every test cell
-# (only when the notebook has imported torch: importing it here would change what the tamper guard watches).
-# torch.use_deterministic_algorithms imports torch._inductor (about 1.3 s of CPU, torch._dynamo and sympy with
-# it); it is called only when there is something to put back: the flag or its warn_only set, or inductor's
-# config loaded (whose `deterministic` it sets too)
+# (only when the notebook has imported torch: importing it here would change what the tamper guard watches)
 RESET_SWITCHES = ("(lambda t: t is not None and (t.set_grad_enabled(True), t.autograd.set_detect_anomaly(False), "
-                  "(t.are_deterministic_algorithms_enabled() or t.is_deterministic_algorithms_warn_only_enabled() "
-                  "or 'torch._inductor.config' in __import__('sys').modules) and t.use_deterministic_algorithms(False), "
-                  "t.set_default_dtype(t.float32), t.set_flush_denormal(False), "
+                  "t.use_deterministic_algorithms(False), t.set_default_dtype(t.float32), t.set_flush_denormal(False), "
                   "t.set_float32_matmul_precision('highest'), " + "%s" + ") and None)(__import__('sys').modules.get('torch'))")
 # the default device back to the CPU: torch.set_default_device's mode, and those `with torch.device(...)` blocks
 # left on the stack, when the stack holds nothing else (any other mode is the tamper guard's to report)
@@ -1539,6 +1534,10 @@ def __attnlab_load_functorch__():
     if "torch" in sys.modules:
         from torch._functorch.vmap import lazy_load_decompositions
         lazy_load_decompositions()
+        # torch._dynamo too: the first call of a function torch keeps out of compilation (under a dispatch mode,
+        # in torch.func) imports it, and a library on that path reads sys._getframe, which the audit hook would
+        # file under the student's cell (round 21: every part of chapter 2's model answer flagged)
+        import torch._dynamo
 try:
     __attnlab_load_functorch__()
 except Exception:
