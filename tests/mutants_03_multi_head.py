@@ -1219,3 +1219,50 @@ for _name in ROUND_19:
         if _new_batches < 3:
             place_mutant(MUTANTS, MUTANT_BATCHES, _name, None)
             _new_batches += 1
+
+# Red team 21 (tests/redteam/round21/03-verdicts.md), the signature-and-defaults student: an argument renamed in the
+# stub's signature (heads for num_heads, lengths for memory_lengths, cache_k for past_k) gives the right values to
+# every positional call, and the hidden tests called Parts 1, 2 and 5 to 7 positionally only (Part 4 named bias alone).
+# Each part now passes every argument by name in some cases (the introduction says so); one renaming per part.
+# Round 20's aliasing lead for Part 6: the empty batch's result equals x (shape, dtype, no values), and an early exit
+# that handed x itself back kept its points; Part 6 now runs _owned on every result of its main cases. Part 7's lead is
+# the identity weights' coincidence (out equals x where each query sees only itself), no shortcut: no check added.
+# Each goes into the first batch with room (at most one mutant per graded test); a mutant no batch has room for stays
+# out of the batches and runs alone in a plain process.
+ROUND_21 = {
+    "interleaved_split_renames_num_heads": ("test_interleaved", {"interleaved": _replaced_code(
+        _MODEL["interleaved"], "def split_heads_interleaved(x, num_heads):\n",
+        "def split_heads_interleaved(x, heads):\n    num_heads = heads\n", once=True)}),
+    "interleaved_merge_renames_x": ("test_interleaved", {"interleaved": _replaced_code(
+        _MODEL["interleaved"], "def merge_heads_interleaved(x):\n", "def merge_heads_interleaved(heads):\n    x = heads\n",
+        once=True)}),
+    "scrambled_renames_head_dim": ("test_scrambled", {"scrambled": _replaced_code(
+        _MODEL["scrambled"], "def scrambled_source(num_heads, length, head_dim, position, column):\n",
+        "def scrambled_source(num_heads, length, dh, position, column):\n    head_dim = dh\n", once=True)}),
+    "cost_renames_num_kv_heads": ("test_cost", {"cost": _replaced_code(
+        _MODEL["cost"], "def decode_step_cost(past, d_model, num_heads, num_kv_heads, head_dim, bias=True):\n",
+        "def decode_step_cost(past, d_model, num_heads, num_groups, head_dim, bias=True):\n    num_kv_heads = num_groups\n",
+        once=True)}),
+    "contributions_renames_params": ("test_contributions", {"contributions": _replaced_code(
+        _MODEL["contributions"], "def head_contributions(x, params, num_heads):\n",
+        "def head_contributions(x, weights, num_heads):\n    params = weights\n", once=True)}),
+    "left_padded_renames_memory_lengths": ("test_left_padded", {"left_padded": _replaced_code(
+        _MODEL["left_padded"], "def cross_attention_left_padded(x, memory, memory_lengths, params, num_heads):\n",
+        "def cross_attention_left_padded(x, memory, lengths, params, num_heads):\n    memory_lengths = lengths\n",
+        once=True)}),
+    "cache_renames_the_cache": ("test_cache", {"cache": _replaced_code(
+        _MODEL["cache"], "def causal_attention_with_cache(x, past_k, past_v, params, num_heads):\n",
+        "def causal_attention_with_cache(x, cache_k, cache_v, params, num_heads):\n    past_k, past_v = cache_k, cache_v\n",
+        once=True)}),
+    "left_padded_empty_batch_hands_back_x": ("test_left_padded", {"left_padded": _replaced_code(
+        _MODEL["left_padded"], "def cross_attention_left_padded(x, memory, memory_lengths, params, num_heads):\n",
+        "def cross_attention_left_padded(x, memory, memory_lengths, params, num_heads):\n"
+        "    if x.shape[0] == 0:  # an empty batch: nothing to compute, and x has the result's shape\n        return x\n",
+        once=True)}),
+}
+MUTANTS.update(ROUND_21)
+for _name in ROUND_21:
+    try:
+        place_mutant(MUTANTS, MUTANT_BATCHES, _name, "free")
+    except StopIteration:
+        pass  # no batch has room: it runs alone
