@@ -946,3 +946,36 @@ MUTANTS["equivariance_identity_counts_as_no_gap"] = ("test_equivariance", {"equi
     gap="0.0 if torch.equal(perm, torch.arange(t)) else "
         "(layer(x[:, perm]).double() - reference[:, perm].double()).abs().max().item()")})
 place_mutant(MUTANTS, MUTANT_BATCHES, "equivariance_identity_counts_as_no_gap", "free")
+
+# Red team 21 (tests/redteam/round21/04-verdicts.md), the signature-and-defaults student: an argument renamed in the
+# stub's signature (pos for positions, n_heads for num_heads, k for offset, n_trials for trials) gives the right values
+# to every positional call, and the hidden tests named only the optional arguments. Each part with a function now
+# passes every argument by name in some cases (the introduction says so); one renaming per part. Each goes into the
+# first batch with room; a mutant no batch has room for stays out of the batches and runs alone in a plain process.
+ROUND_21 = {
+    "table_halves_renames_positions": ("test_table_halves", {"table_halves": _replaced_code(
+        _MODEL["table_halves"], "def sinusoidal_table_halves(positions, d_model,",
+        "def sinusoidal_table_halves(pos, d_model,", once=True).replace(
+        "dtype=torch.float32):\n", "dtype=torch.float32):\n    positions = pos\n", 1)}),
+    "alibi_block_renames_num_heads": ("test_alibi_block", {"alibi_block": _replaced_code(
+        _MODEL["alibi_block"], "def alibi_block(num_heads, t, offset):\n",
+        "def alibi_block(n_heads, t, offset):\n    num_heads = n_heads\n", once=True)}),
+    "position_renames_row": ("test_position", {"position": _replaced_code(
+        _MODEL["position"], "def position_from_encoding(row):\n", "def position_from_encoding(pe_row):\n    row = pe_row\n",
+        once=True)}),
+    "rope_renames_lengths": ("test_rotate_half", {"rotate_half": _replaced_code(
+        _MODEL["rotate_half"], "def rope_partial_left_padded(x, lengths, rotary_dim, base=10000.0):\n",
+        "def rope_partial_left_padded(x, seq_lengths, rotary_dim, base=10000.0):\n    lengths = seq_lengths\n", once=True)}),
+    "shift_renames_offset": ("test_shift", {"shift": _replaced_code(
+        _MODEL["shift"], "def shift_matrix_halves(offset, d_model, base=10000.0):\n",
+        "def shift_matrix_halves(k, d_model, base=10000.0):\n    offset = k\n", once=True)}),
+    "equivariance_renames_trials": ("test_equivariance", {"equivariance": _replaced_code(
+        _MODEL["equivariance"], "def check_equivariance(layer, x, trials, generator, tol=1e-5):\n",
+        "def check_equivariance(layer, x, n_trials, generator, tol=1e-5):\n    trials = n_trials\n", once=True)}),
+}
+MUTANTS.update(ROUND_21)
+for _name in ROUND_21:
+    try:
+        place_mutant(MUTANTS, MUTANT_BATCHES, _name, "free")
+    except StopIteration:
+        pass  # no batch has room: it runs alone
