@@ -1222,3 +1222,40 @@ MUTANTS["decoder_io_empty_batch_returns_targets_twice"] = ("test_decoder_io", {"
     _SOL["decoder_io"], "def decoder_io(targets):\n",
     "def decoder_io(targets):\n    if targets.shape[0] == 0:  # nothing to shift\n        return targets, targets\n", once=True)})
 place_mutant(MUTANTS, MUTANT_BATCHES, "decoder_io_empty_batch_returns_targets_twice", "free")
+
+
+# Red team 21, rename sweep (tests/redteam/round21/BRIEF-RENAME.md, rename/08-before.txt): every parameter of the model
+# answer renamed (the signature-and-defaults student's renamed argument) kept full marks in Parts 1, 4, 5, 6 and 8,
+# whose hidden calls passed every required argument by position; Parts 2 and 7 named only some (floor; k, max_len,
+# alpha). Each function part now calls once with every argument by name, in an order other than the stub's (the
+# introduction says so); one renaming per part, of the arguments no earlier call named
+_RENAMED = {
+    "decoder_io_renames_targets": ("test_decoder_io", "decoder_io", "def decoder_io(targets):\n",
+                                   "def decoder_io(target_ids):\n    targets = target_ids\n"),
+    "lr_renames_the_required_arguments": ("test_lr_at", "lr_at", "def lr_at(step, peak, warmup, total, floor=0.0):\n",
+                                          "def lr_at(it, max_lr, warmup_steps, total_steps, floor=0.0):\n"
+                                          "    step, peak, warmup, total = it, max_lr, warmup_steps, total_steps\n"),
+    "loss_renames_every_argument": ("test_sentence_loss", "sentence_loss",
+                                    "def sentence_smoothed_loss(logits, targets, eps):\n",
+                                    "def sentence_smoothed_loss(scores, labels, smoothing):\n"
+                                    "    logits, targets, eps = scores, labels, smoothing\n"),
+    "average_renames_states": ("test_average", "average", "def average_checkpoints(states):\n",
+                               "def average_checkpoints(checkpoints):\n    states = checkpoints\n"),
+    "sample_renames_every_argument": ("test_sample", "sample",
+                                      "def sample_decode(next_logprobs, starts, max_len, temperature, top_k, generator):\n",
+                                      "def sample_decode(model, start_tokens, max_new_tokens, temp, k, rng):\n"
+                                      "    next_logprobs, starts, max_len, temperature, top_k, generator = (\n"
+                                      "        model, start_tokens, max_new_tokens, temp, k, rng)\n"),
+    "beam_renames_next_logprobs_and_start": ("test_beam_search", "beam_search",
+                                             "def beam_search(next_logprobs, start, k, max_len, alpha):\n",
+                                             "def beam_search(step_fn, bos, k, max_len, alpha):\n"
+                                             "    next_logprobs, start = step_fn, bos\n"),
+    "bleu_renames_hypotheses_references": ("test_bleu", "bleu", "def corpus_bleu(hypotheses, references):\n",
+                                           "def corpus_bleu(hyps, refs):\n    hypotheses, references = hyps, refs\n"),
+}
+for _name, (_test, _part, _old, _new) in _RENAMED.items():
+    MUTANTS[_name] = (_test, {_part: _replaced(_SOL[_part], _old, _new, once=True)})
+    try:
+        place_mutant(MUTANTS, MUTANT_BATCHES, _name, "free")
+    except StopIteration:  # every batch holds a Part 6 mutant: a batch of its own, a plain process (tests/cellrun.py)
+        place_mutant(MUTANTS, MUTANT_BATCHES, _name, None)
