@@ -1020,3 +1020,39 @@ for _name in RED_TEAM_20:
         place_mutant(MUTANTS, MUTANT_BATCHES, _name, "free")
     except StopIteration:
         RED_TEAM_20_ALONE.append(_name)
+
+# Red team 21, rename sweep (tests/redteam/round21/BRIEF-RENAME.md, rename/05-*.txt): the model answer with every
+# parameter renamed (the signature-and-defaults student's renamed argument; `x` becomes `x_`, then bound back to the
+# stub's name on the first line) gives the right values to every positional call, and these four parts' hidden tests
+# passed no required argument by name. Each now calls its function once with every argument by name, in the reverse of
+# the stub's order, on a case of its own; the introduction says every argument is passed by name in some calls.
+from grading import replaced as _replaced, solution_code as _solution_code  # noqa: E402
+
+_MODEL_21 = _solution_code(CHAPTER)
+
+
+def _renamed_all(cell, name, params):
+    """The model answer of `cell` with every parameter of `name` renamed (`p` -> `p_`), bound back on its first line."""
+    return _replaced(_MODEL_21[cell], f"def {name}({', '.join(params)}):\n",
+                     f"def {name}({', '.join(p + '_' for p in params)}):\n"
+                     f"    {', '.join(params)} = {', '.join(p + '_' for p in params)}\n", once=True)
+
+
+RED_TEAM_21_RENAME = {
+    "params_renames_every_argument": ("test_modern_params", {"modern_params": _renamed_all(
+        "modern_params", "modern_params", ["vocab", "d_model", "d_ff", "n_enc", "n_dec"])}),
+    "masks_renames_every_argument": ("test_packed_masks", {"packed_masks": _renamed_all(
+        "packed_masks", "packed_masks", ["src_segments", "tgt_segments"])}),
+    "sandwich_renames_every_argument": ("test_sandwich", {"sandwich": _renamed_all(
+        "sandwich", "sandwich_decoder_layer", ["y", "memory", "self_allowed", "memory_allowed", "p"])}),
+    "cached_renames_every_argument": ("test_cached_attention", {"cached_attention": _renamed_all(
+        "cached_attention", "cached_self_attention", ["x_new", "params", "cache"])}),
+}
+MUTANTS.update(RED_TEAM_21_RENAME)
+RED_TEAM_21_RENAME_ALONE = []
+for _name in RED_TEAM_21_RENAME:
+    try:
+        place_mutant(MUTANTS, MUTANT_BATCHES, _name, "free")
+    except StopIteration:
+        RED_TEAM_21_RENAME_ALONE.append(_name)
+# cached_renames_every_argument: every batch holds a Part 6 mutant, so it runs alone in a plain process

@@ -2043,3 +2043,51 @@ for _name in RED_TEAM_21:
         place_mutant(MUTANTS, MUTANT_BATCHES, _name, "free")
     except StopIteration:
         RED_TEAM_21_ALONE.append(_name)
+
+# Red team 21, rename sweep (tests/redteam/round21/BRIEF-RENAME.md, rename/06-*.txt): the model answer with every
+# parameter renamed (the signature-and-defaults student's renamed argument; `x` becomes `x_`, then bound back to the
+# stub's name on the first line) gives the right values to every positional call, and no hidden test of the eight
+# parts passed a required argument by name. Each part now calls its function once with every argument by name, in the
+# reverse of the stub's order, on a case of its own (Part 4: with a generator seeded as for a positional call, which
+# must give the same draws); the introduction says every argument is passed by name in some calls.
+_MODEL_21 = solution_code(CHAPTER)
+
+
+def _renamed_all(cell, name, params):
+    """The model answer of `cell` with every parameter of `name` renamed (`p` -> `p_`), bound back on its first line."""
+    return _replaced(_MODEL_21[cell], f"def {name}({', '.join(params)}):\n",
+                     f"def {name}({', '.join(p + '_' for p in params)}):\n"
+                     f"    {', '.join(params)} = {', '.join(p + '_' for p in params)}\n", once=True)
+
+
+RED_TEAM_21_RENAME = {
+    "window_renames_every_argument": ("test_window_pairs", {"window_pairs": _renamed_all(
+        "window_pairs", "window_pairs", ["t", "window"])}),
+    "tokens_per_pass_renames_every_argument": ("test_tokens_per_target_pass", {"tokens_per_target_pass": _renamed_all(
+        "tokens_per_target_pass", "tokens_per_target_pass", ["alpha", "gamma"])}),
+    "whole_word_renames_every_argument": ("test_whole_word_chosen", {"whole_word_chosen": _renamed_all(
+        "whole_word_chosen", "whole_word_chosen", ["starts", "pick"])}),
+    "min_p_renames_every_argument": ("test_min_p_sample", {"min_p_sample": _renamed_all(
+        "min_p_sample", "min_p_sample", ["logits", "min_p", "generator"])}),
+    "restore_renames_every_argument": ("test_span_corrupt", {"span_corrupt": _renamed_all(
+        "span_corrupt", "restore_spans", ["inputs", "targets", "sentinels", "pad"])}),
+    "expert_choice_renames_every_argument": ("test_expert_choice", {"expert_choice": _renamed_all(
+        "expert_choice", "expert_choice", ["router_logits", "capacity"])}),
+    "gqa_renames_every_argument": ("test_gqa_cached_attention", {"gqa_cached_attention": _renamed_all(
+        "gqa_cached_attention", "gqa_cached_attention", ["q", "k", "v"])}),
+    "decayed_renames_every_argument": ("test_decayed_linear_attention", {"decayed_linear_attention": _renamed_all(
+        "decayed_linear_attention", "decayed_linear_attention", ["q", "k", "v", "decay"])}),
+}
+MUTANTS.update(RED_TEAM_21_RENAME)
+RED_TEAM_21_RENAME_ALONE = []
+for _name in RED_TEAM_21_RENAME:
+    try:
+        place_mutant(MUTANTS, MUTANT_BATCHES, _name, "free")
+    except StopIteration:
+        RED_TEAM_21_RENAME_ALONE.append(_name)
+# every batch above holds a mutant of Parts 6, 7 and 8: the three renamings left over share one new batch (one plain
+# process rather than three)
+if RED_TEAM_21_RENAME_ALONE:
+    MUTANT_BATCHES.append([])
+    for _name in RED_TEAM_21_RENAME_ALONE:
+        place_mutant(MUTANTS, MUTANT_BATCHES, _name, len(MUTANT_BATCHES) - 1)
