@@ -1499,3 +1499,18 @@ MUTANTS["rms_all_zero_input_cloned"] = ("test_rms_norm_half", {"rms_norm_half": 
     "    root = math.sqrt(eps)\n", once=True)})
 for _name in ("rms_all_zero_input_handed_back", "rms_all_zero_input_cloned"):
     _place_mutant(MUTANTS, MUTANT_BATCHES, _name, "free")
+# Red team 21 rename sweep (tests/redteam/round21/rename/07-*.txt, the signature-and-defaults student): every parameter of
+# the model answer renamed kept full marks in Parts 2, 3 and 6, whose hidden calls passed every argument by position.
+# Each part now has a call that passes every argument by name, in the reverse of the stub's order, and the introduction
+# says every argument is passed by name in some calls; one renaming per part, each into the first batch with room
+MUTANTS["merge_renames_o_a_and_o_b"] = ("test_merge_partials", {"merge_partials": _replaced(
+    _SOLUTION["merge_partials"], "def merge_partials(o_a, lse_a, o_b, lse_b):\n",
+    "def merge_partials(out_a, lse_a, out_b, lse_b):\n    o_a, o_b = out_a, out_b  # the outputs of the two pieces\n",
+    once=True)})
+MUTANTS["bound_renames_bytes_per_value"] = ("test_compute_bound_batch", {"compute_bound_batch": _replaced(
+    _SOLUTION["compute_bound_batch"], "def compute_bound_batch(k, n, bytes_per_value, peak, bandwidth):\n",
+    "def compute_bound_batch(k, n, e, peak, bandwidth):\n    bytes_per_value = e  # the roofline page's e\n", once=True)})
+MUTANTS["pack_renames_q"] = ("test_pack_bits", {"pack_bits": _replaced(
+    _SOLUTION["pack_bits"], "def pack_bits(q, bits):\n", "def pack_bits(codes, bits):\n    q = codes\n", once=True)})
+for _name in ("merge_renames_o_a_and_o_b", "bound_renames_bytes_per_value", "pack_renames_q"):
+    _place_mutant(MUTANTS, MUTANT_BATCHES, _name, "free")
