@@ -1542,3 +1542,19 @@ try:
     place_mutant(MUTANTS, MUTANT_BATCHES, 'ragged_empty_batch_returns_q_and_lengths', "free")
 except StopIteration:
     place_mutant(MUTANTS, MUTANT_BATCHES, 'ragged_empty_batch_returns_q_and_lengths', None)
+
+
+# Red team 21 rename sweep (tests/redteam/round21/rename/09-*.txt, the signature-and-defaults student): every parameter of
+# the model answer renamed kept full marks in Part 7, whose hidden calls passed every argument by position. A decoding
+# step of the same-caches case now passes every argument by name, in the reverse of the stub's order, and the
+# introduction says every argument is passed by name in some calls
+MUTANTS['ragged_renames_lengths'] = ('test_ragged_cached_attention', {'ragged_cached_attention': _changed(
+    solution_code(CHAPTER)['ragged_cached_attention'],
+    "def ragged_cached_attention(q, k_new, v_new, k_cache, v_cache, lengths):\n",
+    "def ragged_cached_attention(q, k_new, v_new, k_cache, v_cache, cache_lengths):\n    lengths = cache_lengths\n",
+    once=True)})
+# every batch holds a Part 7 mutant or a mutant that changes Part 7's answer cell: this one gets a batch of its own
+try:
+    place_mutant(MUTANTS, MUTANT_BATCHES, 'ragged_renames_lengths', "free")
+except StopIteration:
+    place_mutant(MUTANTS, MUTANT_BATCHES, 'ragged_renames_lengths', None)
