@@ -1558,3 +1558,40 @@ try:
     place_mutant(MUTANTS, MUTANT_BATCHES, 'ragged_renames_lengths', "free")
 except StopIteration:
     place_mutant(MUTANTS, MUTANT_BATCHES, 'ragged_renames_lengths', None)
+
+
+# Red team 21 rename sweep, second pass (tests/redteam/round21/rename/09-one-*.txt, the signature-and-defaults student
+# with one required parameter renamed): Parts 1, 2, 4, 5, 6 and 8 named optional arguments only, so an answer that
+# renamed `weight`, `target_mask`, `positions`, ... kept full marks. Each part now calls its function once with every
+# argument by name, in the reverse of the stub's order (Part 8: against the positional call on an equally seeded
+# generator too), and the introduction says every argument of every function is passed by name in some calls
+MUTANTS['rms_renames_weight'] = ('test_head_rms_norm', {'head_rms_norm': _changed(
+    solution_code(CHAPTER)['head_rms_norm'],
+    "def head_rms_norm(x, n_heads, weight, eps=1e-6, unit_offset=False):\n",
+    "def head_rms_norm(x, n_heads, w, eps=1e-6, unit_offset=False):\n    weight = w\n", once=True)})
+MUTANTS['swiglu_renames_w_down'] = ('test_fused_swiglu', {'fused_swiglu': _changed(
+    solution_code(CHAPTER)['fused_swiglu'],
+    "def fused_swiglu(x, w_gate_up, w_down, beta=1.0, limit=None, interleaved=False):\n",
+    "def fused_swiglu(x, w_gate_up, w_out, beta=1.0, limit=None, interleaved=False):\n    w_down = w_out\n", once=True)})
+MUTANTS['loss_renames_target_mask'] = ('test_masked_lm_loss', {'masked_lm_loss': _changed(
+    solution_code(CHAPTER)['masked_lm_loss'],
+    "def masked_lm_loss(logits, ids, target_mask, z_loss=0.0):\n",
+    "def masked_lm_loss(logits, ids, loss_mask, z_loss=0.0):\n    target_mask = loss_mask\n", once=True)})
+MUTANTS['block_renames_layout'] = ('test_block_variant', {'block_variant': _changed(
+    solution_code(CHAPTER)['block_variant'],
+    "def block_variant(x, attn, ffn, norm_1, norm_2, layout, post_norms=None):\n",
+    "def block_variant(x, attn, ffn, norm_1, norm_2, variant, post_norms=None):\n    layout = variant\n", once=True)})
+MUTANTS['rope_renames_positions'] = ('test_rope_llama3', {'rope_llama3': _changed(_changed(
+    solution_code(CHAPTER)['rope_llama3'],
+    "def rope_llama3(x, positions, ", "def rope_llama3(x, position_ids, ", once=True),
+    "                original_context=8192):\n",
+    "                original_context=8192):\n    positions = position_ids\n", once=True)})
+MUTANTS['generate_renames_prompt'] = ('test_generate_with_cache', {'generate_with_cache': _changed(
+    solution_code(CHAPTER)['generate_with_cache'],
+    "def generate_with_cache(step, prompt, max_new_tokens, eos_id, pad_id, temperature, penalty, generator):\n",
+    "def generate_with_cache(step, input_ids, max_new_tokens, eos_id, pad_id, temperature, penalty, generator):\n"
+    "    prompt = input_ids\n", once=True)})
+for _name in ('rms_renames_weight', 'swiglu_renames_w_down', 'loss_renames_target_mask', 'block_renames_layout',
+              'rope_renames_positions', 'generate_renames_prompt'):
+    place_mutant(MUTANTS, MUTANT_BATCHES, _name, "free")  # each into the first existing batch with room
+del _name
