@@ -1056,3 +1056,14 @@ for _name in RED_TEAM_21_RENAME:
     except StopIteration:
         RED_TEAM_21_RENAME_ALONE.append(_name)
 # cached_renames_every_argument: every batch holds a Part 6 mutant, so it runs alone in a plain process
+
+# Red team 21, rename sweep, second pass (`rename_sweep.py --one`, rename/05-one-*.txt): one parameter renamed at a time
+# kept Part 1's points with `x` or `weight` renamed, since only `eps` was ever passed by name. Part 1 now calls
+# rms_norm(eps=..., weight=..., x=...) once, compared with the reference; the introduction names `weight=`
+MUTANTS["rms_renames_weight"] = ("test_rms_norm", {"rms_norm": _replaced(
+    _MODEL_21["rms_norm"], "def rms_norm(x, weight, eps=1e-6):\n",
+    "def rms_norm(x, w, eps=1e-6):\n    weight = w  # the formula's w\n", once=True)})
+try:
+    place_mutant(MUTANTS, MUTANT_BATCHES, "rms_renames_weight", "free")
+except StopIteration:
+    RED_TEAM_21_RENAME_ALONE.append("rms_renames_weight")
