@@ -1514,3 +1514,30 @@ MUTANTS["pack_renames_q"] = ("test_pack_bits", {"pack_bits": _replaced(
     _SOLUTION["pack_bits"], "def pack_bits(q, bits):\n", "def pack_bits(codes, bits):\n    q = codes\n", once=True)})
 for _name in ("merge_renames_o_a_and_o_b", "bound_renames_bytes_per_value", "pack_renames_q"):
     _place_mutant(MUTANTS, MUTANT_BATCHES, _name, "free")
+# Red team 21 rename sweep, second pass (`rename_sweep.py --one`, rename/07-one-*.txt): one parameter renamed at a time
+# kept the points of Parts 1, 4, 5 and 7, whose hidden calls named only the optional arguments (window, eps, causal,
+# offset, block) and, in the visible test, bits and group_size. Each part now has a call that passes every argument by
+# name, in the reverse of the stub's order; one renamed required parameter per function, each into the first batch
+# with room (every batch held a Part 7 mutant or one that changes Part 7's cell, so backward_renames_d_out gets a batch
+# of its own)
+MUTANTS["max_batch_renames_memory_bytes"] = ("test_max_batch", {"max_batch": _replaced(
+    _SOLUTION["max_batch"],
+    "def max_batch(memory_bytes, weight_bytes, layers, kv_heads, head_dim, length, bytes_per_value, window=None):\n",
+    "def max_batch(memory, weight_bytes, layers, kv_heads, head_dim, length, bytes_per_value, window=None):\n"
+    "    memory_bytes = memory\n", once=True)})
+MUTANTS["rms_renames_x"] = ("test_rms_norm_half", {"rms_norm_half": _replaced(
+    _SOLUTION["rms_norm_half"], "def rms_norm_half(x, eps=1e-6):\n",
+    "def rms_norm_half(h, eps=1e-6):\n    x = h  # the activation\n", once=True)})
+MUTANTS["asym_renames_w"] = ("test_quantize_asym", {"quantize_asym": _replaced(
+    _SOLUTION["quantize_asym"], "def quantize_asym(w, bits, group_size):\n",
+    "def quantize_asym(weight, bits, group_size):\n    w = weight\n", once=True)})
+MUTANTS["asym_renames_zero_of_dequantize"] = ("test_quantize_asym", {"quantize_asym": _replaced(
+    _SOLUTION["quantize_asym"], "def dequantize_asym(q, scale, zero):\n",
+    "def dequantize_asym(q, scale, zero_point):\n    zero = zero_point\n", once=True)})
+MUTANTS["backward_renames_d_out"] = ("test_chunk_attention", {"chunk_attention": _replaced(
+    _SOLUTION["chunk_attention"], "def chunk_attention_backward(q, k, v, sink, out, lse, d_out, offset, block, causal=True):\n",
+    "def chunk_attention_backward(q, k, v, sink, out, lse, grad_out, offset, block, causal=True):\n"
+    "    d_out = grad_out  # dO\n", once=True)})
+for _name in ("max_batch_renames_memory_bytes", "rms_renames_x", "asym_renames_w", "asym_renames_zero_of_dequantize"):
+    _place_mutant(MUTANTS, MUTANT_BATCHES, _name, "free")
+_place_mutant(MUTANTS, MUTANT_BATCHES, "backward_renames_d_out", None)
