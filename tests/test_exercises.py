@@ -10,7 +10,10 @@ checked against nbgrader on the model answer and that batch.
 
 from __future__ import annotations
 
+import ast
 import importlib
+import json
+import sys
 from functools import lru_cache
 
 import pytest
@@ -192,6 +195,56 @@ def test_a_slip_in_the_first_part_costs_only_that_part(graded, chapter):
         lost = {gid for gid, p in graded(chapter)[submission_of(chapter, mutant)].items() if p.score < p.max_score}
         members = next((m for m in getattr(s, "MUTANT_BATCHES", []) if mutant in m), [mutant])
         assert lost == {s.MUTANTS[m][0] for m in members}, f"{mutant} cost {sorted(lost)}"
+
+
+def parameters_never_named(chapter: str) -> dict[str, list[str]]:
+    """``{function: parameters}`` of the answer functions the graded cells call whose parameters no graded cell ever
+    passes by name. A ``**mapping`` in a call counts the string keys of the cell's dict displays and ``dict(...)``
+    calls, and the keywords given to a function of the cell that forwards ``**kwargs``."""
+    fns, named, called = {}, {}, set()
+    for cell in load(ROOT / "solutions" / chapter / "exercises.ipynb")["cells"]:
+        meta = cell["metadata"].get("nbgrader", {})
+        if cell["cell_type"] != "code" or not (meta.get("solution") or meta.get("grade")):
+            continue
+        tree = ast.parse("".join(cell["source"]))
+        if meta.get("solution"):
+            fns.update({fn.name: [p.arg for p in fn.args.posonlyargs + fn.args.args + fn.args.kwonlyargs]
+                        for fn in tree.body if isinstance(fn, ast.FunctionDef) and not fn.name.startswith("_")})
+            continue
+        calls = [n for n in ast.walk(tree) if isinstance(n, ast.Call) and isinstance(n.func, ast.Name)]
+        wrappers = {n.name for n in ast.walk(tree) if isinstance(n, ast.FunctionDef) and n.args.kwarg}
+        keys = {k.value for n in ast.walk(tree) if isinstance(n, ast.Dict) for k in n.keys
+                if isinstance(k, ast.Constant) and isinstance(k.value, str)}
+        keys |= {k.arg for n in calls if n.func.id == "dict" or n.func.id in wrappers for k in n.keywords if k.arg}
+        for n in calls:
+            called.add(n.func.id)
+            got = {k.arg for k in n.keywords if k.arg}
+            named.setdefault(n.func.id, set()).update(got | (keys if any(k.arg is None for k in n.keywords) else set()))
+    return {name: sorted(set(params) - named.get(name, set())) for name, params in fns.items()
+            if name in called and set(params) - named.get(name, set())}
+
+
+@pytest.mark.parametrize("chapter", CHAPTERS)
+def test_every_argument_of_a_part_is_passed_by_name_in_some_hidden_call(chapter):
+    """Every notebook says to keep the stubs' signatures, argument names included, and that the hidden tests pass
+    every argument by name in some calls: an answer that renames a parameter must lose its part (round 21's blind
+    answers renamed arguments unnoticed in chapters 1-4, then tests/redteam/round21/rename_sweep.py --one, which
+    renames one parameter at a time, found 41 more in chapters 5, 7 and 9; this check agrees with that sweep)."""
+    assert parameters_never_named(chapter) == {}, "pass these arguments by name in some hidden call"
+
+
+def test_the_by_name_check_sees_a_parameter_passed_only_by_position(tmp_path, monkeypatch):
+    cells = [{"cell_type": "code", "metadata": {"nbgrader": {"solution": True, "grade_id": "f"}},
+              "source": "def f(x, scale=1.0):\n    return x * scale\n"},
+             {"cell_type": "code", "metadata": {"nbgrader": {"grade": True, "grade_id": "test_f"}},
+              "source": "assert f(2, scale=3.0) == 6\n"}]
+    (tmp_path / "solutions" / "ch").mkdir(parents=True)
+    (tmp_path / "solutions" / "ch" / "exercises.ipynb").write_text(json.dumps({"cells": cells}))
+    monkeypatch.setattr(sys.modules[__name__], "ROOT", tmp_path)
+    assert parameters_never_named("ch") == {"f": ["x"]}
+    cells[1]["source"] += "kw = {'x': 2}\nassert f(**kw) == 2\n"
+    (tmp_path / "solutions" / "ch" / "exercises.ipynb").write_text(json.dumps({"cells": cells}))
+    assert parameters_never_named("ch") == {}
 
 
 @pytest.mark.slow
