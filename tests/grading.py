@@ -65,6 +65,15 @@ def place_mutant(mutants: dict, batches: list[list[str]], name: str, batch: int 
     batches[batch].append(name)
 
 
+def renamed_parameters(code: str, name: str, params: list[str]) -> str:
+    """``code`` with every parameter of function ``name`` (whose ``def`` line lists exactly ``params``) renamed
+    (``p`` becomes ``p_``) and bound back to the stub's names on the body's first line: the same values by position,
+    a ``TypeError`` for a call that names an argument (the renamed-argument mutants of round 21)."""
+    return replaced(code, f"def {name}({', '.join(params)}):\n",
+                    f"def {name}({', '.join(p + '_' for p in params)}):\n"
+                    f"    {', '.join(params)} = {', '.join(p + '_' for p in params)}\n", once=True)
+
+
 def kept_output_buffer(code: str, name: str, params: str = "*args, **kwargs", args: str = "*args, **kwargs") -> str:
     """``code`` (an answer that defines ``name``) with ``name`` wrapped so that it copies each tensor it returns
     (also inside a returned tuple, list or dict) into a buffer kept per place, shape and dtype and returns that

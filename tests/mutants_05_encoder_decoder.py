@@ -1026,16 +1026,14 @@ for _name in RED_TEAM_20:
 # stub's name on the first line) gives the right values to every positional call, and these four parts' hidden tests
 # passed no required argument by name. Each now calls its function once with every argument by name, in the reverse of
 # the stub's order, on a case of its own; the introduction says every argument is passed by name in some calls.
-from grading import replaced as _replaced, solution_code as _solution_code  # noqa: E402
+from grading import renamed_parameters, replaced as _replaced, solution_code as _solution_code  # noqa: E402
 
 _MODEL_21 = _solution_code(CHAPTER)
 
 
 def _renamed_all(cell, name, params):
-    """The model answer of `cell` with every parameter of `name` renamed (`p` -> `p_`), bound back on its first line."""
-    return _replaced(_MODEL_21[cell], f"def {name}({', '.join(params)}):\n",
-                     f"def {name}({', '.join(p + '_' for p in params)}):\n"
-                     f"    {', '.join(params)} = {', '.join(p + '_' for p in params)}\n", once=True)
+    """The model answer of `cell` with every parameter of `name` renamed (grading.renamed_parameters)."""
+    return renamed_parameters(_MODEL_21[cell], name, params)
 
 
 RED_TEAM_21_RENAME = {

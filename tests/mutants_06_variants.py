@@ -4,7 +4,7 @@ lose points, and correct answers written differently that must keep full marks.
 Each part has three mutants: a realistic wrong answer, and mutants for the classes of issue #22
 that the part's hidden tests close (named in the comment above each)."""
 
-from grading import kept_output_buffer, place_mutant, replaced as _replaced, solution_code
+from grading import kept_output_buffer, place_mutant, renamed_parameters, replaced as _replaced, solution_code
 
 CHAPTER = "06-variants"
 FULL_MARKS = 16.0
@@ -2054,10 +2054,8 @@ _MODEL_21 = solution_code(CHAPTER)
 
 
 def _renamed_all(cell, name, params):
-    """The model answer of `cell` with every parameter of `name` renamed (`p` -> `p_`), bound back on its first line."""
-    return _replaced(_MODEL_21[cell], f"def {name}({', '.join(params)}):\n",
-                     f"def {name}({', '.join(p + '_' for p in params)}):\n"
-                     f"    {', '.join(params)} = {', '.join(p + '_' for p in params)}\n", once=True)
+    """The model answer of `cell` with every parameter of `name` renamed (grading.renamed_parameters)."""
+    return renamed_parameters(_MODEL_21[cell], name, params)
 
 
 RED_TEAM_21_RENAME = {
