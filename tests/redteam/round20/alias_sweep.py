@@ -6,9 +6,9 @@ degenerate input (nothing appended to a cache, a norm of an all-zero row, an ide
 trigger: the same, but raising where `back` would hand the input back, so that a part where `back` keeps its points
 and `trigger` loses them had a case where the result equals an input and nothing noticed the input handed back.
 Grade both with tests/redteam_grade.py; see README section 5."""
-import ast, sys, pprint
-sys.path.insert(0, __import__("os").path.join(__import__("os").path.dirname(__file__), "..", ".."))
-from grading import solution_code
+import pathlib, sys
+sys.path.insert(0, str(pathlib.Path(__file__).parents[1]))
+from sweeps import tested_functions, write
 WRAP = '''
 
 import functools as _ft
@@ -40,24 +40,11 @@ def _alias_back(f):
 ch, mode, out = sys.argv[1], sys.argv[2], sys.argv[3]
 if mode == "trigger":
     WRAP = WRAP.replace("                            return x\n", "                            raise RuntimeError(\"ALIAS-TRIGGER\")\n")
-import json, pathlib
-_nb = json.loads((pathlib.Path(__file__).parents[3] / "chapters" / ch / "exercises.ipynb").read_text())
-called = {n.id for c in _nb["cells"] if c["cell_type"] == "code"
-          and c["metadata"].get("nbgrader", {}).get("grade_id", "").startswith("test_")
-          for n in ast.walk(ast.parse("".join(c["source"]))) if isinstance(n, ast.Name)}
 subs = []
-for gid, code in solution_code(ch).items():
-    try:
-        tree = ast.parse(code)
-    except SyntaxError:
-        continue
-    # only the functions the part's tests call (a helper of the answer that hands back its input, such as a
-    # projection by an identity weight, is no slip)
-    names = [n.name for n in tree.body if isinstance(n, ast.FunctionDef) and n.name in called]
-    if not names:
-        continue
-    new = code + WRAP + "".join(f"{n} = _alias_back({n})\n" for n in names)
+# only the functions the part's tests call (a helper of the answer that hands back its input, such as a projection by
+# an identity weight, is no slip)
+for gid, code, fns in tested_functions(ch):
+    new = code + WRAP + "".join(f"{fn.name} = _alias_back({fn.name})\n" for _, fn in fns)
     subs.append({"name": f"alias-{mode}-{gid}", "correct": False, "cells": {gid: new},
                  "why": "hands back an input itself where the result equals it"})
-open(out, "w").write("SUBMISSIONS = " + pprint.pformat(subs, width=120) + "\n")
-print(ch, len(subs))
+write(out, subs, ch)

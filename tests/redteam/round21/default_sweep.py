@@ -2,15 +2,11 @@
 call, with that default changed (a float times 1.5, an int plus 1, a bool flipped, a string or None left alone): the
 signature-and-defaults student's default that differs from the stated one. A part that keeps its points never calls
 the function without that argument, or cannot tell the two defaults apart. Grade with tests/redteam_grade.py."""
-import ast, json, pathlib, pprint, sys
-sys.path.insert(0, str(pathlib.Path(__file__).parents[2]))
-from grading import solution_code
+import ast, pathlib, sys
+sys.path.insert(0, str(pathlib.Path(__file__).parents[1]))
+from sweeps import tested_functions, write
 
 ch, out = sys.argv[1], sys.argv[2]
-nb = json.loads((pathlib.Path(__file__).parents[3] / "chapters" / ch / "exercises.ipynb").read_text())
-called = {n.id for c in nb["cells"] if c["cell_type"] == "code"
-          and c["metadata"].get("nbgrader", {}).get("grade_id", "").startswith("test_")
-          for n in ast.walk(ast.parse("".join(c["source"]))) if isinstance(n, ast.Name)}
 
 
 def changed(value):
@@ -24,14 +20,8 @@ def changed(value):
 
 
 subs = []
-for gid, code in solution_code(ch).items():
-    try:
-        tree = ast.parse(code)
-    except SyntaxError:
-        continue
-    for i, fn in enumerate(tree.body):
-        if not (isinstance(fn, ast.FunctionDef) and fn.name in called):
-            continue
+for gid, code, fns in tested_functions(ch):
+    for i, fn in fns:
         a = fn.args
         positional = a.posonlyargs + a.args
         pairs = list(zip(positional[len(positional) - len(a.defaults):], range(len(a.defaults)))) if a.defaults else []
@@ -45,5 +35,4 @@ for gid, code in solution_code(ch).items():
             node.value = changed(default.value)
             subs.append({"name": f"default-{fn.name}-{param.arg}", "correct": False, "cells": {gid: ast.unparse(new)},
                          "why": f"{fn.name}'s default {param.arg}={default.value!r} changed to {node.value!r}"})
-open(out, "w").write("SUBMISSIONS = " + pprint.pformat(subs, width=120) + "\n")
-print(ch, len(subs))
+write(out, subs, ch)

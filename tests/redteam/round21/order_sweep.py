@@ -2,24 +2,14 @@
 CHAPTER's tests call, with the two swapped in the signature (names kept, defaults kept in place): the
 signature-and-defaults student's arguments in another order, right for every call that names them and wrong for a
 positional call unless both values are equal. Grade with tests/redteam_grade.py."""
-import ast, json, pathlib, pprint, sys
-sys.path.insert(0, str(pathlib.Path(__file__).parents[2]))
-from grading import solution_code
+import ast, pathlib, sys
+sys.path.insert(0, str(pathlib.Path(__file__).parents[1]))
+from sweeps import tested_functions, write
 
 ch, out = sys.argv[1], sys.argv[2]
-nb = json.loads((pathlib.Path(__file__).parents[3] / "chapters" / ch / "exercises.ipynb").read_text())
-called = {n.id for c in nb["cells"] if c["cell_type"] == "code"
-          and c["metadata"].get("nbgrader", {}).get("grade_id", "").startswith("test_")
-          for n in ast.walk(ast.parse("".join(c["source"]))) if isinstance(n, ast.Name)}
 subs = []
-for gid, code in solution_code(ch).items():
-    try:
-        tree = ast.parse(code)
-    except SyntaxError:
-        continue
-    for i, fn in enumerate(tree.body):
-        if not (isinstance(fn, ast.FunctionDef) and fn.name in called):
-            continue
+for gid, code, fns in tested_functions(ch):
+    for i, fn in fns:
         n_args, n_def = len(fn.args.args), len(fn.args.defaults)
         for j in range(n_args - 1):
             if (j < n_args - n_def) != (j + 1 < n_args - n_def):
@@ -30,5 +20,4 @@ for gid, code in solution_code(ch).items():
             subs.append({"name": f"order-{fn.name}-{args[j + 1].arg}-{args[j].arg}", "correct": False,
                          "cells": {gid: ast.unparse(new)},
                          "why": f"{fn.name} takes {args[j + 1].arg} and {args[j].arg} in the other order"})
-open(out, "w").write("SUBMISSIONS = " + pprint.pformat(subs, width=120) + "\n")
-print(ch, len(subs))
+write(out, subs, ch)

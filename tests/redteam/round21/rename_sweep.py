@@ -6,16 +6,12 @@ whose tests name some arguments but never a required one lets such an answer thr
 Every notebook says to keep the stubs' signatures, argument names included. A part where the renamed answer keeps
 its points never calls that function with an argument by name; whether that is a slip depends on what the part's
 text promises (every argument by name, or only the optional ones). Grade with tests/redteam_grade.py."""
-import ast, json, pathlib, pprint, sys
-sys.path.insert(0, str(pathlib.Path(__file__).parents[2]))
-from grading import solution_code
+import ast, pathlib, sys
+sys.path.insert(0, str(pathlib.Path(__file__).parents[1]))
+from sweeps import tested_functions, write
 
 ch, out = sys.argv[1], sys.argv[2]
 one = "--one" in sys.argv[3:]
-nb = json.loads((pathlib.Path(__file__).parents[3] / "chapters" / ch / "exercises.ipynb").read_text())
-called = {n.id for c in nb["cells"] if c["cell_type"] == "code"
-          and c["metadata"].get("nbgrader", {}).get("grade_id", "").startswith("test_")
-          for n in ast.walk(ast.parse("".join(c["source"]))) if isinstance(n, ast.Name)}
 
 
 class Rename(ast.NodeTransformer):
@@ -45,13 +41,8 @@ def renamed(code, fname, only):
 
 
 subs = []
-for gid, code in solution_code(ch).items():
-    try:
-        tree = ast.parse(code)
-    except SyntaxError:
-        continue
-    fns = [fn for fn in tree.body if isinstance(fn, ast.FunctionDef) and fn.name in called
-           and {p.arg for p in fn.args.posonlyargs + fn.args.args + fn.args.kwonlyargs} - {"self"}]
+for gid, code, tested in tested_functions(ch):
+    fns = [fn for _, fn in tested if {p.arg for p in fn.args.posonlyargs + fn.args.args + fn.args.kwonlyargs} - {"self"}]
     if not fns:
         continue
     if not one:
@@ -66,5 +57,4 @@ for gid, code in solution_code(ch).items():
             if p.arg != "self":
                 subs.append({"name": f"renamed-{fn.name}-{p.arg}", "correct": False,
                              "cells": {gid: renamed(code, fn.name, p.arg)}, "why": f"{fn.name}'s {p.arg} renamed"})
-open(out, "w").write("SUBMISSIONS = " + pprint.pformat(subs, width=120) + "\n")
-print(ch, len(subs))
+write(out, subs, ch)
