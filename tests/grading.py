@@ -65,6 +65,23 @@ def place_mutant(mutants: dict, batches: list[list[str]], name: str, batch: int 
     batches[batch].append(name)
 
 
+def place_mutants(mutants: dict, batches: list[list[str]], names, otherwise: str) -> list[str]:
+    """Put each of ``names``, in order, into the first batch with room (:func:`place_mutant` with ``"free"``). One that
+    no batch has room for gets a batch of its own, which the next ones may join (``otherwise="new"``), or stays out of
+    the batches and runs alone in a plain process (``otherwise="alone"``). Returns the names left alone."""
+    assert otherwise in ("new", "alone"), otherwise
+    alone = []
+    for name in names:
+        try:
+            place_mutant(mutants, batches, name, "free")
+        except StopIteration:
+            if otherwise == "new":
+                place_mutant(mutants, batches, name, None)
+            else:
+                alone.append(name)
+    return alone
+
+
 def renamed_parameters(code: str, name: str, params: list[str]) -> str:
     """``code`` with every parameter of function ``name`` (whose ``def`` line lists exactly ``params``) renamed
     (``p`` becomes ``p_``) and bound back to the stub's names on the body's first line: the same values by position,

@@ -971,7 +971,7 @@ MUTANT_BATCHES = [
 
 # Red team 19 class sweep (tests/redteam/round19/01-sweep-verdicts.md): the two mutants that verdict file wrote out
 # because every batch above held a Part 4 and a Part 6 mutant; a batch of their own (a plain process, not a notebook)
-from grading import place_mutant, replaced as _replaced, solution_code as _solution_code  # noqa: E402
+from grading import place_mutant, place_mutants, replaced as _replaced, solution_code as _solution_code  # noqa: E402
 
 _MODEL = _solution_code(CHAPTER)
 ROUND_19_SWEEP = {
@@ -1070,11 +1070,7 @@ ROUND_20 = {
         "        return torch.stack(states, 1), x.new_ones(()).expand(x.shape[0], x.shape[1], 1)\n", 1)}),
 }
 MUTANTS.update(ROUND_20)
-for _name in ROUND_20:
-    try:
-        place_mutant(MUTANTS, MUTANT_BATCHES, _name, "free")
-    except StopIteration:  # no batch has room: the mutant runs alone
-        pass
+place_mutants(MUTANTS, MUTANT_BATCHES, ROUND_20, "alone")  # no batch has room: the mutant runs alone
 
 
 # Red team 21 (tests/redteam/round21/01-verdicts.md): the order-of-operations, vectorising, signature-and-defaults and
@@ -1096,8 +1092,5 @@ ROUND_21 = {
         "    lengths = lens\n")}),
 }
 MUTANTS.update(ROUND_21)
-for _name in ROUND_21:
-    try:
-        place_mutant(MUTANTS, MUTANT_BATCHES, _name, "free")
-    except StopIteration:  # no batch has room: a new batch, which the next such mutant joins where it can
-        place_mutant(MUTANTS, MUTANT_BATCHES, _name, None)
+# no batch has room: a new batch, which the next such mutant joins where it can
+place_mutants(MUTANTS, MUTANT_BATCHES, ROUND_21, "new")

@@ -1442,7 +1442,7 @@ MUTANT_BATCHES = [
 # out because every batch above held a Part 7 member. Batches other than batch_0 run as plain processes, so three new
 # batches take three of them; the fourth (a class Part 5's masked_attention_counts_keys_in_uint8 already stands for)
 # runs alone, like every mutant outside the batches, in a plain process of its own
-from grading import place_mutant  # noqa: E402
+from grading import place_mutant, place_mutants  # noqa: E402
 
 ROUND_19_PART_7 = {
     # 02-sweep-verdicts.md, SLIPPED p7-F-hf-additive-finfo-min: finfo(dtype).min added to the scores; a masked key
@@ -1544,11 +1544,7 @@ ROUND_20 = {
         "            return x.new_zeros(()).expand(x.shape)\n", once=True)}),
 }
 MUTANTS.update(ROUND_20)
-for _name in ROUND_20:
-    try:
-        place_mutant(MUTANTS, MUTANT_BATCHES, _name, "free")
-    except StopIteration:  # no batch has room: the mutant runs alone
-        pass
+place_mutants(MUTANTS, MUTANT_BATCHES, ROUND_20, "alone")  # no batch has room: the mutant runs alone
 
 
 # Red team 21 (tests/redteam/round21/02-verdicts.md): the order-of-operations, vectorising, signature-and-defaults and
@@ -1590,8 +1586,5 @@ def softmax_backward(weights, grad_weights, temperature=1.0):
 """}),
 }
 MUTANTS.update(ROUND_21)
-for _name in ROUND_21:
-    try:
-        place_mutant(MUTANTS, MUTANT_BATCHES, _name, "free")
-    except StopIteration:  # no batch has room: a new batch, which the next such mutant joins where it can
-        place_mutant(MUTANTS, MUTANT_BATCHES, _name, None)
+# no batch has room: a new batch, which the next such mutant joins where it can
+place_mutants(MUTANTS, MUTANT_BATCHES, ROUND_21, "new")

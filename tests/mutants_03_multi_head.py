@@ -1125,7 +1125,7 @@ MUTANT_BATCHES.append(["left_padded_switches_requires_grad_on_params"])
 # backward pass (Parts 1, 5, 6 and 7 now check that .grad is still None after a call on leaves that require grad).
 # No batch has room for a Part 6 mutant (every batch holds one), and one only for one Part 7 mutant: Part 6's
 # backward() and Part 7's list have none (Part 7 checks both on one call; the list is proven in Parts 2 and 4).
-from grading import place_mutant, replaced as _replaced_code, solution_code as _solution_code  # noqa: E402
+from grading import place_mutant, place_mutants, replaced as _replaced_code, solution_code as _solution_code  # noqa: E402
 
 _MODEL = _solution_code(CHAPTER)
 _BACKWARD = "    if {0}.requires_grad:  # make sure the gradient flows\n        {0}.sum().backward(retain_graph=True)\n"
@@ -1261,8 +1261,4 @@ ROUND_21 = {
         once=True)}),
 }
 MUTANTS.update(ROUND_21)
-for _name in ROUND_21:
-    try:
-        place_mutant(MUTANTS, MUTANT_BATCHES, _name, "free")
-    except StopIteration:
-        pass  # no batch has room: it runs alone
+place_mutants(MUTANTS, MUTANT_BATCHES, ROUND_21, "alone")  # no batch has room: it runs alone

@@ -902,7 +902,7 @@ MUTANT_BATCHES.append(["partial_rope_positions_cached_per_id_of_lengths"])
 # works and the gradients compared are right): the caller's x gets a .grad before its own backward pass (Part 5 now
 # checks that x.grad is still None after a call on a leaf that requires grad). Every batch holds a Part 5 member, so
 # Part 5's backward() has no mutant.
-from grading import place_mutant, replaced as _replaced_code, solution_code as _solution_code  # noqa: E402
+from grading import place_mutant, place_mutants, replaced as _replaced_code, solution_code as _solution_code  # noqa: E402
 
 _MODEL = _solution_code(CHAPTER)
 for _name, _test, _part, _old, _new in [
@@ -929,10 +929,7 @@ MUTANTS["rope_partial_left_padded_polar_form_through_squares"] = ("test_rotate_h
     "    phi = torch.atan2(b, a)\n"
     "    rotated = torch.cat([r * (cos * torch.cos(phi) - sin * torch.sin(phi)),\n"
     "                         r * (sin * torch.cos(phi) + cos * torch.sin(phi))], dim=-1).to(x.dtype)\n", once=True)})
-try:
-    place_mutant(MUTANTS, MUTANT_BATCHES, "rope_partial_left_padded_polar_form_through_squares", "free")
-except StopIteration:
-    place_mutant(MUTANTS, MUTANT_BATCHES, "rope_partial_left_padded_polar_form_through_squares", None)
+place_mutants(MUTANTS, MUTANT_BATCHES, ["rope_partial_left_padded_polar_form_through_squares"], "new")
 
 # Red team 20 (tests/redteam/round20/04-verdicts.md), the early-exit student: with T = 1 every permutation is the
 # identity, so "nothing can move" returned (True, 0.0) without calling the layer, and an identity drawn counted as a
@@ -974,8 +971,4 @@ ROUND_21 = {
         "def check_equivariance(layer, x, n_trials, generator, tol=1e-5):\n    trials = n_trials\n", once=True)}),
 }
 MUTANTS.update(ROUND_21)
-for _name in ROUND_21:
-    try:
-        place_mutant(MUTANTS, MUTANT_BATCHES, _name, "free")
-    except StopIteration:
-        pass  # no batch has room: it runs alone
+place_mutants(MUTANTS, MUTANT_BATCHES, ROUND_21, "alone")  # no batch has room: it runs alone

@@ -9,7 +9,7 @@ the causal mask). Each of those test cells binds the earlier name to a reference
 pass), so a slip in an earlier part costs that part only and mutants of different parts can share a
 submission."""
 
-from grading import kept_output_buffer, place_mutant
+from grading import kept_output_buffer, place_mutant, place_mutants
 
 CHAPTER = "05-encoder-decoder"
 FULL_MARKS = 16.0
@@ -929,11 +929,7 @@ def cached_self_attention(x_new, params, cache):
 """}),
 }
 MUTANTS.update(ROUND_19_PART_6)
-for _name in ROUND_19_PART_6:
-    try:
-        place_mutant(MUTANTS, MUTANT_BATCHES, _name, "free")
-    except StopIteration:
-        place_mutant(MUTANTS, MUTANT_BATCHES, _name, None)
+place_mutants(MUTANTS, MUTANT_BATCHES, ROUND_19_PART_6, "new")
 
 
 # Red team 20 (tests/redteam/round20/05-verdicts.md): the early-exit and the aliasing student. A shortcut for a
@@ -1014,12 +1010,7 @@ def cached_self_attention(x_new, params, cache):
 """}),
 }
 MUTANTS.update(RED_TEAM_20)
-RED_TEAM_20_ALONE = []
-for _name in RED_TEAM_20:
-    try:
-        place_mutant(MUTANTS, MUTANT_BATCHES, _name, "free")
-    except StopIteration:
-        RED_TEAM_20_ALONE.append(_name)
+RED_TEAM_20_ALONE = place_mutants(MUTANTS, MUTANT_BATCHES, RED_TEAM_20, "alone")
 
 # Red team 21, rename sweep (tests/redteam/round21/BRIEF-RENAME.md, rename/05-*.txt): the model answer with every
 # parameter renamed (the signature-and-defaults student's renamed argument; `x` becomes `x_`, then bound back to the
@@ -1047,12 +1038,7 @@ RED_TEAM_21_RENAME = {
         "cached_attention", "cached_self_attention", ["x_new", "params", "cache"])}),
 }
 MUTANTS.update(RED_TEAM_21_RENAME)
-RED_TEAM_21_RENAME_ALONE = []
-for _name in RED_TEAM_21_RENAME:
-    try:
-        place_mutant(MUTANTS, MUTANT_BATCHES, _name, "free")
-    except StopIteration:
-        RED_TEAM_21_RENAME_ALONE.append(_name)
+RED_TEAM_21_RENAME_ALONE = place_mutants(MUTANTS, MUTANT_BATCHES, RED_TEAM_21_RENAME, "alone")
 # cached_renames_every_argument: every batch holds a Part 6 mutant, so it runs alone in a plain process
 
 # Red team 21, rename sweep, second pass (`rename_sweep.py --one`, rename/05-one-*.txt): one parameter renamed at a time
@@ -1061,7 +1047,4 @@ for _name in RED_TEAM_21_RENAME:
 MUTANTS["rms_renames_weight"] = ("test_rms_norm", {"rms_norm": _replaced(
     _MODEL_21["rms_norm"], "def rms_norm(x, weight, eps=1e-6):\n",
     "def rms_norm(x, w, eps=1e-6):\n    weight = w  # the formula's w\n", once=True)})
-try:
-    place_mutant(MUTANTS, MUTANT_BATCHES, "rms_renames_weight", "free")
-except StopIteration:
-    RED_TEAM_21_RENAME_ALONE.append("rms_renames_weight")
+RED_TEAM_21_RENAME_ALONE += place_mutants(MUTANTS, MUTANT_BATCHES, ["rms_renames_weight"], "alone")

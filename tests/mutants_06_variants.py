@@ -4,7 +4,7 @@ lose points, and correct answers written differently that must keep full marks.
 Each part has three mutants: a realistic wrong answer, and mutants for the classes of issue #22
 that the part's hidden tests close (named in the comment above each)."""
 
-from grading import kept_output_buffer, place_mutant, renamed_parameters, replaced as _replaced, solution_code
+from grading import kept_output_buffer, place_mutant, place_mutants, renamed_parameters, replaced as _replaced, solution_code
 
 CHAPTER = "06-variants"
 FULL_MARKS = 16.0
@@ -1604,11 +1604,8 @@ def decayed_linear_attention(q, k, v, decay):
 """}),
 }
 MUTANTS.update(RED_TEAM_18)
-for _name in RED_TEAM_18:
-    try:
-        place_mutant(MUTANTS, MUTANT_BATCHES, _name, "free")
-    except StopIteration:  # every batch holds a mutant of that test: one new batch, which the next ones fill first
-        place_mutant(MUTANTS, MUTANT_BATCHES, _name, None)
+# every batch holds a mutant of that test: one new batch, which the next ones fill first
+place_mutants(MUTANTS, MUTANT_BATCHES, RED_TEAM_18, "new")
 
 
 # Red team 18, class sweep (tests/redteam/round18/06-sweep.py): the classes other chapters' helpers found, put into this
@@ -1753,12 +1750,8 @@ def decayed_linear_attention(q, k, v, decay):
 """}),
 }
 _NO_ROOM_18 = []  # no existing batch with room: packed with round 19's at the end of this file
-for _name in SWEEP_18:
-    MUTANTS[_name] = SWEEP_18[_name]
-    try:
-        place_mutant(MUTANTS, MUTANT_BATCHES, _name, "free")
-    except StopIteration:
-        _NO_ROOM_18.append(_name)
+MUTANTS.update(SWEEP_18)
+_NO_ROOM_18 += place_mutants(MUTANTS, MUTANT_BATCHES, SWEEP_18, "alone")
 
 
 # Red team 19 (four blind helpers: the off-by-one, the padding and reduction, the paper reader and the numerically
@@ -1998,12 +1991,7 @@ def decayed_linear_attention(q, k, v, decay):
 """}),
 }
 MUTANTS.update(RED_TEAM_20)
-RED_TEAM_20_ALONE = []
-for _name in RED_TEAM_20:
-    try:
-        place_mutant(MUTANTS, MUTANT_BATCHES, _name, "free")
-    except StopIteration:
-        RED_TEAM_20_ALONE.append(_name)
+RED_TEAM_20_ALONE = place_mutants(MUTANTS, MUTANT_BATCHES, RED_TEAM_20, "alone")
 
 
 # Red team 21 (tests/redteam/round21/06-verdicts.md). Part 8, the vectorising student: a decay table gamma ** (i - j)
@@ -2037,12 +2025,7 @@ def decayed_linear_attention(q, k, v, decay):
 }
 assert all(RESTORE_MODEL not in cells.values() for _, cells in RED_TEAM_21.values())
 MUTANTS.update(RED_TEAM_21)
-RED_TEAM_21_ALONE = []
-for _name in RED_TEAM_21:
-    try:
-        place_mutant(MUTANTS, MUTANT_BATCHES, _name, "free")
-    except StopIteration:
-        RED_TEAM_21_ALONE.append(_name)
+RED_TEAM_21_ALONE = place_mutants(MUTANTS, MUTANT_BATCHES, RED_TEAM_21, "alone")
 
 # Red team 21, rename sweep (tests/redteam/round21/BRIEF-RENAME.md, rename/06-*.txt): the model answer with every
 # parameter renamed (the signature-and-defaults student's renamed argument; `x` becomes `x_`, then bound back to the
@@ -2077,15 +2060,6 @@ RED_TEAM_21_RENAME = {
         "decayed_linear_attention", "decayed_linear_attention", ["q", "k", "v", "decay"])}),
 }
 MUTANTS.update(RED_TEAM_21_RENAME)
-RED_TEAM_21_RENAME_ALONE = []
-for _name in RED_TEAM_21_RENAME:
-    try:
-        place_mutant(MUTANTS, MUTANT_BATCHES, _name, "free")
-    except StopIteration:
-        RED_TEAM_21_RENAME_ALONE.append(_name)
 # every batch above holds a mutant of Parts 6, 7 and 8: the three renamings left over share one new batch (one plain
 # process rather than three)
-if RED_TEAM_21_RENAME_ALONE:
-    MUTANT_BATCHES.append([])
-    for _name in RED_TEAM_21_RENAME_ALONE:
-        place_mutant(MUTANTS, MUTANT_BATCHES, _name, len(MUTANT_BATCHES) - 1)
+place_mutants(MUTANTS, MUTANT_BATCHES, RED_TEAM_21_RENAME, "new")

@@ -5,7 +5,7 @@ The model answer calls no other part's function; answers that do are graded with
 functions (Parts 4, 7 and 8), so mutants of different parts can share a submission. Both correct variants
 call earlier parts in ways the texts allow (Part 4 calls Part 1, Part 7 Part 6, Part 8 Part 5)."""
 
-from grading import kept_output_buffer, place_mutant, replaced as _replaced, solution_code
+from grading import kept_output_buffer, place_mutant, place_mutants, replaced as _replaced, solution_code
 
 CHAPTER = "08-capstone"
 FULL_MARKS = 17.0
@@ -1186,11 +1186,8 @@ MUTANTS["sample_minus_1e9_added_to_the_cut"] = ("test_sample", {"sample": _repla
     "scores = scores + torch.full_like(scores, -1e9).scatter(-1, kept, 0.0)", once=True)})
 # Each goes into a batch with room for it; one that finds none (every batch holds a mutant of its part) gets a new
 # batch, which runs as a plain process (tests/cellrun.py), not as a graded notebook
-for _name in ("loss_row_counts_in_uint8", "sample_cut_to_lowest_finite", "sample_minus_1e9_added_to_the_cut"):
-    try:
-        place_mutant(MUTANTS, MUTANT_BATCHES, _name, "free")
-    except StopIteration:
-        place_mutant(MUTANTS, MUTANT_BATCHES, _name, None)
+place_mutants(MUTANTS, MUTANT_BATCHES, ("loss_row_counts_in_uint8", "sample_cut_to_lowest_finite",
+                                       "sample_minus_1e9_added_to_the_cut"), "new")
 
 
 # Red team 20 (tests/redteam/round20/08-verdicts.md). The early-exit student: Part 2's peak returned as given at
@@ -1208,10 +1205,7 @@ MUTANTS["beam_adds_scores_into_the_logprobs"] = ("test_beam_search", {"beam_sear
     "        logprobs += scores[:, None]\n        candidates = logprobs.flatten()\n", once=True)})
 for _name in ("lr_peak_returned_as_given", "beam_adds_scores_into_the_logprobs"):
     place_mutant(MUTANTS, MUTANT_BATCHES, _name, "free")
-try:
-    place_mutant(MUTANTS, MUTANT_BATCHES, "sample_scores_divided_in_place", "free")
-except StopIteration:
-    place_mutant(MUTANTS, MUTANT_BATCHES, "sample_scores_divided_in_place", None)
+place_mutants(MUTANTS, MUTANT_BATCHES, ["sample_scores_divided_in_place"], "new")
 
 
 # Red team 21 (tests/redteam/round21/08-verdicts.md). Round 20's aliasing lead judged: an empty batch (B = 0) has an
@@ -1255,7 +1249,5 @@ _RENAMED = {
 }
 for _name, (_test, _part, _old, _new) in _RENAMED.items():
     MUTANTS[_name] = (_test, {_part: _replaced(_SOL[_part], _old, _new, once=True)})
-    try:
-        place_mutant(MUTANTS, MUTANT_BATCHES, _name, "free")
-    except StopIteration:  # every batch holds a Part 6 mutant: a batch of its own, a plain process (tests/cellrun.py)
-        place_mutant(MUTANTS, MUTANT_BATCHES, _name, None)
+# every batch holds a Part 6 mutant: the Part 6 one gets a batch of its own, a plain process (tests/cellrun.py)
+place_mutants(MUTANTS, MUTANT_BATCHES, _RENAMED, "new")

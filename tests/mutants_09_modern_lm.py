@@ -9,7 +9,7 @@ so the chapter costs ten graded notebooks. Part 7 is graded with a reference of 
 (an answer may call it), so rope_view_slip_with_ragged_calling_it costs Part 6 only; the loops_and_slices
 variant's Part 7 calls Part 6 by keyword with int32 positions and int options."""
 
-from grading import kept_output_buffer, place_mutant, replaced as _changed, solution_code
+from grading import kept_output_buffer, place_mutant, place_mutants, replaced as _changed, solution_code
 
 CHAPTER = "09-modern-lm"
 FULL_MARKS = 16.0
@@ -1510,11 +1510,8 @@ MUTANTS['generate_occurrences_counted_in_uint8'] = ('test_generate_with_cache', 
     once=True)})
 # Each goes into a batch with room for it; one that finds none (every batch holds a mutant of its part) gets a new
 # batch, which runs as a plain process (tests/cellrun.py), not as a graded notebook
-for _name in ("swiglu_float16_computed_in_float16", "loss_count_in_uint8", "generate_occurrences_counted_in_uint8"):
-    try:
-        place_mutant(MUTANTS, MUTANT_BATCHES, _name, "free")
-    except StopIteration:
-        place_mutant(MUTANTS, MUTANT_BATCHES, _name, None)
+place_mutants(MUTANTS, MUTANT_BATCHES, ("swiglu_float16_computed_in_float16", "loss_count_in_uint8",
+                                       "generate_occurrences_counted_in_uint8"), "new")
 
 
 # Red team 20 (tests/redteam/round20/09-verdicts.md). The aliasing student (found in phase 2, the class swept into
@@ -1523,10 +1520,7 @@ for _name in ("swiglu_float16_computed_in_float16", "loss_count_in_uint8", "gene
 MUTANTS['block_adds_into_h_after_the_ffn_read_it'] = ('test_block_variant', {'block_variant': _changed(
     solution_code(CHAPTER)['block_variant'], "        h = x + norm_1(attn(x))\n        return h + norm_2(ffn(h))\n",
     "        h = x + norm_1(attn(x))\n        h += norm_2(ffn(h))  # h is our own tensor\n        return h\n", once=True)})
-try:
-    place_mutant(MUTANTS, MUTANT_BATCHES, 'block_adds_into_h_after_the_ffn_read_it', "free")
-except StopIteration:
-    place_mutant(MUTANTS, MUTANT_BATCHES, 'block_adds_into_h_after_the_ffn_read_it', None)
+place_mutants(MUTANTS, MUTANT_BATCHES, ['block_adds_into_h_after_the_ffn_read_it'], "new")
 
 
 # Red team 21 (tests/redteam/round21/09-verdicts.md). Round 20's aliasing lead judged: for an empty batch (B = 0) out
@@ -1538,10 +1532,7 @@ MUTANTS['ragged_empty_batch_returns_q_and_lengths'] = ('test_ragged_cached_atten
     "    if bool((lengths.long() + t > s_max).any()):",
     "    if b == 0:  # nothing to attend to\n        return q, lengths\n    if bool((lengths.long() + t > s_max).any()):",
     once=True)})
-try:
-    place_mutant(MUTANTS, MUTANT_BATCHES, 'ragged_empty_batch_returns_q_and_lengths', "free")
-except StopIteration:
-    place_mutant(MUTANTS, MUTANT_BATCHES, 'ragged_empty_batch_returns_q_and_lengths', None)
+place_mutants(MUTANTS, MUTANT_BATCHES, ['ragged_empty_batch_returns_q_and_lengths'], "new")
 
 
 # Red team 21 rename sweep (tests/redteam/round21/rename/09-*.txt, the signature-and-defaults student): every parameter of
@@ -1554,10 +1545,7 @@ MUTANTS['ragged_renames_lengths'] = ('test_ragged_cached_attention', {'ragged_ca
     "def ragged_cached_attention(q, k_new, v_new, k_cache, v_cache, cache_lengths):\n    lengths = cache_lengths\n",
     once=True)})
 # every batch holds a Part 7 mutant or a mutant that changes Part 7's answer cell: this one gets a batch of its own
-try:
-    place_mutant(MUTANTS, MUTANT_BATCHES, 'ragged_renames_lengths', "free")
-except StopIteration:
-    place_mutant(MUTANTS, MUTANT_BATCHES, 'ragged_renames_lengths', None)
+place_mutants(MUTANTS, MUTANT_BATCHES, ['ragged_renames_lengths'], "new")
 
 
 # Red team 21 rename sweep, second pass (tests/redteam/round21/rename/09-one-*.txt, the signature-and-defaults student
