@@ -277,11 +277,7 @@ def _attnlab_plain_helpers(namespace):
         after = tensor(result, f"{what}, after the caller wrote into it")
         if numel(before):
             expected = clone(before)
-            with no_grad():
-                if dtype_of(expected) == bool_dtype:
-                    negate_(expected)
-                else:
-                    add_(expected, 1)
+            scribble(expected, what)  # the same write, on a copy of the result from before it
             same(after, expected, f"{what}, after the caller wrote into it (the result belongs to the caller, who may "
                                   "change it in place: return a new tensor, not an input nor a broadcast view of one)")
         for number in range_(len_(inputs)):
