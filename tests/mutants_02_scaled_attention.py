@@ -1588,3 +1588,23 @@ def softmax_backward(weights, grad_weights, temperature=1.0):
 MUTANTS.update(ROUND_21)
 # no batch has room: a new batch, which the next such mutant joins where it can
 place_mutants(MUTANTS, MUTANT_BATCHES, ROUND_21, "new")
+
+
+# Red team round 22 (the sampling-and-randomness, rounding-and-integer, counting-and-units and allocation students).
+ROUND_22 = {
+    # SLIPPED hostile "formula dressed as a sample": every pair drawn from the generator as asked, the value returned
+    # d_k / 3 * scale ** 2 times the sample variance of the normal draws alone (the right mean, and at d_k = 16 the
+    # right spread too); at d_k = 1 the distribution of the sample variance of 2 dots q k, read at six points of its
+    # CDF, now tells it from a sample variance of normals
+    "variance_formula_times_normal_sample_variance": ("test_variance_experiment", {"variance_experiment": """
+def dot_product_variance(d_k, n, scale=1.0, generator=None):
+    q = torch.rand(n, d_k, generator=generator, dtype=torch.float64)
+    k = torch.randn(n, d_k, generator=generator, dtype=torch.float64)
+    z = k.sum(-1) / math.sqrt(d_k)             # an honest N(0, 1) sample, used only for its noise
+    return (d_k / 3) * scale ** 2 * z.var().item()
+
+predicted_variance_512 = 512 / 3
+"""}),
+}
+MUTANTS.update(ROUND_22)
+place_mutants(MUTANTS, MUTANT_BATCHES, ROUND_22, "alone")  # into a batch with room, else it runs alone
