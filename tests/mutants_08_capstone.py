@@ -1251,3 +1251,15 @@ for _name, (_test, _part, _old, _new) in _RENAMED.items():
     MUTANTS[_name] = (_test, {_part: _replaced(_SOL[_part], _old, _new, once=True)})
 # every batch holds a Part 6 mutant: the Part 6 one gets a batch of its own, a plain process (tests/cellrun.py)
 place_mutants(MUTANTS, MUTANT_BATCHES, _RENAMED, "new")
+
+
+# Red team 22 (tests/redteam/round22/08-verdicts.md). The sampling student: the top_k cut taken on the log-probabilities
+# next_logprobs returns and the kept ones divided afterwards. Division by the temperature is monotone, so the kept set
+# is the same unless dividing rounds two log-probabilities to one value, where torch.topk on the divided scores keeps
+# another of them; a hidden case at temperature 10 on log-probabilities a unit in the last place apart tells them apart.
+# Every batch holds a Part 6 mutant: it runs alone, as a plain process
+MUTANTS["sample_cut_on_the_logprobs_before_dividing"] = ("test_sample", {"sample": _replaced(_replaced(
+    _SOL["sample"], "        scores = next_logprobs([[starts[i]] + outs[i] for i in live]) / temperature\n",
+    "        logprobs = next_logprobs([[starts[i]] + outs[i] for i in live])\n        scores = logprobs / temperature\n",
+    once=True), "kept = scores.topk(top_k, dim=-1).indices", "kept = logprobs.topk(top_k, dim=-1).indices", once=True)})
+place_mutants(MUTANTS, MUTANT_BATCHES, ["sample_cut_on_the_logprobs_before_dividing"], "alone")
