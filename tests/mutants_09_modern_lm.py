@@ -1583,3 +1583,15 @@ for _name in ('rms_renames_weight', 'swiglu_renames_w_down', 'loss_renames_targe
               'rope_renames_positions', 'generate_renames_prompt'):
     place_mutant(MUTANTS, MUTANT_BATCHES, _name, "free")  # each into the first existing batch with room
 del _name
+
+
+# Red team 22 (tests/redteam/round22/09-verdicts.md). The counting student: a finished row's penalty history stops
+# growing at its eos_id instead of growing by pad_id. The tokens cannot show it (a finished row's token is pad_id
+# whatever is drawn, and each row's draw takes numbers of its own); a hidden case compares the probabilities given to
+# torch.multinomial, a finished row's included, where pad_id is penalised from the step after it is first given
+MUTANTS["generate_history_of_finished_rows_stops_at_eos"] = ("test_generate_with_cache", {
+    "generate_with_cache": _changed(solution_code(CHAPTER)["generate_with_cache"],
+                                    "        seen = torch.cat([seen, token[:, None]], dim=1)\n",
+                                    "        seen = torch.cat([seen, torch.where(finished, torch.full_like(token, eos_id), token)[:, None]],"
+                                    " dim=1)\n", once=True)})
+place_mutants(MUTANTS, MUTANT_BATCHES, ["generate_history_of_finished_rows_stops_at_eos"], "alone")
