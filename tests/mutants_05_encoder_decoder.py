@@ -1048,3 +1048,14 @@ MUTANTS["rms_renames_weight"] = ("test_rms_norm", {"rms_norm": _replaced(
     _MODEL_21["rms_norm"], "def rms_norm(x, weight, eps=1e-6):\n",
     "def rms_norm(x, w, eps=1e-6):\n    weight = w  # the formula's w\n", once=True)})
 RED_TEAM_21_RENAME_ALONE += place_mutants(MUTANTS, MUTANT_BATCHES, ["rms_renames_weight"], "alone")
+
+# Red team 22 (tests/redteam/round22/05-verdicts.md), the rounding-and-integer student: eps made a tensor in the input's
+# dtype "to keep every constant in it" (1e-6 is 1.013e-6 in float16), then the float32 work and one rounding. It kept
+# Part 1's points: the half-precision cases had no values whose mean square is about eps (values of about 1e-3); a
+# float16 case there now sees it several units in the last place off
+RED_TEAM_22 = {
+    "rms_eps_rounded_to_input_dtype": ("test_rms_norm", {"rms_norm": _replaced(
+        _MODEL_21["rms_norm"], "+ eps)", "+ torch.tensor(eps, dtype=x.dtype).to(x32.dtype))", once=True)}),
+}
+MUTANTS.update(RED_TEAM_22)
+RED_TEAM_22_ALONE = place_mutants(MUTANTS, MUTANT_BATCHES, RED_TEAM_22, "alone")
