@@ -2063,3 +2063,27 @@ MUTANTS.update(RED_TEAM_21_RENAME)
 # every batch above holds a mutant of Parts 6, 7 and 8: the three renamings left over share one new batch (one plain
 # process rather than three)
 place_mutants(MUTANTS, MUTANT_BATCHES, RED_TEAM_21_RENAME, "new")
+
+# Red team 22 (tests/redteam/round22/06-verdicts.md), the rounding-and-integer student: the decay made a tensor in the
+# dtype of q before the float32 work (0.99 is 0.98828125 in bfloat16). It kept Part 8's points: the half-precision cases
+# used decays of 0.9, 0.7, 0.5 and 1 over few positions, or exact ones (0.5, 1); a bfloat16 case of T = 300 with decay
+# 0.99 and a distant past that weighs now moves the late outputs past the 0.1 the text allows
+RED_TEAM_22 = {
+    "decayed_decay_rounded_to_input_dtype": ("test_decayed_linear_attention", {"decayed_linear_attention": _replaced(
+        _MODEL_21["decayed_linear_attention"], "    dtype = q.dtype\n",
+        "    dtype = q.dtype\n    decay = float(torch.tensor(decay, dtype=dtype).float())  # the decay in the input's dtype\n",
+        once=True)}),
+}
+MUTANTS.update(RED_TEAM_22)
+# ... and Part 7's scale 1 / sqrt(Dh) made a tensor in the dtype of q (0.57715 for Dh = 3 in float16): it kept the
+# points, the half-precision cases' scores being spread too far, or too little, for the scale's rounding to move the
+# output by 0.05; a float16 case of values that cancel in their weighted mean now shows it (in bfloat16 the correct
+# variant round15_students, scaled_dot_product_attention in bfloat16, rounds its weights further than that)
+RED_TEAM_22_GQA = {
+    "gqa_scale_rounded_to_input_dtype": ("test_gqa_cached_attention", {"gqa_cached_attention": _replaced(
+        _MODEL_21["gqa_cached_attention"], ") / math.sqrt(d)",
+        ") * torch.tensor(1 / math.sqrt(d), dtype=dtype).to(q.dtype)", once=True)}),
+}
+MUTANTS.update(RED_TEAM_22_GQA)
+# every batch holds a mutant of Parts 7 and 8: the two share one new batch (one plain process rather than two)
+place_mutants(MUTANTS, MUTANT_BATCHES, [*RED_TEAM_22, *RED_TEAM_22_GQA], "new")
