@@ -8,7 +8,7 @@ cached table, resource rules on every code path, non-contiguous
 inputs, and rules that change a result only on a half step. Objects that lie about their values are the liar
 notebook's (tests/test_exercises.py)."""
 
-from grading import kept_output_buffer, place_mutant as _place_mutant, replaced as _replaced, solution_code
+from grading import kept_output_buffer, place_mutant as _place_mutant, place_mutants as _place_mutants, replaced as _replaced, solution_code
 
 CHAPTER = "07-hardware"
 FULL_MARKS = 16.0
@@ -1541,3 +1541,13 @@ MUTANTS["backward_renames_d_out"] = ("test_chunk_attention", {"chunk_attention":
 for _name in ("max_batch_renames_memory_bytes", "rms_renames_x", "asym_renames_w", "asym_renames_zero_of_dequantize"):
     _place_mutant(MUTANTS, MUTANT_BATCHES, _name, "free")
 _place_mutant(MUTANTS, MUTANT_BATCHES, "backward_renames_d_out", None)
+# Red team 22 (tests/redteam/round22/07-verdicts.md, the counting student): `block` taken as the number of tiles, so
+# tiles of ceil(S / block) keys, kept its points: at the memory checks' sizes the largest input (S * Dh) still covered
+# such a tile. The memory checks now include 64 queries against 256 keys of width 4 in blocks of 4, on both paths,
+# where a tile of 64 keys is four times the largest input. Every batch already holds a Part 7 mutant: it runs alone
+MUTANTS["backward_block_taken_as_the_number_of_tiles"] = ("test_chunk_attention", {"chunk_attention": _replaced(
+    _SOLUTION["chunk_attention"],
+    "    for j0 in range(0, stop, block):\n        j1 = min(j0 + block, stop)\n",
+    "    width = -(-stop // block)  # `block` tiles, each of ceil(stop / block) keys\n"
+    "    for j0 in range(0, stop, width):\n        j1 = min(j0 + width, stop)\n", once=True)})
+_LEFT_ALONE_ROUND22 = _place_mutants(MUTANTS, MUTANT_BATCHES, ["backward_block_taken_as_the_number_of_tiles"], "alone")
