@@ -1538,6 +1538,20 @@ def __attnlab_load_functorch__():
         # in torch.func) imports it, and a library on that path reads sys._getframe, which the audit hook would
         # file under the student's cell (round 21: every part of chapter 2's model answer flagged)
         import torch._dynamo
+        # torch.manual_seed queues the seeding of each device backend (CUDA, XPU, MTIA) for its lazy start together
+        # with its caller's stack (traceback.format_stack in the backend's _lazy_call): a frame read while a test
+        # runs, which the audit hook files under the student's cell, so an honest seed inside an answer was flagged
+        # as tampering (round 22) instead of losing its part to the tests' check of the global generator. That
+        # stack is only ever printed if the lazy start fails; those modules get a traceback whose format_stack
+        # returns an empty stack
+        import traceback, types
+        quiet = types.ModuleType("traceback")
+        quiet.__dict__.update(traceback.__dict__)
+        quiet.format_stack = lambda f=None, limit=None: []
+        for name, module in list(sys.modules.items()):
+            if (name.startswith("torch.") and getattr(module, "traceback", None) is traceback
+                    and callable(getattr(module, "_lazy_call", None))):
+                module.traceback = quiet
 try:
     __attnlab_load_functorch__()
 except Exception:
