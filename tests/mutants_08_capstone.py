@@ -1263,3 +1263,13 @@ MUTANTS["sample_cut_on_the_logprobs_before_dividing"] = ("test_sample", {"sample
     "        logprobs = next_logprobs([[starts[i]] + outs[i] for i in live])\n        scores = logprobs / temperature\n",
     once=True), "kept = scores.topk(top_k, dim=-1).indices", "kept = logprobs.topk(top_k, dim=-1).indices", once=True)})
 place_mutants(MUTANTS, MUTANT_BATCHES, ["sample_cut_on_the_logprobs_before_dividing"], "alone")
+
+
+# Red team 22, the seed sweep (tests/redteam/round22/seed_sweep.py): a "reproducible" torch.manual_seed(0) as the first
+# line of a part's function. The grader used to flag it (torch's lazy device seeding reads the caller's stack), which
+# hid that six of the seven parts had no check of the global generator; every part's hidden checks now run under
+# _keeps_global_rng, as in chapters 7 and 9
+for _name, (_test, _part, _def, _) in _RENAMED.items():
+    _seeded = _name.split("_")[0] + "_seeds_the_global_generator"
+    MUTANTS[_seeded] = (_test, {_part: _replaced(_SOL[_part], _def, _def + "    torch.manual_seed(0)\n", once=True)})
+place_mutants(MUTANTS, MUTANT_BATCHES, [n.split("_")[0] + "_seeds_the_global_generator" for n in _RENAMED], "new")
