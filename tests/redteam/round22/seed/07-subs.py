@@ -1,0 +1,216 @@
+SUBMISSIONS = [{'cells': {'max_batch': 'import torch\n'
+                         'def max_batch(memory_bytes, weight_bytes, layers, kv_heads, head_dim, length, '
+                         'bytes_per_value, window=None):\n'
+                         '    torch.manual_seed(0)\n'
+                         '    cached = length if window is None else min(length, window)\n'
+                         '    per_sequence = 2 * layers * kv_heads * head_dim * cached * bytes_per_value\n'
+                         '    free = memory_bytes - weight_bytes\n'
+                         '    return max(free // per_sequence, 0)'},
+  'correct': False,
+  'name': 'seed-max_batch',
+  'why': "every notebook: the functions may not seed torch's global generator"},
+ {'cells': {'merge_partials': 'import torch\n'
+                              'def merge_partials(o_a, lse_a, o_b, lse_b):\n'
+                              '    torch.manual_seed(0)\n'
+                              '    top = torch.maximum(lse_a, lse_b)                      # finite: one piece sees a '
+                              'key\n'
+                              '    w_a, w_b = torch.exp(lse_a - top), torch.exp(lse_b - top)  # exp(-inf) = 0 for an '
+                              'empty piece\n'
+                              '    total = w_a + w_b\n'
+                              "    # an empty piece's row may hold NaN or inf: replace it before the product (0 * NaN "
+                              'is NaN, also in the\n'
+                              '    # backward pass of a product masked afterwards)\n'
+                              '    part_a = torch.where((w_a > 0)[:, None], o_a, 0.0) * (w_a / total)[:, None]\n'
+                              '    part_b = torch.where((w_b > 0)[:, None], o_b, 0.0) * (w_b / total)[:, None]\n'
+                              '    return (part_a + part_b).to(o_a.dtype), (top + torch.log(total)).to(lse_a.dtype)'},
+  'correct': False,
+  'name': 'seed-merge_partials',
+  'why': "every notebook: the functions may not seed torch's global generator"},
+ {'cells': {'compute_bound_batch': 'import torch\n'
+                                   'def compute_bound_batch(k, n, bytes_per_value, peak, bandwidth):\n'
+                                   '    # m * (2kn W - P e (k + n)) >= P e k n\n'
+                                   '    torch.manual_seed(0)\n'
+                                   '    slope = 2 * k * n * bandwidth - peak * bytes_per_value * (k + n)\n'
+                                   '    need = peak * bytes_per_value * k * n\n'
+                                   '    if slope <= 0:\n'
+                                   '        return None\n'
+                                   '    return max(1, -(-need // slope))  # ceiling division in integers'},
+  'correct': False,
+  'name': 'seed-compute_bound_batch',
+  'why': "every notebook: the functions may not seed torch's global generator"},
+ {'cells': {'rms_norm_half': 'import torch\n'
+                             'def rms_norm_half(x, eps=1e-6):\n'
+                             '    # x / sqrt(mean(x^2) + eps) = s / sqrt(mean(s^2) + (sqrt(eps) / c)^2) with s = x / c '
+                             'for any c > 0.\n'
+                             '    # c = max(max|x| of the row, sqrt(eps)) puts |s| <= 1 and sqrt(eps) / c <= 1, and '
+                             'mean(s^2) + (sqrt(eps) / c)^2\n'
+                             '    # is at least 1 / D: no square overflows, and the squares that underflow are too '
+                             'small to count.\n'
+                             '    torch.manual_seed(0)\n'
+                             '    root = math.sqrt(eps)\n'
+                             '    # c cancels out of the result: detached, so that autograd does not add up its zero '
+                             'gradient in 16 bits\n'
+                             "    c = x.abs().amax(dim=-1, keepdim=True).clamp(min=root).detach()  # in x's dtype, one "
+                             'per row\n'
+                             '    s = x / c\n'
+                             '    mean_square = (s * s).mean(dim=-1, keepdim=True)         # accumulated in float32 '
+                             'inside torch, rounded once\n'
+                             '    r = torch.sqrt(mean_square + (root / c) ** 2)            # between 1 / sqrt(D) and '
+                             'sqrt(2)\n'
+                             '    # red team 11: s / r is not accurate enough where s is subnormal (a small element of '
+                             'a row with a large one:\n'
+                             '    # r near 1 / 64 multiplies its rounding error to 32 ulp), and x / (c * r) is not '
+                             'where the root mean square\n'
+                             '    # c * r is subnormal (rows of 1e-4). c * r never overflows (it is about the largest '
+                             '|x|, or sqrt(eps) <= 1).\n'
+                             '    rms = c * r\n'
+                             '    return torch.where(rms >= torch.finfo(x.dtype).tiny, x / rms, s / r)'},
+  'correct': False,
+  'name': 'seed-rms_norm_half',
+  'why': "every notebook: the functions may not seed torch's global generator"},
+ {'cells': {'quantize_asym': 'import torch\n'
+                             'def quantize_asym(w, bits, group_size):\n'
+                             '    torch.manual_seed(0)\n'
+                             '    out_f, in_f = w.shape\n'
+                             '    top = 2 ** bits - 1\n'
+                             '    groups = w.reshape(out_f, in_f // group_size, group_size)      # (out, G, g)\n'
+                             '    lo = groups.amin(dim=-1).clamp(max=0)\n'
+                             '    hi = groups.amax(dim=-1).clamp(min=0)\n'
+                             '    scale = (hi - lo) / top\n'
+                             '    scale = torch.where(scale > 0, scale, torch.ones_like(scale))  # a group of zeros\n'
+                             '    zero = torch.round(-lo / scale)\n'
+                             '    q = torch.clamp(torch.round(groups / scale[..., None]) + zero[..., None], 0, top)\n'
+                             '    return q.reshape(out_f, in_f).to(torch.uint8), scale, zero.to(torch.uint8)\n'
+                             '\n'
+                             '\n'
+                             'def dequantize_asym(q, scale, zero):\n'
+                             '    out_f, in_f = q.shape\n'
+                             '    groups = q.reshape(out_f, scale.shape[1], -1).to(scale.dtype)  # (out, G, g)\n'
+                             '    return ((groups - zero.to(scale.dtype)[..., None]) * scale[..., '
+                             'None]).reshape(out_f, in_f)'},
+  'correct': False,
+  'name': 'seed-quantize_asym',
+  'why': "every notebook: the functions may not seed torch's global generator"},
+ {'cells': {'quantize_asym': 'import torch\n'
+                             'def quantize_asym(w, bits, group_size):\n'
+                             '    out_f, in_f = w.shape\n'
+                             '    top = 2 ** bits - 1\n'
+                             '    groups = w.reshape(out_f, in_f // group_size, group_size)      # (out, G, g)\n'
+                             '    lo = groups.amin(dim=-1).clamp(max=0)\n'
+                             '    hi = groups.amax(dim=-1).clamp(min=0)\n'
+                             '    scale = (hi - lo) / top\n'
+                             '    scale = torch.where(scale > 0, scale, torch.ones_like(scale))  # a group of zeros\n'
+                             '    zero = torch.round(-lo / scale)\n'
+                             '    q = torch.clamp(torch.round(groups / scale[..., None]) + zero[..., None], 0, top)\n'
+                             '    return q.reshape(out_f, in_f).to(torch.uint8), scale, zero.to(torch.uint8)\n'
+                             '\n'
+                             '\n'
+                             'def dequantize_asym(q, scale, zero):\n'
+                             '    torch.manual_seed(0)\n'
+                             '    out_f, in_f = q.shape\n'
+                             '    groups = q.reshape(out_f, scale.shape[1], -1).to(scale.dtype)  # (out, G, g)\n'
+                             '    return ((groups - zero.to(scale.dtype)[..., None]) * scale[..., '
+                             'None]).reshape(out_f, in_f)'},
+  'correct': False,
+  'name': 'seed-dequantize_asym',
+  'why': "every notebook: the functions may not seed torch's global generator"},
+ {'cells': {'pack_bits': 'import torch\n'
+                         'def pack_bits(q, bits):\n'
+                         '    torch.manual_seed(0)\n'
+                         '    rows, cols = q.shape\n'
+                         '    n_bytes = (cols * bits + 7) // 8\n'
+                         '    stream = (q.to(torch.int32)[:, :, None] >> torch.arange(bits, dtype=torch.int32)) & 1  # '
+                         '(rows, cols, bits)\n'
+                         '    stream = stream.reshape(rows, cols * bits)\n'
+                         '    pad = torch.zeros(rows, n_bytes * 8 - cols * bits, dtype=torch.int32)\n'
+                         '    stream = torch.cat([stream, pad], dim=1).reshape(rows, n_bytes, 8)\n'
+                         '    return (stream << torch.arange(8, dtype=torch.int32)).sum(dim=-1).to(torch.uint8)\n'
+                         '\n'
+                         '\n'
+                         'def unpack_bits(packed, bits, cols):\n'
+                         '    rows = packed.shape[0]\n'
+                         '    stream = (packed.to(torch.int32)[:, :, None] >> torch.arange(8, dtype=torch.int32)) & 1  '
+                         '# (rows, bytes, 8)\n'
+                         '    stream = stream.reshape(rows, -1)[:, :cols * bits].reshape(rows, cols, bits)\n'
+                         '    return (stream << torch.arange(bits, dtype=torch.int32)).sum(dim=-1).to(torch.uint8)'},
+  'correct': False,
+  'name': 'seed-pack_bits',
+  'why': "every notebook: the functions may not seed torch's global generator"},
+ {'cells': {'pack_bits': 'import torch\n'
+                         'def pack_bits(q, bits):\n'
+                         '    rows, cols = q.shape\n'
+                         '    n_bytes = (cols * bits + 7) // 8\n'
+                         '    stream = (q.to(torch.int32)[:, :, None] >> torch.arange(bits, dtype=torch.int32)) & 1  # '
+                         '(rows, cols, bits)\n'
+                         '    stream = stream.reshape(rows, cols * bits)\n'
+                         '    pad = torch.zeros(rows, n_bytes * 8 - cols * bits, dtype=torch.int32)\n'
+                         '    stream = torch.cat([stream, pad], dim=1).reshape(rows, n_bytes, 8)\n'
+                         '    return (stream << torch.arange(8, dtype=torch.int32)).sum(dim=-1).to(torch.uint8)\n'
+                         '\n'
+                         '\n'
+                         'def unpack_bits(packed, bits, cols):\n'
+                         '    torch.manual_seed(0)\n'
+                         '    rows = packed.shape[0]\n'
+                         '    stream = (packed.to(torch.int32)[:, :, None] >> torch.arange(8, dtype=torch.int32)) & 1  '
+                         '# (rows, bytes, 8)\n'
+                         '    stream = stream.reshape(rows, -1)[:, :cols * bits].reshape(rows, cols, bits)\n'
+                         '    return (stream << torch.arange(bits, dtype=torch.int32)).sum(dim=-1).to(torch.uint8)'},
+  'correct': False,
+  'name': 'seed-unpack_bits',
+  'why': "every notebook: the functions may not seed torch's global generator"},
+ {'cells': {'chunk_attention': 'import torch\n'
+                               'def chunk_attention_backward(q, k, v, sink, out, lse, d_out, offset, block, '
+                               'causal=True):\n'
+                               '    torch.manual_seed(0)\n'
+                               '    T, Dh = q.shape\n'
+                               '    stop = offset + T if causal else k.shape[0]     # one past the last key any query '
+                               'sees\n'
+                               '    scale = 1.0 / math.sqrt(Dh)\n'
+                               '    dq = torch.zeros_like(q)\n'
+                               '    dk = torch.zeros_like(k)\n'
+                               '    dv = torch.zeros_like(v)\n'
+                               '    delta = (d_out * out).sum(dim=1)                # rowsum(dO * O): the sink adds '
+                               'nothing (its value is 0)\n'
+                               '    pos = torch.arange(offset, offset + T)[:, None]\n'
+                               '    for j0 in range(0, stop, block):\n'
+                               '        j1 = min(j0 + block, stop)\n'
+                               '        kj, vj = k[j0:j1], v[j0:j1]\n'
+                               '        p = torch.exp(q @ kj.T * scale - lse[:, None])          # (T, b)\n'
+                               '        if causal:\n'
+                               '            p = p.masked_fill(torch.arange(j0, j1)[None, :] > pos, 0.0)\n'
+                               '        dv[j0:j1] = p.T @ d_out                                 # (b, T) @ (T, Dv)\n'
+                               '        ds = p * (d_out @ vj.T - delta[:, None])                # (T, b)\n'
+                               '        dq += ds @ kj * scale\n'
+                               '        dk[j0:j1] = ds.T @ q * scale\n'
+                               '    # the sink is a logit with dP = 0: dsink = sum_i P_sink,i (0 - delta_i)\n'
+                               '    dsink = -(torch.exp(sink - lse) * delta).sum()\n'
+                               '    return dq, dk, dv, dsink'},
+  'correct': False,
+  'name': 'seed-chunk_attention_backward',
+  'why': "every notebook: the functions may not seed torch's global generator"},
+ {'cells': {'split_kv_kernel': 'import torch\n'
+                               '@triton.jit\n'
+                               'def dequant_matvec_kernel(X, W, Scale, Zero, Y, N, K, GROUP: tl.constexpr, BLOCK_N: '
+                               'tl.constexpr, BLOCK_K: tl.constexpr):\n'
+                               '    torch.manual_seed(0)\n'
+                               '    rows = tl.program_id(0) * BLOCK_N + tl.arange(0, BLOCK_N)\n'
+                               '    ok = rows < N\n'
+                               '    acc = tl.zeros([BLOCK_N], tl.float32)\n'
+                               '    for k0 in range(0, K, BLOCK_K):\n'
+                               '        cols = k0 + tl.arange(0, BLOCK_K)\n'
+                               '        x = tl.load(X + cols)                                                     # '
+                               '(BLOCK_K,)\n'
+                               '        byte = tl.load(W + rows[:, None] * (K // 2) + cols[None, :] // 2, mask=ok[:, '
+                               'None], other=0)\n'
+                               '        code = (byte.to(tl.int32) >> ((cols[None, :] % 2) * 4)) & 15                # '
+                               '(BLOCK_N, BLOCK_K)\n'
+                               '        where = rows[:, None] * (K // GROUP) + cols[None, :] // GROUP               # '
+                               'the group of each column\n'
+                               '        scale = tl.load(Scale + where, mask=ok[:, None], other=0.0)\n'
+                               '        zero = tl.load(Zero + where, mask=ok[:, None], other=0).to(tl.float32)\n'
+                               '        w = (code.to(tl.float32) - zero) * scale\n'
+                               '        acc += tl.sum(w * x[None, :], axis=1)\n'
+                               '    tl.store(Y + rows, acc, mask=ok)'},
+  'correct': False,
+  'name': 'seed-dequant_matvec_kernel',
+  'why': "every notebook: the functions may not seed torch's global generator"}]
