@@ -1608,3 +1608,39 @@ predicted_variance_512 = 512 / 3
 }
 MUTANTS.update(ROUND_22)
 place_mutants(MUTANTS, MUTANT_BATCHES, ROUND_22, "alone")  # into a batch with room, else it runs alone
+
+
+# Red team round 22, second pass (tests/redteam/round22/02-class-verdicts.md): classes H and S3 in this chapter.
+ROUND_22_CLASSES = {
+    # SLIPPED class H: the temperature made a tensor in the input's half dtype before float32 work (1e-6 is 1.0133e-6
+    # in float16: every gradient 1.3 % small, inside the loose half tolerance); float16 rows exact in float16 at
+    # temperatures 1e-6 and 1e-7, compared to 2 ** -8, now catch it
+    "softmax_backward_temperature_rounded_to_input_dtype": ("test_softmax_backward", {"softmax_backward": """
+def softmax_backward(weights, grad_weights, temperature=1.0):
+    tau = torch.tensor(temperature, dtype=weights.dtype)
+    work = torch.float32 if weights.dtype in (torch.float16, torch.bfloat16) else weights.dtype
+    w, g = weights.to(work), grad_weights.to(work)
+    return (w * (g - (w * g).sum(dim=-1, keepdim=True)) / tau.to(work)).to(weights.dtype)
+"""}),
+    # SLIPPED class S3: unbiased estimates that are not the sample variance of the n dots, each exact where the old
+    # distribution checks look (d_k = 1, or n = 2); the spread of 4000 values at d_k = 16, n = 20 now tells them apart
+    "variance_one_coordinate_times_d_k": ("test_variance_experiment", {"variance_experiment": """
+def dot_product_variance(d_k, n, scale=1.0, generator=None):
+    q = torch.rand(n, d_k, generator=generator, dtype=torch.float64)
+    k = torch.randn(n, d_k, generator=generator, dtype=torch.float64)
+    return d_k * (scale * q[:, 0] * k[:, 0]).var().item()   # the d_k terms are independent: measure one
+
+predicted_variance_512 = 512 / 3
+"""}),
+    "variance_successive_differences": ("test_variance_experiment", {"variance_experiment": """
+def dot_product_variance(d_k, n, scale=1.0, generator=None):
+    q = torch.rand(n, d_k, generator=generator, dtype=torch.float64)
+    k = torch.randn(n, d_k, generator=generator, dtype=torch.float64)
+    s = scale * (q * k).sum(-1)
+    return ((s[1:] - s[:-1]) ** 2).sum().item() / (2 * (n - 1))   # von Neumann's estimate
+
+predicted_variance_512 = 512 / 3
+"""}),
+}
+MUTANTS.update(ROUND_22_CLASSES)
+place_mutants(MUTANTS, MUTANT_BATCHES, ROUND_22_CLASSES, "alone")  # into a batch with room, else it runs alone
