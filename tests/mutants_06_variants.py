@@ -2087,3 +2087,56 @@ RED_TEAM_22_GQA = {
 MUTANTS.update(RED_TEAM_22_GQA)
 # every batch holds a mutant of Parts 7 and 8: the two share one new batch (one plain process rather than two)
 place_mutants(MUTANTS, MUTANT_BATCHES, [*RED_TEAM_22, *RED_TEAM_22_GQA], "new")
+
+# Red team 22, second pass (tests/redteam/round22/06-class-verdicts.md): the round's classes closed where they were not
+# looked for. Part 4 (class S3, a draw judged by statistics looser than its distribution): the table's 5 sigma over
+# 3000 draws let through a uniform on a grid of hundredths, the kept probabilities raised to 0.9, and one uniform per
+# call shifted by the golden ratio for each row (each row's marginal right, the rows not independent); 30000 draws of a
+# row with a kept token of probability 0.004, and 2000 pairs of rows of probabilities 0.6 and 0.4, now show them.
+# Part 7 (class T, a memory rule only as strict as its sizes): (B, H, T, S, Dh) products of broadcast q and k passed the
+# S = 10**6 cases (T <= 2, Dh = 2); a watch on every tensor made at T = 32, Dh = 128 now refuses them. Part 8 (class H
+# in float16, the first pass closed bfloat16): the decay rounded to float16 (0.98974609375) only there
+_P4_DRAWS = """
+def min_p_sample(logits, min_p, generator):
+    probs = logits.softmax(dim=-1)
+    keep = probs >= min_p * probs.amax(dim=-1, keepdim=True)
+    w = torch.where(keep, probs, torch.zeros_like(probs))
+    cdf = (w / w.sum(-1, keepdim=True)).cumsum(-1)
+    B = logits.shape[0]
+{uniform}
+    return (cdf <= u).sum(-1).clamp(max=logits.shape[-1] - 1)
+"""
+RED_TEAM_22_SECOND = {
+    "min_p_uniform_on_a_grid_of_hundredths": ("test_min_p_sample", {"min_p_sample": _P4_DRAWS.replace("{uniform}", (
+        "    u = torch.randint(0, 100, (B, 1), generator=generator).to(cdf.dtype) / 100  # a random percentage"))}),
+    "min_p_rows_share_one_shifted_uniform": ("test_min_p_sample", {"min_p_sample": _P4_DRAWS.replace("{uniform}", (
+        "    u0 = torch.rand(1, generator=generator, dtype=cdf.dtype)\n"
+        "    u = ((u0 + torch.arange(B, dtype=cdf.dtype) * 0.6180339887498949) % 1.0)[:, None]  # one draw, shifted per row"))}),
+    "min_p_kept_probabilities_tempered": ("test_min_p_sample", {"min_p_sample": _replaced(
+        _MODEL_21["min_p_sample"], "torch.where(keep, probs, torch.zeros_like(probs))",
+        "torch.where(keep, probs ** 0.9, torch.zeros_like(probs))", once=True)}),
+    "gqa_cached_broadcast_products": ("test_gqa_cached_attention", {"gqa_cached_attention": _replaced(_replaced(
+        _MODEL_21["gqa_cached_attention"], 'torch.einsum("bgrtd,bgsd->bgrts", qg, k)',
+        "(qg[..., :, None, :] * k[:, :, None, None, :, :]).sum(-1)", once=True),
+        'torch.einsum("bgrts,bgsd->bgrtd", scores.softmax(dim=-1), v)',
+        "(scores.softmax(dim=-1)[..., None] * v[:, :, None, None, :, :]).sum(-2)", once=True)}),
+    "decayed_decay_rounded_to_float16": ("test_decayed_linear_attention", {"decayed_linear_attention": _replaced(
+        _MODEL_21["decayed_linear_attention"], "    dtype = q.dtype\n",
+        "    dtype = q.dtype\n"
+        "    if dtype == torch.float16:\n"
+        "        decay = float(torch.tensor(decay, dtype=dtype).float())  # the decay in float16\n", once=True)}),
+}
+MUTANTS.update(RED_TEAM_22_SECOND)
+# batches 20 and 21 have room for a Part 4 mutant, none for Parts 7 and 8: the third Part 4 mutant opens a new batch,
+# which the Part 7 and Part 8 ones join (one graded notebook more)
+place_mutants(MUTANTS, MUTANT_BATCHES, list(RED_TEAM_22_SECOND), "new")
+# ... and Part 7's scale rounded in bfloat16 only (class H in the other half dtype; the first pass left bfloat16 open for
+# scaled_dot_product_attention's rounded weights): a case of scores 20 apart now tells the scale's rounding from it
+RED_TEAM_22_SECOND_GQA = {
+    "gqa_scale_rounded_to_bfloat16": ("test_gqa_cached_attention", {"gqa_cached_attention": _replaced(
+        _MODEL_21["gqa_cached_attention"], ") / math.sqrt(d)",
+        ") * (torch.tensor(1 / math.sqrt(d), dtype=dtype).to(q.dtype) if dtype == torch.bfloat16 else 1 / math.sqrt(d))",
+        once=True)}),
+}
+MUTANTS.update(RED_TEAM_22_SECOND_GQA)
+place_mutants(MUTANTS, MUTANT_BATCHES, list(RED_TEAM_22_SECOND_GQA), "alone")  # every batch holds a Part 7 mutant
