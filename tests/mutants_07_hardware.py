@@ -1551,3 +1551,10 @@ MUTANTS["backward_block_taken_as_the_number_of_tiles"] = ("test_chunk_attention"
     "    width = -(-stop // block)  # `block` tiles, each of ceil(stop / block) keys\n"
     "    for j0 in range(0, stop, width):\n        j1 = min(j0 + width, stop)\n", once=True)})
 _LEFT_ALONE_ROUND22 = _place_mutants(MUTANTS, MUTANT_BATCHES, ["backward_block_taken_as_the_number_of_tiles"], "alone")
+# Round 22, second pass (tests/redteam/round22/07-H-verdicts.md), class H: sqrt(eps) made a tensor of x's dtype before
+# the work (float16 rounds a subnormal square root by up to 3%); a float16 row of 1e-4 whose mean square is four times
+# eps = 1.09425e-12 (a square root of 17.55 subnormal steps) now shows it (13 units in the last place)
+MUTANTS["rms_sqrt_eps_made_input_dtype"] = ("test_rms_norm_half", {"rms_norm_half": _replaced(
+    _SOLUTION["rms_norm_half"], "    root = math.sqrt(eps)\n",
+    "    root = torch.tensor(math.sqrt(eps), dtype=x.dtype)\n", once=True)})
+_LEFT_ALONE_ROUND22 += _place_mutants(MUTANTS, MUTANT_BATCHES, ["rms_sqrt_eps_made_input_dtype"], "alone")

@@ -1595,3 +1595,37 @@ MUTANTS["generate_history_of_finished_rows_stops_at_eos"] = ("test_generate_with
                                     "        seen = torch.cat([seen, torch.where(finished, torch.full_like(token, eos_id), token)[:, None]],"
                                     " dim=1)\n", once=True)})
 place_mutants(MUTANTS, MUTANT_BATCHES, ["generate_history_of_finished_rows_stops_at_eos"], "alone")
+
+
+# Round 22, second pass (tests/redteam/round22/09-H-verdicts.md): class H, a Python number made a tensor of the input's
+# half dtype before the float32/float64 work (eps, beta, limit, factor, original_context); class S1, greedy taken on
+# another monotone copy of the scores (softmax's probabilities, where two scores a unit in the last place apart tie)
+MUTANTS["rms_eps_rounded_to_input_dtype"] = ("test_head_rms_norm", {"head_rms_norm": _changed(
+    solution_code(CHAPTER)["head_rms_norm"], ".mean(dim=-1, keepdim=True) + eps)",
+    ".mean(dim=-1, keepdim=True) + torch.tensor(eps, dtype=x.dtype).double())", once=True)})
+MUTANTS["swiglu_limit_made_input_dtype"] = ("test_fused_swiglu", {"fused_swiglu": _changed(
+    solution_code(CHAPTER)["fused_swiglu"], "        gate = gate.clamp(max=limit)\n        up = up.clamp(min=-limit, max=limit)\n",
+    "        lim = torch.tensor(limit, dtype=x.dtype).to(work)\n"
+    "        gate = torch.minimum(gate, lim)\n        up = torch.maximum(torch.minimum(up, lim), -lim)\n", once=True)})
+MUTANTS["swiglu_beta_made_input_dtype"] = ("test_fused_swiglu", {"fused_swiglu": _changed(
+    solution_code(CHAPTER)["fused_swiglu"], "torch.sigmoid(beta * gate)",
+    "torch.sigmoid(torch.tensor(beta, dtype=x.dtype).to(work) * gate)", once=True)})
+MUTANTS["rope_factor_made_input_dtype"] = ("test_rope_llama3", {"rope_llama3": _changed(
+    solution_code(CHAPTER)["rope_llama3"], "    theta = base ** (",
+    "    factor = torch.tensor(factor, dtype=x.dtype).double()\n    theta = base ** (", once=True)})
+MUTANTS["rope_context_made_input_dtype"] = ("test_rope_llama3", {"rope_llama3": _changed(
+    solution_code(CHAPTER)["rope_llama3"], "    theta = base ** (",
+    "    original_context = torch.tensor(original_context, dtype=x.dtype).double()\n    theta = base ** (", once=True)})
+MUTANTS["generate_greedy_on_the_probabilities"] = ("test_generate_with_cache", {"generate_with_cache": _changed(
+    solution_code(CHAPTER)["generate_with_cache"], "token = scores.argmax(dim=-1)",
+    "token = torch.softmax(scores, dim=-1).argmax(dim=-1)", once=True)})
+_ROUND22_H = ["rms_eps_rounded_to_input_dtype", "swiglu_limit_made_input_dtype", "swiglu_beta_made_input_dtype",
+              "rope_factor_made_input_dtype", "rope_context_made_input_dtype", "generate_greedy_on_the_probabilities"]
+_ROUND22_H_ALONE = place_mutants(MUTANTS, MUTANT_BATCHES, _ROUND22_H, "alone")
+# Class T: the scores formed as a (B, H, T, S_max, Dh) product of queries and keys summed over the features; Part 7's
+# memory case (H * T / G = 16, Dh = 16) now records the storage of every tensor torch returns
+MUTANTS["ragged_scores_from_a_broadcast_product"] = ("test_ragged_cached_attention", {"ragged_cached_attention": _changed(
+    solution_code(CHAPTER)["ragged_cached_attention"],
+    'scores = torch.einsum("bgrtd,bgsd->bgrts", qg, keys) / math.sqrt(dh)',
+    "scores = (qg[..., None, :] * keys[:, :, None, None]).sum(-1) / math.sqrt(dh)", once=True)})
+_ROUND22_H_ALONE += place_mutants(MUTANTS, MUTANT_BATCHES, ["ragged_scores_from_a_broadcast_product"], "alone")
