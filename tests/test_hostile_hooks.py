@@ -784,24 +784,31 @@ def test_a_function_that_leaves_a_torch_setting_changed_fails_the_test_that_call
 
 
 @pytest.mark.slow
-def test_a_function_that_seeds_the_global_generator_is_not_flagged(tmp_path):
+def test_torch_calls_that_keep_their_callers_stack_are_not_flagged(tmp_path):
     """Round 22: torch.manual_seed (and torch.seed) hand each device backend's lazy seeding the caller's stack
-    (traceback.format_stack): called by an answer while a test ran, that read of the tests' frames flagged an
-    honest, if wrong, "reproducible" seed as tampering, and every later part went to manual review. It is an
-    ordinary mistake: the test that called it fails (here, as the hidden tests' check of the generator would)."""
+    (traceback.format_stack), and anomaly mode keeps each forward operation's stack (torch.fx.traceback): called by
+    an answer while a test ran, that read of the tests' frames flagged an honest, if wrong, "reproducible" seed, or
+    a debugging anomaly check, as tampering, and every later part went to manual review. A seed is an ordinary
+    mistake: the test that called it fails (here, as the hidden tests' check of the generator would); the anomaly
+    check costs nothing."""
     answers = ("def f(x):\n    torch.manual_seed(0)\n    return x\n"
-               "def g(x):\n    torch.seed()\n    return x\n")
+               "def g(x):\n    torch.seed()\n    return x\n"
+               "def h(x):\n    with torch.autograd.detect_anomaly():\n        y = (3 * x).sum()\n"
+               "        (grad,) = torch.autograd.grad(y, x)\n    return grad\n")
     check = ("assert x == 1\n### BEGIN HIDDEN TESTS\n_hidden_before = torch.random.get_rng_state()\n{call}\n"
              "assert torch.equal(torch.random.get_rng_state(), _hidden_before), 'the global generator changed'\n"
              "### END HIDDEN TESTS")
+    anomaly = "assert h(torch.ones(2, requires_grad=True)).tolist() == [3.0, 3.0]"
     ctx, cells = run_notebook(tmp_path, [(SETUP, "setup", "locked"), (answers, "a1", "student"),
                                          (check.format(call="f(torch.ones(1))"), "t1", "test"),
                                          (check.format(call="g(torch.ones(1))"), "t2", "test"),
-                                         ("assert x == 1", "t3", "test")])
+                                         (check.format(call=anomaly), "t3", "test"),
+                                         ("assert x == 1", "t4", "test")])
     assert ctx.tampered == [] and ctx.skipped_tests == [] and ctx.stopped is None, (ctx.tampered, ctx.stopped)
     for gid in ("t1", "t2"):
         assert [o.get("evalue") for o in cells[gid].outputs] == ["the global generator changed"], cells[gid].outputs
-    assert not cells["t3"].outputs, cells["t3"].outputs
+    assert not [o for o in cells["t3"].outputs if o.get("output_type") == "error"], cells["t3"].outputs
+    assert not cells["t4"].outputs, cells["t4"].outputs
 
 
 BREAKS_THE_KERNEL = "import builtins\n_real = builtins.type\nbuiltins.type = lambda *a: _real(*a)"

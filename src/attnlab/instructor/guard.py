@@ -1538,19 +1538,23 @@ def __attnlab_load_functorch__():
         # in torch.func) imports it, and a library on that path reads sys._getframe, which the audit hook would
         # file under the student's cell (round 21: every part of chapter 2's model answer flagged)
         import torch._dynamo
-        # torch.manual_seed queues the seeding of each device backend (CUDA, XPU, MTIA) for its lazy start together
-        # with its caller's stack (traceback.format_stack in the backend's _lazy_call): a frame read while a test
-        # runs, which the audit hook files under the student's cell, so an honest seed inside an answer was flagged
-        # as tampering (round 22) instead of losing its part to the tests' check of the global generator. That
-        # stack is only ever printed if the lazy start fails; those modules get a traceback whose format_stack
-        # returns an empty stack
+        # torch keeps its caller's stack for a message it may print later, in two places an honest answer reaches:
+        # torch.manual_seed (and torch.seed) queue each device backend's seeding for its lazy start with
+        # traceback.format_stack (the _lazy_call of torch.cuda, torch.xpu, torch.mtia), and anomaly mode
+        # (torch.autograd.detect_anomaly) keeps every forward operation's stack through torch.fx.traceback's
+        # format_stack. While a test runs, that is a read of the tests' frames, which the audit hook files under the
+        # student's cell: a "reproducible" seed or a debugging anomaly check inside an answer was flagged as
+        # tampering (round 22) instead of being an ordinary mistake or nothing. Those modules get a traceback
+        # whose stack captures are empty (the message would have shown the tests' frames anyway)
         import traceback, types
         quiet = types.ModuleType("traceback")
         quiet.__dict__.update(traceback.__dict__)
         quiet.format_stack = lambda f=None, limit=None: []
+        quiet.extract_stack = lambda f=None, limit=None: traceback.StackSummary()
         for name, module in list(sys.modules.items()):
-            if (name.startswith("torch.") and getattr(module, "traceback", None) is traceback
-                    and callable(getattr(module, "_lazy_call", None))):
+            keeps_stacks = name == "torch.fx.traceback" or (
+                name.startswith("torch.") and callable(getattr(module, "_lazy_call", None)))
+            if keeps_stacks and getattr(module, "traceback", None) is traceback:
                 module.traceback = quiet
 try:
     __attnlab_load_functorch__()
