@@ -1269,7 +1269,7 @@ place_mutants(MUTANTS, MUTANT_BATCHES, ["sample_cut_on_the_logprobs_before_divid
 # line of a part's function. The grader used to flag it (torch's lazy device seeding reads the caller's stack), which
 # hid that six of the seven parts had no check of the global generator; every part's hidden checks now run under
 # _keeps_global_rng, as in chapters 7 and 9
-for _name, (_test, _part, _def, _) in _RENAMED.items():
-    _seeded = _name.split("_")[0] + "_seeds_the_global_generator"
-    MUTANTS[_seeded] = (_test, {_part: _replaced(_SOL[_part], _def, _def + "    torch.manual_seed(0)\n", once=True)})
-place_mutants(MUTANTS, MUTANT_BATCHES, [n.split("_")[0] + "_seeds_the_global_generator" for n in _RENAMED], "new")
+_SEEDED = {_name.split("_")[0] + "_seeds_the_global_generator": (_test, {_part: _replaced(
+    _SOL[_part], _def, _def + "    torch.manual_seed(0)\n", once=True)}) for _name, (_test, _part, _def, _) in _RENAMED.items()}
+MUTANTS.update(_SEEDED)
+place_mutants(MUTANTS, MUTANT_BATCHES, _SEEDED, "new")
