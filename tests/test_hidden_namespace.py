@@ -115,7 +115,10 @@ def test_every_test_cell_with_hidden_tests_goes_through_the_gate():
                 lines = source.splitlines()
                 for hidden, text, first in segments:
                     assert lines[first - 1:first - 1 + len(text.splitlines())] == text.splitlines()
-                assert guard.test_cell_gate(source, "s3cret", "t0ken").startswith("__import__('sys').audit('attnlab.test'")
+                # the gate reaches the hook without a name the notebook could bind (red team 23)
+                gate = guard.test_cell_gate(source, "s3cret", "t0ken")
+                assert gate.startswith("(lambda f: (f.__code__, f())[1])(lambda box=[('attnlab.test', 's3cret', ")
+                assert "__import__" not in gate.split("lambda box=[")[0]
                 counted += 1
     assert counted > 60, counted
 

@@ -783,6 +783,81 @@ def test_a_function_that_leaves_a_torch_setting_changed_fails_the_test_that_call
                                     "(torch.set_flush_denormal)"]
 
 
+# ----------------------------------------------------------------------------- the hook's own footing (red team 23)
+# Attacks on what the audit hook and the grader's requests call, rather than on the tests: each replaces, shadows or
+# imitates something the grader's in-kernel code looked up or trusted when an event came, so that a frame reader the
+# answer made passed for library code, or the record of its read was emptied. The hidden line calls the reader as
+# the answer's function, so that the hidden lines' frame is its caller. A cheap kernel (no torch) runs each.
+PEEK = ("import sys\n\ndef peek(v):\n    f = sys._getframe(1)\n    while f is not None and 'expected' not in f.f_locals:\n"
+        "        f = f.f_back\n    return None if f is None else f.f_locals['expected']\n")
+PLAIN_SETUP = "import os, sys\nx = 1"
+FRAME_TEST = "assert callable(f)\n### BEGIN HIDDEN TESTS\nexpected = 42\nassert f(1) == expected\n### END HIDDEN TESTS"
+_MODULE = f"open('mymod.py', 'w').write({PEEK!r})\nsys.path.insert(0, os.getcwd())\n"
+# code compiled under an installed module's file name (red team 15's forgery) reads frames as "library" code
+_SITE = "import sysconfig\n_site = sysconfig.get_paths()['purelib'] + '/torch/_mine.py'\n_ns = {}\n"
+FOOTING_ATTACKS = {
+    # os.path.realpath, looked up when an event came: patched, it told the hook that a module the answer wrote was
+    # installed
+    "realpath": ("import posixpath\n_real = posixpath.realpath\n"
+                 "posixpath.realpath = lambda p, *a, **k: os.__file__ if 'mymod' in str(p) else _real(p, *a, **k)\n"
+                 + _MODULE + "import mymod\nposixpath.realpath = _real\nf = mymod.peek\n"),
+    # the hook's bare `type(...)` and `isinstance(...)` were looked up in the notebook's namespace before the builtins
+    "shadowed_builtins": (_MODULE + "type = lambda *a: None\nisinstance = lambda *a: False\nimport mymod\n"
+                          "del type, isinstance\nf = mymod.peek\n"),
+    # types.CodeType, looked up when an event came: the module's code was no code to the hook (loaded from a file
+    # not named .py and with no compiled copy to look for, so that no read of a module file reports it)
+    "codetype": ("import types, importlib.util, importlib.machinery\n_code = types.CodeType\n"
+                 "sys.implementation.cache_tag = None\n"
+                 f"open('mymod.txt', 'w').write({PEEK!r})\n"
+                 "_loader = importlib.machinery.SourceFileLoader('mymod', os.path.abspath('mymod.txt'))\n"
+                 "_spec = importlib.util.spec_from_loader('mymod', _loader)\n_m = importlib.util.module_from_spec(_spec)\n"
+                 "types.CodeType = int\n_spec.loader.exec_module(_m)\ntypes.CodeType = _code\nf = _m.peek\n"),
+    # os.fsdecode, looked up when an event came: the forged file name read as one of the "<...>" names
+    "fsdecode": ("_fs = os.fsdecode\nos.fsdecode = lambda p: '<x>'\n" + _SITE +
+                 f"exec(compile({PEEK!r}, _site, 'exec'), _ns)\nos.fsdecode = _fs\nf = _ns['peek']\n"),
+    # a str subclass as the file name: its own startswith said it was a "<...>" name, to the hook and in co_filename
+    "str_subclass_name": (_SITE + "class _Name(str):\n    def startswith(self, *a, **k):\n        return True\n"
+                          f"exec(compile({PEEK!r}, _Name(_site), 'exec'), _ns)\nf = _ns['peek']\n"),
+    # exec of a string: its code is named "<string>", like namedtuple's, and the hook passed over such frames
+    "exec_text": f"_ns = {{}}\nexec({PEEK!r}, _ns)\nf = _ns['peek']\n",
+    # the gate's secret compared with ==, which a str subclass answers: a request that emptied the hook's record
+    "spoofed_secret": ("class _Any(str):\n    def __eq__(self, other):\n        return True\n    __hash__ = str.__hash__\n"
+                       + PEEK.replace("def peek(v)", "def _peek(v)") + "def f(v):\n    value = _peek(v)\n"
+                       "    sys.audit('attnlab.probe', _Any('k'), {'take': True})\n    return value\n"),
+}
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("attack", sorted(FOOTING_ATTACKS))
+def test_what_the_hook_calls_cannot_be_replaced_by_an_answer(tmp_path, attack):
+    """Each attack made the hook's own code misread an event (on the guard before red team 23 none of these was
+    flagged, and the reader took the hidden lines' values); the answer's cell is flagged now."""
+    ctx, cells = run_notebook(tmp_path, [(PLAIN_SETUP, "setup", "locked"), (FOOTING_ATTACKS[attack], "a1", "student"),
+                                         (FRAME_TEST, "t1", "test")])
+    assert any("cell a1" in reason for reason in ctx.tampered), (ctx.tampered, cells["a1"].outputs)
+
+
+@pytest.mark.slow
+def test_a_global_named_like_a_builtin_never_receives_the_graders_requests(tmp_path):
+    """The grader's requests used to call `__import__('sys')`, a name: a notebook global `__import__` received the
+    test cell's gate request, with the secret and the hidden lines, which it printed (they reached the feedback) and
+    passed on. The requests now reach the hook without a name: the global is never called, the hidden lines run
+    and fail as they should, and nothing is printed."""
+    answer = ("import sys as _s\nclass _Sys:\n    def audit(self, event, *args):\n"
+              "        print('INTERCEPTED', event, args)\n        return _s.audit(event, *args)\n"
+              "    def __getattr__(self, name):\n        print('INTERCEPTED', name)\n        return getattr(_s, name)\n"
+              "def __import__(name, *a, **k):\n    return _Sys() if name == 'sys' else _s.modules[name]\n"
+              "def f(v):\n    return 0\n")
+    test = "assert f(1) == 0\n### BEGIN HIDDEN TESTS\nassert f(2) == 99, 'the hidden check ran'\n### END HIDDEN TESTS"
+    ctx, cells = run_notebook(tmp_path, [(PLAIN_SETUP, "setup", "locked"), (answer, "a1", "student"), (test, "t1", "test"),
+                                         ("assert f(3) == 0", "t2", "test")])
+    shown = json.dumps([c.outputs for c in cells.values()])
+    assert "INTERCEPTED" not in shown and "f(2) == 99" not in shown, shown
+    assert [o.get("evalue") for o in cells["t1"].outputs if o.get("output_type") == "error"] == ["the hidden check ran"]
+    assert not [o for o in cells["t2"].outputs if o.get("output_type") == "error"], cells["t2"].outputs
+    assert ctx.tampered == [], ctx.tampered
+
+
 @pytest.mark.slow
 def test_torch_calls_that_keep_their_callers_stack_are_not_flagged(tmp_path):
     """Round 22: torch.manual_seed (and torch.seed) hand each device backend's lazy seeding the caller's stack

@@ -151,6 +151,16 @@ TEST_INTERRUPTED = ("CellTimeout", "was interrupted at its time limit (a test ce
                                    "kernel is not trusted)")
 
 
+def _answer(text) -> list | None:
+    """The value of a request (:func:`guard.request_expression`) from its ``text/plain``: ``[value]``, or None when
+    the hook did not answer or the text is not a literal."""
+    try:
+        value = ast.literal_eval(text) if isinstance(text, str) else None
+    except (ValueError, SyntaxError, TypeError, MemoryError, RecursionError):
+        return None
+    return value if isinstance(value, list) and len(value) == 1 else None
+
+
 def copy_submission(submitted: Path, target: Path) -> None:
     """Copy the regular files below ``submitted`` into a fresh ``target`` (symbolic links are skipped)."""
     shutil.rmtree(target, ignore_errors=True)
@@ -264,6 +274,7 @@ class HardenedExecute(Execute):
         self._truncated_cells: set[int] = set()
         self._guard_ready = False
         self._functorch_loaded = False
+        self._gate_set = False   # the hook holds the gate's secret: the grader's expressions go to it
         self._baseline: dict | None = None
         self._digest: dict = {}
         self._blocked_by: str | None = None
@@ -341,7 +352,13 @@ class HardenedExecute(Execute):
     async def _silent(self, code: str, expression: str | None = None, timeout: float | None = None):
         """Run code without output; return the ``text/plain`` of ``expression`` (or None).
 
-        Waits ``timeout`` seconds (default: see :meth:`_wait`) for the reply; None if none came."""
+        Once the audit hook holds the gate's secret, ``expression`` goes to the hook as a request
+        (:func:`guard.request_expression`), so no name the notebook binds stands for one the expression reads; the
+        text returned is then the ``repr`` of its value. Waits ``timeout`` seconds (default: see :meth:`_wait`) for
+        the reply; None if none came."""
+        requested = bool(expression) and self._gate_set
+        if requested:
+            expression = guard.request_expression(expression, self._gate)
         msg_id = await ensure_async(self.kc.execute(code, silent=True, store_history=False,
                                                     user_expressions={"r": expression} if expression else {}))
         deadline = time.monotonic() + (timeout or self._wait())
@@ -370,9 +387,13 @@ class HardenedExecute(Execute):
         if not reply or reply["content"].get("status") != "ok" or not expression:
             return None
         value = reply["content"].get("user_expressions", {}).get("r", {})
-        if value.get("status") == "ok":
-            return value.get("data", {}).get("text/plain")
-        return None
+        if value.get("status") != "ok":
+            return None
+        text = value.get("data", {}).get("text/plain")
+        if not requested:
+            return text
+        answer = _answer(text)
+        return None if answer is None else repr(answer[0])
 
     async def _stop_kernel(self, reason: str) -> None:
         self._ctx.stopped = reason
@@ -578,6 +599,7 @@ class HardenedExecute(Execute):
                 self._guard_ready = True
                 await self._silent(guard.audit_source())
                 await self._silent("", guard.gate_expression(self._gate))
+                self._gate_set = True
             if kind != "locked" and not self._functorch_loaded:
                 # before the first cell that is not the grader's own: what torch.func registers at its first
                 # call goes into the reference state (the check below adopts it, the last cell being locked)
@@ -617,12 +639,14 @@ class HardenedExecute(Execute):
         if self._token is not None:
             plain_execute, token = self.kc.execute, self._token
             store = f"__import__('sys').modules[{guard.AUDIT_MODULE!r}].__dict__"
-            last_line = f"\n{store}[{'done'!r}] = {token!r}\n"
+            last_line = guard.done_line(self._gate, token)
             # a cell with hidden tests goes through the audit hook's gate, which leaves the secret itself: its hidden
-            # lines run in a namespace that no answer reaches through the notebook's (guard.test_cell_gate)
+            # lines run in a namespace that no answer reaches through the notebook's (guard.test_cell_gate). Both the
+            # gate and the last line reach the hook without a name, and the secret comes back through a request
             gated = guard.test_cell_gate(cell.source, self._gate, token)
+            done = guard.request_expression(f"{store}.pop('done', None)", self._gate)
             self.kc.execute = lambda code, **kw: plain_execute(
-                gated or (code + last_line), user_expressions={"done": f"{store}.pop('done', None)"}, **kw)
+                gated or (code + last_line), user_expressions={"done": done}, **kw)
         try:
             # only the student's cells go into IPython's history (In, _ih, _i): a cell printing `In` shows no
             # hidden test in the feedback
@@ -837,7 +861,7 @@ class HardenedExecute(Execute):
         content = reply.get("content") or {}
         if self._token is not None and content.get("status") == "ok":
             done = (content.get("user_expressions") or {}).get("done") or {}
-            if (done.get("data") or {}).get("text/plain") != repr(self._token):
+            if _answer((done.get("data") or {}).get("text/plain")) != [self._token]:
                 gid = _gid(cell)
                 self._flag([f"cell {gid}: the reply to this test cell was not the kernel's own: it reports success "
                             "without the proof the kernel gives when the cell's code ran to its end (a forged "

@@ -883,8 +883,30 @@ def settings_message(changed: str) -> str:
 # before a student cell: the source lines the grader's own cells left in linecache (IPython keeps every cell's
 # source there for tracebacks) are dropped, so that code printing linecache finds no hidden test
 def _gate_call(event: str, *args) -> str:
-    """Code that raises the audit event ``event`` with ``args``, which only the grader's hook answers (the gate)."""
+    """Code that raises the audit event ``event`` with ``args``, which only the grader's hook answers (the gate).
+    Sent only inside a request (:func:`request_expression`) or before any student code: its ``__import__`` is a
+    name, which a global of the notebook could stand for."""
     return f"__import__('sys').audit({', '.join(map(repr, (event, *args)))})"
+
+
+def _nameless(kind: str, gate: str, *args) -> str:
+    """An expression that hands ``(kind, gate, *args)`` to the audit hook without looking up any name: reading the
+    ``__code__`` of a lambda raises an audit event, and the hook reads the request from the lambda's default (see
+    AUDIT_SOURCE). It evaluates to the lambda's box: ``[request, result]`` when the hook answered."""
+    return f"(lambda f: (f.__code__, f())[1])(lambda box=[{(kind, gate, *args)!r}]: box)"
+
+
+def request_expression(expression: str, gate: str) -> str:
+    """A user expression for the grader: the audit hook evaluates ``expression`` in the notebook's namespace with
+    every name it reads taken from the builtins as they were before any student code, and the value is ``[value]``
+    (``[]`` when the hook did not answer). Reached by :func:`_nameless`, so no global the notebook binds
+    (``__import__``, ``globals``) is called by the grader's code."""
+    return f"{_nameless('attnlab.eval', gate, expression)}[1:]"
+
+
+def done_line(gate: str, token: str) -> str:
+    """The last line the grader adds to a test cell without hidden lines: it leaves ``token`` with the hook."""
+    return f"\n{_nameless('attnlab.done', gate, token)} and None\n"
 
 
 def forget_sources(gate: str) -> str:
@@ -922,6 +944,31 @@ def __attnlab_install_audit__(watched, attrs, module_name, pickle_modules, pickl
     # lives only in this function's closure, which the interpreter's list of audit hooks holds and no name reaches
     compile_, exec_, dict_, list_, type_, str_, isinstance_, tuple_ = compile, exec, dict, list, type, str, isinstance, tuple
     real_builtins = sys.modules["builtins"]
+    # what the hook calls when an event comes is taken now, before any student code, and kept in this closure: the
+    # builtins come from a copy this function runs with (see the end of this source), so a notebook global that
+    # shadows one (`type = ...`) or a patched builtins module changes nothing here; and no function of a module an
+    # answer can patch (os.path.realpath, os.fsdecode, types.CodeType) is looked up then. A name an event hands
+    # over (a file name, a code object's co_filename) is read as an exact str, never through methods of the
+    # caller's str subclass (startswith, __eq__, __contains__)
+    str_str, bytes_decode = str.__str__, bytes.decode
+    fs_encoding, fs_errors = sys.getfilesystemencoding(), sys.getfilesystemencodeerrors()
+    lstat, readlink, getcwd, s_islnk = os.lstat, os.readlink, os.getcwd, __import__("stat").S_ISLNK
+    os_error, type_error, value_error, int_ = OSError, TypeError, ValueError, int
+
+    def plain(name):
+        # an exact str for a str, a str subclass or bytes (decoded as os.fsdecode would); None for anything else
+        try:
+            return str_str(name)
+        except type_error:
+            pass
+        try:
+            return bytes_decode(name, fs_encoding, fs_errors)
+        except type_error:
+            return None
+
+    def name_of(code):
+        # a code object's file name as an exact str (compile() keeps a str subclass given as the file name)
+        return plain(code.co_filename) or ""
     # the gate's secret comes in a request of its own right after this one (a user expression, which no cache of
     # cell sources keeps), before any student code: the first one sets it
     trusted, hidden_state, runs, gate = {}, {}, [0], [None]
@@ -959,6 +1006,7 @@ def __attnlab_install_audit__(watched, attrs, module_name, pickle_modules, pickl
         p.rstrip("/") + "/" for p in (sysconfig.get_paths()["purelib"], sysconfig.get_paths()["platlib"])}))
 
     def owner_of(filename):
+        filename = plain(filename)
         return st.files.get(filename) or (st.timed if filename in magic_files else None)
 
     def graders(code):
@@ -974,6 +1022,11 @@ def __attnlab_install_audit__(watched, attrs, module_name, pickle_modules, pickl
             st.events.append((event, what, cell, line, st.cell[0] if st.cell else ""))
 
     function_type, empty_cell, zip_, read_only = types.FunctionType, ValueError, zip, types.MappingProxyType
+    frame_type = types.FrameType
+    class_mro, class_dict = type.__dict__["__mro__"].__get__, type.__dict__["__dict__"].__get__
+    # the objects whose frame or code the interpreter's audit events name (the attributes of AUDIT_ATTRS)
+    introspected = frozenset((types.FrameType, types.TracebackType, types.GeneratorType, types.CoroutineType,
+                              types.AsyncGeneratorType, types.FunctionType))
 
     def sealed(fn, memo, scope):
         # a function of a grader's cell as a copy no answer can reach: cells of its own (red team 18, hostile: an
@@ -1036,9 +1089,11 @@ def __attnlab_install_audit__(watched, attrs, module_name, pickle_modules, pickl
         if type_(callback) is function_type:
             code = callback.__code__
         else:
-            call = next((c.__dict__["__call__"] for c in type_(callback).__mro__ if "__call__" in c.__dict__), None)
-            code = getattr_(call, "__code__", None)
-        return (type_(code) is code_type and dynamo_dir in code.co_filename and is_installed(code.co_filename)
+            # the class's own __mro__ and __dict__, not what a metaclass of the answer's says they are
+            call = next((class_dict(c)["__call__"] for c in class_mro(type_(callback)) if "__call__" in class_dict(c)),
+                        None)
+            code = call.__code__ if type_(call) is function_type else None
+        return (type_(code) is code_type and dynamo_dir in name_of(code) and is_installed(name_of(code))
                 and owner_of(code.co_filename) is None)
 
     def frame_gate(box):
@@ -1109,6 +1164,7 @@ def __attnlab_install_audit__(watched, attrs, module_name, pickle_modules, pickl
     builtin_values = dict_(real_builtins.__dict__)
     compiler_names = frozenset(("super", "__class__"))  # a method's `super()` needs the name to get its class cell
     only_ast, len_, range_, enumerate_, getattr_, set_, id_ = 1024, len, range, enumerate, getattr, set, id
+    eval_ = eval
 
     def scan(node, inside, binds, local, loads, fixed, sites):
         # binds: names bound at module level; local: names bound in any function, class or comprehension
@@ -1281,7 +1337,64 @@ def __attnlab_install_audit__(watched, attrs, module_name, pickle_modules, pickl
         # the gate did not run, for want of the secret, has none and is flagged)
         rec.__dict__["done"] = token
 
+    def evaluated(text, ns):
+        # a grader's expression, evaluated in the notebook's namespace with every name it reads that is not its own
+        # (a lambda's argument, a comprehension's variable) taken from the builtins as they were when this hook
+        # went in: a global the notebook binds (`__import__`, `globals`, `setattr`) is never called in its place
+        tree = compile_(text, "<attnlab request>", "eval", only_ast, dont_inherit=True)
+        binds, local, loads, fixed, sites = set_(), set_(), set_(), set_(), []
+        scan(tree, False, binds, local, loads, fixed, sites)
+        folds = {n: builtin_values[n] for n in loads if n in builtin_values and n not in local and n not in fixed}
+        holders = {}
+        constants(sites, folds, holders)
+        code = compile_(tree, "<attnlab request>", "eval", dont_inherit=True)
+        return eval_(with_holders(code, holders) if holders else code, ns)
+
+    def request_of(fn):
+        # the grader's request that a nameless gate carries, or None: `(lambda box=[(kind, secret, *what)]: box)`
+        # whose __code__ is read. Reading it needs no name, so no global of the notebook (a function named
+        # `__import__` that received `__import__('sys').audit(...)` with the secret and the hidden lines, red
+        # team 23) stands between the grader's code and this hook
+        busy[0] = True
+        try:
+            defaults = fn.__defaults__
+        finally:
+            busy[0] = False
+        if not (type_(defaults) is tuple_ and len_(defaults) == 1 and type_(defaults[0]) is list_
+                and len_(defaults[0]) == 1 and type_(defaults[0][0]) is tuple_ and len_(defaults[0][0]) >= 2):
+            return None
+        request = defaults[0][0]
+        if not (type_(request[0]) is str_ and type_(request[1]) is str_ and gate[0] is not None
+                and request[1] == gate[0]):
+            return None
+        return request, defaults[0]
+
     def hook(event, args):
+        if (event == "object.__getattr__" and len_(args) == 2 and type_(args[1]) is str_ and args[1] == "__code__"
+                and type_(args[0]) is function_type and args[0].__name__ == "<lambda>" and not busy[0]
+                and gate[0] is not None):
+            found = request_of(args[0])
+            if found is not None:
+                (kind, _, *what), box = found
+                busy[0] = True
+                try:
+                    ns = getframe(1).f_globals  # the frame that read __code__: the cell's or the expression's
+                finally:
+                    busy[0] = False
+                if testing[0] and kind != "attnlab.done":
+                    # no request of the grader's comes while a test cell runs: one that does carries a secret an
+                    # answer found
+                    rec.refused += 1
+                    if len_(st.events) < 200:
+                        st.events.append((kind, "", st.cell[0] if st.cell else "?", 0, st.cell[0] if st.cell else ""))
+                    return
+                if kind == "attnlab.test" and len_(what) == 2:
+                    run_test(ns, *what)
+                elif kind == "attnlab.eval" and len_(what) == 1 and type_(what[0]) is str_:
+                    box.append(evaluated(what[0], ns))
+                elif kind == "attnlab.done" and len_(what) == 1:
+                    rec.__dict__["done"] = what[0]
+                return
         if event == "attnlab.gate":
             if gate[0] is None and len(args) == 1 and type_(args[0]) is str_:
                 gate[0] = args[0]
@@ -1289,7 +1402,8 @@ def __attnlab_install_audit__(watched, attrs, module_name, pickle_modules, pickl
         if event == "attnlab.probe":
             # the grader's probe: who wrote a code object, what was recorded since its last call (taken), and the
             # cell about to run
-            if gate[0] is not None and len(args) == 2 and args[0] == gate[0] and type_(args[1]) is dict_:
+            if gate[0] is not None and len(args) == 2 and type_(args[0]) is str_ and args[0] == gate[0] and (
+                    type_(args[1]) is dict_):
                 box = args[1]
                 box["student_code"] = student_code
                 if box.get("take"):
@@ -1299,7 +1413,8 @@ def __attnlab_install_audit__(watched, attrs, module_name, pickle_modules, pickl
                     st.cell = tuple_(box["cell"])
             return
         if event == "attnlab.forget":
-            if gate[0] is not None and len(args) == 1 and args[0] == gate[0] and "linecache" in sys.modules:
+            if gate[0] is not None and len(args) == 1 and type_(args[0]) is str_ and args[0] == gate[0] and (
+                    "linecache" in sys.modules):
                 cache = sys.modules["linecache"].cache
                 for filename, owner in list_(st.files.items()):
                     if owner[1] != "student":
@@ -1307,7 +1422,8 @@ def __attnlab_install_audit__(watched, attrs, module_name, pickle_modules, pickl
             return
         if event == "attnlab.test" or event == "attnlab.trust":
             # only the grader's requests carry the secret; an error of the test propagates to the cell
-            if gate[0] is not None and len(args) == (3 if event == "attnlab.test" else 2) and args[0] == gate[0]:
+            if gate[0] is not None and len(args) == (3 if event == "attnlab.test" else 2) and type_(args[0]) is str_ and (
+                    args[0] == gate[0]):
                 busy[0] = True
                 try:
                     ns = getframe(1).f_globals  # the caller's: the notebook's namespace, reached without a name
@@ -1324,7 +1440,8 @@ def __attnlab_install_audit__(watched, attrs, module_name, pickle_modules, pickl
                 (run_test if event == "attnlab.test" else trust)(ns, *args[1:])
             return
         if event == "attnlab.frame_gate":
-            if (len(args) == 1 and type_(args[0]) is list_ and len_(args[0]) == 2 and args[0][0] in frames
+            if (len(args) == 1 and type_(args[0]) is list_ and len_(args[0]) == 2 and type_(args[0][0]) is str_
+                    and args[0][0] in frames
                     and type_(args[0][1]) is tuple_ and (args[0][0] != "eval_frame" or len_(args[0][1]) == 1)):
                 busy[0] = True
                 try:
@@ -1334,43 +1451,48 @@ def __attnlab_install_audit__(watched, attrs, module_name, pickle_modules, pickl
             return
         if event == "compile":      # a cell's code: remember which cell its file belongs to
             if st.cell is not None and len(args) > 1:
-                if isinstance(args[1], str) and "ipykernel_" in args[1]:
-                    st.files.setdefault(args[1], st.cell)
+                name = plain(args[1])
+                if name is not None and type_(args[1]) is str_ and "ipykernel_" in name:
+                    st.files.setdefault(name, st.cell)
                 elif args[1] is None and st.cell[1] == "student":
                     st.timed = st.cell
-                elif isinstance(args[1], (str, bytes)) and not busy[0]:
+                elif name is not None and not busy[0]:
                     busy[0] = True
                     try:
-                        forged(os.fsdecode(args[1]))
+                        forged(name)
                     finally:
                         busy[0] = False
             return
-        if event == "open" and args and isinstance(args[0], (str, bytes)) and st.cell is not None and not busy[0]:
-            name = os.fsdecode(args[0])
+        if event == "open" and args and st.cell is not None and not busy[0] and plain(args[0]) is not None:
+            name = plain(args[0])
+            mode = args[1] if len(args) > 1 else None
             if name.endswith((".py", ".pyc", ".pyo", ".so")) and "ipykernel_" not in name and (
-                    len(args) < 2 or "r" in str(args[1])):  # not a cell's file, which linecache reads for tracebacks
+                    # not a cell's file, which linecache reads for tracebacks; open()'s mode read as an exact str
+                    # (os.open's flags, an int, were never a read here)
+                    mode is None or "r" in (plain(mode) or "")):
                 busy[0] = True
                 try:
                     outside(name)  # a module file read by a loader called by hand
                 finally:
                     busy[0] = False
-        if event == "exec" and args and type(args[0]) is types.CodeType and frames and not busy[0] and (
+        if event == "exec" and args and type_(args[0]) is code_type and frames and not busy[0] and (
                 graders(args[0])):
             busy[0] = True
             try:
                 frames_clear()   # a grader's cell or a test's lines: no frame callback sees them
             finally:
                 busy[0] = False
-        if event == "exec" and args and type(args[0]) is types.CodeType:
+        if event == "exec" and args and type_(args[0]) is code_type:
             # a grader cell starts: its source leaves linecache, where IPython put it for tracebacks, so that an
             # answer the test calls cannot read the test's lines there (red team 9)
-            owner = st.files.get(args[0].co_filename)
+            filename = name_of(args[0])
+            owner = st.files.get(filename)
             if owner is not None and owner[1] != "student" and "linecache" in sys.modules:
-                sys.modules["linecache"].cache.pop(args[0].co_filename, None)
+                sys.modules["linecache"].cache.pop(filename, None)
             if owner is None and st.cell is not None and not busy[0]:
                 busy[0] = True
                 try:
-                    outside(args[0].co_filename)
+                    outside(filename)
                 finally:
                     busy[0] = False
         if event in watched and not busy[0] and not (
@@ -1391,9 +1513,9 @@ def __attnlab_install_audit__(watched, attrs, module_name, pickle_modules, pickl
         # the first frame up the stack that asked for a load or a compile, past the pass-through ones, and
         # whether the import system was on the way
         via_import = False
-        while frame is not None and (frame.f_code.co_filename.startswith(("<frozen ", *loaders, *passing)) or
-                                     frame.f_code.co_filename in wrappers):
-            via_import = via_import or frame.f_code.co_filename.startswith("<frozen importlib")
+        while frame is not None and (name_of(frame.f_code).startswith(("<frozen ", *loaders, *passing)) or
+                                     name_of(frame.f_code) in wrappers):
+            via_import = via_import or name_of(frame.f_code).startswith("<frozen importlib")
             frame = frame.f_back
         return frame, via_import
 
@@ -1401,10 +1523,20 @@ def __attnlab_install_audit__(watched, attrs, module_name, pickle_modules, pickl
         # code compiled on behalf of the student under a file name that is no cell's (an installed module's,
         # say: its frames would then pass for library code, red team 15); the import system's own compiles are
         # the finder's to check, and a library's (torch.compile's, Triton's) are its own
-        if filename.startswith("<") or owner_of(filename) is not None:
+        if owner_of(filename) is not None or filename in magic_files:
             return
         frame, via_import = requester(getframe(2))
         if via_import:
+            return
+        if filename.startswith("<"):
+            # text made code under a name no file has ("<string>" for exec, eval and compile of a str): namedtuple,
+            # dataclasses and torch do that for themselves, and their code passes on what it does to their caller;
+            # asked for by a student's frame, it is code no cell holds, which the walk in record() would pass over
+            # like theirs (red team 23: a frame reader made by exec of a string and handed to the test as the
+            # answer's function read the hidden lines' frame unrecorded)
+            owner = owner_of(frame.f_code.co_filename) if frame is not None else None
+            if owner is not None and owner[1] == "student":
+                remember("compile.text", filename, owner[0], frame.f_lineno)
             return
         student_file("compile", filename, frame)
 
@@ -1421,25 +1553,73 @@ def __attnlab_install_audit__(watched, attrs, module_name, pickle_modules, pickl
         # grader cell's, the file is the student's, recorded for the cell that asked, and what its code does
         # later is recorded too
         owner = owner_of(frame.f_code.co_filename) if frame is not None else None
-        if (frame is not None and owner is None and is_installed(frame.f_code.co_filename)) or (
+        if (frame is not None and owner is None and is_installed(name_of(frame.f_code))) or (
                 owner is not None and owner[1] != "student"):
             return
         cell = owner[0] if owner else (st.cell[0] if st.cell else "")
         st.files[filename] = (cell, "student")
         remember(event, filename, cell, frame.f_lineno if owner else 0, key=(event, filename, cell))
 
+    def resolved(path):
+        # os.path.realpath's answer (symbolic links followed, `..` taken after them; what does not exist is kept as
+        # it is written), from os.lstat and os.readlink as they were when this hook went in: os.path.realpath looks
+        # its helpers up in modules an answer can patch (red team 23: with posixpath.realpath patched, a module the
+        # answer wrote passed for an installed one, and its frame reads went unrecorded)
+        if not path.startswith("/"):
+            path = getcwd() + "/" + path
+        todo, done, links = path.split("/")[::-1], [], 0
+        while todo:
+            part = todo.pop()
+            if part == "" or part == ".":
+                continue
+            if part == "..":
+                if done:
+                    done.pop()
+                continue
+            candidate = "/" + "/".join(done + [part])
+            try:
+                is_link = links < 40 and s_islnk(lstat(candidate).st_mode)
+            except (os_error, value_error):
+                is_link = False
+            if not is_link:
+                done.append(part)
+                continue
+            links += 1
+            target = plain(readlink(candidate)) or ""
+            if target.startswith("/"):
+                done = []
+            todo.extend(target.split("/")[::-1])
+        return "/" + "/".join(done)
+
+    # an installed folder and what is below it are read-only to the kernel (bubblewrap mounts them so, Landlock
+    # allows no write there): a path written below one without `.` or `..` resolves the same way all the kernel's
+    # life, so its answer is kept (imports ask about the same files again and again)
+    known_paths = {}
+
     def is_installed(filename):
-        return os.path.realpath(filename).startswith(installed)
+        filename = plain(filename)
+        if filename is None:
+            return False
+        answer = known_paths.get(filename)
+        if answer is None:
+            answer = resolved(filename).startswith(installed)
+            if filename.startswith(installed) and "/./" not in filename and "/../" not in filename and (
+                    not filename.endswith(("/.", "/.."))) and "//" not in filename:
+                known_paths[filename] = answer
+        return answer
 
     def student_code(code):
         # whether a code object is the student's: a student cell's, or from a file neither a cell nor installed
-        filename = code.co_filename
+        filename = name_of(code)
         owner = owner_of(filename)
         if owner is not None:
             return owner[1] == "student"
         return not filename.startswith("<") and not is_installed(filename)
 
     def record(event, args):
+        # runs busy (what it sets off is not recorded), so it calls no code an answer wrote: an event can be raised
+        # by hand (sys.audit) with any objects, whose attributes, __str__ or __hash__ would run here unrecorded; only
+        # objects of the interpreter's own types are read, file names as exact strs
         frame = getframe(2)
         if event.startswith("marshal."):
             # the import system loads every compiled module with marshal: only a student cell's own call counts
@@ -1447,7 +1627,7 @@ def __attnlab_install_audit__(watched, attrs, module_name, pickle_modules, pickl
             if owner is None or owner[1] != "student":
                 return
         elif event == "pickle.find_class":
-            module, name = (str(a) for a in args[:2])
+            module, name = (plain(a) or "" for a in (*args[:2], "", "")[:2])
             if (module.split(".")[0] in pickle_modules and not (module == "__main__" and name.startswith("_"))) or (
                     module == "builtins" and name in pickle_builtins):
                 return  # the student's own classes, not the tests' underscore helpers
@@ -1457,12 +1637,12 @@ def __attnlab_install_audit__(watched, attrs, module_name, pickle_modules, pickl
             if frame is None:
                 return
         elif (event == "object.__getattr__" and len(args) > 1 and args[1] == "__code__" and frame is not None
-              and frame.f_code.co_filename in wrappers):
+              and name_of(frame.f_code) in wrappers):
             # `inspect.signature` of a library's function or the student's own reads its code and nothing of the
             # tests (red team 16: an honest `inspect.signature(torch.einsum)` was flagged); a grader cell's
             # function read that way is still recorded
-            code = getattr(args[0], "__code__", None)
-            if isinstance(code, types.CodeType) and (student_code(code) or is_installed(code.co_filename)):
+            code = args[0].__code__ if type_(args[0]) is function_type else None
+            if type_(code) is code_type and (student_code(code) or is_installed(name_of(code))):
                 return
         # the grader's code or frames reached by installed code on an answer's behalf are the answer's reach (red
         # team 18, hostile 03 and 04: torch._dynamo.pgo._get_closure_content(f) returns f.__code__, whose constants
@@ -1474,34 +1654,34 @@ def __attnlab_install_audit__(watched, attrs, module_name, pickle_modules, pickl
         # (convert_frame up the stack) is not the answer's
         grader_code = False
         if frame is not None and (event == "sys._getframe" or (
-                event == "object.__getattr__" and len(args) > 1 and args[1] in attrs)):
+                event == "object.__getattr__" and len(args) > 1 and type_(args[1]) is str_ and args[1] in attrs)):
             if event == "sys._getframe":
                 by = frame
-                while testing[0] and by is not None and by.f_code.co_filename in wrappers:
+                while testing[0] and by is not None and name_of(by.f_code) in wrappers:
                     by = by.f_back
-                if testing[0] and by is not None and by.f_code.co_filename.startswith(libraries) and args:
-                    up = args[0]
+                if testing[0] and by is not None and name_of(by.f_code).startswith(libraries) and args:
+                    up = args[0] if type_(args[0]) is frame_type else None
                     while up is not None and not grader_code:
                         grader_code = graders(up.f_code)
                         up = up.f_back
             else:
-                target = getattr(args[0], args[1], None)   # busy: its own event is not recorded
-                code = target if isinstance(target, types.CodeType) else getattr(target, "f_code", None)
-                grader_code = isinstance(code, types.CodeType) and graders(code)
+                target = getattr_(args[0], args[1], None) if type_(args[0]) in introspected else None
+                code = target if type_(target) is code_type else target.f_code if type_(target) is frame_type else None
+                grader_code = type_(code) is code_type and graders(code)
             if grader_code:
                 up = frame
                 while up is not None:
-                    if up.f_code.co_filename.endswith(dynamo_compiler):
+                    if name_of(up.f_code).endswith(dynamo_compiler):
                         return
                     up = up.f_back
         if not event.startswith(("marshal.", "pickle.")):
-            while frame is not None and (frame.f_code.co_filename in wrappers or (
-                    grader_code and is_installed(frame.f_code.co_filename)) or (
-                    frame.f_code.co_filename.startswith("<") and owner_of(frame.f_code.co_filename) is None) or (
+            while frame is not None and (name_of(frame.f_code) in wrappers or (
+                    grader_code and is_installed(name_of(frame.f_code))) or (
+                    name_of(frame.f_code).startswith("<") and owner_of(frame.f_code.co_filename) is None) or (
                     # logging.currentframe() hands its caller's frame back: the student's, when a student cell
                     # calls it (red team 16: a test's frames read that way went unrecorded); logging's own use of
                     # it (finding the caller of logging.info) stays logging's
-                    event == "sys._getframe" and frame.f_code.co_filename == logging_file
+                    event == "sys._getframe" and name_of(frame.f_code) == logging_file
                     and frame.f_code.co_name in ("<lambda>", "currentframe"))):
                 frame = frame.f_back
         if frame is None:
@@ -1509,7 +1689,8 @@ def __attnlab_install_audit__(watched, attrs, module_name, pickle_modules, pickl
         owner = owner_of(frame.f_code.co_filename)
         if owner is None or owner[1] != "student":
             return
-        what = args[1] if event.startswith("object.") else f"{args[0]}.{args[1]}" if event == "pickle.find_class" else ""
+        what = (plain(args[1]) or "") if event.startswith("object.") and len(args) > 1 else (
+            (plain(args[0]) or "") + "." + (plain(args[1]) or "")) if event == "pickle.find_class" and len(args) > 1 else ""
         remember(event, what, owner[0], frame.f_lineno)
 
     sys.modules[module_name] = rec
@@ -1518,7 +1699,10 @@ def __attnlab_install_audit__(watched, attrs, module_name, pickle_modules, pickl
     # the student no grader code there
     if "linecache" in sys.modules:
         sys.modules["linecache"].cache.pop(getframe(0).f_code.co_filename, None)
-__attnlab_install_audit__(%r, %r, %r, %r, %r, %r)
+# run with a copy of the builtins as they are now, before any student code, as its globals: not the notebook's
+# namespace, where a later global `type` or `isinstance` would be found before the builtin
+(lambda f, b: type(f)(f.__code__, {"__builtins__": dict(vars(b)), "__name__": "__attnlab_audit_install__"}))(
+    __attnlab_install_audit__, __import__("builtins"))(%r, %r, %r, %r, %r, %r)
 del __attnlab_install_audit__
 """
 
@@ -1615,7 +1799,7 @@ def test_cell_gate(source: str, gate: str, token: str) -> str | None:
     segments = test_segments(source)
     if segments is None or not gate:
         return None
-    return _gate_call("attnlab.test", gate, tuple(segments), token)
+    return f"{_nameless('attnlab.test', gate, tuple(segments), token)} and None"
 
 
 def bound_names(source: str) -> list[str]:
@@ -2085,6 +2269,9 @@ def _exec_reason(what: str) -> str:
 def describe_event(event: str, what: str) -> str:
     if event == "exec":
         return _exec_reason(what)
+    if event == "compile.text":
+        return ("makes code from text as it runs (exec, eval or compile of a string): code that no cell holds, which "
+                "the checks cannot read and whose frames would pass for a library's (write the function in the cell)")
     if event == "compile":
         return _compile_reason(what)
     if event in AUDIT_WHY:
