@@ -133,6 +133,29 @@ def test_a_cell_the_gate_cannot_cut_is_sent_as_it_is(source):
     assert guard.test_segments(source) is None and guard.test_cell_gate(source, "s3cret", "t0ken") is None
 
 
+def test_a_request_answers_only_through_its_keyed_hash_and_ignores_the_notebooks_globals():
+    """In a fresh interpreter with the audit hook: a request is evaluated with the builtins as they were (a notebook
+    global `len` is not called) and answered as (repr, keyed hash of the nonce and the repr); the grader takes the
+    value only when the hash checks out with its key and that request's nonce, so a text rewritten on its way (as a
+    replaced display formatter would, red team 23) or another request's answer is refused."""
+    script = guard.audit_source() + "\n".join([
+        "import json",
+        f"eval({guard.gate_expression('s3cret', 'k3y')!r})",
+        "len = lambda *a: 'the notebook global'",
+        f"answer = eval({guard.request_expression('len([1, 2, 3])', 's3cret', 'n1')!r})",
+        f"forged = eval({guard.request_expression('len([1, 2, 3])', 'wrong', 'n1')!r})",
+        "print(json.dumps({'answer': repr(answer), 'forged': repr(forged)}))"])
+    proc = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=120)
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    out = json.loads(proc.stdout.strip().splitlines()[-1])
+    assert guard.answer_of(out["answer"], "k3y", "n1") == [3]
+    assert guard.answer_of(out["forged"], "k3y", "n1") is None          # the wrong secret: no answer
+    assert guard.answer_of(out["answer"], "k3y", "n2") is None          # another request's nonce
+    assert guard.answer_of(out["answer"], "another key", "n1") is None
+    rewritten = out["answer"].replace("'3'", "'4'")
+    assert rewritten != out["answer"] and guard.answer_of(rewritten, "k3y", "n1") is None
+
+
 def test_the_gate_runs_a_cell_only_with_its_secret_and_says_so_only_when_it_ran_to_its_end():
     """In a fresh interpreter with the audit hook: the first secret sets the gate and a second one changes nothing;
     a request with another secret runs nothing and leaves no token (so the grader flags such a cell instead of

@@ -396,7 +396,7 @@ def test_probe_names_what_changed(monkeypatch):
 
     def probe():
         nonce = os.urandom(4).hex()
-        text = repr(eval(guard.probe_expression(nonce, detail=None), {}))
+        text = repr(eval(guard.probe_expression(nonce, detail=None), {"__attnlab_kernel__": None}))
         value = guard.read_probe(text, nonce)
         assert value is not None and value["errors"] == []
         return value
@@ -413,7 +413,8 @@ def test_probe_names_what_changed(monkeypatch):
     changed = [guard.describe(g, k) for g, k in guard.compare(before["detail"], after["detail"])]
     assert sorted(changed) == ["numpy.allclose", "the import system (sys.path_hooks)", "torch.Tensor.all", "torch.allclose",
                                "torch.nn.Module.zero_grad"], changed
-    assert guard.read_probe(repr(eval(guard.probe_expression("abc"), {})), "another nonce") is None
+    assert guard.read_probe(repr(eval(guard.probe_expression("abc"), {"__attnlab_kernel__": None})),
+                            "another nonce") is None
 
 
 # --------------------------------------------------------------------------- the run-time guard alone
@@ -594,8 +595,10 @@ RUNTIME_BATCHES = {
                          "_k.session.send = lambda *a, **kw: _send(*a, **kw)",
                          "the kernel's session's own methods changed"),
         # red team 16 F14: a signal handler is handed the running frame (a timer's, a test's while one runs)
+        # refused by the hook's gate since red team 23 (a handler is handed the running frame); the check's
+        # fingerprint of the handlers stays behind it
         "signal_handler": ("import signal as _sg\n_sg.signal(_sg.SIGUSR1, lambda number, frame: None)",
-                           "handler of signal 10 changed"),
+                           "sets a signal handler of its own (signal.signal)"),
         # red team 16, second round: logging.currentframe() hands the caller's frame back, and the audit hook took
         # the request for logging's own
         "logging_currentframe": ("import logging\n_f = logging.currentframe()", "reads stack frames (sys._getframe)"),
@@ -835,6 +838,43 @@ def test_what_the_hook_calls_cannot_be_replaced_by_an_answer(tmp_path, attack):
     ctx, cells = run_notebook(tmp_path, [(PLAIN_SETUP, "setup", "locked"), (FOOTING_ATTACKS[attack], "a1", "student"),
                                          (FRAME_TEST, "t1", "test")])
     assert any("cell a1" in reason for reason in ctx.tampered), (ctx.tampered, cells["a1"].outputs)
+
+
+# red team 23's hostile student (tests/redteam/round23/hostile/FINDINGS.md): each attack's answers are wrong, and
+# each kept the points of a hidden test, or read the tests' text, past both the runtime guard and the static scan:
+# the first pass on 207b073 (signal handlers handed the tests' frames; IPython's formatter and transformer classes
+# rewrote the probe's answer and the test cells; replaced builtins, a thread class and a replaced linecache blinded
+# the probe or kept the tests' text; code timeit compiled was nobody's), the second on the first fixes (the signal
+# gate's closure, an int subclass or a library's object as the handler, instance attributes of IPython's
+# transformer manager and compiler, a dict subclass the probe iterated, a stand-in linecache module, a cell's file
+# name compiled by the answer)
+ROUND23_ATTACKS = ("F1_signal_frame_read", "F1b_signal_rewrites_hook_state", "F2_formatter_replays_probe",
+                   "F3_fake_builtins_vars", "F4_timeit_code_is_nobodys", "F5_linecache_keeps_test_source",
+                   "F6_leaked_secret_trust_request", "F7_transformer_class_rewrites_hidden_lines",
+                   "F8_probe_runs_the_answers_code", "G1_gate_closure_raw_setter", "G1b_gate_closure_rewrite_trusted",
+                   "G1c_gate_closure_empties_record", "G2_int_subclass_handler", "G3_installed_bound_method_handler",
+                   "G4_resigned_formatter_answers", "G6_transformer_instance_attribute",
+                   "G9_probe_iterates_a_dict_subclass", "G10_linecache_standin_module",
+                   "G10b_linecache_standin_answer_reads_test", "G10c_standin_secret_then_trust",
+                   "G11_ipykernel_file_name_is_the_running_cells", "G11b_locked_cells_file_name",
+                   "G12_compiler_instance_ast_parse")
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("attack", ROUND23_ATTACKS)
+def test_red_team_23s_attacks_on_what_the_kernel_side_trusts_keep_no_points(tmp_path, attack):
+    """No test cell of the attack passes (its answers are wrong; a flagged notebook's tests are not graded), and
+    nothing of a test cell's gated text or the probe's secret reaches what a student cell shows (a failing test
+    cell's own traceback shows its line to the instructor; the feedback reduces it, test_hidden_namespace)."""
+    attacks = load_script("tests/redteam/round23/hostile/attacks.py")
+    cells_in = attacks.ATTACKS[attack]
+    ctx, cells = run_notebook(tmp_path, [(attacks.SETUP, "setup", "locked"), *cells_in])
+    tests = [gid for _, gid, kind in cells_in if kind == "test"]
+    passed = [gid for gid in tests if not any(o.get("output_type") == "error" for o in cells[gid].outputs)]
+    assert passed == [], (passed, ctx.tampered)
+    shown = json.dumps([cells[gid].outputs for _, gid, kind in cells_in if kind == "student"])
+    assert "attnlab.test" not in shown and "LEAKED ['" not in shown and "'gate':" not in shown, shown[:2000]
+    assert ctx.tampered or attack.startswith("G1"), attack   # G1: the gate has no closure now; the attack fails
 
 
 @pytest.mark.slow

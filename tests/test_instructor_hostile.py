@@ -620,7 +620,8 @@ def test_runtime_guard_reports_what_changed(monkeypatch):
     import torch
 
     def probe():  # the fingerprint the grader takes in the kernel, here taken in this process
-        return guard.read_probe(repr(eval(guard.probe_expression("n", detail=None), {})), "n")["detail"]
+        return guard.read_probe(repr(eval(guard.probe_expression("n", detail=None), {"__attnlab_kernel__": None})),
+                               "n")["detail"]
 
     before = probe()
     torch.manual_seed(0)

@@ -151,16 +151,6 @@ TEST_INTERRUPTED = ("CellTimeout", "was interrupted at its time limit (a test ce
                                    "kernel is not trusted)")
 
 
-def _answer(text) -> list | None:
-    """The value of a request (:func:`guard.request_expression`) from its ``text/plain``: ``[value]``, or None when
-    the hook did not answer or the text is not a literal."""
-    try:
-        value = ast.literal_eval(text) if isinstance(text, str) else None
-    except (ValueError, SyntaxError, TypeError, MemoryError, RecursionError):
-        return None
-    return value if isinstance(value, list) and len(value) == 1 else None
-
-
 def copy_submission(submitted: Path, target: Path) -> None:
     """Copy the regular files below ``submitted`` into a fresh ``target`` (symbolic links are skipped)."""
     shutil.rmtree(target, ignore_errors=True)
@@ -284,6 +274,7 @@ class HardenedExecute(Execute):
         self._unanswered: set[str] = set()   # the grader's own requests that got no reply in time
         self._token: str | None = None       # the secret of the test cell running (see async_execute_cell)
         self._gate = secrets.token_hex(16)   # the secret of the test cells' gate in this kernel (guard.test_cell_gate)
+        self._signing = secrets.token_hex(16)  # the key the hook signs its answers with (guard.answer_of)
         self.timeout_func = self._cell_timeout
         self._disk_hit: tuple[int, int] | None = None
         with self.setup_kernel():
@@ -358,7 +349,8 @@ class HardenedExecute(Execute):
         the reply; None if none came."""
         requested = bool(expression) and self._gate_set
         if requested:
-            expression = guard.request_expression(expression, self._gate)
+            nonce = secrets.token_hex(8)
+            expression = guard.request_expression(expression, self._gate, nonce)
         msg_id = await ensure_async(self.kc.execute(code, silent=True, store_history=False,
                                                     user_expressions={"r": expression} if expression else {}))
         deadline = time.monotonic() + (timeout or self._wait())
@@ -392,7 +384,7 @@ class HardenedExecute(Execute):
         text = value.get("data", {}).get("text/plain")
         if not requested:
             return text
-        answer = _answer(text)
+        answer = guard.answer_of(text, self._signing, nonce)
         return None if answer is None else repr(answer[0])
 
     async def _stop_kernel(self, reason: str) -> None:
@@ -547,7 +539,8 @@ class HardenedExecute(Execute):
         reasons = []
         for event, what, owner, line, running in value["events"]:
             during = f" (while cell {running} ran)" if running and running != owner else ""
-            reasons.append(f"cell {owner}, line {line}: {guard.describe_event(event, what)}{during}")
+            where = f"cell {owner}, line {line}" if line else f"cell {owner}"  # 0: no line of a cell (the hook's own)
+            reasons.append(f"{where}: {guard.describe_event(event, what)}{during}")
         changed = sorted(g for g in set(value["digest"]) | set(self._digest) if value["digest"].get(g) != self._digest.get(g))
         if changed:
             detail = await self._probe(None, changed)
@@ -598,7 +591,7 @@ class HardenedExecute(Execute):
                 # the audit hook goes in before any cell, so before any student code
                 self._guard_ready = True
                 await self._silent(guard.audit_source())
-                await self._silent("", guard.gate_expression(self._gate))
+                await self._silent("", guard.gate_expression(self._gate, self._signing))
                 self._gate_set = True
             if kind != "locked" and not self._functorch_loaded:
                 # before the first cell that is not the grader's own: what torch.func registers at its first
@@ -644,7 +637,8 @@ class HardenedExecute(Execute):
             # lines run in a namespace that no answer reaches through the notebook's (guard.test_cell_gate). Both the
             # gate and the last line reach the hook without a name, and the secret comes back through a request
             gated = guard.test_cell_gate(cell.source, self._gate, token)
-            done = guard.request_expression(f"{store}.pop('done', None)", self._gate)
+            self._done_nonce = secrets.token_hex(8)
+            done = guard.request_expression(f"{store}.pop('done', None)", self._gate, self._done_nonce)
             self.kc.execute = lambda code, **kw: plain_execute(
                 gated or (code + last_line), user_expressions={"done": done}, **kw)
         try:
@@ -861,7 +855,8 @@ class HardenedExecute(Execute):
         content = reply.get("content") or {}
         if self._token is not None and content.get("status") == "ok":
             done = (content.get("user_expressions") or {}).get("done") or {}
-            if _answer((done.get("data") or {}).get("text/plain")) != [self._token]:
+            if guard.answer_of((done.get("data") or {}).get("text/plain"), self._signing, self._done_nonce) != [
+                    self._token]:
                 gid = _gid(cell)
                 self._flag([f"cell {gid}: the reply to this test cell was not the kernel's own: it reports success "
                             "without the proof the kernel gives when the cell's code ran to its end (a forged "

@@ -56,6 +56,8 @@ import __future__
 import ast
 import builtins
 import functools
+import hashlib
+import json
 import os
 
 WATCHED_MODULES = ("torch", "torch.testing", "torch.testing._comparison", "torch.nn", "torch.nn.functional", "numpy",
@@ -66,7 +68,11 @@ WATCHED_MODULES = ("torch", "torch.testing", "torch.testing._comparison", "torch
                    # tests, so a wrong answer matched a reference made as wrong (red team 11, white box)
                    "torch._VF", "torch.functional", "torch._C._nn", "torch._C._linalg", "torch._C._special",
                    "torch._C._fft", "torch.overrides", "torch._tensor", "torch.autograd", "torch.autograd.graph",
-                   "torch.autograd.grad_mode", "torch.nn.modules.module", "torch.utils._python_dispatch")
+                   "torch.autograd.grad_mode", "torch.nn.modules.module", "torch.utils._python_dispatch",
+                   # where IPython keeps each cell's text (the test cells' included) for tracebacks: a stand-in
+                   # module in sys.modules, or another linecache bound in IPython's compiler module, kept the text
+                   # the grader drops (red team 23)
+                   "linecache", "IPython.core.compilerop")
 # the aten operators behind torch.testing.assert_close, torch.equal and torch.allclose (red team 9: a kernel
 # registered for aten::isclose from Python made every comparison pass)
 COMPARE_OPS = tuple("aten::" + op for op in (
@@ -896,12 +902,35 @@ def _nameless(kind: str, gate: str, *args) -> str:
     return f"(lambda f: (f.__code__, f())[1])(lambda box=[{(kind, gate, *args)!r}]: box)"
 
 
-def request_expression(expression: str, gate: str) -> str:
+def request_expression(expression: str, gate: str, nonce: str) -> str:
     """A user expression for the grader: the audit hook evaluates ``expression`` in the notebook's namespace with
-    every name it reads taken from the builtins as they were before any student code, and the value is ``[value]``
-    (``[]`` when the hook did not answer). Reached by :func:`_nameless`, so no global the notebook binds
-    (``__import__``, ``globals``) is called by the grader's code."""
-    return f"{_nameless('attnlab.eval', gate, expression)}[1:]"
+    every name it reads taken from the builtins as they were before any student code, and the value is
+    ``[(repr of the value, keyed hash)]`` (``[]`` when the hook did not answer; see :func:`answer_of`). Reached by
+    :func:`_nameless`, so no global the notebook binds (``__import__``, ``globals``) is called by the grader's code."""
+    return f"{_nameless('attnlab.eval', gate, expression, nonce)}[1:]"
+
+
+def answer_of(text, key: str, nonce: str):
+    """The value of a request from the ``text/plain`` of its user expression: ``[value]`` when the hook answered it
+    and its keyed hash checks out with ``key`` (sent by :func:`gate_expression`) and ``nonce``, else None (no answer,
+    or text rewritten on its way, as a replaced display formatter would)."""
+    import hmac
+
+    try:
+        value = ast.literal_eval(text) if isinstance(text, str) else None
+    except (ValueError, SyntaxError, TypeError, MemoryError, RecursionError):
+        return None
+    if not (isinstance(value, list) and len(value) == 1 and isinstance(value[0], tuple) and len(value[0]) == 2
+            and all(type(v) is str for v in value[0])):
+        return None
+    shown, mac = value[0]
+    expected = hashlib.blake2b((nonce + "\x00" + shown).encode(), key=key.encode(), digest_size=16).hexdigest()
+    if not hmac.compare_digest(mac, expected):
+        return None
+    try:
+        return [ast.literal_eval(shown)]
+    except (ValueError, SyntaxError, TypeError, MemoryError, RecursionError):
+        return None
 
 
 def done_line(gate: str, token: str) -> str:
@@ -1162,6 +1191,15 @@ def __attnlab_install_audit__(watched, attrs, module_name, pickle_modules, pickl
     match_names = tuple_(getattr(_ast, n) for n in ("MatchAs", "MatchStar", "MatchMapping") if hasattr(_ast, n))
     code_type, cell_type, setattr_, slice_ = types.CodeType, types.CellType, setattr, slice
     builtin_values = dict_(real_builtins.__dict__)
+    # what the grader's probe works with, as it was before any student code (red team 23: the probe took `vars`, `id`
+    # and `dict` from the builtins module, which an answer replaced with ones that showed the module as it had been,
+    # and called sys.audit, which an answer can replace, with the gate's secret); folded into the probe's request
+    # as the name __attnlab_kernel__ (see evaluated)
+    threading_module = sys.modules.get("threading")
+    kernel = types.SimpleNamespace(builtins=types.SimpleNamespace(**builtin_values), audit=sys.audit,
+                                   current_frames=sys._current_frames, class_dict=class_dict, class_mro=class_mro,
+                                   threading_file=getattr(threading_module, "__file__", None) or "",
+                                   get_ident=__import__("_thread").get_ident, cache={})
     compiler_names = frozenset(("super", "__class__"))  # a method's `super()` needs the name to get its class cell
     only_ast, len_, range_, enumerate_, getattr_, set_, id_ = 1024, len, range, enumerate, getattr, set, id
     eval_ = eval
@@ -1337,18 +1375,37 @@ def __attnlab_install_audit__(watched, attrs, module_name, pickle_modules, pickl
         # the gate did not run, for want of the secret, has none and is flagged)
         rec.__dict__["done"] = token
 
+    request_codes = {}
+
     def evaluated(text, ns):
         # a grader's expression, evaluated in the notebook's namespace with every name it reads that is not its own
         # (a lambda's argument, a comprehension's variable) taken from the builtins as they were when this hook
         # went in: a global the notebook binds (`__import__`, `globals`, `setattr`) is never called in its place
-        tree = compile_(text, "<attnlab request>", "eval", only_ast, dont_inherit=True)
-        binds, local, loads, fixed, sites = set_(), set_(), set_(), set_(), []
-        scan(tree, False, binds, local, loads, fixed, sites)
-        folds = {n: builtin_values[n] for n in loads if n in builtin_values and n not in local and n not in fixed}
-        holders = {}
-        constants(sites, folds, holders)
-        code = compile_(tree, "<attnlab request>", "eval", dont_inherit=True)
-        return eval_(with_holders(code, holders) if holders else code, ns)
+        code = request_codes.get(text)
+        if code is None:
+            tree = compile_(text, "<attnlab request>", "eval", only_ast, dont_inherit=True)
+            binds, local, loads, fixed, sites = set_(), set_(), set_(), set_(), []
+            scan(tree, False, binds, local, loads, fixed, sites)
+            folds = {n: builtin_values[n] for n in loads if n in builtin_values and n not in local and n not in fixed}
+            if "__attnlab_kernel__" in loads:
+                folds["__attnlab_kernel__"] = kernel
+            holders = {}
+            constants(sites, folds, holders)
+            code = compile_(tree, "<attnlab request>", "eval", dont_inherit=True)
+            code = with_holders(code, holders) if holders else code
+            if len_(request_codes) < 64:   # the same requests come before every cell (the probe's differ)
+                request_codes[text] = code
+        return eval_(code, ns)
+
+    # the answer to a request travels back as the text IPython's display formatter makes of it, which an answer can
+    # replace (red team 23: a formatter class that rewrote the probe's answer): it goes as (repr, keyed hash of the
+    # request's nonce and the repr), with a key the grader sent before any student code and never sends again, so a
+    # rewritten answer does not check out in the grader (execute._answer)
+    signing, blake2b, plain_types = [b""], __import__("_blake2").blake2b, (str, type(None), bool, int, float)
+
+    def signed(value, nonce):
+        text = repr(value) if type_(value) in plain_types else "None"
+        return (text, blake2b((nonce + "\x00" + text).encode(), key=signing[0], digest_size=16).hexdigest())
 
     def request_of(fn):
         # the grader's request that a nameless gate carries, or None: `(lambda box=[(kind, secret, *what)]: box)`
@@ -1368,6 +1425,23 @@ def __attnlab_install_audit__(watched, attrs, module_name, pickle_modules, pickl
                 and request[1] == gate[0]):
             return None
         return request, defaults[0]
+
+    dict_pop = dict.pop
+    linecache_module = sys.modules.get("linecache")
+
+    def drop_source(filename):
+        # a grader's cell's source out of linecache.cache, where IPython keeps every cell's for tracebacks; with
+        # dict.pop, not the cache's own: a replaced cache whose pop did nothing kept the test cell's text, the gate's
+        # secret and hidden lines in it, for a later cell to print (red team 23). A cache that is no plain dict is
+        # recorded for the cell that runs
+        cache = getattr_(linecache_module or sys.modules.get("linecache"), "cache", None)
+        if type_(cache) is dict_:
+            dict_pop(cache, filename, None)
+        elif cache is not None:
+            rec.refused += 1
+            if len_(st.events) < 200:
+                st.events.append(("linecache.cache", "", st.cell[0] if st.cell else "?", 0,
+                                  st.cell[0] if st.cell else ""))
 
     def hook(event, args):
         if (event == "object.__getattr__" and len_(args) == 2 and type_(args[1]) is str_ and args[1] == "__code__"
@@ -1390,14 +1464,15 @@ def __attnlab_install_audit__(watched, attrs, module_name, pickle_modules, pickl
                     return
                 if kind == "attnlab.test" and len_(what) == 2:
                     run_test(ns, *what)
-                elif kind == "attnlab.eval" and len_(what) == 1 and type_(what[0]) is str_:
-                    box.append(evaluated(what[0], ns))
+                elif kind == "attnlab.eval" and len_(what) == 2 and all_(type_(w) is str_ for w in what):
+                    box.append(signed(evaluated(what[0], ns), what[1]))
                 elif kind == "attnlab.done" and len_(what) == 1:
                     rec.__dict__["done"] = what[0]
                 return
         if event == "attnlab.gate":
-            if gate[0] is None and len(args) == 1 and type_(args[0]) is str_:
+            if gate[0] is None and len(args) in (1, 2) and all_(type_(a) is str_ for a in args):
                 gate[0] = args[0]
+                signing[0] = args[1].encode() if len(args) == 2 else b""
             return
         if event == "attnlab.probe":
             # the grader's probe: who wrote a code object, what was recorded since its last call (taken), and the
@@ -1415,10 +1490,9 @@ def __attnlab_install_audit__(watched, attrs, module_name, pickle_modules, pickl
         if event == "attnlab.forget":
             if gate[0] is not None and len(args) == 1 and type_(args[0]) is str_ and args[0] == gate[0] and (
                     "linecache" in sys.modules):
-                cache = sys.modules["linecache"].cache
                 for filename, owner in list_(st.files.items()):
                     if owner[1] != "student":
-                        cache.pop(filename, None)
+                        drop_source(filename)
             return
         if event == "attnlab.test" or event == "attnlab.trust":
             # only the grader's requests carry the secret; an error of the test propagates to the cell
@@ -1439,6 +1513,11 @@ def __attnlab_install_audit__(watched, attrs, module_name, pickle_modules, pickl
                     return
                 (run_test if event == "attnlab.test" else trust)(ns, *args[1:])
             return
+        if event == "attnlab.signal_gate":
+            if (len_(args) == 1 and type_(args[0]) is list_ and len_(args[0]) == 2 and type_(args[0][0]) is str_
+                    and type_(args[0][1]) is tuple_):
+                signal_request(args[0])
+            return
         if event == "attnlab.frame_gate":
             if (len(args) == 1 and type_(args[0]) is list_ and len_(args[0]) == 2 and type_(args[0][0]) is str_
                     and args[0][0] in frames
@@ -1453,7 +1532,20 @@ def __attnlab_install_audit__(watched, attrs, module_name, pickle_modules, pickl
             if st.cell is not None and len(args) > 1:
                 name = plain(args[1])
                 if name is not None and type_(args[1]) is str_ and "ipykernel_" in name:
-                    st.files.setdefault(name, st.cell)
+                    # a cell's file: IPython compiles the cell being run under it, and libraries (a traceback's
+                    # source reader) compile it again. Asked for by a student's frame (past code.py and codeop.py,
+                    # which only pass a compile on), its frames would pass for that cell's, the grader's when it is a
+                    # test or locked cell (red team 23): flagged. Filed under the running cell outside tests only
+                    asker = requester(getframe(1))[0]
+                    owner = owner_of(asker.f_code.co_filename) if asker is not None else None
+                    if owner is not None and owner[1] == "student" and not busy[0]:
+                        busy[0] = True
+                        try:
+                            refused_callback("compile.cell_name")
+                        finally:
+                            busy[0] = False
+                    elif not testing[0]:
+                        st.files.setdefault(name, st.cell)
                 elif args[1] is None and st.cell[1] == "student":
                     st.timed = st.cell
                 elif name is not None and not busy[0]:
@@ -1488,7 +1580,7 @@ def __attnlab_install_audit__(watched, attrs, module_name, pickle_modules, pickl
             filename = name_of(args[0])
             owner = st.files.get(filename)
             if owner is not None and owner[1] != "student" and "linecache" in sys.modules:
-                sys.modules["linecache"].cache.pop(filename, None)
+                drop_source(filename)
             if owner is None and st.cell is not None and not busy[0]:
                 busy[0] = True
                 try:
@@ -1674,6 +1766,18 @@ def __attnlab_install_audit__(watched, attrs, module_name, pickle_modules, pickl
                     if name_of(up.f_code).endswith(dynamo_compiler):
                         return
                     up = up.f_back
+        reader = name_of(frame.f_code) if frame is not None else ""
+        if (testing[0] and (event == "sys._getframe" or event == "sys._current_frames" or (
+                event == "object.__getattr__" and len(args) > 1 and type_(args[1]) is str_ and args[1] in attrs))
+                and reader.startswith("<") and not reader.startswith("<frozen ")
+                and owner_of(frame.f_code.co_filename) is None):
+            # code made from text under a name no cell or file has, reading frames while a test runs: the walk
+            # below would pass over it to the test's own frames (red team 23: a frame reader that timeit compiled
+            # from the answer's text, as "<timeit-src>", read the hidden lines' values unrecorded). Recorded for
+            # the running cell
+            cell = st.cell[0] if st.cell else "?"
+            remember(event, (plain(args[1]) or "") if event.startswith("object.") else "", cell, 0)
+            return
         if not event.startswith(("marshal.", "pickle.")):
             while frame is not None and (name_of(frame.f_code) in wrappers or (
                     grader_code and is_installed(name_of(frame.f_code))) or (
@@ -1692,6 +1796,52 @@ def __attnlab_install_audit__(watched, attrs, module_name, pickle_modules, pickl
         what = (plain(args[1]) or "") if event.startswith("object.") and len(args) > 1 else (
             (plain(args[0]) or "") + "." + (plain(args[1]) or "")) if event == "pickle.find_class" and len(args) > 1 else ""
         remember(event, what, owner[0], frame.f_lineno)
+
+    # signal handlers (red team 23): Python hands a handler the frame that was running when the signal came, and
+    # neither that nor f_back and f_locals raises an audit event; an answer that set a handler, sent itself the
+    # signal and put the old handler back read the hidden lines' values and the hook's own state. The setter is
+    # replaced by a gate that asks this hook (made from source, so that nothing of the hook is in its closure or
+    # globals: a gate defined here would hand its closure, the raw setter and the hook's record with it, to an
+    # answer that reads `__closure__`, which no audit event reports). Set: the default and ignore settings (exact
+    # ints), the interpreter's int handler, and a handler that was in place before any student code; anything else
+    # (an answer's function, an int subclass with __call__, a library's object that passes the frame on, a bound
+    # builtin that would keep it) is refused and recorded. A second instance of the signal module, made from its
+    # spec, would bring the raw setter back: refused the same way
+    import _imp, _signal, signal as signal_module
+    from importlib.machinery import ModuleSpec as module_spec
+    raw_setter, raw_create = _signal.signal, _imp.create_builtin
+    default_int_handler = _signal.default_int_handler
+    known_handlers = {id_(h): h for h in (_signal.getsignal(n) for n in signal_module.valid_signals())
+                      if h is not None}
+
+    def signal_request(box):
+        kind, what = box[0], box[1]
+        if kind == "signal" and len_(what) == 2:
+            handler = what[1]
+            if not (type_(handler) is int or handler is default_int_handler or known_handlers.get(id_(handler)) is handler):
+                refused_callback("signal.signal")
+                raise RuntimeError("grading refuses a signal handler set by an answer (signal.signal): it would be "
+                                   "handed the frame that was running, a test's among them")
+            box.append(raw_setter(*what))
+        elif kind == "create" and len_(what) == 1:
+            spec = what[0]
+            if (type_(spec) is not module_spec or "name" in class_dict(module_spec)
+                    or plain(spec.__dict__.get("name")) in ("_signal", "_imp")):
+                refused_callback("signal.module")
+                raise ImportError("grading refuses a second instance of a module it guards (_signal, _imp)")
+            box.append(raw_create(spec))
+
+    signal_gates = {"__builtins__": real_builtins, "_audit": sys.audit}
+    exec_(compile_("def signal(signalnum, handler, /):\n    box = ['signal', (signalnum, handler)]\n"
+                   "    _audit('attnlab.signal_gate', box)\n    return box[2]\n\n\n"
+                   "def create_builtin(spec, /):\n    box = ['create', (spec,)]\n"
+                   "    _audit('attnlab.signal_gate', box)\n    return box[2]\n",
+                   "<attnlab signal gate>", "exec", dont_inherit=True), signal_gates)
+    _signal.signal = signal_gates["signal"]
+    _imp.create_builtin = signal_gates["create_builtin"]
+    wrapper = signal_module.__dict__.get("signal")
+    if type_(wrapper) is function_type and "__wrapped__" in wrapper.__dict__:
+        del wrapper.__dict__["__wrapped__"]   # functools.wraps kept the raw setter there
 
     sys.modules[module_name] = rec
     sys.addaudithook(hook)
@@ -1755,11 +1905,12 @@ def audit_source() -> str:
                            frozenset(PICKLE_BUILTINS), HIDDEN_PREFIXES)
 
 
-def gate_expression(gate: str) -> str:
+def gate_expression(gate: str, key: str | None = None) -> str:
     """A user expression, evaluated right after :data:`AUDIT_SOURCE` is installed and before any student code: it
-    sets the secret that the test cells' gate (:func:`test_cell_gate`) and :func:`trust_expression` carry. Sent
-    as an expression, it is in no cache of cell sources, and the kernel's copy of the request is emptied."""
-    return _gate_call("attnlab.gate", gate)
+    sets the secret that the test cells' gate (:func:`test_cell_gate`) and :func:`trust_expression` carry, and the
+    key the hook signs its answers with (:func:`answer_of`). Sent as an expression, it is in no cache of cell
+    sources, and the kernel's copy of the request is emptied."""
+    return _gate_call("attnlab.gate", gate, *([key] if key else []))
 
 
 def test_segments(source: str) -> list[tuple[bool, str, int]] | None:
@@ -1821,10 +1972,24 @@ def trust_expression(names, gate: str) -> str:
 PROBE_SOURCE = r"""
 def _probe(P):
     import sys, types
-    B = sys.modules["builtins"]
+    # the builtins as they were before any student code, handed over by the hook (K; None where the probe runs
+    # without it, in the tests): the module itself is fingerprinted, its functions are not used
+    LIVE = sys.modules["builtins"]
+    B = K.builtins if K is not None else LIVE
+    _audit = K.audit if K is not None else sys.audit
     _id, _vars, _type, _len, _sorted, _tuple, _hash, _repr = B.id, B.vars, B.type, B.len, B.sorted, B.tuple, B.hash, B.repr
-    _isinstance, _dict, _getattr, _str = B.isinstance, B.dict, B.getattr, B.str
-    Function = types.FunctionType
+    _isinstance, _real_dict, _getattr, _str = B.isinstance, B.dict, B.getattr, B.str
+    Function, Proxy = types.FunctionType, types.MappingProxyType
+    class_dict = K.class_dict if K is not None else _type.__dict__["__dict__"].__get__
+    class_mro = K.class_mro if K is not None else _type.__dict__["__mro__"].__get__
+    class_name = _type.__dict__["__qualname__"].__get__
+
+    def _dict(x):
+        # a copy of a plain dict or of a class's mapping proxy; anything else (a dict subclass, whose iteration would
+        # run an answer's code here, red team 23) is not read: a mapping that says so, and changes the fingerprint
+        if _type(x) is _real_dict or _type(x) is Proxy:
+            return _real_dict(x)
+        return {"(not a plain dict)": _id(_type(x))}
     groups = {}
     errors = []
 
@@ -1922,34 +2087,83 @@ def _probe(P):
     audit = sys.modules.get(P["audit"])
     # the hook answers through the gate only; a module with its name proves nothing (red team 17 F1, F3)
     box = {}
-    sys.audit("attnlab.probe", P["gate"], box)
+    _audit("attnlab.probe", P["gate"], box)
     student_code = box.get("student_code")
     if threading is not None and student_code is not None:
         # a thread running the student's code after its cell ended: it can change what the next cells see while
         # they run, after this check (red team 15: a thread swapped the tests' helpers inside each test cell)
-        def code_of(f):  # through functools.partial and bound methods, to a function's code
-            for _ in B.range(8):
-                if f is None:
-                    return None
-                code = _getattr(f, "__code__", None)
-                if code is not None:
-                    return code
-                f = _getattr(f, "func", None) or _getattr(f, "__func__", None)
+        # read without running any code of the answer's (red team 23: a Thread subclass's `_target` property ran
+        # inside this check, where the gate's secret is): attributes only through the classes' own dicts and the
+        # interpreter's own types, and a thread whose class (or a descriptor in it) is the student's counts as
+        # running the student's code
+        import functools
+        partial, method = functools.partial, types.MethodType
+
+        def code_of_value(v, depth=0):
+            kind = _type(v)
+            if kind is Function:
+                return v.__code__
+            if kind is property:
+                return next((f.__code__ for f in (v.fget, v.fset, v.fdel) if _type(f) is Function
+                             and student_code(f.__code__)), None)
+            if kind is staticmethod or kind is classmethod:
+                return code_of_value(v.__func__, depth + 1)
+            if kind is method:
+                return code_of_value(v.__func__, depth + 1)
+            if kind is partial:
+                return code_of_value(v.func, depth + 1)
+            return class_code(kind, depth + 1)
+
+        cache = K.cache if K is not None else {}
+
+        def class_code(cls, depth=0):
+            # the first code of the student's found in the dicts of `cls` and its bases (descriptors included),
+            # remembered while what the dicts hold is the same objects (the probe runs before every cell)
+            if depth > 4:
+                return None
+            key = (_id(cls), *[(_id(c), *[_id(v) for v in class_dict(c).values()]) for c in class_mro(cls)])
+            if key in cache:
+                return cache[key]
+            cache[key] = found = scan_classes(cls, depth)
+            return found
+
+        def scan_classes(cls, depth):
+            for c in class_mro(cls):
+                for v in class_dict(c).values():
+                    if _type(v) is _type or v is c:
+                        continue
+                    code = code_of_value(v, depth + 1)
+                    if code is not None and student_code(code):
+                        return code
             return None
+
         running = []
+        main_ident = K.get_ident() if K is not None else threading.get_ident()
         try:
-            stacks = sys._current_frames()
-            for t in threading.enumerate():
-                if t is threading.main_thread():
+            for ident, frame in (K.current_frames() if K is not None else sys._current_frames()).items():
+                if ident == main_ident:
                     continue
-                codes = [code_of(f) for f in (_getattr(t, "_target", None), _getattr(t, "function", None),
-                                              _getattr(_type(t), "run", None))]
-                frame = stacks.get(t.ident)
+                codes, thread = [], None
                 while frame is not None:
                     codes.append(frame.f_code)
+                    if thread is None and frame.f_code.co_name == "_bootstrap_inner" and frame.f_code.co_filename == (
+                            K.threading_file if K is not None else threading.__file__):
+                        thread = _dict(frame.f_locals).get("self")
                     frame = frame.f_back
+                name = ident
+                if thread is not None:
+                    code = class_code(_type(thread))
+                    if code is not None:
+                        codes.append(code)
+                    else:  # threading's own classes (or a library's): their instance dict is a plain one
+                        state = _dict(object.__getattribute__(thread, "__dict__"))
+                        name = state.get("_name", ident)
+                        for key in ("_target", "function"):
+                            value = state.get(key)
+                            if value is not None:
+                                codes.append(code_of_value(value))
                 if B.any(c is not None and student_code(c) for c in codes):
-                    running.append(_repr(_getattr(t, "name", "?")))
+                    running.append(_repr(name))
         except Exception as err:
             errors.append("threads: " + _repr(err))
         hooks["threads that run the student's code after its cell (threading)"] = _tuple(_sorted(running))
@@ -1957,7 +2171,7 @@ def _probe(P):
     hooks["the import system (sys.path_hooks)"] = seq(sys.path_hooks)
     hooks["the import system (sys.path_importer_cache)"] = (_id(sys.path_importer_cache), *_sorted(
         {_id(_type(v)) for v in _dict(sys.path_importer_cache).values() if v is not None}))
-    hooks["builtins.__import__"] = _id(B.__import__)
+    hooks["builtins.__import__"] = _id(LIVE.__import__)
     if torch is not None:
         C = torch._C
         modes = C._len_torch_function_stack()
@@ -2038,9 +2252,9 @@ def _probe(P):
         if module_hooks is not None:
             found = []
             for key, value in _sorted(_dict(_vars(module_hooks)).items()):
-                if _isinstance(key, _str) and key.startswith("_global_") and _isinstance(value, _dict):
+                if _isinstance(key, _str) and key.startswith("_global_") and _isinstance(value, _real_dict):
                     found.append((key, _id(value), *[(k if _isinstance(k, (B.int, _str)) else _id(k), fp(v))
-                                                     for k, v in _dict.items(value)]))
+                                                     for k, v in _real_dict.items(value)]))
             hooks["torch.nn.Module's global hooks (register_module_forward_hook, ...)"] = _tuple(found)
     hooks["the grader's audit hook"] = (_id(audit), _id(student_code), _id(_getattr(student_code, "__code__", None)))
     groups["hooks"] = hooks
@@ -2072,7 +2286,37 @@ def _probe(P):
         ip["IPython's text formatter"] = (_id(shell.display_formatter), _id(plain))
         ip["IPython's text formatter's printers"] = (*_sorted(fp(v) for v in _dict(plain.type_printers).values()),
                                                      *_sorted(fp(v) for v in _dict(plain.deferred_printers).values()))
-        instance = _vars(shell)
+        # the classes every cell's text, code and value pass through, besides the shell's own (red team 23: a
+        # replaced TransformerManager.transform_cell, on the class, rewrote each test cell's hidden lines to `pass`,
+        # and PlainTextFormatter.__call__ rewrote this check's answer): their methods as they are now. The classes
+        # the transformer manager lists (IPython's token transformers) are among them
+        path = [manager, shell.compile, shell.display_formatter, plain, shell.displayhook]
+        for name in ("cleanup_transforms", "line_transforms", "token_transformers"):
+            path.extend(t for t in _getattr(manager, name, ()) if _type(t) is _type)
+        seen_classes = set()
+        for index, obj in enumerate(path):
+            mro = class_mro(obj if _type(obj) is _type else _type(obj))
+            for cls in mro:
+                module = class_dict(cls).get("__module__")
+                if cls not in seen_classes and _type(module) is _str and module.startswith(("IPython", "ipykernel", "codeop")):
+                    seen_classes.add(cls)
+                    # what each name is bound to (a replaced method is another object); cheap, as this runs before
+                    # every cell (a function's code replaced in place is the audit hook's to see)
+                    groups["class " + module + "." + class_name(cls)] = {
+                        k: _id(v) for k, v in _dict(class_dict(cls)).items() if _type(k) is _str}
+            if _type(obj) is not _type:
+                # the object's own attributes that stand for its class's methods (red team 23: transform_cell set on
+                # the transformer manager itself, ast_parse on the compiler)
+                try:
+                    own = _dict(object.__getattribute__(obj, "__dict__"))
+                except Exception:
+                    own = {}
+                methods = set()
+                for cls in mro:
+                    methods.update(k for k in class_dict(cls) if _type(k) is _str)
+                for key in _sorted(k for k in own if _type(k) is _str and k in methods and callable(own[k])):
+                    ip["the own " + key + " of the cell path's object " + _str(index)] = fp(own[key])
+        instance = _dict(_vars(shell))
         for cls in _type(shell).__mro__:
             if cls.__module__.startswith(("IPython", "ipykernel")):
                 namespace("class " + cls.__module__ + "." + cls.__qualname__, _vars(cls))
@@ -2081,7 +2325,7 @@ def _probe(P):
                         ip["the shell's own " + key] = fp(instance[key])
         kernel = _getattr(shell, "kernel", None)
         if kernel is not None:
-            kinstance = _vars(kernel)
+            kinstance = _dict(_vars(kernel))
             for cls in _type(kernel).__mro__:
                 if cls.__module__.startswith("ipykernel"):
                     namespace("class " + cls.__module__ + "." + cls.__qualname__, _vars(cls))
@@ -2113,7 +2357,7 @@ def _probe(P):
             if key in ns:
                 value = ns[key]
                 user[key] = _id(value)
-                if _type(value) is _dict:
+                if _type(value) is _real_dict:
                     for k, v in _dict(value).items():
                         user[key + "[" + _repr(k) + "]"] = _id(v)
         for name in P["test_builtins"]:
@@ -2142,7 +2386,7 @@ def _probe(P):
     except Exception as err:
         errors.append("signals: " + _repr(err))
     box = {"take": True, "cell": P["cell"]}
-    sys.audit("attnlab.probe", P["gate"], box)
+    _audit("attnlab.probe", P["gate"], box)
     taken = box.get("events", [])
     want = P["detail"]
     digest = {label: _hash(_tuple(_sorted(g.items()))) for label, g in groups.items()}
@@ -2174,8 +2418,12 @@ def probe_expression(nonce: str, *, cell: tuple[str, str] | None = None, detail:
               "audit": AUDIT_MODULE, "gate": gate,
               "torch_dir": _torch_dir(),
               "protected": sorted(n for n in protected if not n.startswith("__attnlab"))}
+    # K: what the hook hands over (its snapshot of the builtins, sys.audit as it was); the name __attnlab_kernel__
+    # is folded to it by the hook's request (execute.py sends every expression as one), and is None elsewhere
+    # P travels as JSON text (one constant, read by the C parser), not as a literal the request compiles node by node
     return (f"(lambda d: __import__('builtins').exec({PROBE_SOURCE!r}, d) or d['R'])"
-            f"({{'__builtins__': __import__('builtins'), 'P': {params!r}}})")
+            f"((lambda K: {{'__builtins__': K.builtins.__dict__ if K is not None else __import__('builtins'), "
+            f"'K': K, 'P': __import__('json').loads({json.dumps(params)!r})}})(__attnlab_kernel__))")
 
 
 def read_probe(text, nonce: str) -> dict | None:
@@ -2246,11 +2494,20 @@ AUDIT_WHY = {
     "code.__new__": "builds a code object",
     "sys.addaudithook": "tries to add an audit hook (refused)",
     "attnlab.trust": "asks the grader, with the gate's secret, to trust names while a test cell runs (refused)",
+    "attnlab.test": "asks the grader, with the gate's secret, to run a test while a test cell runs (refused)",
+    "attnlab.eval": "asks the grader, with the gate's secret, to evaluate a request while a test cell runs (refused)",
+    "linecache.cache": ("replaced linecache.cache, where IPython keeps each cell's text, with something that is not "
+                        "a plain dict: it could keep the text of the tests"),
     "marshal.loads": "loads code from bytes (marshal), which no check can read",
     "marshal.load": "loads code from a file (marshal), which no check can read",
     "torch.set_eval_frame": ("sets torch's frame-evaluation callback to a function of its own "
                              "(torch._C._dynamo.eval_frame.set_eval_frame), which sees and can rewrite the tests' "
                              "frames (refused)"),
+    "signal.signal": ("sets a signal handler of its own (signal.signal): Python hands a handler the frame that was "
+                      "running, a test's among them (refused)"),
+    "signal.module": "makes a second instance of a module the grader guards (_signal or _imp) (refused)",
+    "compile.cell_name": ("compiles code under a notebook cell's file name, other than IPython does for the cell "
+                          "being run: its frames would pass for that cell's"),
     "torch.eval_frame_left": ("left torch's frame-evaluation callback set when the grader's code started (a "
                               "torch.compile context entered and never left): it would see the tests' frames (taken back)"),
 }
