@@ -1,6 +1,6 @@
 """Round 23, hostile: each attack of FINDINGS.md run in the cheap harness (tests/test_hostile_hooks.run_notebook).
 
-Run:  cd /work/main && timeout 600 .venv/bin/python tests/redteam/round23/hostile/attacks.py [NAME ...]
+Run, from the checkout:  timeout 600 .venv/bin/python tests/redteam/round23/hostile/attacks.py [NAME ...]
 
 For each attack it prints the runtime flags (``ctx.tampered``), the static scan's findings on each student cell,
 and what the test cells and student cells showed (an empty list for a test cell: it passed). The answer ``f``
@@ -12,7 +12,7 @@ import sys
 import tempfile
 from pathlib import Path
 
-sys.path.insert(0, "/work/main/tests")
+sys.path.insert(0, str(Path(__file__).resolve().parents[3] / "tests"))  # the checkout's tests/
 from test_hostile_hooks import run_notebook  # noqa: E402
 from attnlab.instructor import guard  # noqa: E402
 
