@@ -857,24 +857,32 @@ ROUND23_ATTACKS = ("F1_signal_frame_read", "F1b_signal_rewrites_hook_state", "F2
                    "G9_probe_iterates_a_dict_subclass", "G10_linecache_standin_module",
                    "G10b_linecache_standin_answer_reads_test", "G10c_standin_secret_then_trust",
                    "G11_ipykernel_file_name_is_the_running_cells", "G11b_locked_cells_file_name",
-                   "G12_compiler_instance_ast_parse")
+                   "G12_compiler_instance_ast_parse",
+                   # third pass: the running cell's request read while it runs (kernel.get_parent(), the display
+                   # hook's record of the cell) held the hidden lines and the secret; with the secret, an answer
+                   # emptied the hook's record, ran its own lines as the grader's, or stole the signing key
+                   "H4_parent_message_holds_the_test_cell", "H4c_done_line_secret_then_forged_G6",
+                   "H5_secret_then_probe_take_empties_record", "H7_exec_result_raw_cell",
+                   "H8_secret_runs_own_hidden_lines", "H10_stolen_key_signs_forged_probe_answers")
 
 
 @pytest.mark.slow
 @pytest.mark.parametrize("attack", ROUND23_ATTACKS)
 def test_red_team_23s_attacks_on_what_the_kernel_side_trusts_keep_no_points(tmp_path, attack):
-    """No test cell of the attack passes (its answers are wrong; a flagged notebook's tests are not graded), and
-    nothing of a test cell's gated text or the probe's secret reaches what a student cell shows (a failing test
-    cell's own traceback shows its line to the instructor; the feedback reduces it, test_hidden_namespace)."""
+    """The attack is flagged, or no test cell of it passes (its answers are wrong; a flagged notebook's later tests
+    are not graded), and nothing of a test cell's hidden lines or the probe's secret reaches what a student cell
+    shows (a failing test cell's own traceback shows its line to the instructor; the feedback reduces it,
+    test_hidden_namespace)."""
     attacks = load_script("tests/redteam/round23/hostile/attacks.py")
     cells_in = attacks.ATTACKS[attack]
     ctx, cells = run_notebook(tmp_path, [(attacks.SETUP, "setup", "locked"), *cells_in])
     tests = [gid for _, gid, kind in cells_in if kind == "test"]
     passed = [gid for gid in tests if not any(o.get("output_type") == "error" for o in cells[gid].outputs)]
-    assert passed == [], (passed, ctx.tampered)
+    assert ctx.tampered or passed == [], (passed, ctx.tampered)
     shown = json.dumps([cells[gid].outputs for _, gid, kind in cells_in if kind == "student"])
-    assert "attnlab.test" not in shown and "LEAKED ['" not in shown and "'gate':" not in shown, shown[:2000]
-    assert ctx.tampered or attack.startswith("G1"), attack   # G1: the gate has no closure now; the attack fails
+    assert "hidden-" not in shown and "LEAKED ['" not in shown and "'gate':" not in shown, shown[:2000]
+    # G1 (the gate has no closure now), H4 and H7 (the cell's request holds no hidden line now): the attack fails
+    assert ctx.tampered or attack.startswith(("G1", "H4_", "H7_")), attack
 
 
 @pytest.mark.slow

@@ -1375,7 +1375,28 @@ def __attnlab_install_audit__(watched, attrs, module_name, pickle_modules, pickl
         # the gate did not run, for want of the secret, has none and is flagged)
         rec.__dict__["done"] = token
 
-    request_codes = {}
+    request_codes, staged = {}, {}
+    # the frames that compile a cell's code for IPython (CachingCompiler.ast_parse; run_ast_nodes through codeop)
+    cell_compilers = (os.path.join("IPython", "core", "compilerop.py"), os.path.join("IPython", "core", "interactiveshell.py"))
+
+    def asked_by_student():
+        # whether any frame up the stack is a student cell's: the grader's requests come from its own cells and
+        # expressions, never through an answer (red team 23: an answer that had read the secret from the running
+        # cell's request, kernel.get_parent(), emptied the hook's record or ran its own lines as the grader's)
+        frame = getframe(2)
+        while frame is not None:
+            owner = owner_of(frame.f_code.co_filename)
+            if owner is not None and owner[1] == "student":
+                return True
+            frame = frame.f_back
+        return False
+
+    def refuse_request(kind):
+        busy[0] = True
+        try:
+            refused_callback("attnlab.request")
+        finally:
+            busy[0] = False
 
     def evaluated(text, ns):
         # a grader's expression, evaluated in the notebook's namespace with every name it reads that is not its own
@@ -1448,6 +1469,9 @@ def __attnlab_install_audit__(watched, attrs, module_name, pickle_modules, pickl
                 and type_(args[0]) is function_type and args[0].__name__ == "<lambda>" and not busy[0]
                 and gate[0] is not None):
             found = request_of(args[0])
+            if found is not None and asked_by_student():
+                refuse_request(found[0][0])
+                return
             if found is not None:
                 (kind, _, *what), box = found
                 busy[0] = True
@@ -1463,7 +1487,12 @@ def __attnlab_install_audit__(watched, attrs, module_name, pickle_modules, pickl
                         st.events.append((kind, "", st.cell[0] if st.cell else "?", 0, st.cell[0] if st.cell else ""))
                     return
                 if kind == "attnlab.test" and len_(what) == 2:
-                    run_test(ns, *what)
+                    segments, token = what
+                    if type_(segments) is str_:   # a ticket: the lines were staged (stage_expression)
+                        segments = staged.pop(segments, None)
+                        if segments is None:
+                            raise RuntimeError("the test's lines were not handed over (no staged test under this ticket)")
+                    run_test(ns, segments, token)
                 elif kind == "attnlab.eval" and len_(what) == 2 and all_(type_(w) is str_ for w in what):
                     box.append(signed(evaluated(what[0], ns), what[1]))
                 elif kind == "attnlab.done" and len_(what) == 1:
@@ -1473,6 +1502,20 @@ def __attnlab_install_audit__(watched, attrs, module_name, pickle_modules, pickl
             if gate[0] is None and len(args) in (1, 2) and all_(type_(a) is str_ for a in args):
                 gate[0] = args[0]
                 signing[0] = args[1].encode() if len(args) == 2 else b""
+            return
+        if event in ("attnlab.probe", "attnlab.forget", "attnlab.test", "attnlab.trust", "attnlab.stage") and (
+                gate[0] is not None and len_(args) > 0 and type_(args[0]) is str_ and args[0] == gate[0]
+                and asked_by_student()):
+            # the right secret from an answer's code (a wrong one is ignored below, as before)
+            refuse_request(event)
+            return
+        if event == "attnlab.stage":
+            # a test cell's lines, handed over in a request before the cell runs, under a ticket its gate names: the
+            # cell's own request (which an answer can read while it runs: kernel.get_parent(), the display hook's
+            # record of the cell) then holds no hidden line (red team 23)
+            if (gate[0] is not None and len_(args) == 3 and type_(args[0]) is str_ and args[0] == gate[0]
+                    and type_(args[1]) is str_ and type_(args[2]) is tuple_ and len_(staged) < 64):
+                staged[args[1]] = args[2]
             return
         if event == "attnlab.probe":
             # the grader's probe: who wrote a code object, what was recorded since its last call (taken), and the
@@ -1544,7 +1587,10 @@ def __attnlab_install_audit__(watched, attrs, module_name, pickle_modules, pickl
                             refused_callback("compile.cell_name")
                         finally:
                             busy[0] = False
-                    elif not testing[0]:
+                    elif not testing[0] and asker is not None and (
+                            name_of(asker.f_code).endswith(cell_compilers) or not is_installed(name_of(asker.f_code))):
+                        # IPython compiling the cell it runs; a traceback's source reader compiling a file again
+                        # files nothing (it would file the hook's own cell under the cell whose error it shows)
                         st.files.setdefault(name, st.cell)
                 elif args[1] is None and st.cell[1] == "student":
                     st.timed = st.cell
@@ -1939,7 +1985,17 @@ def test_segments(source: str) -> list[tuple[bool, str, int]] | None:
     return segments
 
 
-def test_cell_gate(source: str, gate: str, token: str) -> str | None:
+def stage_expression(source: str, gate: str, ticket: str) -> str | None:
+    """A request (sent through :func:`request_expression`) that hands a test cell's lines to the audit hook under
+    ``ticket`` before the cell runs, so that the cell's own code (:func:`test_cell_gate` with the ticket) holds no
+    hidden line: an answer can read the running cell's request (red team 23). None: the cell has no hidden lines."""
+    segments = test_segments(source)
+    if segments is None or not gate:
+        return None
+    return _gate_call("attnlab.stage", gate, ticket, tuple(segments))
+
+
+def test_cell_gate(source: str, gate: str, token: str, ticket: str | None = None) -> str | None:
     """The code the grader sends for a test cell with hidden tests: one line that hands the whole cell to the audit
     hook (red team 17: an answer reached the notebook's namespace through ``getattr(f, name)`` with the name found by
     ``dir(f)``, which no scan can follow, and replaced ``_close`` and ``_equal`` for the test that called it).
@@ -1950,7 +2006,7 @@ def test_cell_gate(source: str, gate: str, token: str) -> str | None:
     segments = test_segments(source)
     if segments is None or not gate:
         return None
-    return f"{_nameless('attnlab.test', gate, tuple(segments), token)} and None"
+    return f"{_nameless('attnlab.test', gate, ticket or tuple(segments), token)} and None"
 
 
 def bound_names(source: str) -> list[str]:
@@ -2506,6 +2562,8 @@ AUDIT_WHY = {
     "signal.signal": ("sets a signal handler of its own (signal.signal): Python hands a handler the frame that was "
                       "running, a test's among them (refused)"),
     "signal.module": "makes a second instance of a module the grader guards (_signal or _imp) (refused)",
+    "attnlab.request": ("makes one of the grader's requests (its secret read from the running cell's request) from "
+                        "an answer's code: only the grader's own cells and checks make them (refused)"),
     "compile.cell_name": ("compiles code under a notebook cell's file name, other than IPython does for the cell "
                           "being run: its frames would pass for that cell's"),
     "torch.eval_frame_left": ("left torch's frame-evaluation callback set when the grader's code started (a "

@@ -12,7 +12,7 @@ import sys
 import tempfile
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[3] / "tests"))  # the checkout's tests/
+sys.path.insert(0, str(Path(__file__).resolve().parents[3]))  # the checkout's tests/ (parents[3] is tests/)
 from test_hostile_hooks import run_notebook  # noqa: E402
 from attnlab.instructor import guard  # noqa: E402
 
@@ -514,6 +514,117 @@ ATTACKS.update({"G11b_locked_cells_file_name": [(SRC, "a1", "student"), (T_EXPEC
 ATTACKS["G11b_control_other_ipykernel_name"] = [(SRC.replace("get_code_name(_setup, _setup, 0)", "get_code_name('x = 1', 'x = 1', 0)"), "a1", "student"),
                                                 (T_EXPECTED, "t1", "test")]
 
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# Third pass (H*): the running test cell's request, as the kernel and IPython keep it while the test runs, holds the
+# gate's secret, the hidden lines and the token; with the secret, the hook's own requests work from a student cell
+# H4: the kernel's parent message (get_parent()['content']['code']) while the hidden lines call the answer; the name
+# built in a statement of its own, so the static scan's KERNEL_ATTRS rule (which folds names built inside the call)
+# does not see it. The answer returns the number the hidden assertion expects, and keeps the secret
+PARENT_CODE = r'''
+import re
+_sh = getattr(exit, '_ip')
+_k = 'get_' + 'par' + 'ent'
+_seen = {}
+def _code():
+    return str(getattr(_sh.kernel, _k)().get('content', {}).get('code', ''))
+def f(v):
+    t = _code()
+    g = re.search(r"'attnlab\.(?:test|done)', '([0-9a-f]+)'", t)
+    if g:
+        _seen['secret'] = g.group(1)
+    m = re.search(r'f\(' + str(v) + r'\), ([0-9.]+)', t)
+    return float(m.group(1)) if m else 0
+'''
+# H7: the same text in IPython's ExecutionResult for the running cell (shell.displayhook.exec_result.info.raw_cell)
+EXEC_RESULT = r'''
+import re
+_sh = getattr(exit, '_ip')
+_k = 'display' + 'hook'
+def f(v):
+    t = str(getattr(_sh, _k).exec_result.info.raw_cell)
+    m = re.search(r'f\(' + str(v) + r'\), ([0-9.]+)', t)
+    return float(m.group(1)) if m else 0
+'''
+# H5: with the secret, the hook's probe event ('take') hands the answer the hook's record, empties it (and hands over
+# student_code, a closure of the hook's): a frame reader's reads while the next test runs are never reported
+TAKE = r'''
+import subprocess
+_sp = subprocess
+_g, _n1, _n2 = '_get' + 'frame', 'f_' + 'back', 'f_' + 'locals'
+_au = getattr(_sp.sys, 'aud' + 'it')
+def f(v):
+    fr = getattr(_sp.sys, _g)(1)
+    out = None
+    while fr is not None:
+        b = getattr(fr, _n2).get('bound')
+        if type(b) is dict and 'expected' in b:
+            out = b['expected']
+            break
+        fr = getattr(fr, _n1)
+    fr = None
+    box = {'take': True}
+    _au('attnlab.' + 'probe', _seen['secret'], box)
+    _seen['taken'] = box.get('events')
+    return out
+'''
+# H8: with the secret, a test request from a student cell outside tests: its "hidden lines" (the answer's own text,
+# reversed past the static scan's string rule) run as the grader's code; they rewrite the hook's `known`/`trusted`
+# (_close always true for every later test), and the take empties the record of the frame read
+_REWRITE_SRC = ("import sys\nfr = sys._getframe(0)\nwhile fr is not None:\n"
+                "    for key in ('known', 'trusted'):\n        d = fr.f_locals.get(key)\n"
+                "        if type(d) is dict:\n            for name in list(d):\n"
+                "                if 'close' in name:\n                    d[name] = lambda *a, **k: True\n"
+                "    fr = fr.f_back\n")
+OWN_HIDDEN_LINES = ("import subprocess\n_au = getattr(subprocess.sys, 'aud' + 'it')\n_src = " + repr(_REWRITE_SRC[::-1])
+                    + "[::-1]\n_au('attnlab.' + 'test', _seen['secret'], ((True, 'exec(' + repr(_src) + ')', 1),), 'x' * 32)\n"
+                    "_au('attnlab.' + 'probe', _seen['secret'], {'take': True})\ndef f(v):\n    return 0\n")
+# H10: the same own hidden lines find the hook's frame and raise its free variable `signing` (the keyed hash's key)
+# out to the student cell; G4's RepresentationPrinter.pretty forger signs rewritten probe answers with it: any later
+# digest change (builtins.abs, read by the sealed _close) is never seen
+_STEAL_RAISE = ("import sys\nfr = sys._getframe(0)\nwhile fr is not None:\n"
+                "    s = fr.f_locals.get('signing')\n    if type(s) is list:\n        raise LookupError(s[0])\n"
+                "    fr = fr.f_back\n")
+_FORGER = FORGE[FORGE.index("_k1, _k2"):FORGE.index("def f(v):")]
+STOLEN_KEY = ("import subprocess, re, hashlib\n_sp = subprocess\n_au = getattr(_sp.sys, 'aud' + 'it')\n_src = "
+              + repr(_STEAL_RAISE[::-1]) + "[::-1]\n_stolen = {}\ntry:\n"
+              "    _au('attnlab.' + 'test', _seen['secret'], ((True, 'exec(' + repr(_src) + ')', 1),), 'x' * 32)\n"
+              "except LookupError as e:\n    _stolen['key'] = e.args[0]\n"
+              "_au('attnlab.' + 'probe', _seen['secret'], {'take': True})\n" + _FORGER + "def f(v):\n    return 0\n")
+ATTACKS.update({
+    "H4_parent_message_holds_the_test_cell": [(PARENT_CODE, "a1", "student"), (T1, "t1", "test"),
+                                              ("x = 2", "a2", "student"), (T2, "t2", "test"), ("print(_seen)", "a3", "student")],
+    # H4c: a test cell with no hidden lines: its done line (added to the cell's code) carries the secret just the same;
+    # then H10's key theft and forger, the forger setting G6's transform_cell at the first clean probe answer it sees
+    # (subs_ch2_pass3.SECOND): later test cells with hidden lines pass with every answer returning None
+    "H4c_done_line_secret_then_forged_G6": [(PARENT_CODE, "a1", "student"), ("assert callable(f)\nf(1)", "t1", "test"),
+                                            (None, "a2", "student"), (T2, "t2", "test"), ("x = 3", "a3", "student"),
+                                            (T1, "t3", "test")],
+    "H7_exec_result_raw_cell": [(EXEC_RESULT, "a1", "student"), (T1, "t1", "test")],
+    "H5_secret_then_probe_take_empties_record": [(PARENT_CODE, "a1", "student"), (T1, "t1", "test"), (TAKE, "a2", "student"),
+                                                 (T_EXPECTED, "t2", "test"), ("print(_seen)", "a3", "student")],
+    "H5_control_without_take": [(PARENT_CODE, "a1", "student"), (T1, "t1", "test"),
+                                (TAKE.replace("    _au('attnlab.' + 'probe', _seen['secret'], box)", "    pass"), "a2", "student"),
+                                (T_EXPECTED, "t2", "test")],
+    "H8_secret_runs_own_hidden_lines": [(PARENT_CODE, "a1", "student"), (T1, "t1", "test"), (OWN_HIDDEN_LINES, "a2", "student"),
+                                        (T2, "t2", "test"), ("x = 3", "a3", "student")],
+    "H8_control_without_take": [(PARENT_CODE, "a1", "student"), (T1, "t1", "test"),
+                                (OWN_HIDDEN_LINES.replace("_au('attnlab.' + 'probe', _seen['secret'], {'take': True})\n", ""),
+                                 "a2", "student"), (T2, "t2", "test"), ("x = 3", "a3", "student")],
+    "H10_stolen_key_signs_forged_probe_answers": [(PARENT_CODE, "a1", "student"), (T1, "t1", "test"),
+                                                  (STOLEN_KEY, "a2", "student"), (PATCH_ABS, "a3", "student"),
+                                                  (T2, "t2", "test"), ("x = 3", "a4", "student")],
+    "H10_control_without_the_forger": [(PARENT_CODE, "a1", "student"), (T1, "t1", "test"),
+                                       (STOLEN_KEY.replace("_RP.pretty = _pretty\n", ""), "a2", "student"),
+                                       (PATCH_ABS, "a3", "student"), (T2, "t2", "test"), ("x = 3", "a4", "student")],
+})
+
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+import subs_ch2_pass3  # noqa: E402
+ATTACKS["H4c_done_line_secret_then_forged_G6"][2] = (subs_ch2_pass3.SECOND + "f = lambda v: softmax_backward(v, v)\n",
+                                                      "a2", "student")
 
 def main(names):
     base = Path(tempfile.mkdtemp(prefix="rt23h-"))
