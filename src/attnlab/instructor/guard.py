@@ -982,7 +982,7 @@ def __attnlab_install_audit__(watched, attrs, module_name, pickle_modules, pickl
     str_str, bytes_decode = str.__str__, bytes.decode
     fs_encoding, fs_errors = sys.getfilesystemencoding(), sys.getfilesystemencodeerrors()
     lstat, readlink, getcwd, s_islnk = os.lstat, os.readlink, os.getcwd, __import__("stat").S_ISLNK
-    os_error, type_error, value_error, int_ = OSError, TypeError, ValueError, int
+    os_error, type_error, value_error = OSError, TypeError, ValueError
 
     def plain(name):
         # an exact str for a str, a str subclass or bytes (decoded as os.fsdecode would); None for anything else
@@ -1391,7 +1391,7 @@ def __attnlab_install_audit__(watched, attrs, module_name, pickle_modules, pickl
             frame = frame.f_back
         return False
 
-    def refuse_request(kind):
+    def refuse_request():
         busy[0] = True
         try:
             refused_callback("attnlab.request")
@@ -1470,7 +1470,7 @@ def __attnlab_install_audit__(watched, attrs, module_name, pickle_modules, pickl
                 and gate[0] is not None):
             found = request_of(args[0])
             if found is not None and asked_by_student():
-                refuse_request(found[0][0])
+                refuse_request()
                 return
             if found is not None:
                 (kind, _, *what), box = found
@@ -1507,7 +1507,7 @@ def __attnlab_install_audit__(watched, attrs, module_name, pickle_modules, pickl
                 gate[0] is not None and len_(args) > 0 and type_(args[0]) is str_ and args[0] == gate[0]
                 and asked_by_student()):
             # the right secret from an answer's code (a wrong one is ignored below, as before)
-            refuse_request(event)
+            refuse_request()
             return
         if event == "attnlab.stage":
             # a test cell's lines, handed over in a request before the cell runs, under a ticket its gate names: the
