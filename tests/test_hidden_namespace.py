@@ -116,9 +116,12 @@ def test_every_test_cell_with_hidden_tests_goes_through_the_gate():
                 for hidden, text, first in segments:
                     assert lines[first - 1:first - 1 + len(text.splitlines())] == text.splitlines()
                 # the gate reaches the hook without a name the notebook could bind (red team 23)
-                gate = guard.test_cell_gate(source, "s3cret", "t0ken")
-                assert gate.startswith("(lambda f: (f.__code__, f())[1])(lambda box=[('attnlab.test', 's3cret', ")
+                # and it holds neither the secret nor a hidden line, only a ticket and a tag (red team 24)
+                gate = guard.test_cell_gate(source, "s3cret", "t1cket")
+                assert gate.startswith("(lambda f: (f.__code__, f())[1])(lambda box=[('attnlab.test', '")
                 assert "__import__" not in gate.split("lambda box=[")[0]
+                assert "s3cret" not in gate and "t1cket" in gate and HIDDEN_BEGIN not in gate
+                assert not any(hidden and text in gate for hidden, text, _ in segments)
                 counted += 1
     assert counted > 60, counted
 
@@ -130,7 +133,7 @@ def test_every_test_cell_with_hidden_tests_goes_through_the_gate():
     "x = 1",                                                              # no hidden tests
 ])
 def test_a_cell_the_gate_cannot_cut_is_sent_as_it_is(source):
-    assert guard.test_segments(source) is None and guard.test_cell_gate(source, "s3cret", "t0ken") is None
+    assert guard.test_segments(source) is None and guard.test_cell_gate(source, "s3cret", "t1cket") is None
 
 
 def test_a_request_answers_only_through_its_keyed_hash_and_ignores_the_notebooks_globals():
@@ -156,33 +159,55 @@ def test_a_request_answers_only_through_its_keyed_hash_and_ignores_the_notebooks
     assert rewritten != out["answer"] and guard.answer_of(rewritten, "k3y", "n1") is None
 
 
+def _probe_event(secret: str, box: str) -> str:
+    return f"sys.audit('attnlab.probe', {guard.request_tag(secret, 'attnlab.probe', ())!r}, {box})"
+
+
 def test_the_gate_runs_a_cell_only_with_its_secret_and_says_so_only_when_it_ran_to_its_end():
     """In a fresh interpreter with the audit hook: the first secret sets the gate and a second one changes nothing;
-    a request with another secret runs nothing and leaves no token (so the grader flags such a cell instead of
-    passing it); an error of a hidden line reaches the caller; what the grader's cell bound is kept as it was."""
+    a request tagged with another secret runs nothing and leaves no token (so the grader flags such a cell instead of
+    passing it); an error of a hidden line reaches the caller; what the grader's cell bound is kept as it was.
+    A request is good once: sent again (as an answer that read it while it waited would), it runs nothing and is
+    counted as refused; a tag does not carry over to other contents (red team 24)."""
     cell = "x = 1\n" + HIDDEN_BEGIN + "\nassert _REF['v'] == 1 and x == 1\n_check_seen = sorted(k for k in globals() if k == '_check_seen')\n### END HIDDEN TESTS"
     failing = HIDDEN_BEGIN + "\nassert _check_seen == [], 'never'\nassert False, 'hidden error'\n### END HIDDEN TESTS"
+    right_gate = guard.test_cell_gate(cell, 'right', 'ticket-2')
+    stage = guard.stage_expression(cell, 'right', 'ticket-5', 'token-5')
+    other_tag = stage.split(", ")[1]
     script = guard.audit_source() + "\n".join([
         "import sys, json",
         "rec = sys.modules['__attnlab_audit__']",
         f"eval({guard.gate_expression('right')!r})",
         f"eval({guard.gate_expression('wrong')!r})",          # too late: the first one set it
-        "sys.audit('attnlab.probe', 'right', {'cell': ('t', 'grader')})",
+        _probe_event("right", "{'cell': ('t', 'grader')}"),
         # the module publishes nothing of the hook (red team 17 F1, F3), and the probe event answers the secret only
         "wrong_box, right_box = {}, {}",
-        "sys.audit('attnlab.probe', 'wrong', wrong_box)",
-        "sys.audit('attnlab.probe', 'right', right_box)",
+        _probe_event("wrong", "wrong_box"),
+        _probe_event("right", "right_box"),
         "published = sorted(k for k in vars(rec) if not k.startswith('__'))",
         "_REF = {'v': 1}",
         f"eval({guard.trust_expression(['_REF'], 'right')!r})",
         "_REF['v'] = 2",                                      # changed later, in the notebook's namespace
-        f"exec({guard.test_cell_gate(cell, 'wrong', 'token-1')!r})",
+        f"eval({guard.stage_expression(cell, 'wrong', 'ticket-1', 'token-1')!r})",
+        f"exec({guard.test_cell_gate(cell, 'wrong', 'ticket-1')!r})",
         "out = {'wrong secret': rec.__dict__.pop('done', None), 'x after wrong': 'x' in globals()}",
-        f"exec({guard.test_cell_gate(cell, 'right', 'token-2')!r})",
+        f"eval({guard.stage_expression(cell, 'right', 'ticket-2', 'token-2')!r})",
+        f"exec({right_gate!r})",
         "out['right secret'] = rec.__dict__.pop('done', None)",
         "out['hidden name in the notebook'] = '_check_seen' in globals()",
+        "refused = rec.refused",
+        f"eval({guard.stage_expression(cell, 'right', 'ticket-2', 'token-4')!r})",
+        f"exec({right_gate!r})",                             # the same request again
+        "out['sent again'] = [rec.__dict__.pop('done', None), rec.refused - refused]",
+        # a tag that checked out for one stage does not for other contents
+        f"sys.audit('attnlab.stage', {other_tag}, 'ticket-6', None, 'token-6')",
         "try:",
-        f"    exec({guard.test_cell_gate(failing, 'right', 'token-3')!r})",
+        f"    exec({guard.done_line('right', 'ticket-6')!r})",
+        "except RuntimeError as err:",
+        "    out['other contents'] = [str(err), rec.__dict__.pop('done', None)]",
+        f"eval({guard.stage_expression(failing, 'right', 'ticket-3', 'token-3')!r})",
+        "try:",
+        f"    exec({guard.test_cell_gate(failing, 'right', 'ticket-3')!r})",
         "except AssertionError as err:",
         "    out['error'] = str(err)",
         "out['after error'] = rec.__dict__.pop('done', None)",
@@ -193,6 +218,8 @@ def test_the_gate_runs_a_cell_only_with_its_secret_and_says_so_only_when_it_ran_
     assert proc.returncode == 0, proc.stderr
     assert json.loads(proc.stdout.strip().splitlines()[-1]) == {
         "wrong secret": None, "x after wrong": False, "right secret": "token-2", "hidden name in the notebook": False,
+        "sent again": [None, 1],
+        "other contents": ["the test's lines were not handed over (no staged test under this ticket)", None],
         "error": "hidden error", "after error": None, "published": ["refused"], "probe": [[], ["student_code"]]}
 
 
@@ -317,7 +344,7 @@ def test_hidden_lines_read_their_names_as_constants_and_hand_an_answer_none_of_t
     script = guard.audit_source() + "\n".join([
         "import sys, json, types",
         f"eval({guard.gate_expression('right')!r})",
-        "sys.audit('attnlab.probe', 'right', {'cell': ('t', 'grader')})",
+        _probe_event("right", "{'cell': ('t', 'grader')}"),
         "_SINK = types.SimpleNamespace()",
         "def _close(got, expected):",
         "    assert got == expected, f'got {got}, expected {expected}'",
@@ -334,18 +361,21 @@ def test_hidden_lines_read_their_names_as_constants_and_hand_an_answer_none_of_t
         "    return 0",
         "def answer_trust():",
         "    globals()['_close'] = lambda *a, **k: None",
-        "    sys.audit('attnlab.trust', 'right', ('_close',))",
+        f"    {guard.trust_expression(['_close'], 'right')}",   # a tag that checks out, while a test runs
         "    return 0",
-        f"exec({guard.test_cell_gate(FOLDED, 'right', 'token-1')!r})",
+        f"eval({guard.stage_expression(FOLDED, 'right', 'ticket-1', 'token-1')!r})",
+        f"eval({guard.stage_expression(HANDED, 'right', 'ticket-2', 'token-2')!r})",
+        f"eval({guard.stage_expression(LATER, 'right', 'ticket-3', 'token-3')!r})",
+        f"exec({guard.test_cell_gate(FOLDED, 'right', 'ticket-1')!r})",
         "out = dict(_SINK.results, done=sys.modules['__attnlab_audit__'].__dict__.pop('done', None))",
         "out['answer is the reference'] = answer(5) == 10",
         "try:",
-        f"    exec({guard.test_cell_gate(HANDED, 'right', 'token-2')!r})",
+        f"    exec({guard.test_cell_gate(HANDED, 'right', 'ticket-2')!r})",
         "except AssertionError as err:",
         "    out['handed'] = str(err)",
         "out['seen'] = SEEN",
         "try:",
-        f"    exec({guard.test_cell_gate(LATER, 'right', 'token-3')!r})",
+        f"    exec({guard.test_cell_gate(LATER, 'right', 'ticket-3')!r})",
         "except AssertionError as err:",
         "    out['trust while testing'] = str(err)",
         "out['after del'] = _SINK.after_del",

@@ -306,14 +306,19 @@ def test_python_raises_every_audit_event_the_guard_relies_on():
 
 
 # the hook's record and the cell it files events under are reached through the gate only (red team 17 F1, F3)
+# (each request tagged as guard.request_tag tags the grader's, with the secret 'g')
 HOOK_ACCESS = (
-    "import sys\n"
+    "import sys, hashlib, os\n"
     "sys.audit('attnlab.gate', 'g')\n"
+    "def _tag(kind):\n"
+    "    nonce = os.urandom(8).hex()\n"
+    "    text = kind + chr(0) + nonce + chr(0) + repr(())\n"
+    "    return nonce + ':' + hashlib.blake2b(text.encode(), key=b'g', digest_size=16).hexdigest()\n"
     "def set_cell(cell):\n"
-    "    sys.audit('attnlab.probe', 'g', {'cell': cell})\n"
+    "    sys.audit('attnlab.probe', _tag('attnlab.probe'), {'cell': cell})\n"
     "def events():\n"
     "    box = {'take': True}\n"
-    "    sys.audit('attnlab.probe', 'g', box)\n"
+    "    sys.audit('attnlab.probe', _tag('attnlab.probe'), box)\n"
     "    return box['events']\n")
 
 
@@ -869,20 +874,47 @@ ROUND23_ATTACKS = ("F1_signal_frame_read", "F1b_signal_rewrites_hook_state", "F2
 @pytest.mark.slow
 @pytest.mark.parametrize("attack", ROUND23_ATTACKS)
 def test_red_team_23s_attacks_on_what_the_kernel_side_trusts_keep_no_points(tmp_path, attack):
-    """The attack is flagged, or no test cell of it passes (its answers are wrong; a flagged notebook's later tests
-    are not graded), and nothing of a test cell's hidden lines or the probe's secret reaches what a student cell
-    shows (a failing test cell's own traceback shows its line to the instructor; the feedback reduces it,
-    test_hidden_namespace)."""
+    """The attack is flagged, or no test cell of it with hidden lines passes (its answers are wrong; a flagged
+    notebook's later tests are not graded), and nothing of a test cell's hidden lines or the probe's secret reaches
+    what a student cell shows (a failing test cell's own traceback shows its line to the instructor; the feedback
+    reduces it, test_hidden_namespace)."""
     attacks = load_script("tests/redteam/round23/hostile/attacks.py")
     cells_in = attacks.ATTACKS[attack]
     ctx, cells = run_notebook(tmp_path, [(attacks.SETUP, "setup", "locked"), *cells_in])
-    tests = [gid for _, gid, kind in cells_in if kind == "test"]
+    tests = [gid for source, gid, kind in cells_in if kind == "test" and "### BEGIN HIDDEN TESTS" in source]
     passed = [gid for gid in tests if not any(o.get("output_type") == "error" for o in cells[gid].outputs)]
     assert ctx.tampered or passed == [], (passed, ctx.tampered)
     shown = json.dumps([cells[gid].outputs for _, gid, kind in cells_in if kind == "student"])
     assert "hidden-" not in shown and "LEAKED ['" not in shown and "'gate':" not in shown, shown[:2000]
-    # G1 (the gate has no closure now), H4 and H7 (the cell's request holds no hidden line now): the attack fails
-    assert ctx.tampered or attack.startswith(("G1", "H4_", "H7_")), attack
+    # G1 (the gate has no closure now), H4 and H7 (the cell's request holds no hidden line now), and the attacks
+    # that used the gate's secret read from the running cell's request (no request holds it since red team 24): the
+    # attack fails
+    assert ctx.tampered or attack.startswith(("G1", "H4_", "H7_", "H4c_", "H5_", "H8_", "H10_", "G10c_")), attack
+
+
+ROUND24_ATTACKS = ("I1_thread_trust_with_the_running_requests_secret",
+                   "I2_lingering_text_thread_rebinds_a_helper_during_a_locked_cell",
+                   "I3_finalizer_in_the_graders_probe", "I4_timer_of_exec_rebinds_a_helper_during_a_locked_cell",
+                   "I5_gc_callback_rebinds_a_helper")
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("attack", ROUND24_ATTACKS)
+def test_red_team_24s_code_with_no_student_frame_keeps_no_points(tmp_path, attack):
+    """Code an answer leaves to run later with no frame of a student cell on its stack: a thread whose target is
+    exec, a threading.Timer of exec, a finalizer the garbage collector calls in the middle of the grader's code, a
+    collector callback. On 5cc18c2's guard I1, I2 and I3 passed hidden tests unflagged at runtime (the running
+    request held the gate's secret, which such code could use; a thread made from text was nobody's). Now no
+    request holds the secret (each carries a one-time tag), and such threads, timers, finalizers and callbacks are
+    flagged: no hidden test of the attack passes, and every attack that leaves something running is flagged."""
+    attacks = load_script("tests/redteam/round24/attacks.py")
+    cells_in = attacks.ATTACKS[attack]
+    ctx, cells = run_notebook(tmp_path, [(attacks.SETUP, "setup", "locked"), *cells_in])
+    tests = [gid for _, gid, kind in cells_in if kind == "test"]
+    passed = [gid for gid in tests if not any(o.get("output_type") == "error" for o in cells[gid].outputs)]
+    assert passed == [], (passed, ctx.tampered)
+    if not attack.startswith("I3"):   # I3's finalizer fires when the collector runs: flagged when it sends a request
+        assert ctx.tampered, attack
 
 
 @pytest.mark.slow

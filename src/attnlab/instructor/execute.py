@@ -620,8 +620,9 @@ class HardenedExecute(Execute):
         self._last = (cell, gid, kind)
         timeouts = len(self._ctx.timed_out)
         self._notebook_limit_hit = False
-        # a test cell's request carries a secret the kernel hands back only when the cell's code ran to its end
-        # without an error (ipykernel evaluates user expressions only then), and the kernel keeps no copy of it
+        # a test cell has a secret (staged with the hook before the cell, below) the kernel hands back only when the
+        # cell's code ran to its end without an error (ipykernel evaluates user expressions only then), and the
+        # kernel keeps no copy of it
         # (sandbox.py): a reply sent on the cell's behalf, or the kernel's own reply to a failed test rewritten as a
         # success, lacks it (red team 16 F13: an answer that forged the test cell's reply and dropped the real one
         # scored full marks for a notebook computing nothing, in every chapter)
@@ -632,15 +633,15 @@ class HardenedExecute(Execute):
         if self._token is not None:
             plain_execute, token = self.kc.execute, self._token
             store = f"__import__('sys').modules[{guard.AUDIT_MODULE!r}].__dict__"
-            last_line = guard.done_line(self._gate, token)
             # a cell with hidden tests goes through the audit hook's gate, which leaves the secret itself: its hidden
             # lines run in a namespace that no answer reaches through the notebook's (guard.test_cell_gate). Both the
-            # gate and the last line reach the hook without a name, and the secret comes back through a request
+            # gate and the last line reach the hook without a name, and the secret comes back through a request.
+            # The lines and the secret are handed to the hook first, under a ticket: the cell's own request, which an
+            # answer can read while it runs, holds neither (red team 23, 24)
             ticket = secrets.token_hex(8)
-            staging = guard.stage_expression(cell.source, self._gate, ticket)
-            if staging is not None:
-                await self._silent("", staging)
-            gated = guard.test_cell_gate(cell.source, self._gate, token, ticket if staging is not None else None)
+            await self._silent("", guard.stage_expression(cell.source, self._gate, ticket, token))
+            last_line = guard.done_line(self._gate, ticket)
+            gated = guard.test_cell_gate(cell.source, self._gate, ticket)
             self._done_nonce = secrets.token_hex(8)
             done = guard.request_expression(f"{store}.pop('done', None)", self._gate, self._done_nonce)
             self.kc.execute = lambda code, **kw: plain_execute(

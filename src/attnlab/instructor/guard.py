@@ -59,6 +59,7 @@ import functools
 import hashlib
 import json
 import os
+import secrets
 
 WATCHED_MODULES = ("torch", "torch.testing", "torch.testing._comparison", "torch.nn", "torch.nn.functional", "numpy",
                    "numpy.testing", "math", "builtins",
@@ -888,18 +889,29 @@ def settings_message(changed: str) -> str:
 
 # before a student cell: the source lines the grader's own cells left in linecache (IPython keeps every cell's
 # source there for tracebacks) are dropped, so that code printing linecache finds no hidden test
-def _gate_call(event: str, *args) -> str:
-    """Code that raises the audit event ``event`` with ``args``, which only the grader's hook answers (the gate).
-    Sent only inside a request (:func:`request_expression`) or before any student code: its ``__import__`` is a
-    name, which a global of the notebook could stand for."""
-    return f"__import__('sys').audit({', '.join(map(repr, (event, *args)))})"
+def request_tag(gate: str, kind: str, what: tuple) -> str:
+    """What a grader's request carries in place of the gate's secret: ``"nonce:mac"``, the keyed hash (the secret as
+    key) of the request's kind, a fresh nonce and the ``repr`` of its contents. The secret itself travels once, before
+    any student code (:func:`gate_expression`); the hook answers each nonce once (AUDIT_SOURCE's ``authentic``), so
+    a request an answer reads while it waits (the running cell's, kernel.get_parent(), red team 24) can only be sent
+    again as it is, and the grader's own copy then finds it spent (flagged)."""
+    nonce = secrets.token_hex(8)
+    mac = hashlib.blake2b(f"{kind}\x00{nonce}\x00{what!r}".encode(), key=gate.encode(), digest_size=16).hexdigest()
+    return f"{nonce}:{mac}"
+
+
+def _gate_call(event: str, gate: str, *args) -> str:
+    """Code that raises the audit event ``event`` with a tag (:func:`request_tag`) and ``args``, which only the
+    grader's hook answers (the gate). Sent only inside a request (:func:`request_expression`) or before any student
+    code: its ``__import__`` is a name, which a global of the notebook could stand for."""
+    return f"__import__('sys').audit({', '.join(map(repr, (event, request_tag(gate, event, args), *args)))})"
 
 
 def _nameless(kind: str, gate: str, *args) -> str:
-    """An expression that hands ``(kind, gate, *args)`` to the audit hook without looking up any name: reading the
+    """An expression that hands ``(kind, tag, *args)`` to the audit hook without looking up any name: reading the
     ``__code__`` of a lambda raises an audit event, and the hook reads the request from the lambda's default (see
     AUDIT_SOURCE). It evaluates to the lambda's box: ``[request, result]`` when the hook answered."""
-    return f"(lambda f: (f.__code__, f())[1])(lambda box=[{(kind, gate, *args)!r}]: box)"
+    return f"(lambda f: (f.__code__, f())[1])(lambda box=[{(kind, request_tag(gate, kind, args), *args)!r}]: box)"
 
 
 def request_expression(expression: str, gate: str, nonce: str) -> str:
@@ -933,9 +945,11 @@ def answer_of(text, key: str, nonce: str):
         return None
 
 
-def done_line(gate: str, token: str) -> str:
-    """The last line the grader adds to a test cell without hidden lines: it leaves ``token`` with the hook."""
-    return f"\n{_nameless('attnlab.done', gate, token)} and None\n"
+def done_line(gate: str, ticket: str) -> str:
+    """The last line the grader adds to a test cell without hidden lines: the hook leaves the token staged under
+    ``ticket`` (:func:`stage_expression`), so the cell's request, which an answer can read while it runs, holds no
+    token."""
+    return f"\n{_nameless('attnlab.done', gate, ticket)} and None\n"
 
 
 def forget_sources(gate: str) -> str:
@@ -1428,6 +1442,40 @@ def __attnlab_install_audit__(watched, attrs, module_name, pickle_modules, pickl
         text = repr(value) if type_(value) in plain_types else "None"
         return (text, blake2b((nonce + "\x00" + text).encode(), key=signing[0], digest_size=16).hexdigest())
 
+    # the grader's requests carry no secret (red team 24: the running cell's request, which an answer reads while it
+    # runs, held it, and a thread or a finalizer the answer left, which runs with no student frame on its stack,
+    # made requests with it): each carries a tag, "nonce:mac", the keyed hash of its kind, nonce and contents with
+    # the secret (sent once, before any student code) as key (guard.request_tag). A nonce is good once: a request
+    # read while it waits can only be sent again as it is, before the grader's own copy, which then finds it spent
+    used_nonces, gate_key, home = set_(), [b""], [None]
+
+    def plain_request(value, depth):
+        # contents of the interpreter's own plain types only, whose repr no answer's code makes (a str subclass could
+        # show the grader's text in its repr and hold other lines)
+        kind = type_(value)
+        if kind is tuple_:
+            return depth < 4 and all_(plain_request(v, depth + 1) for v in value)
+        return kind is str_ or kind is int or kind is bool or value is None
+
+    def authentic(kind, tag, what):
+        if gate[0] is None or type_(kind) is not str_ or type_(tag) is not str_ or not plain_request(what, 0):
+            return False
+        nonce, _, mac = tag.partition(":")
+        expected = blake2b((kind + "\x00" + nonce + "\x00" + repr(what)).encode(), key=gate_key[0],
+                           digest_size=16).hexdigest()
+        if mac != expected:
+            return False
+        if nonce in used_nonces:
+            # the grader's request, already sent by someone else: an answer read it while it waited
+            busy[0] = True
+            try:
+                refused_callback("attnlab.replay")
+            finally:
+                busy[0] = False
+            return False
+        used_nonces.add(nonce)
+        return True
+
     def request_of(fn):
         # the grader's request that a nameless gate carries, or None: `(lambda box=[(kind, secret, *what)]: box)`
         # whose __code__ is read. Reading it needs no name, so no global of the notebook (a function named
@@ -1442,8 +1490,7 @@ def __attnlab_install_audit__(watched, attrs, module_name, pickle_modules, pickl
                 and len_(defaults[0]) == 1 and type_(defaults[0][0]) is tuple_ and len_(defaults[0][0]) >= 2):
             return None
         request = defaults[0][0]
-        if not (type_(request[0]) is str_ and type_(request[1]) is str_ and gate[0] is not None
-                and request[1] == gate[0]):
+        if not authentic(request[0], request[1], request[2:]):
             return None
         return request, defaults[0]
 
@@ -1474,11 +1521,7 @@ def __attnlab_install_audit__(watched, attrs, module_name, pickle_modules, pickl
                 return
             if found is not None:
                 (kind, _, *what), box = found
-                busy[0] = True
-                try:
-                    ns = getframe(1).f_globals  # the frame that read __code__: the cell's or the expression's
-                finally:
-                    busy[0] = False
+                ns = home[0]  # the notebook's: a request sent again from elsewhere does what the grader's would
                 if testing[0] and kind != "attnlab.done":
                     # no request of the grader's comes while a test cell runs: one that does carries a secret an
                     # answer found
@@ -1486,42 +1529,44 @@ def __attnlab_install_audit__(watched, attrs, module_name, pickle_modules, pickl
                     if len_(st.events) < 200:
                         st.events.append((kind, "", st.cell[0] if st.cell else "?", 0, st.cell[0] if st.cell else ""))
                     return
-                if kind == "attnlab.test" and len_(what) == 2:
-                    segments, token = what
-                    if type_(segments) is str_:   # a ticket: the lines were staged (stage_expression)
-                        segments = staged.pop(segments, None)
-                        if segments is None:
-                            raise RuntimeError("the test's lines were not handed over (no staged test under this ticket)")
-                    run_test(ns, segments, token)
+                if kind in ("attnlab.test", "attnlab.done") and len_(what) == 1:
+                    # a ticket: the lines and the token were staged before the cell (stage_expression)
+                    segments, token = staged.pop(what[0], (None, None))
+                    if token is None or (kind == "attnlab.test") != (segments is not None):
+                        raise RuntimeError("the test's lines were not handed over (no staged test under this ticket)")
+                    if segments is None:
+                        rec.__dict__["done"] = token
+                    else:
+                        run_test(ns, segments, token)
                 elif kind == "attnlab.eval" and len_(what) == 2 and all_(type_(w) is str_ for w in what):
                     box.append(signed(evaluated(what[0], ns), what[1]))
-                elif kind == "attnlab.done" and len_(what) == 1:
-                    rec.__dict__["done"] = what[0]
                 return
         if event == "attnlab.gate":
             if gate[0] is None and len(args) in (1, 2) and all_(type_(a) is str_ for a in args):
                 gate[0] = args[0]
+                gate_key[0] = args[0].encode()
                 signing[0] = args[1].encode() if len(args) == 2 else b""
+                home[0] = getframe(1).f_globals  # the notebook's namespace, where every request of the grader's runs
             return
-        if event in ("attnlab.probe", "attnlab.forget", "attnlab.test", "attnlab.trust", "attnlab.stage") and (
-                gate[0] is not None and len_(args) > 0 and type_(args[0]) is str_ and args[0] == gate[0]
-                and asked_by_student()):
-            # the right secret from an answer's code (a wrong one is ignored below, as before)
-            refuse_request()
-            return
+        granted = False
+        if event in ("attnlab.probe", "attnlab.forget", "attnlab.trust", "attnlab.stage") and len_(args):
+            # a tag that checks out (a wrong one is ignored, as before); from an answer's code it is refused
+            granted = authentic(event, args[0], () if event == "attnlab.probe" else args[1:])
+            if granted and asked_by_student():
+                refuse_request()
+                return
         if event == "attnlab.stage":
-            # a test cell's lines, handed over in a request before the cell runs, under a ticket its gate names: the
-            # cell's own request (which an answer can read while it runs: kernel.get_parent(), the display hook's
-            # record of the cell) then holds no hidden line (red team 23)
-            if (gate[0] is not None and len_(args) == 3 and type_(args[0]) is str_ and args[0] == gate[0]
-                    and type_(args[1]) is str_ and type_(args[2]) is tuple_ and len_(staged) < 64):
-                staged[args[1]] = args[2]
+            # a test cell's lines and token, handed over in a request before the cell runs, under a ticket its gate
+            # names: the cell's own request (which an answer can read while it runs: kernel.get_parent(), the display
+            # hook's record of the cell) then holds no hidden line and no token (red team 23, 24)
+            if (granted and len_(args) == 4 and type_(args[1]) is str_ and (args[2] is None or type_(args[2]) is tuple_)
+                    and type_(args[3]) is str_ and len_(staged) < 64):
+                staged[args[1]] = (args[2], args[3])
             return
         if event == "attnlab.probe":
             # the grader's probe: who wrote a code object, what was recorded since its last call (taken), and the
             # cell about to run
-            if gate[0] is not None and len(args) == 2 and type_(args[0]) is str_ and args[0] == gate[0] and (
-                    type_(args[1]) is dict_):
+            if granted and len(args) == 2 and type_(args[1]) is dict_:
                 box = args[1]
                 box["student_code"] = student_code
                 if box.get("take"):
@@ -1531,22 +1576,15 @@ def __attnlab_install_audit__(watched, attrs, module_name, pickle_modules, pickl
                     st.cell = tuple_(box["cell"])
             return
         if event == "attnlab.forget":
-            if gate[0] is not None and len(args) == 1 and type_(args[0]) is str_ and args[0] == gate[0] and (
-                    "linecache" in sys.modules):
+            if granted and len(args) == 1 and "linecache" in sys.modules:
                 for filename, owner in list_(st.files.items()):
                     if owner[1] != "student":
                         drop_source(filename)
             return
-        if event == "attnlab.test" or event == "attnlab.trust":
-            # only the grader's requests carry the secret; an error of the test propagates to the cell
-            if gate[0] is not None and len(args) == (3 if event == "attnlab.test" else 2) and type_(args[0]) is str_ and (
-                    args[0] == gate[0]):
-                busy[0] = True
-                try:
-                    ns = getframe(1).f_globals  # the caller's: the notebook's namespace, reached without a name
-                finally:
-                    busy[0] = False
-                if event == "attnlab.trust" and testing[0]:
+        if event == "attnlab.trust":
+            # names a locked cell bound, kept for the hidden tests (only the grader's request has a tag that checks out)
+            if granted and len(args) == 2:
+                if testing[0]:
                     # the grader trusts a locked cell's names after that cell, never while a test cell runs: a
                     # request then carries a secret an answer found (red team 18, hostile F5) and is refused
                     rec.refused += 1
@@ -1554,7 +1592,7 @@ def __attnlab_install_audit__(watched, attrs, module_name, pickle_modules, pickl
                         st.events.append(("attnlab.trust", "", st.cell[0] if st.cell else "?", 0,
                                           st.cell[0] if st.cell else ""))
                     return
-                (run_test if event == "attnlab.test" else trust)(ns, *args[1:])
+                trust(home[0], args[1])
             return
         if event == "attnlab.signal_gate":
             if (len_(args) == 1 and type_(args[0]) is list_ and len_(args[0]) == 2 and type_(args[0][0]) is str_
@@ -1675,6 +1713,10 @@ def __attnlab_install_audit__(watched, attrs, module_name, pickle_modules, pickl
             owner = owner_of(frame.f_code.co_filename) if frame is not None else None
             if owner is not None and owner[1] == "student":
                 remember("compile.text", filename, owner[0], frame.f_lineno)
+            elif frame is None and st.cell is not None:
+                # asked for by nobody's code: a thread whose target is exec or compile of a text (only the thread's
+                # own pass-through frames below it), which has no frame of a student cell (red team 24)
+                remember("compile.text", filename, st.cell[0], 0)
             return
         student_file("compile", filename, frame)
 
@@ -1953,10 +1995,10 @@ def audit_source() -> str:
 
 def gate_expression(gate: str, key: str | None = None) -> str:
     """A user expression, evaluated right after :data:`AUDIT_SOURCE` is installed and before any student code: it
-    sets the secret that the test cells' gate (:func:`test_cell_gate`) and :func:`trust_expression` carry, and the
-    key the hook signs its answers with (:func:`answer_of`). Sent as an expression, it is in no cache of cell
-    sources, and the kernel's copy of the request is emptied."""
-    return _gate_call("attnlab.gate", gate, *([key] if key else []))
+    sets the secret that keys the tags of the grader's requests (:func:`request_tag`), and the key the hook signs
+    its answers with (:func:`answer_of`). The only request that holds the secret itself: sent as an expression, it is
+    in no cache of cell sources, and the kernel's copy of the request is emptied."""
+    return f"__import__('sys').audit({', '.join(map(repr, ('attnlab.gate', gate, *([key] if key else []))))})"
 
 
 def test_segments(source: str) -> list[tuple[bool, str, int]] | None:
@@ -1985,28 +2027,27 @@ def test_segments(source: str) -> list[tuple[bool, str, int]] | None:
     return segments
 
 
-def stage_expression(source: str, gate: str, ticket: str) -> str | None:
-    """A request (sent through :func:`request_expression`) that hands a test cell's lines to the audit hook under
-    ``ticket`` before the cell runs, so that the cell's own code (:func:`test_cell_gate` with the ticket) holds no
-    hidden line: an answer can read the running cell's request (red team 23). None: the cell has no hidden lines."""
-    segments = test_segments(source)
-    if segments is None or not gate:
-        return None
-    return _gate_call("attnlab.stage", gate, ticket, tuple(segments))
+def stage_expression(source: str, gate: str, ticket: str, token: str) -> str:
+    """A request (sent through :func:`request_expression`) that hands a test cell's lines (None when it has no
+    hidden lines) and the token the hook leaves when the cell ran to its end to the audit hook under ``ticket``,
+    before the cell runs: the cell's own code (:func:`test_cell_gate` or :func:`done_line` with the ticket) then
+    holds neither, since an answer can read the running cell's request (red team 23)."""
+    segments = test_segments(source) if gate else None
+    return _gate_call("attnlab.stage", gate, ticket, None if segments is None else tuple(segments), token)
 
 
-def test_cell_gate(source: str, gate: str, token: str, ticket: str | None = None) -> str | None:
+def test_cell_gate(source: str, gate: str, ticket: str) -> str | None:
     """The code the grader sends for a test cell with hidden tests: one line that hands the whole cell to the audit
     hook (red team 17: an answer reached the notebook's namespace through ``getattr(f, name)`` with the name found by
     ``dir(f)``, which no scan can follow, and replaced ``_close`` and ``_equal`` for the test that called it).
     Its first name lookups happen before any student code of the cell runs, right after the grader's check; the
-    hidden lines then run in a namespace no answer's ``__globals__`` reaches. When every line ran without an error,
-    the hook leaves ``token`` where the cell's user expression takes it back (execute.py); a cell the gate did not
-    run has none. None: send the cell as it is."""
-    segments = test_segments(source)
-    if segments is None or not gate:
+    hidden lines then run in a namespace no answer's ``__globals__`` reaches. The lines and the token were staged
+    under ``ticket`` (:func:`stage_expression`). When every line ran without an error, the hook leaves the token where
+    the cell's user expression takes it back (execute.py); a cell the gate did not run has none. None: send the cell
+    as it is."""
+    if test_segments(source) is None or not gate:
         return None
-    return f"{_nameless('attnlab.test', gate, ticket or tuple(segments), token)} and None"
+    return f"{_nameless('attnlab.test', gate, ticket)} and None"
 
 
 def bound_names(source: str) -> list[str]:
@@ -2193,14 +2234,32 @@ def _probe(P):
                         return code
             return None
 
+        def callable_code(v, depth=0):
+            # whether a callable is a Python function (through partial objects and bound methods) rather than a
+            # builtin, such as exec or eval, handed the text it runs
+            kind = _type(v)
+            if kind is partial and depth < 8:
+                return callable_code(v.func, depth + 1)
+            if kind is method and depth < 8:
+                return callable_code(v.__func__, depth + 1)
+            return kind is Function
+
         running = []
         main_ident = K.get_ident() if K is not None else threading.get_ident()
         try:
-            for ident, frame in (K.current_frames() if K is not None else sys._current_frames()).items():
+            current = K.current_frames() if K is not None else sys._current_frames()
+            # the threads there were before any student code (the first probe runs before the first cell): a thread
+            # started since that runs code made from text (its target `exec`, its frames "<string>") has no code of
+            # the student's anywhere a check reads, yet runs the answer's text after its cell (red team 24)
+            before = cache.setdefault("threads before the student's code", _tuple(current))
+            for ident, frame in current.items():
                 if ident == main_ident:
                     continue
-                codes, thread = [], None
+                codes, thread, made_from_text = [], None, False
                 while frame is not None:
+                    name = frame.f_code.co_filename
+                    if ident not in before and (_type(name) is not _str or name[:1] == "<"):
+                        made_from_text = True
                     codes.append(frame.f_code)
                     if thread is None and frame.f_code.co_name == "_bootstrap_inner" and frame.f_code.co_filename == (
                             K.threading_file if K is not None else threading.__file__):
@@ -2218,11 +2277,47 @@ def _probe(P):
                             value = state.get(key)
                             if value is not None:
                                 codes.append(code_of_value(value))
-                if B.any(c is not None and student_code(c) for c in codes):
+                                # a thread started since, whose target is no Python function (`exec` with a text, a
+                                # threading.Timer of `exec`): what it runs is text no check reads (red team 24)
+                                made_from_text = made_from_text or (ident not in before and not callable_code(value))
+                if made_from_text or B.any(c is not None and student_code(c) for c in codes):
                     running.append(_repr(name))
         except Exception as err:
             errors.append("threads: " + _repr(err))
         hooks["threads that run the student's code after its cell (threading)"] = _tuple(_sorted(running))
+        # what an answer leaves for the garbage collector to call later, in the middle of the grader's own code and
+        # with no frame of a student cell on the stack (red team 24: weakref.finalize(obj, exec, text, d) read the
+        # request the grader was running and sent it first): a finalizer registered since the first probe whose
+        # function is no Python function, or code of the student's or made from text; and the collector's callbacks
+        import gc, weakref
+        left = []
+        try:
+            finalize = weakref.finalize
+            first = cache.setdefault("finalizers before the student's code", (
+                class_dict(finalize).get("_registry"), class_dict(finalize).get("_Info"),
+                _tuple(_id(k) for k in _dict(class_dict(finalize).get("_registry")))))
+            registry, info_type, known = first
+            if class_dict(finalize).get("_registry") is not registry or _type(registry) is not _real_dict:
+                left.append("weakref.finalize's registry replaced")
+            else:
+                read_func = class_dict(info_type)["func"].__get__
+                for key, info in _tuple(registry.items()):
+                    if _id(key) in known:
+                        continue
+                    func = read_func(info) if _type(info) is info_type else None
+                    while _type(func) is partial or _type(func) is method:
+                        func = func.func if _type(func) is partial else func.__func__
+                    if _type(func) is not Function:
+                        left.append(class_name(_type(func)))
+                    elif student_code(func.__code__) or _type(func.__code__.co_filename) is not _str or (
+                            func.__code__.co_filename[:1] == "<"):
+                        left.append("a function of the student's or made from text")
+        except Exception as err:
+            errors.append("finalizers: " + _repr(err))
+        hooks["finalizers the garbage collector would run for the student's code (weakref.finalize)"] = _tuple(left)
+        callbacks = _getattr(gc, "callbacks", None)
+        hooks["the garbage collector's callbacks (gc.callbacks)"] = (
+            seq(callbacks) if _type(callbacks) is B.list else _id(callbacks))
     hooks["the import system (sys.meta_path)"] = seq(sys.meta_path)
     hooks["the import system (sys.path_hooks)"] = seq(sys.path_hooks)
     hooks["the import system (sys.path_importer_cache)"] = (_id(sys.path_importer_cache), *_sorted(
@@ -2442,7 +2537,7 @@ def _probe(P):
     except Exception as err:
         errors.append("signals: " + _repr(err))
     box = {"take": True, "cell": P["cell"]}
-    _audit("attnlab.probe", P["gate"], box)
+    _audit("attnlab.probe", P["gate2"], box)
     taken = box.get("events", [])
     want = P["detail"]
     digest = {label: _hash(_tuple(_sorted(g.items()))) for label, g in groups.items()}
@@ -2471,7 +2566,8 @@ def probe_expression(nonce: str, *, cell: tuple[str, str] | None = None, detail:
     params = {"nonce": nonce, "cell": list(cell) if cell else None, "detail": None if detail is None else list(detail),
               "test_builtins": sorted(test_builtins), "modules": list(modules), "class_modules": list(WATCHED_CLASS_MODULES),
               "compare_ops": list(COMPARE_OPS), "reference_ops": list(REFERENCE_OPS),
-              "audit": AUDIT_MODULE, "gate": gate,
+              "audit": AUDIT_MODULE, "gate": request_tag(gate, "attnlab.probe", ()),
+              "gate2": request_tag(gate, "attnlab.probe", ()),
               "torch_dir": _torch_dir(),
               "protected": sorted(n for n in protected if not n.startswith("__attnlab"))}
     # K: what the hook hands over (its snapshot of the builtins, sys.audit as it was); the name __attnlab_kernel__
@@ -2562,6 +2658,8 @@ AUDIT_WHY = {
     "signal.signal": ("sets a signal handler of its own (signal.signal): Python hands a handler the frame that was "
                       "running, a test's among them (refused)"),
     "signal.module": "makes a second instance of a module the grader guards (_signal or _imp) (refused)",
+    "attnlab.replay": ("sent one of the grader's requests again, read while it waited, before the grader's own copy "
+                       "(which was then refused)"),
     "attnlab.request": ("makes one of the grader's requests (its secret read from the running cell's request) from "
                         "an answer's code: only the grader's own cells and checks make them (refused)"),
     "compile.cell_name": ("compiles code under a notebook cell's file name, other than IPython does for the cell "
