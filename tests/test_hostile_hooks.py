@@ -305,6 +305,41 @@ def test_python_raises_every_audit_event_the_guard_relies_on():
     assert all(raised.values()), {e: r for e, r in raised.items() if not r}
 
 
+def test_reset_switches_puts_back_the_deterministic_flag_without_importing_inductor():
+    """In a fresh interpreter: before every test cell the grader puts torch's switches back. With nothing to put
+    back it must not call torch.use_deterministic_algorithms, which imports torch._inductor and torch._dynamo
+    (more than a second of every graded notebook); whatever an answer set (the flag, warn_only alone, inductor's
+    `deterministic`) is put back."""
+    script = ("import sys, builtins, json, torch\nreset = " + repr(guard.RESET_SWITCHES) + "\n"
+              "run = lambda: eval(reset, {'__builtins__': builtins})\nout = {}\nrun()\n"
+              "out['inductor after a plain reset'] = 'torch._inductor' in sys.modules\n"
+              "torch.use_deterministic_algorithms(False, warn_only=True)\nrun()\n"
+              "out['warn_only left'] = torch.is_deterministic_algorithms_warn_only_enabled()\n"
+              "torch.use_deterministic_algorithms(True, warn_only=True)\nrun()\n"
+              "out['flag left'] = torch.are_deterministic_algorithms_enabled()\n"
+              "import torch._inductor.config as c\nc.deterministic = True\nrun()\n"
+              "out['inductor deterministic left'] = c.deterministic\nprint(json.dumps(out))\n")
+    proc = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=120)
+    assert proc.returncode == 0, proc.stderr
+    assert json.loads(proc.stdout.strip().splitlines()[-1]) == {
+        "inductor after a plain reset": False, "warn_only left": False, "flag left": False,
+        "inductor deterministic left": False}
+
+
+@pytest.mark.slow
+def test_the_grader_imports_neither_dynamo_nor_inductor_into_a_notebook_that_does_not(tmp_path):
+    """torch._dynamo and torch._inductor cost about 1.2 s of CPU in every graded notebook that imports them; the
+    grader's own cells (the reset of torch's switches, the preload before the first student cell) must not, so a
+    notebook that uses plain torch never pays for them."""
+    ctx, cells = run_notebook(tmp_path, [
+        ("import torch, sys\n_REF = {'ones': torch.ones}", "setup", "locked"), ("y = torch.ones(3) * 2", "a1", "student"),
+        ("assert y.sum() == 6\n### BEGIN HIDDEN TESTS\nassert y[0] == 2\n### END HIDDEN TESTS", "t1", "test"),
+        ("print(sorted(m for m in ('torch._dynamo', 'torch._inductor') if m in sys.modules))", "a2", "student")])
+    assert not ctx.tampered and not [o for o in cells["t1"].outputs if o.get("output_type") == "error"], (
+        ctx.tampered, cells["t1"].outputs)
+    assert "".join(o.get("text", "") for o in cells["a2"].outputs).strip() == "[]", cells["a2"].outputs
+
+
 # the hook's record and the cell it files events under are reached through the gate only (red team 17 F1, F3)
 # (each request tagged as guard.request_tag tags the grader's, with the secret 'g')
 HOOK_ACCESS = (

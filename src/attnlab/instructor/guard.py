@@ -850,9 +850,14 @@ def edited_locked_cells(submitted: dict, released: dict) -> tuple[list[str], lis
 # ------------------------------------------------------------------------------------------ in the kernel
 
 # torch's global switches that change what a test sees, back to their defaults before every test cell
-# (only when the notebook has imported torch: importing it here would change what the tamper guard watches)
+# (only when the notebook has imported torch: importing it here would change what the tamper guard watches).
+# torch.use_deterministic_algorithms imports torch._inductor (about 1.2 s of CPU, torch._dynamo and sympy with
+# it); it is called only when there is something to put back: the flag or its warn_only set, or inductor's
+# config loaded (whose `deterministic` it sets too)
 RESET_SWITCHES = ("(lambda t: t is not None and (t.set_grad_enabled(True), t.autograd.set_detect_anomaly(False), "
-                  "t.use_deterministic_algorithms(False), t.set_default_dtype(t.float32), t.set_flush_denormal(False), "
+                  "(t.are_deterministic_algorithms_enabled() or t.is_deterministic_algorithms_warn_only_enabled() "
+                  "or 'torch._inductor.config' in __import__('sys').modules) and t.use_deterministic_algorithms(False), "
+                  "t.set_default_dtype(t.float32), t.set_flush_denormal(False), "
                   "t.set_float32_matmul_precision('highest'), " + "%s" + ") and None)(__import__('sys').modules.get('torch'))")
 # the default device back to the CPU: torch.set_default_device's mode, and those `with torch.device(...)` blocks
 # left on the stack, when the stack holds nothing else (any other mode is the tamper guard's to report)
@@ -1044,9 +1049,25 @@ def __attnlab_install_audit__(watched, attrs, module_name, pickle_modules, pickl
     passing = tuple(os.path.join(stdlib, name) for name in ("codeop.py", "code.py", "ast.py", "io.py"))
     logging_file = os.path.join(stdlib, "logging", "__init__.py")
     dynamo_compiler = os.path.join("torch", "_dynamo", "convert_frame.py")
+    # installed functions that read a frame only for its file name and line, its module's name or one local of
+    # typing's, and hand nothing of it on: reached by an answer while a test runs (importing torch._dynamo lazily, a
+    # dispatch mode's first call or torch.func does), that read is their bookkeeping, as the standard library's
+    # namedtuple, enum and typing's are; the frame they read never reaches the answer
+    bookkeeping = frozenset(os.path.join(*path) + ":" + function for path, function in (
+        (("typing_extensions.py",), "_caller"), (("typing_extensions.py",), "_has_generic_or_protocol_as_origin"),
+        (("torch", "library.py"), "__init__"), (("torch", "library.py"), "_register_fake"),
+        (("torch", "_library", "utils.py"), "get_source")))
     libraries = tuple(sorted({os.path.realpath(p).rstrip("/") + "/" for p in (
         sysconfig.get_paths()["purelib"], sysconfig.get_paths()["platlib"])} | {
         p.rstrip("/") + "/" for p in (sysconfig.get_paths()["purelib"], sysconfig.get_paths()["platlib"])}))
+
+    def bookkeeping_read(code):
+        # whether a frame read by this library code is its own bookkeeping (see `bookkeeping`)
+        name, function = name_of(code), plain(code.co_name) or ""
+        for prefix in libraries:
+            if name.startswith(prefix):
+                return name[len_(prefix):] + ":" + function in bookkeeping
+        return False
 
     def owner_of(filename):
         filename = plain(filename)
@@ -1839,7 +1860,8 @@ def __attnlab_install_audit__(watched, attrs, module_name, pickle_modules, pickl
                 by = frame
                 while testing[0] and by is not None and name_of(by.f_code) in wrappers:
                     by = by.f_back
-                if testing[0] and by is not None and name_of(by.f_code).startswith(libraries) and args:
+                if (testing[0] and by is not None and name_of(by.f_code).startswith(libraries) and args
+                        and not bookkeeping_read(by.f_code)):
                     up = args[0] if type_(args[0]) is frame_type else None
                     while up is not None and not grader_code:
                         grader_code = graders(up.f_code)
@@ -1956,10 +1978,10 @@ def __attnlab_load_functorch__():
     if "torch" in sys.modules:
         from torch._functorch.vmap import lazy_load_decompositions
         lazy_load_decompositions()
-        # torch._dynamo too: the first call of a function torch keeps out of compilation (under a dispatch mode,
-        # in torch.func) imports it, and a library on that path reads sys._getframe, which the audit hook would
-        # file under the student's cell (round 21: every part of chapter 2's model answer flagged)
-        import torch._dynamo
+        # not torch._dynamo (about 1.1 s of CPU in every graded notebook): the first call of a function torch keeps
+        # out of compilation (under a dispatch mode, in torch.func) imports it in the student's frame, and the
+        # library functions on that path that read a frame for its file name or module (round 21: every part of
+        # chapter 2's model answer flagged) are bookkeeping to the audit hook (AUDIT_SOURCE's `bookkeeping`)
         # torch keeps its caller's stack for a message it may print later, in two places an honest answer reaches:
         # torch.manual_seed (and torch.seed) queue each device backend's seeding for its lazy start with
         # traceback.format_stack (the _lazy_call of torch.cuda, torch.xpu, torch.mtia), and anomaly mode
