@@ -357,6 +357,34 @@ HOOK_ACCESS = (
     "    return box['events']\n")
 
 
+def test_code_made_from_text_gets_no_frame_no_object_and_no_grader_name():
+    """In a fresh interpreter with the hook (red team 24, hostile): code made from text that no cell holds (exec of
+    a string, as a collector's callback or a thread runs it, with no frame of a student cell on its stack) is refused
+    stack frames, the interpreter's objects and code objects made otherwise than by compiling; and nobody but the
+    hook compiles code under the grader's names or a frozen module's, which that refusal lets through."""
+    texts = {"frame": "import sys\nsys._getframe()", "objects": "import gc\ngc.get_objects()",
+             "traceback frame": "try:\n    1 / 0\nexcept ZeroDivisionError as e:\n    e.__traceback__.tb_frame",
+             "new code": "(lambda: 0).__code__.replace(co_filename='<attnlab request>')",
+             "plain work": "sum(range(10))"}
+    script = guard.audit_source() + HOOK_ACCESS + (
+        "import json\nset_cell(('part', 'student'))\nout = {}\n"
+        f"for name, text in {texts!r}.items():\n"
+        "    try:\n        exec(compile(text, '<text>', 'exec'), {})\n        out[name] = 'allowed'\n"
+        "    except RuntimeError as e:\n        out[name] = str(e)\n"
+        "for name in ('<attnlab request>', '<frozen os>', '<other>'):\n"
+        "    try:\n        compile('x = 1', name, 'exec')\n        out[name] = 'allowed'\n"
+        "    except RuntimeError as e:\n        out[name] = str(e)\n"
+        "out['recorded'] = sorted({e[0] for e in events()})\nprint(json.dumps(out))\n")
+    proc = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=120)
+    assert proc.returncode == 0, proc.stderr
+    refused = "grading refuses frames and the interpreter's objects to code made from text"
+    assert json.loads(proc.stdout.strip().splitlines()[-1]) == {
+        "frame": refused, "objects": refused, "traceback frame": refused, "new code": refused, "plain work": "allowed",
+        "<attnlab request>": "grading refuses code named like the grader's or a frozen module's",
+        "<frozen os>": "grading refuses code named like the grader's or a frozen module's", "<other>": "allowed",
+        "recorded": ["compile.grader_name", "introspection.text"]}
+
+
 def test_the_audit_hook_refuses_new_hooks_and_records_only_student_code():
     """In a fresh interpreter: the hook records a cell's own sys._getframe, not a library's (namedtuple)."""
     script = guard.audit_source() + (
@@ -930,7 +958,7 @@ def test_red_team_23s_attacks_on_what_the_kernel_side_trusts_keep_no_points(tmp_
 ROUND24_ATTACKS = ("I1_thread_trust_with_the_running_requests_secret",
                    "I2_lingering_text_thread_rebinds_a_helper_during_a_locked_cell",
                    "I3_finalizer_in_the_graders_probe", "I4_timer_of_exec_rebinds_a_helper_during_a_locked_cell",
-                   "I5_gc_callback_rebinds_a_helper")
+                   "I5_gc_callback_rebinds_a_helper", "I6_collector_turned_back_on_inside_a_test")
 
 
 @pytest.mark.slow
@@ -950,6 +978,33 @@ def test_red_team_24s_code_with_no_student_frame_keeps_no_points(tmp_path, attac
     assert passed == [], (passed, ctx.tampered)
     if not attack.startswith("I3"):   # I3's finalizer fires when the collector runs: flagged when it sends a request
         assert ctx.tampered, attack
+
+
+ROUND24_HOSTILE = ("J1_collector_callback_spends_the_probes_take", "J2_hook_record_through_the_probes_student_code",
+                   "J3_a_change_made_while_a_locked_cell_is_of_record_is_adopted",
+                   "J4_gate_secret_from_the_hooks_frame_then_a_forged_trust",
+                   "J5_hidden_lines_read_from_the_stage_request", "J6_staged_tests_rewritten_to_run_nothing")
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("attack", ROUND24_HOSTILE)
+def test_red_team_24s_collector_callbacks_keep_no_points_and_read_nothing(tmp_path, attack):
+    """Round 24's hostile pass: a weakref.proxy callback, functools.partial(exec, text, globals), run by the garbage
+    collector in the middle of the grader's own requests with no frame of a student cell on the stack. On ec9afe5
+    each kept both hidden tests unflagged: it spent the probe's tag first and emptied the hook's record (J1), took
+    the record through the probe's locals (J2), patched builtins while a locked cell was of record (J3), read the
+    gate's secret and signing key from the hook's frame (J4), read the hidden lines from the stage request (J5),
+    rewrote the staged tests to run nothing (J6, 16/16 on chapter 2 for answers returning None). Now the collector
+    is off while the grader's code runs, code made from text gets no frame and no object of the interpreter's, and a
+    spent probe tag is reported in the grader's own box: no hidden test passes, and nothing of them is shown."""
+    attacks = load_script("tests/redteam/round24/hostile/attacks.py")
+    cells_in = attacks.ATTACKS[attack]
+    ctx, cells = run_notebook(tmp_path, [(attacks.SETUP, "setup", "locked"), *cells_in])
+    tests = [gid for source, gid, kind in cells_in if kind == "test" and "### BEGIN HIDDEN TESTS" in source]
+    passed = [gid for gid in tests if not any(o.get("output_type") == "error" for o in cells[gid].outputs)]
+    assert passed == [], (passed, ctx.tampered)
+    shown = json.dumps([cells[gid].outputs for _, gid, kind in cells_in if kind == "student"])
+    assert "hidden-" not in shown and "assert _close(f(" not in shown and "32 chars" not in shown, shown[:2000]
 
 
 @pytest.mark.slow

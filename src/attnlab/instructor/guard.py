@@ -992,6 +992,24 @@ def __attnlab_install_audit__(watched, attrs, module_name, pickle_modules, pickl
     # lives only in this function's closure, which the interpreter's list of audit hooks holds and no name reaches
     compile_, exec_, dict_, list_, type_, str_, isinstance_, tuple_ = compile, exec, dict, list, type, str, isinstance, tuple
     real_builtins = sys.modules["builtins"]
+    # the hook's own compiles (of the grader's requests, hidden lines, gates): code named "<attnlab ...>" is the
+    # grader's only when the hook made it (red team 24: code made from text could be named like it)
+    raw_compile, own_compiler, get_ident = compile, [None], __import__("_thread").get_ident
+    own_file = sys._getframe(0).f_code.co_filename   # where this hook's own code comes from
+
+    def compile_(*args, **kwargs):
+        own_compiler[0] = get_ident()
+        try:
+            return raw_compile(*args, **kwargs)
+        finally:
+            own_compiler[0] = None
+    # the garbage collector runs the callbacks an answer left (weakref.ref and weakref.proxy callbacks, finalizers)
+    # wherever a collection happens to start, in the middle of the grader's code too, with no frame of a student
+    # cell on the stack (red team 24, hostile: a proxy's callback, functools.partial(exec, text, globals), read the
+    # hook's frame and the grader's requests). It runs only while a student cell does (see the probe event), and
+    # never while the grader's requests run
+    import gc as gc_module
+    gc_enable, gc_disable, gc_isenabled = gc_module.enable, gc_module.disable, gc_module.isenabled
     # what the hook calls when an event comes is taken now, before any student code, and kept in this closure: the
     # builtins come from a copy this function runs with (see the end of this source), so a notebook global that
     # shadows one (`type = ...`) or a patched builtins module changes nothing here; and no function of a module an
@@ -1086,6 +1104,11 @@ def __attnlab_install_audit__(watched, attrs, module_name, pickle_modules, pickl
             st.events.append((event, what, cell, line, st.cell[0] if st.cell else ""))
 
     function_type, empty_cell, zip_, read_only = types.FunctionType, ValueError, zip, types.MappingProxyType
+    # what code made from text is refused (record): frames and the interpreter's objects, and code objects made
+    # or loaded otherwise than by compiling (their file names would be any, the grader's too)
+    introspection = frozenset(("sys._getframe", "sys._current_frames", "gc.get_objects", "gc.get_referrers",
+                               "gc.get_referents", "code.__new__", "marshal.loads", "marshal.load"))
+    frame_attrs = frozenset(("tb_frame", "gi_frame", "cr_frame", "ag_frame", "f_code", "gi_code"))
     frame_type = types.FrameType
     class_mro, class_dict = type.__dict__["__mro__"].__get__, type.__dict__["__dict__"].__get__
     # the objects whose frame or code the interpreter's audit events name (the attributes of AUDIT_ATTRS)
@@ -1231,10 +1254,28 @@ def __attnlab_install_audit__(watched, attrs, module_name, pickle_modules, pickl
     # and called sys.audit, which an answer can replace, with the gate's secret); folded into the probe's request
     # as the name __attnlab_kernel__ (see evaluated)
     threading_module = sys.modules.get("threading")
+    probe_codes, probing = {}, [None]
+
+    def run_source(text, namespace):
+        # the probe's source, compiled once (it is the same before every cell; compiling it took a third of the
+        # probe's time) and run in the namespace the request made for it. While it runs, its own reads of the
+        # functions' __code__ (thousands, each an audit event) are not recorded: no test runs then, and the probe
+        # calls no code of the answer's (see `hook`)
+        code = probe_codes.get(text) if type_(text) is str_ else None
+        if code is None:
+            code = compile_(text, "<string>", "exec", dont_inherit=True)
+            if type_(text) is str_ and len_(probe_codes) < 4:
+                probe_codes[text] = code
+        probing[0] = get_ident()
+        try:
+            exec_(code, namespace)
+        finally:
+            probing[0] = None
+
     kernel = types.SimpleNamespace(builtins=types.SimpleNamespace(**builtin_values), audit=sys.audit,
                                    current_frames=sys._current_frames, class_dict=class_dict, class_mro=class_mro,
                                    threading_file=getattr(threading_module, "__file__", None) or "",
-                                   get_ident=__import__("_thread").get_ident, cache={})
+                                   get_ident=get_ident, cache={}, run=run_source)
     compiler_names = frozenset(("super", "__class__"))  # a method's `super()` needs the name to get its class cell
     only_ast, len_, range_, enumerate_, getattr_, set_, id_ = 1024, len, range, enumerate, getattr, set, id
     eval_ = eval
@@ -1487,13 +1528,14 @@ def __attnlab_install_audit__(watched, attrs, module_name, pickle_modules, pickl
         if mac != expected:
             return False
         if nonce in used_nonces:
-            # the grader's request, already sent by someone else: an answer read it while it waited
+            # the grader's request, already sent by someone else: an answer read it while it waited. None: the
+            # caller can tell the grader's copy so (the probe's answer says it)
             busy[0] = True
             try:
                 refused_callback("attnlab.replay")
             finally:
                 busy[0] = False
-            return False
+            return None
         used_nonces.add(nonce)
         return True
 
@@ -1533,6 +1575,9 @@ def __attnlab_install_audit__(watched, attrs, module_name, pickle_modules, pickl
                                   st.cell[0] if st.cell else ""))
 
     def hook(event, args):
+        if (probing[0] is not None and event == "object.__getattr__" and len_(args) == 2 and type_(args[0]) is function_type
+                and type_(args[1]) is str_ and args[1] == "__code__" and not testing[0] and get_ident() == probing[0]):
+            return   # the probe fingerprinting a function (run_source)
         if (event == "object.__getattr__" and len_(args) == 2 and type_(args[1]) is str_ and args[1] == "__code__"
                 and type_(args[0]) is function_type and args[0].__name__ == "<lambda>" and not busy[0]
                 and gate[0] is not None):
@@ -1560,7 +1605,19 @@ def __attnlab_install_audit__(watched, attrs, module_name, pickle_modules, pickl
                     else:
                         run_test(ns, segments, token)
                 elif kind == "attnlab.eval" and len_(what) == 2 and all_(type_(w) is str_ for w in what):
-                    box.append(signed(evaluated(what[0], ns), what[1]))
+                    # no collection (and so no callback an answer left) while the grader's request runs; after it,
+                    # the collector runs again only for a student cell (see the probe event)
+                    collecting = gc_isenabled()
+                    gc_disable()
+                    if collecting and st.cell is not None and st.cell[1] != "student":
+                        # turned back on (gc.enable raises no event) while a locked or test cell ran: an answer a
+                        # test called, so that the callbacks it left run inside the test's own code
+                        remember("gc.enable", "", st.cell[0], 0)
+                    try:
+                        box.append(signed(evaluated(what[0], ns), what[1]))
+                    finally:
+                        if collecting and (st.cell is None or st.cell[1] == "student"):
+                            gc_enable()
                 return
         if event == "attnlab.gate":
             if gate[0] is None and len(args) in (1, 2) and all_(type_(a) is str_ for a in args):
@@ -1595,6 +1652,12 @@ def __attnlab_install_audit__(watched, attrs, module_name, pickle_modules, pickl
                     del st.events[:]
                 if box.get("cell") is not None:
                     st.cell = tuple_(box["cell"])
+                    # the collector runs while a student cell runs (its callbacks are then that cell's), not while a
+                    # locked or test cell does, whose changes would pass for the grader's
+                    (gc_enable if st.cell[1] == "student" else gc_disable)()
+            elif granted is None and len(args) == 2 and type_(args[1]) is dict_:
+                # the grader's own probe, whose tag an answer spent first with a box of its own: its answer says so
+                args[1]["events"] = [("attnlab.replay", "", st.cell[0] if st.cell else "?", 0, st.cell[0] if st.cell else "")]
             return
         if event == "attnlab.forget":
             if granted and len(args) == 1 and "linecache" in sys.modules:
@@ -1720,6 +1783,11 @@ def __attnlab_install_audit__(watched, attrs, module_name, pickle_modules, pickl
         # code compiled on behalf of the student under a file name that is no cell's (an installed module's,
         # say: its frames would then pass for library code, red team 15); the import system's own compiles are
         # the finder's to check, and a library's (torch.compile's, Triton's) are its own
+        if filename.startswith(("<attnlab ", "<frozen ")) and own_compiler[0] != get_ident():
+            # the grader's names are the hook's to give (its requests', hidden lines' and gates' code), and no code
+            # is compiled at run time under a frozen module's name: both pass for code that may read frames
+            remember("compile.grader_name", filename, st.cell[0] if st.cell else "?", 0)
+            raise RuntimeError("grading refuses code named like the grader's or a frozen module's")
         if owner_of(filename) is not None or filename in magic_files:
             return
         frame, via_import = requester(getframe(2))
@@ -1822,6 +1890,21 @@ def __attnlab_install_audit__(watched, attrs, module_name, pickle_modules, pickl
         # by hand (sys.audit) with any objects, whose attributes, __str__ or __hash__ would run here unrecorded; only
         # objects of the interpreter's own types are read, file names as exact strs
         frame = getframe(2)
+        if (event in introspection or (event == "object.__getattr__" and len_(args) > 1 and type_(args[1]) is str_
+                                       and args[1] in frame_attrs)) and not (
+                probing[0] is not None and get_ident() == probing[0]):
+            # frames or the interpreter's objects asked for by code made from text that no cell holds and the hook
+            # did not make (past the wrappers that only pass a request on): exec of a string run by a collector's
+            # callback or a thread has no frame of a student cell on its stack, and read the hook's own frame, its
+            # secrets and staged tests (red team 24, hostile). Refused, at any time, and recorded for the running cell
+            asker = frame
+            while asker is not None and name_of(asker.f_code) in wrappers:
+                asker = asker.f_back
+            name = name_of(asker.f_code) if asker is not None else ""
+            if (name.startswith("<") and not name.startswith(("<frozen ", "<attnlab ")) and name != own_file
+                    and owner_of(asker.f_code.co_filename) is None):
+                remember("introspection.text", event, st.cell[0] if st.cell else "?", 0)
+                raise RuntimeError("grading refuses frames and the interpreter's objects to code made from text")
         if event.startswith("marshal."):
             # the import system loads every compiled module with marshal: only a student cell's own call counts
             owner = owner_of(frame.f_code.co_filename)
@@ -2208,6 +2291,8 @@ def _probe(P):
     box = {}
     _audit("attnlab.probe", P["gate"], box)
     student_code = box.get("student_code")
+    # the hook answers the grader's own tag (one an answer spent first leaves this box empty: red team 24)
+    hooks["the audit hook's answer to this check"] = student_code is not None or K is None
     if threading is not None and student_code is not None:
         # a thread running the student's code after its cell ended: it can change what the next cells see while
         # they run, after this check (red team 15: a thread swapped the tests' helpers inside each test cell)
@@ -2595,9 +2680,10 @@ def probe_expression(nonce: str, *, cell: tuple[str, str] | None = None, detail:
     # K: what the hook hands over (its snapshot of the builtins, sys.audit as it was); the name __attnlab_kernel__
     # is folded to it by the hook's request (execute.py sends every expression as one), and is None elsewhere
     # P travels as JSON text (one constant, read by the C parser), not as a literal the request compiles node by node
-    return (f"(lambda d: __import__('builtins').exec({PROBE_SOURCE!r}, d) or d['R'])"
-            f"((lambda K: {{'__builtins__': K.builtins.__dict__ if K is not None else __import__('builtins'), "
-            f"'K': K, 'P': __import__('json').loads({json.dumps(params)!r})}})(__attnlab_kernel__))")
+    # the source is compiled once by the hook (K.run), or by exec where the probe runs without it
+    return (f"(lambda K: (lambda d: (K.run if K is not None else __import__('builtins').exec)({PROBE_SOURCE!r}, d) "
+            f"or d['R'])({{'__builtins__': K.builtins.__dict__ if K is not None else __import__('builtins'), "
+            f"'K': K, 'P': __import__('json').loads({json.dumps(params)!r})}}))(__attnlab_kernel__)")
 
 
 def read_probe(text, nonce: str) -> dict | None:
@@ -2680,6 +2766,12 @@ AUDIT_WHY = {
     "signal.signal": ("sets a signal handler of its own (signal.signal): Python hands a handler the frame that was "
                       "running, a test's among them (refused)"),
     "signal.module": "makes a second instance of a module the grader guards (_signal or _imp) (refused)",
+    "introspection.text": ("code made from text (exec or eval of a string, run by a thread or a collector's "
+                           "callback the answer left) asked for stack frames or the interpreter's objects, where the "
+                           "tests and the grader keep their values (refused)"),
+    "gc.enable": ("turned the garbage collector back on while a test or the grader's own cell ran (the collector "
+                  "runs callbacks an answer left, in the middle of the tests' code)"),
+    "compile.grader_name": "compiles code under a name of the grader's own code or of a frozen module (refused)",
     "attnlab.replay": ("sent one of the grader's requests again, read while it waited, before the grader's own copy "
                        "(which was then refused)"),
     "attnlab.request": ("makes one of the grader's requests (its secret read from the running cell's request) from "
@@ -2702,6 +2794,8 @@ def _exec_reason(what: str) -> str:
 
 
 def describe_event(event: str, what: str) -> str:
+    if event == "introspection.text":
+        return AUDIT_WHY[event] + (f" ({what})" if what else "")
     if event == "exec":
         return _exec_reason(what)
     if event == "compile.text":

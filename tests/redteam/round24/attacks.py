@@ -121,6 +121,10 @@ def f(v):
     return 0
 '''
 
+# I6: an answer that a test calls turns the collector back on (gc.enable raises no audit event), so that the
+# callbacks it left run inside the test's own code; here only the switch, the route to every such callback
+GC_BACK_ON = "import gc\ndef f(v):\n    gc.enable()\n    return 0\n"
+
 ATTACKS = {
     "I1_thread_trust_with_the_running_requests_secret": [
         (PARENT, "a1", "student"), (T1, "t1", "test"), (THREAD_TRUST, "a2", "student"), (T2, "t2", "test")],
@@ -132,6 +136,8 @@ ATTACKS = {
         (T2, "t2", "test")],
     "I5_gc_callback_rebinds_a_helper": [
         (GC_CALLBACK, "a1", "student"), (HELPERS, "helpers", "locked"), (T1, "t1", "test"), (T2, "t2", "test")],
+    "I6_collector_turned_back_on_inside_a_test": [
+        (GC_BACK_ON, "a1", "student"), (T1, "t1", "test"), ("x = 3", "a2", "student"), (T2, "t2", "test")],
     "I3_finalizer_in_the_graders_probe": [
         (PARENT, "a1", "student"), (T1, "t1", "test"), (FINALIZER, "a2", "student"), ("print('replayed', len(_log))", "a3", "student"),
         (T2, "t2", "test")],
