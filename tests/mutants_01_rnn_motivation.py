@@ -865,8 +865,21 @@ def leaky_step_jacobian(x, h, p, leak):
         return torch.func.vmap(torch.func.jacrev(new_state, argnums=1))(x, h)
 '''}
 
+# round 18's correct answer (tests/redteam/round18): the whole Jacobian by torch.autograd.functional.jacobian with
+# vectorize=True, whose first call under the hidden test's dispatch mode imports torch._dynamo and sympy; sympy's
+# dispatch decorator reads a frame on the way (red team 24: flagged once the grader stopped importing dynamo itself)
+AUTOGRAD_FUNCTIONAL_VECTORIZE = {"rnn_step": '''
+def leaky_step_jacobian(x, h, p, leak):
+    def f(hh):
+        return (1 - leak) * hh + leak * torch.tanh(x @ p["W_ih"].T + p["b_ih"] + hh @ p["W_hh"].T + p["b_hh"])
+    with torch.enable_grad():
+        full = torch.autograd.functional.jacobian(f, h, create_graph=True, vectorize=True)
+    idx = torch.arange(h.shape[0])
+    return full[idx, :, idx, :]
+'''}
+
 CORRECT_VARIANTS = {"addmm_loops_autograd": ADDMM_LOOPS_AUTOGRAD, "lerp_flip_einsum": LERP_FLIP,
-                    "func_vmap_jacrev": FUNC_VMAP_JACREV}
+                    "func_vmap_jacrev": FUNC_VMAP_JACREV, "autograd_functional_vectorize": AUTOGRAD_FUNCTIONAL_VECTORIZE}
 
 # Mutants of independent parts graded together, one submission per batch: each member changes its own
 # answer cell and, graded alone, breaks only its own graded test (the hidden tests of part 5 bind the

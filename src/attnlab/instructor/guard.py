@@ -1074,7 +1074,10 @@ def __attnlab_install_audit__(watched, attrs, module_name, pickle_modules, pickl
     bookkeeping = frozenset(os.path.join(*path) + ":" + function for path, function in (
         (("typing_extensions.py",), "_caller"), (("typing_extensions.py",), "_has_generic_or_protocol_as_origin"),
         (("torch", "library.py"), "__init__"), (("torch", "library.py"), "_register_fake"),
-        (("torch", "_library", "utils.py"), "get_source")))
+        (("torch", "_library", "utils.py"), "get_source"),
+        # sympy's dispatch decorator looks up the method's name in the class body being defined (dynamo imports
+        # sympy: torch.autograd.functional.jacobian(vectorize=True) and torch.func do, red team 24's correct answers)
+        (("sympy", "multipledispatch", "core.py"), "_")))
     libraries = tuple(sorted({os.path.realpath(p).rstrip("/") + "/" for p in (
         sysconfig.get_paths()["purelib"], sysconfig.get_paths()["platlib"])} | {
         p.rstrip("/") + "/" for p in (sysconfig.get_paths()["purelib"], sysconfig.get_paths()["platlib"])}))
