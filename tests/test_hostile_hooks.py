@@ -521,6 +521,33 @@ def run_notebook(tmp: Path, cells: list[tuple[str, str, str]], static=None, tags
     return ctx, {c.metadata.nbgrader["grade_id"]: c for c in out.cells}
 
 
+def report_attacks(attacks: dict, setup: str, protected: set, names, prefix: str, clip: int = 400, extra=None) -> None:
+    """Run each named attack of ``attacks`` (all when ``names`` is empty) after the locked cell ``setup`` in the
+    cheap harness and print what the red-team records show: the runtime flags, the static scan's findings on the
+    student cells, each test cell's outcome and what each student cell printed (``clip`` characters). ``extra(cells)``
+    gives more lines to print (the round-24 hostile pass: the static scan on its text written plainly)."""
+    import tempfile
+
+    base = Path(tempfile.mkdtemp(prefix=prefix))
+    for name in names or attacks:
+        cells = [(setup, "setup", "locked"), *attacks[name]]
+        ctx, out = run_notebook(base / name, cells)
+        static = {gid: guard.static_findings(gid, src, protected, set()) for src, gid, kind in cells if kind == "student"}
+        print(f"== {name}")
+        print("   tampered:", ctx.tampered)
+        print("   static:  ", {k: v for k, v in static.items() if v} or "none")
+        for line in (extra(cells) if extra else []):
+            print("  ", line)
+        for gid, cell in out.items():
+            if cell.metadata.nbgrader.get("grade"):
+                errs = [o.get("ename") for o in cell.outputs if o.get("output_type") == "error"]
+                print(f"   test {gid}:", "PASSED" if not errs else f"failed {errs}")
+            else:
+                text = "".join(o.get("text", "") for o in cell.outputs)
+                if text:
+                    print(f"   cell {gid} printed:", text.strip()[:clip])
+
+
 def _wrap(name: str, attack: str) -> str:
     """A student function ``name`` that runs ``attack`` each time a test calls it."""
     body = "\n".join("    " + line for line in attack.splitlines())

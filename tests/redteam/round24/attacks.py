@@ -13,12 +13,10 @@ reads no name of the grader's.
 from __future__ import annotations
 
 import sys
-import tempfile
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))  # the checkout's tests/
-from test_hostile_hooks import run_notebook  # noqa: E402
-from attnlab.instructor import guard  # noqa: E402
+from test_hostile_hooks import report_attacks  # noqa: E402
 
 SETUP = "import os, sys\ndef _close(a, b):\n    return abs(a - b) < 1e-6"
 HELPERS = "def _close(a, b):\n    return abs(a - b) < 1e-6"    # a locked cell after student code (grading helpers)
@@ -145,22 +143,7 @@ ATTACKS = {
 
 
 def main(names):
-    base = Path(tempfile.mkdtemp(prefix="rt24-"))
-    for name in names or ATTACKS:
-        cells = [(SETUP, "setup", "locked"), *ATTACKS[name]]
-        ctx, out = run_notebook(base / name, cells)
-        static = {gid: guard.static_findings(gid, src, PROTECTED, set()) for src, gid, kind in cells if kind == "student"}
-        print(f"== {name}")
-        print("   tampered:", ctx.tampered)
-        print("   static:  ", {k: v for k, v in static.items() if v} or "none")
-        for gid, cell in out.items():
-            if cell.metadata.nbgrader.get("grade"):
-                errs = [o.get("ename") for o in cell.outputs if o.get("output_type") == "error"]
-                print(f"   test {gid}:", "PASSED" if not errs else f"failed {errs}")
-            else:
-                text = "".join(o.get("text", "") for o in cell.outputs)
-                if text:
-                    print(f"   cell {gid} printed:", text.strip()[:400])
+    report_attacks(ATTACKS, SETUP, PROTECTED, names, prefix="rt24-")
 
 
 if __name__ == "__main__":

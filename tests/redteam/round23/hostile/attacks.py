@@ -9,12 +9,10 @@ is wrong everywhere (it returns 0, or nothing useful); the hidden tests expect 4
 from __future__ import annotations
 
 import sys
-import tempfile
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[3]))  # the checkout's tests/ (parents[3] is tests/)
-from test_hostile_hooks import run_notebook  # noqa: E402
-from attnlab.instructor import guard  # noqa: E402
+from test_hostile_hooks import report_attacks  # noqa: E402
 
 SETUP = "import os, sys\ndef _close(a, b):\n    return abs(a - b) < 1e-6"
 PROTECTED = {"_REF", "_close"}
@@ -627,22 +625,7 @@ ATTACKS["H4c_done_line_secret_then_forged_G6"][2] = (subs_ch2_pass3.SECOND + "f 
                                                       "a2", "student")
 
 def main(names):
-    base = Path(tempfile.mkdtemp(prefix="rt23h-"))
-    for name in names or ATTACKS:
-        cells = [(SETUP, "setup", "locked"), *ATTACKS[name]]
-        ctx, out = run_notebook(base / name, cells)
-        static = {gid: guard.static_findings(gid, src, PROTECTED, set()) for src, gid, kind in cells if kind == "student"}
-        print(f"== {name}")
-        print("   tampered:", ctx.tampered)
-        print("   static:  ", {k: v for k, v in static.items() if v} or "none")
-        for gid, cell in out.items():
-            if cell.metadata.nbgrader.get("grade"):
-                errs = [o.get("ename") for o in cell.outputs if o.get("output_type") == "error"]
-                print(f"   test {gid}:", "PASSED" if not errs else f"failed {errs}")
-            else:
-                text = "".join(o.get("text", "") for o in cell.outputs)
-                if text:
-                    print(f"   cell {gid} printed:", text.strip()[:400])
+    report_attacks(ATTACKS, SETUP, PROTECTED, names, prefix="rt23h-")
 
 
 if __name__ == "__main__":

@@ -17,11 +17,10 @@ The answer `f` is wrong everywhere (the hidden tests expect 42); the harness is 
 from __future__ import annotations
 
 import sys
-import tempfile
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[3]))  # the checkout's tests/
-from test_hostile_hooks import run_notebook  # noqa: E402
+from test_hostile_hooks import report_attacks  # noqa: E402
 from attnlab.instructor import guard  # noqa: E402
 
 SETUP = "import os, sys\ndef _close(a, b):\n    return abs(a - b) < 1e-6"
@@ -249,27 +248,14 @@ ATTACKS = {
 }
 
 
+def _plain_static(cells):
+    # the same first cell with its text written plainly (newlines kept): the layer the disguise gets past
+    plain_static = guard.static_findings("a1", cells[1][0].replace("~", "\\n"), PROTECTED, set())
+    return [f"static, text not disguised: {len(plain_static)} findings, e.g. {plain_static[:2]}"]
+
+
 def main(names):
-    base = Path(tempfile.mkdtemp(prefix="rt24h-"))
-    for name in names or ATTACKS:
-        cells = [(SETUP, "setup", "locked"), *ATTACKS[name]]
-        ctx, out = run_notebook(base / name, cells)
-        static = {gid: guard.static_findings(gid, src, PROTECTED, set()) for src, gid, kind in cells if kind == "student"}
-        # the same first cell with its text written plainly (newlines kept): the layer the disguise gets past
-        plain = cells[1][0].replace("~", "\\n")
-        plain_static = guard.static_findings("a1", plain, PROTECTED, set())
-        print(f"== {name}")
-        print("   tampered:", ctx.tampered)
-        print("   static:  ", {k: v for k, v in static.items() if v} or "none")
-        print("   static, text not disguised:", len(plain_static), "findings, e.g.", plain_static[:2])
-        for gid, cell in out.items():
-            if cell.metadata.nbgrader.get("grade"):
-                errs = [o.get("ename") for o in cell.outputs if o.get("output_type") == "error"]
-                print(f"   test {gid}:", "PASSED" if not errs else f"failed {errs}")
-            else:
-                text = "".join(o.get("text", "") for o in cell.outputs)
-                if text:
-                    print(f"   cell {gid} printed:", text.strip()[:600])
+    report_attacks(ATTACKS, SETUP, PROTECTED, names, prefix="rt24h-", clip=600, extra=_plain_static)
 
 
 if __name__ == "__main__":
