@@ -1262,3 +1262,28 @@ ROUND_21 = {
 }
 MUTANTS.update(ROUND_21)
 place_mutants(MUTANTS, MUTANT_BATCHES, ROUND_21, "alone")  # no batch has room: it runs alone
+
+# Red team 25 (tests/redteam/round25/03-verdicts.md), the notebook-state student: a merge that reads the sizes of the
+# last split instead of its own input's passed, since every hidden merge followed a split of the same shape. Part 1's
+# hidden tests now merge heads of one shape right after a split of another.
+ROUND_25 = {
+    "interleaved_merge_reads_the_last_splits_sizes": ("test_interleaved", {"interleaved": """
+LAST_SHAPE = None
+
+
+def split_heads_interleaved(x, num_heads):
+    global LAST_SHAPE
+    b, t, d = x.shape
+    if d % num_heads:
+        raise ValueError("not divisible")
+    LAST_SHAPE = (b, t, d // num_heads, num_heads)  # the merge undoes exactly this split
+    return x.reshape(LAST_SHAPE).permute(0, 3, 1, 2)
+
+
+def merge_heads_interleaved(x):
+    b, t, dh, h = LAST_SHAPE
+    return x.permute(0, 2, 3, 1).reshape(b, t, dh * h)
+"""}),
+}
+MUTANTS.update(ROUND_25)
+ROUND_25_ALONE = place_mutants(MUTANTS, MUTANT_BATCHES, ROUND_25, "alone")
