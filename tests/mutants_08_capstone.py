@@ -1273,3 +1273,15 @@ _SEEDED = {_name.split("_")[0] + "_seeds_the_global_generator": (_test, {_part: 
     _SOL[_part], _def, _def + "    torch.manual_seed(0)\n", once=True)}) for _name, (_test, _part, _def, _) in _RENAMED.items()}
 MUTANTS.update(_SEEDED)
 place_mutants(MUTANTS, MUTANT_BATCHES, _SEEDED, "new")
+
+
+# Red team 25 (tests/redteam/round25/08-verdicts.md). The approximator's scores multiplied by 1 / temperature, a few
+# units in the last place from the quotient, lost Part 6: round 22's case of log-probabilities a unit in the last place
+# apart (temperature 10) tied them under the quotient and not under the product. The case now sits at temperature 0.3
+# on a row where the product and the quotient tie alike, and still parts both from the cut made before dividing
+# (sample_cut_on_the_logprobs_before_dividing); the vectorised variant multiplies by the reciprocal
+CORRECT_VARIANTS["vectorised_and_sorted"]["sample"] = _replaced(
+    CORRECT_VARIANTS["vectorised_and_sorted"]["sample"],
+    "        scores = next_logprobs([[starts[i]] + outs[i] for i in live]) / temperature\n",
+    "        inverse = 1.0 / temperature  # a product with the reciprocal, a few ulps from the quotient\n"
+    "        scores = next_logprobs([[starts[i]] + outs[i] for i in live]) * inverse\n", once=True)
