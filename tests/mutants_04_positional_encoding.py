@@ -972,3 +972,15 @@ ROUND_21 = {
 }
 MUTANTS.update(ROUND_21)
 place_mutants(MUTANTS, MUTANT_BATCHES, ROUND_21, "alone")  # no batch has room: it runs alone
+
+# Red team 25 (tests/redteam/round25/04-verdicts.md), the log-space student: the outputs cleaned with nan_to_num "to make
+# -inf comparable" turn an infinite gap into 1.8e308, and no hidden layer had an infinite output. The text now says
+# that an infinite entry against a finite one differs by inf; Part 8 has a float64 layer adding -inf at one position
+# and a float16 one overflowing there, with seeds whose permutations all move that position.
+ROUND_25 = {
+    "equivariance_gap_cleaned_with_nan_to_num": ("test_equivariance", {"equivariance": _replaced_code(
+        _MODEL["equivariance"], ".abs().max().item())  # largest entry", ".nan_to_num().abs().max().item())",
+        once=True)}),
+}
+MUTANTS.update(ROUND_25)
+ROUND_25_ALONE = place_mutants(MUTANTS, MUTANT_BATCHES, ROUND_25, "alone")
