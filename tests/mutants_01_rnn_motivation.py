@@ -1107,3 +1107,32 @@ ROUND_21 = {
 MUTANTS.update(ROUND_21)
 # no batch has room: a new batch, which the next such mutant joins where it can
 place_mutants(MUTANTS, MUTANT_BATCHES, ROUND_21, "new")
+
+
+# Red team 25 (tests/redteam/round25/01-verdicts.md): the notebook-state, approximator, log-space and direction-and-order
+# students. SLIPPED ap-coverage-finfo-min-filled: torch.finfo(dtype).min filled in at the padding (not added) lies below
+# every real score but one at exactly the lowest finite value, which it ties; a case with every real score exactly
+# finfo(dtype).min (v the largest finite value, tanh = -1), in float64 and float32, now catches it
+ROUND_25 = {
+    "decoder_fills_finfo_min": ("test_additive", {"additive": """
+def coverage_decoder(x, h, allowed, s0, p):
+    B, T, D_in = x.shape
+    S = h.shape[1]
+    lowest = torch.finfo(x.dtype).min      # as Hugging Face does: the lowest finite number, no NaN ever
+    keys = h @ p["W_k"].T
+    cov = torch.zeros(B, S, dtype=x.dtype)
+    s = s0
+    states, weights = [], []
+    for t in range(T):
+        e = torch.tanh((s @ p["W_q"].T)[:, None, :] + keys + cov[:, :, None] * p["w_c"]) @ p["v"]
+        e = e.masked_fill(~allowed, lowest)
+        a = torch.softmax(e, dim=-1)
+        ctx = (a[:, :, None] * h).sum(1)
+        s = torch.tanh(torch.cat([x[:, t], ctx], dim=-1) @ p["W_ih"].T + p["b_ih"] + s @ p["W_hh"].T + p["b_hh"])
+        cov = cov + a
+        states.append(s); weights.append(a)
+    return torch.stack(states, 1), torch.stack(weights, 1)
+"""}),
+}
+MUTANTS.update(ROUND_25)
+place_mutants(MUTANTS, MUTANT_BATCHES, ROUND_25, "alone")  # into a batch with room, else it runs alone

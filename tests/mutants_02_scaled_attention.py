@@ -1644,3 +1644,47 @@ predicted_variance_512 = 512 / 3
 }
 MUTANTS.update(ROUND_22_CLASSES)
 place_mutants(MUTANTS, MUTANT_BATCHES, ROUND_22_CLASSES, "alone")  # into a batch with room, else it runs alone
+
+
+# Red team 25 (tests/redteam/round25/02-verdicts.md): the notebook-state, approximator, log-space and direction-and-order
+# students. SLIPPED ap-masked-attention-finfo-min-fill (Part 5) and the same class in Part 7: torch.finfo(dtype).min
+# filled in at the masked keys (not added) lies below every allowed score but one at exactly the lowest finite value,
+# which it ties and shares the weight with; cases with an allowed score exactly finfo(dtype).min, in float64 and
+# float32, now catch both
+ROUND_25 = {
+    "masked_attention_fills_finfo_min": ("test_masked_attention", {"masked_attention": """
+def masked_attention(q, k, v, allowed):
+    wd = torch.float32 if q.dtype == torch.bfloat16 else q.dtype
+
+    z = (q.to(wd) @ k.to(wd).transpose(-1, -2)) / math.sqrt(q.shape[-1])
+    z = z.masked_fill(~allowed, torch.finfo(wd).min)   # large negative instead of -inf: no NaN
+    lse = torch.logsumexp(z, dim=-1)
+    w = torch.softmax(z, dim=-1)
+    any_ = allowed.expand(z.shape).any(dim=-1)
+    lse = torch.where(any_, lse, torch.tensor(float("-inf"), dtype=wd))
+    out = torch.where(any_[..., None], w @ v.to(wd), torch.zeros((), dtype=wd))
+    return out.to(q.dtype), lse.to(q.dtype)
+"""}),
+    "fixed_attention_fills_finfo_min": ("test_fixed_self_attention", {"fixed_self_attention": """
+class FixedSelfAttention(SeedSelfAttention):
+    def forward(self, x, lengths=None, causal=False):
+        B, T, D = x.shape
+        q, k, v = self.query(x), self.key(x), self.value(x)
+        wd = torch.float32 if x.dtype in (torch.bfloat16, torch.float16) else x.dtype
+
+        scores = (q.to(wd) @ k.to(wd).transpose(-2, -1)) / math.sqrt(q.shape[-1])
+        allowed = torch.ones(B, T, T, dtype=torch.bool)
+        if causal:
+            allowed = allowed & torch.tril(torch.ones(T, T, dtype=torch.bool))
+        real = torch.ones(B, T, dtype=torch.bool)
+        if lengths is not None:
+            real = torch.arange(T)[None, :] < lengths.long()[:, None]
+            allowed = allowed & real[:, None, :]
+        scores = scores.masked_fill(~allowed, torch.finfo(wd).min)      # lowest finite value: never NaN
+        w = torch.softmax(scores, dim=-1).masked_fill(~allowed, 0.0)
+        out = (w @ v.to(wd)).masked_fill(~real[:, :, None], 0.0)
+        return out.to(x.dtype)
+"""}),
+}
+MUTANTS.update(ROUND_25)
+place_mutants(MUTANTS, MUTANT_BATCHES, ROUND_25, "alone")  # into a batch with room, else it runs alone
