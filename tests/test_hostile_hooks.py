@@ -15,6 +15,7 @@ Three layers, each tested on its own:
 from __future__ import annotations
 
 import ast
+import functools
 import hashlib
 import importlib
 import json
@@ -39,13 +40,15 @@ CHAPTERS = sorted(p.name for p in (ROOT / "solutions").iterdir() if (p / "exerci
 
 # --------------------------------------------------------------------------- the static scan
 
-def _grader_names(chapter: str) -> tuple[set[str], set[str]]:
-    """(protected helper names, builtins the tests use) of a chapter, as grading computes them."""
+@functools.cache
+def _grader_names(chapter: str) -> tuple[frozenset[str], frozenset[str]]:
+    """(protected helper names, builtins the tests use) of a chapter, as grading computes them (once: a hundred
+    static-scan cases read them)."""
     nb = load(ROOT / "solutions" / chapter / "exercises.ipynb")
     code = [c for c in nb["cells"] if c["cell_type"] == "code" and not c["metadata"].get("nbgrader", {}).get("solution")]
     tests = [c for c in code if c["metadata"].get("nbgrader", {}).get("grade")]
-    return (guard.defined_names(["".join(c["source"]) for c in code]),
-            guard.used_builtins(["".join(c["source"]) for c in tests]))
+    return (frozenset(guard.defined_names(["".join(c["source"]) for c in code])),
+            frozenset(guard.used_builtins(["".join(c["source"]) for c in tests])))
 
 
 STATIC_CASES = {
