@@ -267,6 +267,17 @@ def test_a_hidden_region_that_converts_nothing_breaks_the_rule():
     assert problems == ["test_answer: its hidden tests convert no student value with a helper"]
 
 
+@pytest.mark.parametrize("source", [
+    "_close(_tensor(f(_REF(1))), _REF(2))", "_close (\n _tensor(f(1)), 2)", "x = 'é'; _equal(a.b\\\n  (1), 2)",
+    "y = 1\r\n_float\r(g(2))", "(_close)(1, 2)", "h(g(1))(2)\n\x0c_same_object(a, b)"])
+def test_the_callees_are_read_as_ast_reads_source_segments(source):
+    import ast
+    tree = ast.parse(source)
+    expected = [(ast.get_source_segment(source, n) or "").split("(")[0].strip() for n in ast.walk(tree)
+                if isinstance(n, ast.Call)]
+    assert plain._callees(source, tree) == expected
+
+
 def test_the_helper_cell_is_inserted_once_after_the_first_code_cell_and_kept_fresh():
     nb = _nb(ANSWER, _hidden("_close(_tensor(f(_REF(1))), _REF(2))"))
     assert [c["id"] for c in nb["cells"]] == ["setup", plain.HELPER_GRADE_ID, "answer", "test_answer"]
