@@ -1059,3 +1059,18 @@ RED_TEAM_22 = {
 }
 MUTANTS.update(RED_TEAM_22)
 RED_TEAM_22_ALONE = place_mutants(MUTANTS, MUTANT_BATCHES, RED_TEAM_22, "alone")
+
+# Red team 25 (tests/redteam/round25/05-verdicts.md), the notebook-state student: a table of positions made once at the
+# top of the cell for the sizes the student expected (torch.arange(1 << 20)) and sliced per call kept Part 6's points:
+# the largest cache was 10**6 positions, under 2**20, while the text promises only past + n below 2**24. The cache of
+# the caller-filled case is now 1,049,000 positions (past 2**20 and 10**6), where such a table is short and raises
+RED_TEAM_25 = {
+    "cached_positions_from_a_table_of_2_to_20": ("test_cached_attention", {"cached_attention": _replaced(_replaced(
+        "\nPOSITIONS = torch.arange(1 << 20)  # made once: a million positions is plenty\n" + _MODEL_21["cached_attention"],
+        "    rows = torch.arange(past, past + n, device=x_new.device)[:, None]\n",
+        "    rows = POSITIONS[past:past + n][:, None]\n", once=True),
+        "    cols = torch.arange(past + n, device=x_new.device)[None, :]\n",
+        "    cols = POSITIONS[:past + n][None, :]\n", once=True)}),
+}
+MUTANTS.update(RED_TEAM_25)
+RED_TEAM_25_ALONE = place_mutants(MUTANTS, MUTANT_BATCHES, RED_TEAM_25, "alone")
