@@ -2140,3 +2140,26 @@ RED_TEAM_22_SECOND_GQA = {
 }
 MUTANTS.update(RED_TEAM_22_SECOND_GQA)
 place_mutants(MUTANTS, MUTANT_BATCHES, list(RED_TEAM_22_SECOND_GQA), "alone")  # every batch holds a Part 7 mutant
+
+# Red team 25 (tests/redteam/round25/06-verdicts.md). The notebook-state student: a table of positions made once at the
+# top of the cell (torch.arange(1 << 16) in Part 3, 1 << 20 in Part 7) and sliced per call passed rows of tens of
+# thousands and S = 10**6, while the texts promise rows below 2**24 and any S: Part 3 now has a row of 2**20 + 3
+# positions and Part 7's long case S = 1,049,000 (past 2**20 and 10**6), where such tables are short. The approximator:
+# a slack under min-p's threshold (`probs >= min_p * best - 1e-12`) is below every rounding at ordinary thresholds;
+# min_p = 1e-13 puts the threshold under it, and the weights handed to torch.multinomial show the dropped tokens kept
+RED_TEAM_25 = {
+    "whole_word_positions_from_a_table_of_2_to_16": ("test_whole_word_chosen", {"whole_word_chosen": _replaced(
+        "\nPOSITIONS = torch.arange(1 << 16)  # made once\n" + _MODEL_21["whole_word_chosen"],
+        "    positions = torch.arange(starts.shape[-1]).expand(starts.shape)\n",
+        "    positions = POSITIONS[:starts.shape[-1]].expand(starts.shape)\n", once=True)}),
+    "min_p_slack_of_1e12_under_the_threshold": ("test_min_p_sample", {"min_p_sample": _replaced(
+        _MODEL_21["min_p_sample"], "keep = probs >= min_p * probs.amax(dim=-1, keepdim=True)",
+        "keep = probs >= min_p * probs.amax(dim=-1, keepdim=True) - 1e-12  # round-off guard", once=True)}),
+    "gqa_positions_from_a_table_of_2_to_20": ("test_gqa_cached_attention", {"gqa_cached_attention": _replaced(_replaced(
+        "\nPOSITIONS = torch.arange(1 << 20)  # made once: a million positions is plenty\n"
+        + _MODEL_21["gqa_cached_attention"],
+        "    query_pos = torch.arange(s - t, s)", "    query_pos = POSITIONS[s - t:s]", once=True),
+        "    allowed = torch.arange(s)[None, :]", "    allowed = POSITIONS[:s][None, :]", once=True)}),
+}
+MUTANTS.update(RED_TEAM_25)
+RED_TEAM_25_ALONE = place_mutants(MUTANTS, MUTANT_BATCHES, list(RED_TEAM_25), "alone")
