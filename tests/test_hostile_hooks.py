@@ -333,13 +333,26 @@ def test_reset_switches_puts_back_the_deterministic_flag_without_importing_induc
 def test_the_grader_imports_neither_dynamo_nor_inductor_into_a_notebook_that_does_not(tmp_path):
     """torch._dynamo and torch._inductor cost about 1.2 s of CPU in every graded notebook that imports them; the
     grader's own cells (the reset of torch's switches, the preload before the first student cell) must not, so a
-    notebook that uses plain torch never pays for them."""
+    notebook that uses plain torch never pays for them. Nor does a dispatch mode that a hidden test makes (torch
+    wraps its __torch_dispatch__ to keep torch.compile out, importing torch._dynamo at its first call), unless the
+    notebook loaded torch._dynamo already: a mode made then is wrapped as torch wraps it."""
+    mode = ("### BEGIN HIDDEN TESTS\nclass _Ops(_REF['DispatchMode']):\n"
+            "    def __torch_dispatch__(self, func, types, args=(), kwargs=None):\n"
+            "        self.seen = str(func)\n        return func(*args, **(kwargs or {}))\n"
+            "with _Ops() as _m:\n    _y = double(torch.ones(3))\n"
+            "assert _m.seen == 'aten.mul.Tensor' and _y[0] == 2\n"
+            "assert hasattr(_Ops.__torch_dispatch__, '__wrapped__') == ('torch._dynamo' in sys.modules)\n"
+            "### END HIDDEN TESTS")
     ctx, cells = run_notebook(tmp_path, [
-        ("import torch, sys\n_REF = {'ones': torch.ones}", "setup", "locked"), ("y = torch.ones(3) * 2", "a1", "student"),
-        ("assert y.sum() == 6\n### BEGIN HIDDEN TESTS\nassert y[0] == 2\n### END HIDDEN TESTS", "t1", "test"),
-        ("print(sorted(m for m in ('torch._dynamo', 'torch._inductor') if m in sys.modules))", "a2", "student")])
-    assert not ctx.tampered and not [o for o in cells["t1"].outputs if o.get("output_type") == "error"], (
-        ctx.tampered, cells["t1"].outputs)
+        ("import torch, sys\nfrom torch.utils._python_dispatch import TorchDispatchMode\n"
+         "_REF = {'ones': torch.ones, 'DispatchMode': TorchDispatchMode}", "setup", "locked"),
+        ("def double(x):\n    return x * 2\ny = torch.ones(3) * 2", "a1", "student"),
+        ("assert y.sum() == 6\n" + mode, "t1", "test"),
+        ("print(sorted(m for m in ('torch._dynamo', 'torch._inductor') if m in sys.modules))", "a2", "student"),
+        ("import torch._dynamo", "a3", "student"), ("assert y.sum() == 6\n" + mode, "t2", "test")])
+    assert not ctx.tampered and not [o for t in ("t1", "t2") for o in cells[t].outputs
+                                     if o.get("output_type") == "error"], (ctx.tampered, cells["t1"].outputs,
+                                                                           cells["t2"].outputs)
     assert "".join(o.get("text", "") for o in cells["a2"].outputs).strip() == "[]", cells["a2"].outputs
 
 

@@ -2076,6 +2076,14 @@ def __attnlab_load_functorch__():
         # student's cell: a "reproducible" seed or a debugging anomaly check inside an answer was flagged as
         # tampering (round 22) instead of being an ordinary mistake or nothing. Those modules get a traceback
         # whose stack captures are empty (the message would have shown the tests' frames anyway)
+        # torch wraps the __torch_dispatch__ of every TorchDispatchMode subclass in _disable_dynamo, whose first call
+        # imports torch._dynamo (about 1.1 s of CPU): the modes the hidden tests of chapters 1, 2, 6 and 7 make in
+        # each test paid it in every graded notebook. The wrap keeps torch.compile from tracing the mode's own code;
+        # with torch._dynamo not loaded nothing is compiled, so a mode made then is left as it is written (one made
+        # once torch.compile was used is wrapped as before)
+        from torch.utils._python_dispatch import TorchDispatchMode
+        modules = sys.modules
+        TorchDispatchMode._should_skip_dynamo = classmethod(lambda cls: "torch._dynamo" in modules)
         import traceback, types
         quiet = types.ModuleType("traceback")
         quiet.__dict__.update(traceback.__dict__)
