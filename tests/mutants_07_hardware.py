@@ -1558,3 +1558,30 @@ MUTANTS["rms_sqrt_eps_made_input_dtype"] = ("test_rms_norm_half", {"rms_norm_hal
     _SOLUTION["rms_norm_half"], "    root = math.sqrt(eps)\n",
     "    root = torch.tensor(math.sqrt(eps), dtype=x.dtype)\n", once=True)})
 _LEFT_ALONE_ROUND22 += _place_mutants(MUTANTS, MUTANT_BATCHES, ["rms_sqrt_eps_made_input_dtype"], "alone")
+# Red team 25 (tests/redteam/round25/07-verdicts.md): two sentences of Part 8 that the values of Y cannot show. The
+# direction-and-order student dealt the rows out to the programs in turn (p, p + P, p + 2P, ...: every row still computed
+# once); the notebook-state student walked K one byte at a time from a global constexpr, whatever BLOCK_K said (the
+# class: any fixed step, one group at a time too). The hidden tests now check which rows each program stores (the
+# interpreter's grid index at each store) and launch one problem with BLOCK_K = K and K / 4, where a walk in blocks of
+# BLOCK_K loads X in at least twice as many pieces
+MUTANTS["dequant_rows_dealt_round_robin"] = ("test_split_kv_kernel", {"split_kv_kernel": _replaced(
+    _SOLUTION["split_kv_kernel"], "rows = tl.program_id(0) * BLOCK_N + tl.arange(0, BLOCK_N)",
+    "rows = tl.program_id(0) + tl.arange(0, BLOCK_N) * tl.num_programs(0)  # rows dealt out in turn", once=True)})
+MUTANTS["dequant_walks_one_byte_at_a_time"] = ("test_split_kv_kernel", {"split_kv_kernel": "PAIR = tl.constexpr(2)\n" + _replaced(
+    _SOLUTION["split_kv_kernel"], "    for k0 in range(0, K, BLOCK_K):\n        cols = k0 + tl.arange(0, BLOCK_K)",
+    "    for k0 in range(0, K, PAIR):  # one byte (two codes) a row per step\n        cols = k0 + tl.arange(0, PAIR)", once=True)})
+MUTANTS["dequant_walks_one_group_at_a_time"] = ("test_split_kv_kernel", {"split_kv_kernel": _replaced(
+    _SOLUTION["split_kv_kernel"], "    for k0 in range(0, K, BLOCK_K):\n        cols = k0 + tl.arange(0, BLOCK_K)",
+    "    for k0 in range(0, K, GROUP):  # one scale and zero point per step\n        cols = k0 + tl.arange(0, GROUP)",
+    once=True)})
+_LEFT_ALONE_ROUND25 = _place_mutants(MUTANTS, MUTANT_BATCHES, ["dequant_rows_dealt_round_robin",
+                                                               "dequant_walks_one_byte_at_a_time",
+                                                               "dequant_walks_one_group_at_a_time"], "alone")
+# The same class in Part 7 (tiles of a size that does not follow the `block` argument): tiles of a fixed 8 keys met the
+# tile rule at every memory check (block 4 or 8, heads of width 4: the largest input covered a (T, 8) tile); the memory
+# checks now include block = 1 with heads of width 1. Every batch holds a Part 7 mutant: it runs alone
+MUTANTS["backward_tiles_of_eight_keys_whatever_block"] = ("test_chunk_attention", {"chunk_attention": _replaced(
+    _SOLUTION["chunk_attention"],
+    "    for j0 in range(0, stop, block):\n        j1 = min(j0 + block, stop)\n",
+    "    for j0 in range(0, stop, 8):  # tiles of 8 keys: block is only a hint\n        j1 = min(j0 + 8, stop)\n", once=True)})
+_LEFT_ALONE_ROUND25 += _place_mutants(MUTANTS, MUTANT_BATCHES, ["backward_tiles_of_eight_keys_whatever_block"], "alone")
