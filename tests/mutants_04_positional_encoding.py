@@ -984,3 +984,16 @@ ROUND_25 = {
 }
 MUTANTS.update(ROUND_25)
 ROUND_25_ALONE = place_mutants(MUTANTS, MUTANT_BATCHES, ROUND_25, "alone")
+
+# Round 25 class sweep (tests/redteam/round25/04-sweep-verdicts.md), class L (a table sized below the text's limit):
+# positions sliced from a table torch.arange(2**20) made once passed Part 2, whose longest case was offset 10**6 + 7.
+# Part 2 now has offset 1 049 000 (past 2**20) and Part 5 a T of 2**20 + 3; the text says a table built once is too
+# short. Part 5's mutant is written in the sweep's verdicts (no batch has room for a test_rotate_half mutant).
+ROUND_25_SWEEP = {
+    "alibi_positions_from_a_table_of_2_to_20": ("test_alibi_block", {"alibi_block": "POSITIONS = torch.arange(1 << 20)\n" + _replaced_code(
+        _replaced_code(_MODEL["alibi_block"], "torch.arange(offset, offset + t)[:, None]", "POSITIONS[offset:offset + t][:, None]",
+                       once=True), "torch.arange(offset + t)[None, :]", "POSITIONS[:offset + t][None, :]", once=True)}),
+}
+MUTANTS.update(ROUND_25_SWEEP)
+ROUND_25_SWEEP_ALONE = place_mutants(MUTANTS, MUTANT_BATCHES, ROUND_25_SWEEP, "alone")
+assert not ROUND_25_SWEEP_ALONE, ROUND_25_SWEEP_ALONE
