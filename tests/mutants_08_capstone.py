@@ -1285,3 +1285,12 @@ CORRECT_VARIANTS["vectorised_and_sorted"]["sample"] = _replaced(
     "        scores = next_logprobs([[starts[i]] + outs[i] for i in live]) / temperature\n",
     "        inverse = 1.0 / temperature  # a product with the reciprocal, a few ulps from the quotient\n"
     "        scores = next_logprobs([[starts[i]] + outs[i] for i in live]) * inverse\n", once=True)
+
+
+# Red team 25 class sweep (tests/redteam/round25/08-sweep-verdicts.md, class P: a measure of a caller's outputs cleaned
+# of infinities): log p through nan_to_num turns a score of -inf that gets a share (the target, or any id but PAD when
+# eps > 0) into a finite loss near 1e308 * eps / (V - 1); the text says the loss is then +inf
+MUTANTS["sentence_loss_log_probs_cleaned_with_nan_to_num"] = ("test_sentence_loss", {"sentence_loss": _replaced(
+    _SOL["sentence_loss"], "logp = torch.log_softmax(logits, dim=-1)", "logp = torch.log_softmax(logits, dim=-1).nan_to_num()",
+    once=True)})
+place_mutant(MUTANTS, MUTANT_BATCHES, "sentence_loss_log_probs_cleaned_with_nan_to_num", "free")
