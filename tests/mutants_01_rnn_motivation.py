@@ -1136,3 +1136,24 @@ def coverage_decoder(x, h, allowed, s0, p):
 }
 MUTANTS.update(ROUND_25)
 place_mutants(MUTANTS, MUTANT_BATCHES, ROUND_25, "alone")  # into a batch with room, else it runs alone
+
+
+# Red team 25 class sweep (tests/redteam/round25/01-sweep-verdicts.md): classes K-P of round 25 put into every part.
+# SLIPPED L-p1/L-p5 (class L): an identity of 2**10 rows made once and sliced at every call; D_h = 1025 now catches it
+# in Parts 1 and 5. SLIPPED M-p5-top-guard-slack-1e-200 (class M): the guard for an all-zero product written
+# top > 1e-200; norms near 1e-285 now catch it. Into existing batches only (the suite is over its time limit)
+ROUND_25_SWEEP = {
+    "jacobian_identity_table_of_2_to_10": ("test_rnn_step", {"rnn_step": "EYE = torch.eye(1 << 10)  # made once\n" + _replaced(
+        _MODEL["rnn_step"], "    keep = torch.diag(1 - leak)",
+        "    keep = EYE[: h.shape[-1], : h.shape[-1]].to(x.dtype) * (1 - leak)[:, None]", once=True)}),
+    "jacobian_norms_identity_table_of_2_to_10": ("test_gradient_norms", {"gradient_norms": (
+        "EYE = torch.eye(1 << 10)  # made once\n" + _replaced(
+            _MODEL["gradient_norms"], "    product = torch.eye(d_h, dtype=x.dtype).expand(b, d_h, d_h)",
+            "    product = EYE[:d_h, :d_h].to(x.dtype).expand(b, d_h, d_h)", once=True))}),
+    "jacobian_norms_guard_slack_1e_200": ("test_gradient_norms", {"gradient_norms": _replaced(
+        _MODEL["gradient_norms"], "        top = torch.where(top > 0, top, torch.ones_like(top))",
+        "        top = torch.where(top > 1e-200, top, torch.ones_like(top))", once=True)}),
+}
+MUTANTS.update(ROUND_25_SWEEP)
+for _name in ROUND_25_SWEEP:
+    place_mutant(MUTANTS, MUTANT_BATCHES, _name, "free")  # raises if no existing batch has room
