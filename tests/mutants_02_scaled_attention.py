@@ -1688,3 +1688,22 @@ class FixedSelfAttention(SeedSelfAttention):
 }
 MUTANTS.update(ROUND_25)
 place_mutants(MUTANTS, MUTANT_BATCHES, ROUND_25, "alone")  # into a batch with room, else it runs alone
+
+
+# Red team 25 class sweep (tests/redteam/round25/02-sweep-verdicts.md): classes K-P of round 25 put into every part.
+# SLIPPED L-p4-slot-table-2-to-20 (class L): slot numbers from a table of 2**20 made once; rows of 2**20 + 3 slots now
+# catch it. SLIPPED M-p1-distances-below-1e-12-zeroed (class M): a slack of 1e-12 under the sign rule; entries near
+# 1e-10 now catch it. (SLIPPED M-p2, a slack under the masked-key rule of Part 2, is closed by a hidden case; no batch
+# has room for a Part 2 mutant, so its code is written in the verdicts file.) Into existing batches only
+ROUND_25_SWEEP = {
+    "padding_mask_slot_table_of_2_to_20": ("test_padding_mask", {"padding_mask": (
+        "SLOTS = torch.arange(1 << 20)  # slot numbers, made once\n" + _replaced(
+            _SOLUTION["padding_mask"], "    slots = torch.arange(s)[None, :]", "    slots = SLOTS[None, :s]", once=True))}),
+    "raw_scores_distances_below_1e_12_zeroed": ("test_raw_scores", {"raw_scores": _replaced(
+        _SOLUTION["raw_scores"], "    return (-(q_norms + k_norms - 2 * dots).clamp(min=0)).to(q.dtype)",
+        "    d = q_norms + k_norms - 2 * dots\n"
+        "    return (-torch.where(d > 1e-12, d, torch.zeros_like(d))).to(q.dtype)", once=True)}),
+}
+MUTANTS.update(ROUND_25_SWEEP)
+for _name in ROUND_25_SWEEP:
+    place_mutant(MUTANTS, MUTANT_BATCHES, _name, "free")  # raises if no existing batch has room
