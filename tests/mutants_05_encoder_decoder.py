@@ -1074,3 +1074,16 @@ RED_TEAM_25 = {
 }
 MUTANTS.update(RED_TEAM_25)
 RED_TEAM_25_ALONE = place_mutants(MUTANTS, MUTANT_BATCHES, RED_TEAM_25, "alone")
+
+# Red team 25 class sweep (tests/redteam/round25/05-sweep-verdicts.md), class L (a table sized below the text's limit):
+# a causal table of 4096 x 4096 made once and sliced per call kept Part 4's points (the longest target row was 2100,
+# and the text sets no limit on T). A target row of 4097 positions is now longer than such a table
+SWEEP_25 = {
+    "packed_causal_from_a_table_of_4096": ("test_packed_masks", {"packed_masks": _replaced(
+        "\nCAUSAL = torch.ones(4096, 4096, dtype=torch.bool).tril()  # made once: 4096 positions is plenty\n"
+        + _MODEL_21["packed_masks"],
+        "    causal = torch.ones(t, t, dtype=torch.bool, device=tgt_segments.device).tril()\n",
+        "    causal = CAUSAL[:t, :t]\n", once=True)}),
+}
+MUTANTS.update(SWEEP_25)
+assert not place_mutants(MUTANTS, MUTANT_BATCHES, list(SWEEP_25), "alone")  # into an existing batch (17)

@@ -2163,3 +2163,7 @@ RED_TEAM_25 = {
 }
 MUTANTS.update(RED_TEAM_25)
 RED_TEAM_25_ALONE = place_mutants(MUTANTS, MUTANT_BATCHES, list(RED_TEAM_25), "alone")
+
+# Red team 25 class sweep (tests/redteam/round25/06-sweep-verdicts.md): class M's smaller slacks (- 1e-15, the dtype's
+# eps, p + 1e-14) under min-p's threshold in Part 4 are caught by min_p = 1e-200; no batch has room for a Part 4
+# mutant, so that mutant is written in the verdicts only (Part 6's table of ranks: allowed, see the verdicts)
