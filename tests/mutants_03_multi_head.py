@@ -1287,3 +1287,33 @@ def merge_heads_interleaved(x):
 }
 MUTANTS.update(ROUND_25)
 ROUND_25_ALONE = place_mutants(MUTANTS, MUTANT_BATCHES, ROUND_25, "alone")
+
+# Round 25 class sweep (tests/redteam/round25/03-sweep-verdicts.md): class L, positions from a table torch.arange(2**20)
+# made once (Part 6's longest source was 32 800, Part 7's cache 10**6 + 3; now 1 049 000 both), and class N, Part 7's
+# cache its last call returned read back from a global when the shapes match (now a cache of its own of the same shape
+# right after such a call). No batch had room: they make batches of their own (one notebook run each, in a plain
+# process)
+ROUND_25_SWEEP = {
+    "left_padded_positions_from_a_table_of_2_to_20": ("test_left_padded", {"left_padded": (
+        "\nPOSITIONS = torch.arange(1 << 20)\n" + left_padded(real="POSITIONS[:s][None, :] >= s - memory_lengths.long()[:, None]"))}),
+    "cache_positions_from_a_table_of_2_to_20": ("test_cache", {"cache": cache(
+        "POSITIONS[:p + t][None, :] <= POSITIONS[p:p + t][:, None]", prelude="\nPOSITIONS = torch.arange(1 << 20)\n")}),
+    "cache_read_back_from_the_last_call": ("test_cache", {"cache": """
+STORE = {}
+
+
+def causal_attention_with_cache(x, past_k, past_v, params, num_heads):
+    kept = STORE.get("kv")
+    if kept is not None and kept[0].shape == past_k.shape and kept[1].shape == past_v.shape:
+        past_k, past_v = kept
+    p, t = past_k.shape[2], x.shape[1]
+    q, k_new, v_new = (split_heads(part, num_heads)
+                       for part in (x @ params["w_qkv"].T + params["b_qkv"]).chunk(3, dim=-1))
+    k, v = torch.cat([past_k, k_new], dim=2), torch.cat([past_v, v_new], dim=2)
+    allowed = torch.ones(t, p + t, dtype=torch.bool).tril(diagonal=p)
+    STORE["kv"] = (k, v)
+    return merge_heads(attention(q, k, v, allowed)) @ params["w_o"].T + params["b_o"], k, v
+"""}),
+}
+MUTANTS.update(ROUND_25_SWEEP)
+place_mutants(MUTANTS, MUTANT_BATCHES, ROUND_25_SWEEP, "new")

@@ -1629,3 +1629,20 @@ MUTANTS["ragged_scores_from_a_broadcast_product"] = ("test_ragged_cached_attenti
     'scores = torch.einsum("bgrtd,bgsd->bgrts", qg, keys) / math.sqrt(dh)',
     "scores = (qg[..., None, :] * keys[:, :, None, None]).sum(-1) / math.sqrt(dh)", once=True)})
 _ROUND22_H_ALONE += place_mutants(MUTANTS, MUTANT_BATCHES, ["ragged_scores_from_a_broadcast_product"], "alone")
+
+# Round 25 class sweep (tests/redteam/round25/09-sweep-verdicts.md): class P, Part 4's predicting scores cleaned with
+# nan_to_num (a target scored -inf now costs +inf), and class L, Part 7's positions from a table torch.arange(2**20)
+# made once (the long-cache case now runs at S_max = 2**20 + 7). No batch had room: one of their own
+_SOL25 = solution_code(CHAPTER)
+ROUND_25_SWEEP = {
+    "loss_predicting_scores_cleaned_with_nan_to_num": ("test_masked_lm_loss", {"masked_lm_loss": _changed(
+        _SOL25["masked_lm_loss"], "scores = logits[:, :-1][chosen].to(work)",
+        "scores = logits[:, :-1][chosen].to(work).nan_to_num()", once=True)}),
+    "ragged_positions_from_a_table_of_2_to_20": ("test_ragged_cached_attention", {"ragged_cached_attention": (
+        "\nPOSITIONS = torch.arange(1 << 20)  # made once, sliced to S_max on every call\n" + _changed(_changed(
+            _SOL25["ragged_cached_attention"], "written = torch.arange(s_max)[None, :]",
+            "written = POSITIONS[:s_max][None, :]", once=True),
+            "allowed = torch.arange(s_max)[None, None, :]", "allowed = POSITIONS[:s_max][None, None, :]", once=True))}),
+}
+MUTANTS.update(ROUND_25_SWEEP)
+place_mutants(MUTANTS, MUTANT_BATCHES, ROUND_25_SWEEP, "new")
