@@ -2166,4 +2166,11 @@ RED_TEAM_25_ALONE = place_mutants(MUTANTS, MUTANT_BATCHES, list(RED_TEAM_25), "a
 
 # Red team 25 class sweep (tests/redteam/round25/06-sweep-verdicts.md): class M's smaller slacks (- 1e-15, the dtype's
 # eps, p + 1e-14) under min-p's threshold in Part 4 are caught by min_p = 1e-200; no batch has room for a Part 4
-# mutant, so that mutant is written in the verdicts only (Part 6's table of ranks: allowed, see the verdicts)
+# mutant, so it makes a batch of its own (Part 6's table of ranks: allowed, see the verdicts)
+RED_TEAM_25_SWEEP = {
+    "min_p_slack_of_1e15_under_the_threshold": ("test_min_p_sample", {"min_p_sample": _replaced(
+        _MODEL_21["min_p_sample"], "keep = probs >= min_p * probs.amax(dim=-1, keepdim=True)",
+        "keep = probs >= min_p * probs.amax(dim=-1, keepdim=True) - 1e-15", once=True)}),
+}
+MUTANTS.update(RED_TEAM_25_SWEEP)
+place_mutants(MUTANTS, MUTANT_BATCHES, list(RED_TEAM_25_SWEEP), "new")
