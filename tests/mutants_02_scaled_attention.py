@@ -1707,3 +1707,20 @@ ROUND_25_SWEEP = {
 MUTANTS.update(ROUND_25_SWEEP)
 for _name in ROUND_25_SWEEP:
     place_mutant(MUTANTS, MUTANT_BATCHES, _name, "free")  # raises if no existing batch has room
+
+# Found on the way by the same sweep (02-sweep-verdicts.md): the weights as exp(z - lse), the model answer until then,
+# lose log n where lse rounds to the largest allowed score (two allowed keys tied at -30000 in float32, at -1e300 in
+# float64); the model answer now divides by the sum, and this is the old one
+ROUND_25_SWEEP_FOUND = {
+    "masked_attention_weights_exp_minus_lse": ("test_masked_attention", {"masked_attention": """
+def masked_attention(q, k, v, allowed):
+    scores = q @ k.transpose(-2, -1) / math.sqrt(q.shape[-1])  # (..., T, Dh) @ (..., Dh, S) -> (..., T, S)
+    scores = scores.masked_fill(~allowed, float("-inf"))
+    lse = torch.logsumexp(scores, dim=-1)                      # (..., T); -inf where no key is allowed
+    shift = torch.where(torch.isinf(lse), torch.zeros_like(lse), lse)
+    weights = torch.exp(scores - shift.unsqueeze(-1))          # exp(-inf) = 0 at every masked key
+    return weights @ v, lse
+"""}),
+}
+MUTANTS.update(ROUND_25_SWEEP_FOUND)
+place_mutant(MUTANTS, MUTANT_BATCHES, "masked_attention_weights_exp_minus_lse", "free")

@@ -32,10 +32,15 @@ def masked_attention(q, k, v, allowed):
 {scores}
 {rest}
 '''
+# the model answer after the sweep's fix (weights divided by their sum); 02-sweep.txt graded the O-p5 variants with
+# the model answer's earlier exp(scores - lse), which the new hidden case refuses for its own reason
 MA_REST_MODEL = '''    scores = scores.masked_fill(~allowed, float("-inf"))
     lse = torch.logsumexp(scores, dim=-1)
-    shift = torch.where(torch.isinf(lse), torch.zeros_like(lse), lse)
-    weights = torch.exp(scores - shift.unsqueeze(-1))
+    top = scores.amax(dim=-1, keepdim=True)
+    top = torch.where(torch.isinf(top), torch.zeros_like(top), top)
+    e = torch.exp(scores - top)
+    total = e.sum(dim=-1, keepdim=True)
+    weights = e / torch.where(total > 0, total, torch.ones_like(total))
     return weights @ v, lse'''
 MA_SCORES_MODEL = '''    scores = q @ k.transpose(-2, -1) / math.sqrt(q.shape[-1])'''
 
@@ -143,13 +148,21 @@ def causal_mask(t, s, offset):
     {"name": "O-p5-times-inverse-sqrt-into-k", "correct": True,
      "cells": {"masked_attention": MA.format(scores='''    scores = q @ (k * q.shape[-1] ** -0.5).transpose(-2, -1)''', rest=MA_REST_MODEL)},
      "why": "O, Part 5: d_k ** -0.5 multiplied into k."},
-    {"name": "O-p5-exp-minus-lse-rsqrt", "correct": True,
+    {"name": "O-p5-exp-minus-lse-rsqrt", "correct": False,
      "cells": {"masked_attention": MA.format(scores='''    scale = torch.rsqrt(torch.tensor(float(q.shape[-1]), dtype=torch.float64)).item()
     scores = torch.matmul(q, k.transpose(-2, -1)) * scale''', rest='''    scores = torch.where(allowed, scores, torch.tensor(float("-inf"), dtype=scores.dtype))
     lse = torch.logsumexp(scores, dim=-1, keepdim=True)
     weights = torch.exp(scores - lse).nan_to_num(nan=0.0)
     return weights @ v, lse.squeeze(-1)''')},
-     "why": "O, Part 5: scale as a multiplication by rsqrt, weights as exp(z - lse), NaN of empty rows made 0."},
+     "why": "O, Part 5: scale as a multiplication by rsqrt, weights as exp(z - lse), NaN of empty rows made 0. Graded "
+            "correct in 02-sweep.txt (kept); relabelled wrong after the sweep found that exp(z - lse) loses log n where "
+            "lse rounds to the top score (the model answer had the same formula; text and model answer now fixed)."},
+    {"name": "O-p5-exp-of-log-softmax", "correct": True,
+     "cells": {"masked_attention": MA.format(scores=MA_SCORES_MODEL, rest='''    scores = scores.masked_fill(~allowed, float("-inf"))
+    lse = torch.logsumexp(scores, dim=-1)
+    weights = torch.exp(torch.log_softmax(scores, dim=-1)).nan_to_num(nan=0.0)
+    return weights @ v, lse''')},
+     "why": "O, Part 5 (added after the model answer's fix): exp of a log_softmax, exact at tied large scores."},
     {"name": "O-p6-scale-squared-on-variance", "correct": True,
      "cells": {"variance_experiment": VAR.format(body='''    q = torch.rand(n, d_k, generator=generator, dtype=torch.float64)
     k = torch.randn(n, d_k, generator=generator, dtype=torch.float64)
