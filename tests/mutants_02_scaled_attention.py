@@ -1724,3 +1724,15 @@ def masked_attention(q, k, v, allowed):
 }
 MUTANTS.update(ROUND_25_SWEEP_FOUND)
 place_mutant(MUTANTS, MUTANT_BATCHES, "masked_attention_weights_exp_minus_lse", "free")
+
+# ... and Part 2's slack (02-sweep-verdicts.md, first written there: no batch has room for a test_softmax_backward
+# mutant): keys of weight below 1e-12 treated as masked; caught by keys of weight 2**-43 at temperature 1e-6. It
+# makes a batch of its own (one plain-process notebook run)
+ROUND_25_SWEEP_PART_2 = {
+    "softmax_backward_weights_below_1e_12_masked": ("test_softmax_backward", {"softmax_backward": _replaced(
+        _SOLUTION["softmax_backward"], "    return weights * (grad_weights - inner) / temperature",
+        "    result = weights * (grad_weights - inner) / temperature\n"
+        "    return torch.where(weights > 1e-12, result, torch.zeros_like(result))", once=True)}),
+}
+MUTANTS.update(ROUND_25_SWEEP_PART_2)
+place_mutant(MUTANTS, MUTANT_BATCHES, "softmax_backward_weights_below_1e_12_masked", None)
