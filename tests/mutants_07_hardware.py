@@ -1175,8 +1175,10 @@ def merge_partials(o_a, lse_a, o_b, lse_b):
     lse = torch.logaddexp(lse_a, lse_b)
     share_a = torch.exp(lse_a - lse)[:, None]
     share_b = torch.exp(lse_b - lse)[:, None]
-    clean_a = torch.nan_to_num(o_a.double(), nan=0.0, posinf=0.0, neginf=0.0)  # an empty piece's row
-    clean_b = torch.nan_to_num(o_b.double(), nan=0.0, posinf=0.0, neginf=0.0)
+    # an empty piece's row (share 0) cleaned; a piece that sees keys keeps its infinities (round 25 sweep, class P:
+    # torch.nan_to_num over every row made an overflowed float16 output finite)
+    clean_a = torch.where(share_a > 0, o_a.double(), 0.0)
+    clean_b = torch.where(share_b > 0, o_b.double(), 0.0)
     o = clean_a * share_a + clean_b * share_b
     return o.to(o_a.dtype), lse.to(lse_a.dtype)
 """,
@@ -1585,3 +1587,39 @@ MUTANTS["backward_tiles_of_eight_keys_whatever_block"] = ("test_chunk_attention"
     "    for j0 in range(0, stop, block):\n        j1 = min(j0 + block, stop)\n",
     "    for j0 in range(0, stop, 8):  # tiles of 8 keys: block is only a hint\n        j1 = min(j0 + 8, stop)\n", once=True)})
 _LEFT_ALONE_ROUND25 += _place_mutants(MUTANTS, MUTANT_BATCHES, ["backward_tiles_of_eight_keys_whatever_block"], "alone")
+# Round 25 class sweep (tests/redteam/round25/07-sweep-verdicts.md): classes K-P of the other chapters put into every
+# part. Class M (an absolute slack under a number that may be tiny): Part 2's shares compared with 1e-12, Part 7's tiles
+# skipped when every probability is below 1e-12; the hidden tests now give a piece shares of 1e-13 and 1e-30 against
+# outputs of 1e6 and 1e25, and keys probabilities near 1e-13 and 1e-300 in tiles of their own. Class L (a table below
+# the stated limit): positions from torch.arange(1 << 20) made once, in Parts 6 and 7; the hidden tests now pack a row
+# of 1,048,580 bits and take a chunk at the end of a cache of 1,049,000 keys. Class P (outputs cleaned of
+# infinities, Part 2): float16 pieces that see keys holding inf and -inf. The mutants that no batch has room for (Part
+# 2's torch.nan_to_num; Part 7's table and skipped tiles: every batch changes the chunk_attention cell) are written out
+# in the verdicts instead
+MUTANTS["merge_share_compared_with_1e12"] = ("test_merge_partials", {"merge_partials": _replaced(_replaced(
+    _SOLUTION["merge_partials"], "part_a = torch.where((w_a > 0)[:, None]", "part_a = torch.where((w_a > 1e-12)[:, None]",
+    once=True), "part_b = torch.where((w_b > 0)[:, None]", "part_b = torch.where((w_b > 1e-12)[:, None]", once=True)})
+MUTANTS["pack_positions_from_a_table_of_2_to_20"] = ("test_pack_bits", {"pack_bits": """
+BIT_POSITIONS = torch.arange(1 << 20)   # stream bit numbers, made once
+
+
+def pack_bits(q, bits):
+    rows, cols = q.shape
+    n_bytes = (cols * bits + 7) // 8
+    stream = (q.to(torch.int32)[:, :, None] >> torch.arange(bits, dtype=torch.int32)) & 1  # (rows, cols, bits)
+    stream = stream.reshape(rows, cols * bits)
+    n = BIT_POSITIONS[:cols * bits]
+    out = torch.zeros(rows, n_bytes, dtype=torch.int32)
+    out.index_add_(1, n // 8, stream << (n % 8).to(torch.int32))
+    return out.to(torch.uint8)
+
+
+def unpack_bits(packed, bits, cols):
+    rows = packed.shape[0]
+    n = BIT_POSITIONS[:cols * bits]
+    stream = (packed.to(torch.int32)[:, n // 8] >> (n % 8).to(torch.int32)) & 1     # (rows, cols * bits)
+    stream = stream.reshape(rows, cols, bits)
+    return (stream << torch.arange(bits, dtype=torch.int32)).sum(dim=-1).to(torch.uint8)
+"""})
+for _name in ("merge_share_compared_with_1e12", "pack_positions_from_a_table_of_2_to_20"):
+    _place_mutant(MUTANTS, MUTANT_BATCHES, _name, "free")
