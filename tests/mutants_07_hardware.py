@@ -1623,3 +1623,26 @@ def unpack_bits(packed, bits, cols):
 """})
 for _name in ("merge_share_compared_with_1e12", "pack_positions_from_a_table_of_2_to_20"):
     _place_mutant(MUTANTS, MUTANT_BATCHES, _name, "free")
+
+# ... and the three the sweep wrote in its verdicts (no existing batch had room): Part 2's outputs of pieces that see
+# keys cleaned with nan_to_num (an inf now stays in the merge), Part 7's positions from a table of 2**20 made once
+# (a cache of 1 049 000 keys now) and Part 7's tiles skipped when all their probabilities are below 1e-12 (keys near
+# 1e-13 and 1e-300 now compared relative to their own size). Batches of their own, two (one mutant per graded test)
+_CHUNK = _SOLUTION["chunk_attention"]
+ROUND_25_SWEEP_VERDICTS = {
+    "merge_outputs_cleaned_with_nan_to_num": ("test_merge_partials", {"merge_partials": _replaced(_replaced(
+        _SOLUTION["merge_partials"], "torch.where((w_a > 0)[:, None], o_a, 0.0)",
+        "torch.where((w_a > 0)[:, None], torch.nan_to_num(o_a), 0.0)", once=True),
+        "torch.where((w_b > 0)[:, None], o_b, 0.0)", "torch.where((w_b > 0)[:, None], torch.nan_to_num(o_b), 0.0)",
+        once=True)}),
+    "backward_positions_from_a_table_of_2_to_20": ("test_chunk_attention", {"chunk_attention": (
+        "POSITIONS = torch.arange(1 << 20)\n\n" + _replaced(_replaced(
+            _CHUNK, "torch.arange(offset, offset + T)[:, None]", "POSITIONS[offset:offset + T][:, None]", once=True),
+            "torch.arange(j0, j1)[None, :]", "POSITIONS[j0:j1][None, :]", once=True))}),
+    "backward_skips_tiles_below_1e_12": ("test_chunk_attention", {"chunk_attention": _replaced(
+        _CHUNK, "            p = p.masked_fill(torch.arange(j0, j1)[None, :] > pos, 0.0)\n",
+        "            p = p.masked_fill(torch.arange(j0, j1)[None, :] > pos, 0.0)\n"
+        "        if bool((p < 1e-12).all()):\n            continue\n", once=True)}),
+}
+MUTANTS.update(ROUND_25_SWEEP_VERDICTS)
+_place_mutants(MUTANTS, MUTANT_BATCHES, list(ROUND_25_SWEEP_VERDICTS), "new")
