@@ -62,9 +62,12 @@ def _hidden_cells() -> list[str]:
 
 def _hidden_secrets() -> set[str]:
     """The test suite's secret lines (tests/grading.py) that belong to hidden tests, not model answers:
-    a student's own code may well equal a model answer."""
+    a student's own code may well equal a model answer (a hidden reference that forms its sum as the answer does,
+    `total = e.sum(dim=-1, keepdim=True)`, is the student's line too), and lines shorter than the feedback's
+    ``MIN_LINE`` (`s = 2 ** 20 + 3`) are too generic to be anyone's secret."""
     hidden = {squash(line) for cell in _hidden_cells() for line in cell.split("\n")}
-    return {s for s in secret_lines(CHAPTER) if s in hidden}
+    answers = squash("\n".join(solution_code(CHAPTER).values()))
+    return {s for s in secret_lines(CHAPTER) if s in hidden and s not in answers and len(s) >= fb.MIN_LINE}
 
 
 def _no_secret(text: str) -> list[str]:
@@ -241,7 +244,11 @@ def _hostile_submissions(tmp_path) -> dict[str, tuple[dict, object]]:
     return {
         "leaky": ({gid: model[gid] + "\n" + leaky}, None),
         "printer": ({last: model[last] + "\nprint('\\n'.join(In))\nprint(repr('\\n'.join(In)))\n"
-                     "import linecache\nprint(list(linecache.cache.values())[:50])"}, None),
+                     # every entry of code made from text (cells, anything compiled under a "<...>" name): where a
+                     # test's source would be; the library files linecache holds are public (and their generic lines,
+                     # `def __init__(self):`, match hidden lines of the same text)
+                     "import linecache\nprint([v for k, v in linecache.cache.items() if k.startswith('<') or "
+                     "'/ipykernel_' in k])"}, None),
         "display": ({answer_ids[0]: model[answer_ids[0]] + "\n" + display}, markdown_cell),
         "marker": ({answer_ids[0]: "### BEGIN HIDDEN TESTS\n" + model[answer_ids[0]]}, None),
         "honest": ({}, None),
@@ -298,7 +305,12 @@ def test_hidden_tests_quoted_by_student_code_are_left_out(graded, student):
     page = _page(graded, student)
     assert _no_secret(page) == []
     assert "HIDDEN TESTS" not in page
-    quoted = bool(fb.leaks(_autograded_outputs(graded, student), fb.chapter_hidden_lines(graded["root"], CHAPTER)))
+    # hidden lines the student's own cells hold (a reference written as the answer is) are the student's to show
+    graded_nb = nbformat.reads((graded["root"] / "autograded" / student / CHAPTER / "exercises.ipynb").read_text(
+        encoding="utf-8"), as_version=4)
+    own = fb.own_lines(graded_nb)
+    lines = [line for line in fb.chapter_hidden_lines(graded["root"], CHAPTER) if line not in own]
+    quoted = bool(fb.leaks(_autograded_outputs(graded, student), lines))
     # where the grading kernel let the attack through, the page says what it left out, and so does the summary
     assert (fb.LEAK_NOTICE in page) == quoted
     assert ("an output quoted a hidden test and was removed" in graded["run"]["feedback"][1]) >= quoted
