@@ -1001,25 +1001,8 @@ assert not ROUND_25_SWEEP_ALONE, ROUND_25_SWEEP_ALONE
 # ... and Part 5 (its mutant first written in the sweep's verdicts): row indices from a table of 2**20 made once, which
 # T = 2**20 + 3 now outgrows. No batch has room for a test_rotate_half mutant: it makes a batch of its own
 ROUND_25_SWEEP_PART_5 = {
-    "rotary_rows_from_a_table_of_2_to_20": ("test_rotate_half", {"rotate_half": """
-ROWS = torch.arange(1 << 20)
-
-
-def rope_partial_left_padded(x, lengths, rotary_dim, base=10000.0):
-    t, dh = x.shape[-2:]
-    if rotary_dim % 2 or not 2 <= rotary_dim <= dh:
-        raise ValueError(f"rotary_dim must be even and between 2 and Dh={dh}, got {rotary_dim}")
-    half = rotary_dim // 2
-    first_real = t - lengths.long()
-    pos = (ROWS[:t][None, :] - first_real[:, None]).clamp(min=0)
-    theta = base ** (-torch.arange(0, rotary_dim, 2, dtype=torch.float64) / rotary_dim)
-    angle = pos.to(torch.float64)[:, None, :, None] * theta
-    work = torch.float64 if x.dtype == torch.float64 else torch.float32
-    cos, sin = angle.cos().to(work), angle.sin().to(work)
-    a, b = x[..., :half].to(work), x[..., half:rotary_dim].to(work)
-    rotated = torch.cat([a * cos - b * sin, a * sin + b * cos], dim=-1).to(x.dtype)
-    return torch.cat([rotated, x[..., rotary_dim:]], dim=-1)
-"""}),
+    "rotary_rows_from_a_table_of_2_to_20": ("test_rotate_half", {"rotate_half": "ROWS = torch.arange(1 << 20)\n" + _replaced_code(
+        _MODEL["rotate_half"], "pos = (torch.arange(t)[None, :]", "pos = (ROWS[:t][None, :]", once=True)}),
 }
 MUTANTS.update(ROUND_25_SWEEP_PART_5)
 place_mutants(MUTANTS, MUTANT_BATCHES, ROUND_25_SWEEP_PART_5, "new")
