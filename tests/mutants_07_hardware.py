@@ -1628,7 +1628,6 @@ for _name in ("merge_share_compared_with_1e12", "pack_positions_from_a_table_of_
 # keys cleaned with nan_to_num (an inf now stays in the merge), Part 7's positions from a table of 2**20 made once
 # (a cache of 1 049 000 keys now) and Part 7's tiles skipped when all their probabilities are below 1e-12 (keys near
 # 1e-13 and 1e-300 now compared relative to their own size). Batches of their own, two (one mutant per graded test)
-_CHUNK = _SOLUTION["chunk_attention"]
 ROUND_25_SWEEP_VERDICTS = {
     "merge_outputs_cleaned_with_nan_to_num": ("test_merge_partials", {"merge_partials": _replaced(_replaced(
         _SOLUTION["merge_partials"], "torch.where((w_a > 0)[:, None], o_a, 0.0)",
@@ -1637,10 +1636,10 @@ ROUND_25_SWEEP_VERDICTS = {
         once=True)}),
     "backward_positions_from_a_table_of_2_to_20": ("test_chunk_attention", {"chunk_attention": (
         "POSITIONS = torch.arange(1 << 20)\n\n" + _replaced(_replaced(
-            _CHUNK, "torch.arange(offset, offset + T)[:, None]", "POSITIONS[offset:offset + T][:, None]", once=True),
+            _SOLUTION["chunk_attention"], "torch.arange(offset, offset + T)[:, None]", "POSITIONS[offset:offset + T][:, None]", once=True),
             "torch.arange(j0, j1)[None, :]", "POSITIONS[j0:j1][None, :]", once=True))}),
     "backward_skips_tiles_below_1e_12": ("test_chunk_attention", {"chunk_attention": _replaced(
-        _CHUNK, "            p = p.masked_fill(torch.arange(j0, j1)[None, :] > pos, 0.0)\n",
+        _SOLUTION["chunk_attention"], "            p = p.masked_fill(torch.arange(j0, j1)[None, :] > pos, 0.0)\n",
         "            p = p.masked_fill(torch.arange(j0, j1)[None, :] > pos, 0.0)\n"
         "        if bool((p < 1e-12).all()):\n            continue\n", once=True)}),
 }
