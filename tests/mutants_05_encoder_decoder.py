@@ -1087,3 +1087,37 @@ SWEEP_25 = {
 }
 MUTANTS.update(SWEEP_25)
 assert not place_mutants(MUTANTS, MUTANT_BATCHES, list(SWEEP_25), "alone")  # into an existing batch (17)
+
+# Red team 26 (tests/redteam/round26/05-verdicts.md), the squeeze-and-broadcast student: squeeze() with no dim, then an
+# unsqueeze, is right wherever the only size-1 axis is a batch of one, and lines up with another axis where a size-1 axis
+# sits beside one of more than one. Part 1 had no (B, 1, D) input with B > 1 (a mean square (B, 1, 1) squeezed to (B,)
+# and unsqueezed to (B, 1) broadcasts (B, 1, D) to (B, B, D)), Part 4 no row of one position in a batch of several (the
+# query-validity mask (B, 1) squeezed to (B,)), Part 5 no memory of one position beside a batch of several. Each part now
+# has such cases: (3, 1, 8), (2, 1, 4, 6), (1, 4, 1, 6) and (5, 1) inputs; S = 1 and T = 1 in a batch of three; S = 1
+# with memory_allowed (3, 1, 1)
+RED_TEAM_26 = {
+    "rms_mean_square_squeezed_with_no_dim": ("test_rms_norm", {"rms_norm": _replaced(
+        _MODEL_21["rms_norm"], "inv_rms = torch.rsqrt(x32.pow(2).mean(dim=-1, keepdim=True) + eps)",
+        "inv_rms = torch.rsqrt(x32.pow(2).mean(dim=-1, keepdim=True).squeeze() + eps).unsqueeze(-1)", once=True)}),
+    "packed_query_validity_squeezed_with_no_dim": ("test_packed_masks", {"packed_masks": """
+def packed_masks(src_segments, tgt_segments):
+    s, t = src_segments, tgt_segments
+    T = t.shape[1]
+    s_q = (s != 0).squeeze().unsqueeze(-1)    # (B, S, 1) query is real
+    t_q = (t != 0).squeeze().unsqueeze(-1)
+    causal = torch.ones(T, T, dtype=torch.bool).tril()
+    src = (s.unsqueeze(-1) == s.unsqueeze(-2)) & s_q
+    tgt = (t.unsqueeze(-1) == t.unsqueeze(-2)) & t_q & causal
+    cross = (t.unsqueeze(-1) == s.unsqueeze(-2)) & t_q
+    return src, tgt, cross
+"""}),
+    "sandwich_memory_mask_squeezed_one_dim_read_as_one_row": ("test_sandwich", {"sandwich": _replaced(
+        _MODEL_21["sandwich"], "    y = y + layer_norm(mha(layer_norm(y, *p[\"pre1\"])",
+        "    if memory_allowed is not None:  # back to (B, 1, S) whatever it was\n"
+        "        memory_allowed = memory_allowed.squeeze()\n"
+        "        memory_allowed = (memory_allowed.reshape(1, 1, -1) if memory_allowed.dim() <= 1\n"
+        "                          else memory_allowed[:, None, :])\n"
+        "    y = y + layer_norm(mha(layer_norm(y, *p[\"pre1\"])", once=True)}),
+}
+MUTANTS.update(RED_TEAM_26)
+RED_TEAM_26_ALONE = place_mutants(MUTANTS, MUTANT_BATCHES, list(RED_TEAM_26), "alone")

@@ -2174,3 +2174,40 @@ RED_TEAM_25_SWEEP = {
 }
 MUTANTS.update(RED_TEAM_25_SWEEP)
 place_mutants(MUTANTS, MUTANT_BATCHES, list(RED_TEAM_25_SWEEP), "new")
+
+# Red team 26 (tests/redteam/round26/06-verdicts.md), the stride-and-layout student: .view on what its inputs make,
+# right wherever the hidden inputs' layout let it. Part 3's only non-contiguous case mixed a transposed starts with a
+# strided pick, whose `pick & starts` comes out contiguous, so `.view(-1)` of it passed; a case with both transposed in
+# one layout now keeps that layout in the elementwise result. Part 8's transposed case was 3-D, where
+# `.view(-1, T, Dh)` keeps the rank and always works; a (2, 3, 6, Dh) case in split_heads' layout ((B, T, H, Dh) memory)
+# now has leading axes that .view cannot merge
+RED_TEAM_26 = {
+    "whole_word_flat_view_of_pick_and_starts": ("test_whole_word_chosen", {"whole_word_chosen": """
+def whole_word_chosen(starts, pick):
+    B, T = starts.shape
+    pos = torch.arange(T).expand(B, T)
+    last = torch.where(starts, pos, -1).cummax(dim=1).values          # start of the word, -1 before the first
+    flat = (last.clamp(min=0) + torch.arange(B)[:, None] * T).view(-1)
+    hit = (pick & starts).view(-1)[flat].view(B, T)
+    return hit & (last >= 0)
+"""}),
+    "decayed_view_merges_leading_axes": ("test_decayed_linear_attention", {"decayed_linear_attention": """
+def decayed_linear_attention(q, k, v, decay):
+    dtype = q.dtype
+    lead, T = q.shape[:-2], q.shape[-2]
+    work = torch.float32 if q.dtype in (torch.float16, torch.bfloat16) else q.dtype
+    q = q.view(-1, T, q.shape[-1]).to(work); k = k.view(-1, T, k.shape[-1]).to(work); v2 = v.view(-1, T, v.shape[-1]).to(work)
+    phi_q, phi_k = F.elu(q) + 1, F.elu(k) + 1
+    state = torch.zeros(q.shape[0], q.shape[-1], v2.shape[-1], dtype=work)
+    norm = torch.zeros(q.shape[0], q.shape[-1], dtype=work)
+    outs = []
+    for i in range(T):
+        state = decay * state + phi_k[:, i, :, None] * v2[:, i, None, :]
+        norm = decay * norm + phi_k[:, i, :]
+        outs.append(torch.einsum("nd,nde->ne", phi_q[:, i], state) / (phi_q[:, i] * norm).sum(-1, keepdim=True))
+    out = torch.stack(outs, dim=1) if T else torch.zeros(q.shape[0], 0, v2.shape[-1], dtype=work)
+    return out.reshape(*lead, T, v.shape[-1]).to(dtype)
+"""}),
+}
+MUTANTS.update(RED_TEAM_26)
+RED_TEAM_26_ALONE = place_mutants(MUTANTS, MUTANT_BATCHES, list(RED_TEAM_26), "alone")
