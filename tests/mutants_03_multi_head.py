@@ -1317,3 +1317,26 @@ def causal_attention_with_cache(x, past_k, past_v, params, num_heads):
 }
 MUTANTS.update(ROUND_25_SWEEP)
 place_mutants(MUTANTS, MUTANT_BATCHES, ROUND_25_SWEEP, "new")
+
+# Red team 26 (tests/redteam/round26/03-verdicts.md), the stride-and-layout student: Part 1 dealt the columns out with
+# torch.as_strided and an explicit storage_offset of 0, which reads from the start of the storage instead of where the
+# view begins. Every input of the hidden tests began at offset 0 (copies, transposed copies), so it passed. Part 1 now
+# also passes inputs that start inside their storage after other values, and Parts 5 to 7's strided copies do too.
+ROUND_26 = {
+    "interleaved_as_strided_from_the_storage_start": ("test_interleaved", {"interleaved": """
+def split_heads_interleaved(x, num_heads):
+    b, t, d = x.shape
+    if d % num_heads:
+        raise ValueError("not divisible")
+    sb, st, sd = x.stride()
+    return torch.as_strided(x, (b, num_heads, t, d // num_heads), (sb, sd, st, sd * num_heads), 0)
+
+
+def merge_heads_interleaved(x):
+    b, h, t, dh = x.shape
+    sb, sh, st, sd = x.stride()
+    return torch.as_strided(x, (b, t, dh, h), (sb, st, sd, sh), 0).reshape(b, t, h * dh)
+"""}),
+}
+MUTANTS.update(ROUND_26)
+ROUND_26_ALONE = place_mutants(MUTANTS, MUTANT_BATCHES, ROUND_26, "alone")

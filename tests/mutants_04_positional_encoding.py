@@ -1006,3 +1006,22 @@ ROUND_25_SWEEP_PART_5 = {
 }
 MUTANTS.update(ROUND_25_SWEEP_PART_5)
 place_mutants(MUTANTS, MUTANT_BATCHES, ROUND_25_SWEEP_PART_5, "new")
+
+# Red team 26 (tests/redteam/round26/04-verdicts.md), the stride-and-layout student: Part 4 read the slowest pair
+# through torch.as_strided with an offset counted from the row's start, but as_strided's storage_offset counts from the
+# storage's start. Every row of the hidden tests began at offset 0 (the strided one too), so it passed. Part 4 now reads
+# rows that start inside their storage (row 1 of a table; a stride-2 view at offset 1), and Parts 1 and 5 get inputs
+# that start inside their storage too. The Part 5 mutant reads the rotated features the same way.
+ROUND_26 = {
+    "position_as_strided_from_the_storage_start": ("test_position", {"position": position(
+        "    step = row.stride(0)\n"
+        "    pair = torch.as_strided(row, (2,), (step,), (d - 2) * step)  # sin and cos of the slowest pair\n"
+        "    angle = math.atan2(float(pair[0]), float(pair[1])) % (2 * math.pi)\n"
+        "    return round(angle / slowest)")}),
+    "rotary_features_as_strided_from_the_storage_start": ("test_rotate_half", {"rotate_half": _replaced_code(
+        _MODEL["rotate_half"], "a, b = x[..., :half].to(work), x[..., half:rotary_dim].to(work)",
+        "a = torch.as_strided(x, x.shape[:-1] + (half,), x.stride(), 0).to(work)\n"
+        "    b = torch.as_strided(x, x.shape[:-1] + (half,), x.stride(), half * x.stride(-1)).to(work)", once=True)}),
+}
+MUTANTS.update(ROUND_26)
+ROUND_26_ALONE = place_mutants(MUTANTS, MUTANT_BATCHES, ROUND_26, "alone")
