@@ -1645,3 +1645,15 @@ ROUND_25_SWEEP_VERDICTS = {
 }
 MUTANTS.update(ROUND_25_SWEEP_VERDICTS)
 _place_mutants(MUTANTS, MUTANT_BATCHES, list(ROUND_25_SWEEP_VERDICTS), "new")
+
+# Red team 26 (tests/redteam/round26/07-verdicts.md; the stride-and-layout student): dequantize_asym received only fresh
+# contiguous tensors, so a `.view` back to (out, in) of a product that takes the layout of a transposed scale (or zero)
+# passed (the product, scale first, takes scale's layout); the hidden tests now pass q, scale and zero transposed in
+# memory and as views with a step. Into the first existing batch with room
+MUTANTS["asym_dequantize_views_back_to_out_in"] = ("test_quantize_asym", {"quantize_asym": _replaced(_replaced(
+    _SOLUTION["quantize_asym"], "    groups = q.reshape(out_f, scale.shape[1], -1).to(scale.dtype)  # (out, G, g)\n",
+    "    groups = q.view(out_f, scale.shape[1], -1).to(scale.dtype)  # (out, G, g)\n", once=True),
+    "    return ((groups - zero.to(scale.dtype)[..., None]) * scale[..., None]).reshape(out_f, in_f)",
+    "    return (scale[..., None] * (groups - zero.to(scale.dtype)[..., None])).view(out_f, in_f)  # fresh: a view is free",
+    once=True)})
+_LEFT_ALONE_ROUND26 = _place_mutants(MUTANTS, MUTANT_BATCHES, ["asym_dequantize_views_back_to_out_in"], "alone")
