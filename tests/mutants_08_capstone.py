@@ -1294,28 +1294,3 @@ MUTANTS["sentence_loss_log_probs_cleaned_with_nan_to_num"] = ("test_sentence_los
     _SOL["sentence_loss"], "logp = torch.log_softmax(logits, dim=-1)", "logp = torch.log_softmax(logits, dim=-1).nan_to_num()",
     once=True)})
 place_mutant(MUTANTS, MUTANT_BATCHES, "sentence_loss_log_probs_cleaned_with_nan_to_num", "free")
-
-
-# Red team 26 (tests/redteam/round26/08-verdicts.md), the remainder-and-boundary student: l written as
-# (1 - eps) * nll + eps * spread with both terms always added is NaN at eps = 0 for a target scored -inf (0 * -inf is
-# NaN), where the text asks for +inf; at eps = 1 the right token's own term does the same to an answer that leaves out
-# the smoothing term at eps = 0 only. The model answer (and the loops variant) now leave out a term of weight 0, the text
-# says eps lies in [0, 1] and what a term of weight 0 adds, and the -inf check runs at eps = 0 and eps = 1 too
-MUTANTS["sentence_loss_zero_weight_term_times_inf"] = ("test_sentence_loss", {"sentence_loss": _replaced(
-    _SOL["sentence_loss"], "    per_token = sum(w * term for w, term in ((1 - eps, nll), (eps, spread)) if w != 0)\n",
-    "    per_token = (1 - eps) * nll + eps * spread\n", once=True)})
-MUTANTS["sentence_loss_smoothing_left_out_at_zero_only"] = ("test_sentence_loss", {"sentence_loss": _replaced(
-    _SOL["sentence_loss"], "    per_token = sum(w * term for w, term in ((1 - eps, nll), (eps, spread)) if w != 0)\n",
-    "    per_token = (1 - eps) * nll + eps * spread if eps > 0 else nll\n", once=True)})
-_ALONE_26 = place_mutants(MUTANTS, MUTANT_BATCHES, ["sentence_loss_zero_weight_term_times_inf",
-                                                    "sentence_loss_smoothing_left_out_at_zero_only"], "alone")
-CORRECT_VARIANTS["loops"]["sentence_loss"] = _replaced(
-    CORRECT_VARIANTS["loops"]["sentence_loss"],
-    "            per = -(1 - eps) * lp[torch.arange(len(y)), y] - eps * lp[:, not_pad].sum(-1) / (v - 1)\n",
-    "            per = -lp[torch.arange(len(y)), y] if eps == 0 else -eps * lp[:, not_pad].sum(-1) / (v - 1)\n"
-    "            if 0 < eps < 1:  # a term of weight 0 adds nothing, also at log p = -inf (0 * inf is NaN)\n"
-    "                per = per - (1 - eps) * lp[torch.arange(len(y)), y]\n", once=True)
-# the correct Part 4 that rides with this Part 1 slip adds both terms of l: at eps = 0 it now loses Part 4 as well
-MUTANTS["decoder_io_slip_with_loss_calling_it"][1]["sentence_loss"] = _replaced(
-    MUTANTS["decoder_io_slip_with_loss_calling_it"][1]["sentence_loss"], "    per_token = (1 - eps) * nll + eps * spread\n",
-    "    per_token = sum(w * term for w, term in ((1 - eps, nll), (eps, spread)) if w != 0)\n", once=True)
