@@ -1340,3 +1340,22 @@ def merge_heads_interleaved(x):
 }
 MUTANTS.update(ROUND_26)
 ROUND_26_ALONE = place_mutants(MUTANTS, MUTANT_BATCHES, ROUND_26, "alone")
+
+# Round 26 class sweep (tests/redteam/round26/03-sweep-verdicts.md), class U (an answer the text allowed that is slow on
+# the hidden cases): a mask written with a torch operation per key took tens of seconds at the hidden sources and caches
+# past 2**20, graded differently on a busy machine. Parts 6 and 7 now rule it out with the sizes as the reason, and the
+# hidden tests count the operations the long call runs (500 at B = H = T = 1), so it fails fast and the same everywhere
+ROUND_26_SWEEP = {
+    "left_padded_mask_written_key_by_key": ("test_left_padded", {"left_padded": _replaced_code(
+        _MODEL["left_padded"], "    real = torch.arange(s)[None, :] >= s - memory_lengths.long()[:, None]\n",
+        "    real = torch.zeros(memory.shape[0], s, dtype=torch.bool)\n"
+        "    for i, n in enumerate(memory_lengths.tolist()):\n"
+        "        for j in range(s):\n"
+        "            real[i, j] = j >= s - n\n", once=True)}),
+}
+MUTANTS.update(ROUND_26_SWEEP)
+ROUND_26_SWEEP_ALONE = place_mutants(MUTANTS, MUTANT_BATCHES, ROUND_26_SWEEP, "alone")
+assert not ROUND_26_SWEEP_ALONE, ROUND_26_SWEEP_ALONE
+# Part 7's twin (the causal mask written key by key) has no batch with room for a test_cache mutant: its code is in the
+# sweep's verdicts, and the sweep's U-p7-mask-loop-over-keys grades it
+

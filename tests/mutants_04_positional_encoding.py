@@ -537,16 +537,19 @@ def sinusoidal_table_halves(positions, d_model, base=10000.0, scale=1.0, dtype=t
     table = torch.tensor(rows, dtype=torch.float64).reshape(*positions.shape, d_model)
     return table.to(dtype)
 """,
+    # round 26 class sweep (class U): the loop over every key this variant had took 15-23 s of CPU at the hidden offsets
+    # past 2**20 (now the mutant alibi_block_torch_operation_per_key); the text allows loops over heads and query rows
     "alibi_block": """
 def alibi_block(num_heads, t, offset):
     s = offset + t
+    keys = torch.arange(s)
     bias = torch.zeros(num_heads, t, s)
     allowed = torch.zeros(t, s, dtype=torch.bool)
     for i in range(t):
-        for j in range(s):
-            allowed[i, j] = j <= offset + i
-            for h in range(num_heads):
-                bias[h, i, j] = -(2 ** (-8 * (h + 1) / num_heads)) * abs(offset + i - j)
+        distance = (offset + i - keys).abs().double()  # integers to float64: exact below 2**53
+        allowed[i] = keys <= offset + i
+        for h in range(num_heads):
+            bias[h, i] = -(2 ** (-8 * (h + 1) / num_heads)) * distance
     return bias, allowed
 """,
     "reach": "alibi_reach = 256 * math.log(1e3)",
@@ -1025,3 +1028,35 @@ ROUND_26 = {
 }
 MUTANTS.update(ROUND_26)
 ROUND_26_ALONE = place_mutants(MUTANTS, MUTANT_BATCHES, ROUND_26, "alone")
+
+# Round 26 class sweep (tests/redteam/round26/04-sweep-verdicts.md), class U (an answer the text allowed that is slow on
+# the hidden cases): a torch operation for every key and head took 15-23 s of CPU at offsets past 2**20, graded
+# differently on a busy machine. The text now rules it out with the sizes as the reason, and the hidden test counts the
+# operations a call runs (50 per head and query row, and 200 more), so it fails fast and the same everywhere
+ROUND_26_SWEEP = {
+    "alibi_block_torch_operation_per_key": ("test_alibi_block", {"alibi_block": """
+def alibi_block(num_heads, t, offset):
+    s = offset + t
+    bias = torch.zeros(num_heads, t, s)
+    allowed = torch.zeros(t, s, dtype=torch.bool)
+    for i in range(t):
+        for j in range(s):
+            allowed[i, j] = j <= offset + i
+            for h in range(num_heads):
+                bias[h, i, j] = -(2 ** (-8 * (h + 1) / num_heads)) * abs(offset + i - j)
+    return bias, allowed
+"""}),
+}
+# Class R (a size-1 axis beside a longer one): positions squeezed with no dim and the axes put back in front, so that
+# (B, 1) with B > 1 gives a (1, B, D) table; every (., 1) positions tensor of the hidden tests was a batch of one. Part 1
+# now also encodes positions of shape (3, 1) and (2, 1, 4)
+ROUND_26_SWEEP["table_positions_squeezed_and_put_back_in_front"] = ("test_table_halves", {"table_halves": table(
+    pos="positions.to(work).squeeze().reshape((1,) * (positions.dim() - positions.squeeze().dim()) + positions.squeeze().shape)[..., None]")})
+# Class S (a non-contiguous layout that lets .view through): Part 8 took the largest gap through diff.view(-1), which
+# fails when the layer returns a non-contiguous output (then the difference is too); every layer of the hidden tests
+# returned contiguous outputs. Part 8 now passes layers whose outputs are (B, T, D) views of (T, B, D) and (B, D, T)
+ROUND_26_SWEEP["equivariance_gap_through_a_flat_view"] = ("test_equivariance", {"equivariance": equivariance(
+    gap="(layer(x[:, perm]).double() - reference[:, perm].double()).view(-1).abs().max().item()")})
+MUTANTS.update(ROUND_26_SWEEP)
+ROUND_26_SWEEP_ALONE = place_mutants(MUTANTS, MUTANT_BATCHES, ROUND_26_SWEEP, "alone")
+assert not ROUND_26_SWEEP_ALONE, ROUND_26_SWEEP_ALONE
