@@ -1736,3 +1736,42 @@ ROUND_25_SWEEP_PART_2 = {
 }
 MUTANTS.update(ROUND_25_SWEEP_PART_2)
 place_mutant(MUTANTS, MUTANT_BATCHES, "softmax_backward_weights_below_1e_12_masked", None)
+
+# Round 26 class sweep (tests/redteam/round26/02-sweep-verdicts.md): classes R (a size-1 axis beside a longer one), S (a
+# non-contiguous layout that still lets .view through) and T (an input that starts inside its storage) put into every
+# part. Into existing batches only (the suite is near its time limit); the slips no batch has room for (Part 2's three,
+# Part 5's class S, Part 7's class T) are written out in the verdict file
+_AS_STRIDED_KT = ("torch.as_strided(k, (*k.shape[:-2], k.shape[-1], k.shape[-2]), "
+                  "(*k.stride()[:-2], k.stride(-1), k.stride(-2)), 0)")  # offset 0: counted from the storage's start
+ROUND_26_SWEEP = {
+    # SLIPPED sw_p1_R_query_norms_squeezed: T = 1 beside a batch of three, the norms squeezed and put back on the last axis
+    "raw_scores_query_norms_squeezed": ("test_raw_scores", {"raw_scores": _replaced(
+        _SOLUTION["raw_scores"], "q_norms = a.square().sum(dim=-1, keepdim=True)",
+        "q_norms = a.square().sum(dim=-1).squeeze().unsqueeze(-1)", once=True)}),
+    # SLIPPED sw_p1_S_view_of_k: k flattened with .view, which only a transposed k refuses
+    "raw_scores_view_of_k": ("test_raw_scores", {"raw_scores": _replaced(
+        _SOLUTION["raw_scores"], "dots = a @ b.transpose(-2, -1)",
+        "dots = (a.reshape(-1, a.shape[-2], a.shape[-1]) @ b.view(-1, b.shape[-2], b.shape[-1]).transpose(1, 2))"
+        ".view(*a.shape[:-1], b.shape[-2])", once=True)}),
+    # SLIPPED sw_p1_T_transpose_at_offset_0: k transposed with as_strided at storage offset 0
+    "raw_scores_keys_as_strided_from_the_storage_start": ("test_raw_scores", {"raw_scores": _replaced(
+        _SOLUTION["raw_scores"], "dots = a @ b.transpose(-2, -1)",
+        "dots = a @ " + _AS_STRIDED_KT.replace("k", "b"), once=True)}),
+    # SLIPPED sw_p4_T_lengths_at_offset_0: lengths read as a (B, 1) as_strided view at storage offset 0
+    "padding_mask_lengths_as_strided_from_the_storage_start": ("test_padding_mask", {"padding_mask": _replaced(
+        _SOLUTION["padding_mask"], "start = s - lengths.long()[:, None]",
+        "start = s - torch.as_strided(lengths, (lengths.shape[0], 1), (lengths.stride(0), 1), 0).long()", once=True)}),
+    # SLIPPED sw_p5_T_transpose_at_offset_0: k transposed with as_strided at storage offset 0
+    "masked_attention_keys_as_strided_from_the_storage_start": ("test_masked_attention", {"masked_attention": _replaced(
+        _SOLUTION["masked_attention"], "scores = q @ k.transpose(-2, -1) / math.sqrt(q.shape[-1])",
+        "scores = q @ " + _AS_STRIDED_KT + " / math.sqrt(q.shape[-1])", once=True)}),
+    # SLIPPED sw_p7_R_real_squeezed: T = 1 beside a batch of three, the padding rows squeezed and read as one sequence
+    "fix_padding_rows_squeezed": ("test_fixed_self_attention", {"fixed_self_attention": _replaced(
+        _SOLUTION["fixed_self_attention"], "        allowed = allowed & real[:, None, :]",
+        "        real = real.squeeze()\n"
+        "        real = real if real.dim() == 2 else real.reshape(1, -1)  # a batch of one\n"
+        "        allowed = allowed & real[:, None, :]", once=True)}),
+}
+MUTANTS.update(ROUND_26_SWEEP)
+for _name in ROUND_26_SWEEP:
+    place_mutant(MUTANTS, MUTANT_BATCHES, _name, "free")  # raises if no existing batch has room
