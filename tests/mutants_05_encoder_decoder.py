@@ -1121,3 +1121,20 @@ def packed_masks(src_segments, tgt_segments):
 }
 MUTANTS.update(RED_TEAM_26)
 RED_TEAM_26_ALONE = place_mutants(MUTANTS, MUTANT_BATCHES, list(RED_TEAM_26), "alone")
+
+# Round 26 class sweep (tests/redteam/round26/05-sweep-verdicts.md), class T (an input that starts inside its storage):
+# an input rebuilt with torch.as_strided(x, x.shape, x.stride(), 0) (or read by arithmetic from the storage's start) is
+# right for every tensor that starts at its storage's start, and every input of Parts 1, 4, 5 and 6 did (the transposed
+# and strided ones too). Each part now gets inputs that are slices of bigger tensors, after other values: x and weight
+# (Part 1), both segment tensors (Part 4), y, memory and both masks (Part 5), x_new, every parameter and the caller's
+# cached keys and values (Part 6). Mutants go into existing batches only: Part 4's found room; Parts 1, 5 and 6's (every
+# batch holds one of theirs) are written out in the verdicts instead
+SWEEP_26 = {
+    "packed_segments_as_strided_from_the_storage_start": ("test_packed_masks", {"packed_masks": _replaced(
+        _MODEL_21["packed_masks"], "    src_real, tgt_real = src_segments != 0, tgt_segments != 0\n",
+        "    src_segments = torch.as_strided(src_segments, src_segments.shape, src_segments.stride(), 0)\n"
+        "    tgt_segments = torch.as_strided(tgt_segments, tgt_segments.shape, tgt_segments.stride(), 0)\n"
+        "    src_real, tgt_real = src_segments != 0, tgt_segments != 0\n", once=True)}),
+}
+MUTANTS.update(SWEEP_26)
+assert not place_mutants(MUTANTS, MUTANT_BATCHES, list(SWEEP_26), "alone")  # into an existing batch (19)

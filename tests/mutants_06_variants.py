@@ -2211,3 +2211,53 @@ def decayed_linear_attention(q, k, v, decay):
 }
 MUTANTS.update(RED_TEAM_26)
 RED_TEAM_26_ALONE = place_mutants(MUTANTS, MUTANT_BATCHES, list(RED_TEAM_26), "alone")
+
+# Round 26 class sweep (tests/redteam/round26/06-sweep-verdicts.md). Class T (an input that starts inside its storage):
+# an input rebuilt with torch.as_strided(x, x.shape, x.stride(), 0) (or read by arithmetic from the storage's start) is
+# right for every tensor that starts at its storage's start, and every input of Parts 3-8 did (the transposed ones
+# too). Each part now gets inputs that are slices of bigger tensors, after other values. Class U (an answer the text
+# allowed that is slow on the hidden cases): Part 3's loop over positions with a torch operation for each (round 16's
+# p3-porter-p3-element-loop) took 5.5 s of CPU in its test cell; the text now rules it out by the sizes, and the hidden
+# tests count the torch operations a call runs (50 per row and 200 more), so it fails fast, the same on every machine.
+# Mutants go into existing batches only; those that find no room are written out in the verdicts instead
+_MODEL_26 = solution_code(CHAPTER)
+
+
+def _from_storage_start(cell, *names):
+    """The model answer of `cell` with each named input rebuilt from its storage's start (class T)."""
+    code = _MODEL_26[cell]
+    head, body = code.split("):\n", 1)
+    lines = "".join(f"    {n} = torch.as_strided({n}, {n}.shape, {n}.stride(), 0)\n" for n in names)
+    return head + "):\n" + lines + body
+
+
+SWEEP_26 = {
+    "whole_word_torch_operation_per_position": ("test_whole_word_chosen", {"whole_word_chosen": """
+def whole_word_chosen(starts, pick):
+    B, T = starts.shape
+    out = torch.zeros(B, T, dtype=torch.bool)
+    for b in range(B):
+        cur = False
+        for t in range(T):
+            if starts[b, t]:
+                cur = bool(pick[b, t])
+            out[b, t] = cur
+    return out
+"""}),
+    "whole_word_as_strided_from_the_storage_start": ("test_whole_word_chosen", {"whole_word_chosen": _from_storage_start(
+        "whole_word_chosen", "starts", "pick")}),
+    "min_p_as_strided_from_the_storage_start": ("test_min_p_sample", {"min_p_sample": _from_storage_start(
+        "min_p_sample", "logits")}),
+    "restore_as_strided_from_the_storage_start": ("test_span_corrupt", {"span_corrupt": _from_storage_start(
+        "span_corrupt", "inputs", "targets", "sentinels")}),
+    "expert_choice_as_strided_from_the_storage_start": ("test_expert_choice", {"expert_choice": _from_storage_start(
+        "expert_choice", "router_logits")}),
+    "gqa_cached_as_strided_from_the_storage_start": ("test_gqa_cached_attention", {"gqa_cached_attention":
+        _from_storage_start("gqa_cached_attention", "q", "k", "v")}),
+    "decay_as_strided_from_the_storage_start": ("test_decayed_linear_attention", {"decayed_linear_attention":
+        _from_storage_start("decayed_linear_attention", "q", "k", "v")}),
+}
+MUTANTS.update(SWEEP_26)
+SWEEP_26_LEFT_OUT = place_mutants(MUTANTS, MUTANT_BATCHES, list(SWEEP_26), "alone")
+for _name in SWEEP_26_LEFT_OUT:  # no batch has room: the code is in the verdicts, not a mutant that runs alone
+    del MUTANTS[_name]
