@@ -1294,3 +1294,38 @@ MUTANTS["sentence_loss_log_probs_cleaned_with_nan_to_num"] = ("test_sentence_los
     _SOL["sentence_loss"], "logp = torch.log_softmax(logits, dim=-1)", "logp = torch.log_softmax(logits, dim=-1).nan_to_num()",
     once=True)})
 place_mutant(MUTANTS, MUTANT_BATCHES, "sentence_loss_log_probs_cleaned_with_nan_to_num", "free")
+
+# Round 26 class sweep (tests/redteam/round26/08-sweep-verdicts.md): class R (a size-1 axis beside a longer one),
+# class S (a .view that the hidden layouts let through) and class T (an input that starts inside its storage). Each
+# joins an existing batch with room; Part 6's (every batch holds a Part 6 mutant) are written out in the verdicts.
+_SOL26 = solution_code(CHAPTER)
+ROUND_26_SWEEP = {
+    # R: the (B, T - 1) shifted targets squeezed: a (B,) row at T = 2 fails to broadcast into (B, 1) unless B = 1
+    "decoder_io_shift_squeezed": ("test_decoder_io", {"decoder_io": _replaced(
+        _SOL26["decoder_io"], "tgt_in[:, 1:] = targets[:, :-1]", "tgt_in[:, 1:] = targets[:, :-1].squeeze()", once=True)}),
+    # R: (B, T, 1) squeezed with no dim: at T = 1 beside a batch of several, (B,) broadcasts with (B, 1) to (B, B)
+    "sentence_loss_nll_squeezed": ("test_sentence_loss", {"sentence_loss": _replaced(
+        _SOL26["sentence_loss"], "nll = -logp.gather(-1, targets.unsqueeze(-1)).squeeze(-1)",
+        "nll = -logp.gather(-1, targets.unsqueeze(-1)).squeeze()", once=True)}),
+    # T: views rebuilt with as_strided from the storage's start (storage_offset 0)
+    "decoder_io_targets_read_from_the_storage_start": ("test_decoder_io", {"decoder_io": _replaced(
+        _SOL26["decoder_io"], "    tgt_in = torch.full_like(targets, PAD)\n",
+        "    targets = torch.as_strided(targets, targets.shape, targets.stride(), 0)\n"
+        "    tgt_in = torch.full_like(targets, PAD)\n", once=True)}),
+    "sentence_loss_logits_read_from_the_storage_start": ("test_sentence_loss", {"sentence_loss": _replaced(
+        _SOL26["sentence_loss"], "logp = torch.log_softmax(logits, dim=-1)",
+        "logp = torch.log_softmax(torch.as_strided(logits, logits.shape, logits.stride(), 0), dim=-1)", once=True)}),
+    "average_entries_read_from_the_storage_start": ("test_average", {"average": _replaced(
+        _SOL26["average"], "total = sum(s[k].double() for s in states)",
+        "total = sum(torch.as_strided(s[k], s[k].shape, s[k].stride(), 0).double() for s in states)", once=True)}),
+    "beam_logprobs_read_from_the_storage_start": ("test_beam_search", {"beam_search": _replaced(
+        _SOL26["beam_search"], "        scores = torch.tensor([score for _, score in live], dtype=logprobs.dtype)\n",
+        "        logprobs = torch.as_strided(logprobs, logprobs.shape, logprobs.stride(), 0)\n"
+        "        scores = torch.tensor([score for _, score in live], dtype=logprobs.dtype)\n", once=True)}),
+    # S: the model's log-probabilities flattened with .view(-1) (fails where they are a transposed view)
+    "beam_logprobs_flattened_with_view": ("test_beam_search", {"beam_search": _replaced(
+        _SOL26["beam_search"], "candidates = (scores[:, None] + logprobs).flatten()",
+        "candidates = scores.repeat_interleave(logprobs.shape[-1]) + logprobs.view(-1)", once=True)}),
+}
+MUTANTS.update(ROUND_26_SWEEP)
+assert not place_mutants(MUTANTS, MUTANT_BATCHES, ROUND_26_SWEEP, "alone"), "a round 26 mutant found no batch with room"

@@ -1646,3 +1646,29 @@ ROUND_25_SWEEP = {
 }
 MUTANTS.update(ROUND_25_SWEEP)
 place_mutants(MUTANTS, MUTANT_BATCHES, ROUND_25_SWEEP, "new")
+
+# Round 26 class sweep (tests/redteam/round26/09-sweep-verdicts.md): class R (a size-1 axis beside a longer one) and
+# class T (an input that starts inside its storage). Each joins an existing batch with room; the slips no batch has
+# room for (Parts 4, 7 and 8's others) are written out in the verdicts and graded there by the sweep's variants.
+_SOL26 = solution_code(CHAPTER)
+ROUND_26_SWEEP = {
+    # R: the (..., T, H) mean squeezed with no dim and unsqueezed: right where only a batch of one was size 1
+    "rms_mean_squeezed_beside_the_batch": ("test_head_rms_norm", {"head_rms_norm": _changed(
+        _SOL26["head_rms_norm"], ".mean(dim=-1, keepdim=True) + eps).to(work)",
+        ".mean(dim=-1).squeeze() + eps).to(work)[..., None]", once=True)}),
+    # T: views rebuilt with as_strided from the storage's start (storage_offset 0)
+    "rms_x_read_from_the_storage_start": ("test_head_rms_norm", {"head_rms_norm": _changed(
+        _SOL26["head_rms_norm"], "    work = torch.float64",
+        "    x = torch.as_strided(x, x.shape, x.stride(), 0)\n    work = torch.float64", once=True)}),
+    "swiglu_w_down_read_from_the_storage_start": ("test_fused_swiglu", {"fused_swiglu": _changed(
+        _SOL26["fused_swiglu"], "    work = x.dtype",
+        "    w_down = torch.as_strided(w_down, w_down.shape, w_down.stride(), 0)\n    work = x.dtype", once=True)}),
+    "rope_positions_read_from_the_storage_start": ("test_rope_llama3", {"rope_llama3": _changed(
+        _SOL26["rope_llama3"], "    theta = base",
+        "    positions = torch.as_strided(positions, positions.shape, positions.stride(), 0)\n    theta = base", once=True)}),
+    "generate_logits_read_from_the_storage_start": ("test_generate_with_cache", {"generate_with_cache": _changed(
+        _SOL26["generate_with_cache"], "scores = logits[:, -1].clone()",
+        "scores = torch.as_strided(logits, logits.shape, logits.stride(), 0)[:, -1].clone()", once=True)}),
+}
+MUTANTS.update(ROUND_26_SWEEP)
+assert not place_mutants(MUTANTS, MUTANT_BATCHES, ROUND_26_SWEEP, "alone"), "a round 26 mutant found no batch with room"
