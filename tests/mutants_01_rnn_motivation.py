@@ -1157,3 +1157,44 @@ ROUND_25_SWEEP = {
 MUTANTS.update(ROUND_25_SWEEP)
 for _name in ROUND_25_SWEEP:
     place_mutant(MUTANTS, MUTANT_BATCHES, _name, "free")  # raises if no existing batch has room
+
+
+# Round 26's class sweep (tests/redteam/round26/01-sweep-verdicts.md): mutants no existing batch had room for,
+# in batches of their own (plain-process runs of a second or two each)
+ROUND_26_SWEEP_WRITTEN_OUT = {
+    # Part 1, class T: the rates broadcast over the batch with as_strided at storage offset 0
+    "jacobian_rates_as_strided_from_the_storage_start": ("test_rnn_step", {"rnn_step": _replaced(
+        _MODEL["rnn_step"], "    slope = leak * (1 - candidate ** 2)",
+        "    slope = torch.as_strided(leak, (x.shape[0], leak.shape[0]), (0, leak.stride(0)), 0) * (1 - candidate ** 2)",
+        once=True)}),
+    # Part 4, class R: x[:, step].squeeze() drops D_in = 1 beside a batch of several
+    "reverse_input_column_squeezed": ("test_rnn_unroll", {"rnn_unroll": _replaced(
+        _MODEL["rnn_unroll"], "torch.tanh(x[:, step] @", "torch.tanh(x[:, step].squeeze() @", once=True)}),
+    # Part 4, class R: the new state squeezed: D_h = 1 beside a batch of several broadcasts to (B, B)
+    "reverse_new_state_squeezed": ("test_rnn_unroll", {"rnn_unroll": _replaced(
+        _MODEL["rnn_unroll"], ' + p["b_hh"])\n', ' + p["b_hh"]).squeeze()\n', once=True)}),
+    # Part 4, class T: the column x[:, step] as as_strided at offset step * x.stride(1), x.storage_offset() left out
+    "reverse_column_as_strided_from_the_storage_start": ("test_rnn_unroll", {"rnn_unroll": _replaced(
+        _MODEL["rnn_unroll"], "torch.tanh(x[:, step] @",
+        "torch.tanh(torch.as_strided(x, (b, x.shape[2]), (x.stride(0), x.stride(2)), step * x.stride(1)) @", once=True)}),
+    # Part 5, class R: x[:, step].squeeze() drops D_in = 1 beside a batch of several
+    "jacobian_norms_input_column_squeezed": ("test_gradient_norms", {"gradient_norms": _replaced(
+        _MODEL["gradient_norms"], "torch.tanh(x[:, step] @", "torch.tanh(x[:, step].squeeze() @", once=True)}),
+    # Part 5, class T: the column as as_strided at an offset counted from the storage's start
+    "jacobian_norms_column_as_strided_from_the_storage_start": ("test_gradient_norms", {"gradient_norms": _replaced(
+        _MODEL["gradient_norms"], "torch.tanh(x[:, step] @",
+        "torch.tanh(torch.as_strided(x, (b, x.shape[2]), (x.stride(0), x.stride(2)), step * x.stride(1)) @", once=True)}),
+    # Part 6, class R: the context squeezed, a batch of one put back: D_k = 1 beside a batch of several
+    "decoder_context_squeezed": ("test_additive", {"additive": _replaced(
+        _MODEL["additive"], "        step_input = torch.cat([x[:, step], context], dim=-1)",
+        "        context = context.squeeze()\n"
+        "        context = context if context.dim() == 2 else context.reshape(1, -1)  # a batch of one\n"
+        "        step_input = torch.cat([x[:, step], context], dim=-1)", once=True)}),
+    # Part 6, class T: the column x[:, step] as as_strided at an offset counted from the storage's start
+    "decoder_column_as_strided_from_the_storage_start": ("test_additive", {"additive": _replaced(
+        _MODEL["additive"], "torch.cat([x[:, step], context]",
+        "torch.cat([torch.as_strided(x, (b, x.shape[2]), (x.stride(0), x.stride(2)), step * x.stride(1)), context]",
+        once=True)}),
+}
+MUTANTS.update(ROUND_26_SWEEP_WRITTEN_OUT)
+place_mutants(MUTANTS, MUTANT_BATCHES, ROUND_26_SWEEP_WRITTEN_OUT, "new")

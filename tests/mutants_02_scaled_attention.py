@@ -1775,3 +1775,35 @@ ROUND_26_SWEEP = {
 MUTANTS.update(ROUND_26_SWEEP)
 for _name in ROUND_26_SWEEP:
     place_mutant(MUTANTS, MUTANT_BATCHES, _name, "free")  # raises if no existing batch has room
+
+
+# Round 26's class sweep (tests/redteam/round26/02-sweep-verdicts.md): mutants no existing batch had room for,
+# in batches of their own (plain-process runs of a second or two each)
+_AS_STRIDED_COLUMN = "torch.as_strided(grad_weights, (*grad_weights.shape, 1), (*grad_weights.stride(), 1), 0)"
+ROUND_26_SWEEP_WRITTEN_OUT = {
+    # Part 2, class R: the row term squeezed and put back on the last axis: a leading axis of 1 beside a longer one
+    "softmax_backward_row_term_squeezed": ("test_softmax_backward", {"softmax_backward": _replaced(
+        _SOLUTION["softmax_backward"], "inner = (weights * grad_weights).sum(dim=-1, keepdim=True)",
+        "inner = (weights * grad_weights).sum(dim=-1).squeeze().unsqueeze(-1)", once=True)}),
+    # Part 2, class S: grad_weights.view(-1, S, 1), which only a transposed grad_weights refuses
+    "softmax_backward_view_of_grad_weights": ("test_softmax_backward", {"softmax_backward": _replaced(
+        _SOLUTION["softmax_backward"], "inner = (weights * grad_weights).sum(dim=-1, keepdim=True)",
+        "inner = torch.bmm(weights.reshape(-1, 1, weights.shape[-1]), grad_weights.view(-1, weights.shape[-1], 1))"
+        ".reshape(*weights.shape[:-1], 1)", once=True)}),
+    # Part 2, class T: grad_weights read as a column through as_strided at storage offset 0
+    "softmax_backward_grad_as_strided_from_the_storage_start": ("test_softmax_backward", {"softmax_backward": _replaced(
+        _SOLUTION["softmax_backward"], "inner = (weights * grad_weights).sum(dim=-1, keepdim=True)",
+        "inner = (weights.unsqueeze(-2) @ " + _AS_STRIDED_COLUMN + ")[..., 0]", once=True)}),
+    # Part 5, class S: v.view(-1, S, Dv) in a bmm, which only a transposed v refuses
+    "masked_attention_view_of_v": ("test_masked_attention", {"masked_attention": _replaced(
+        _SOLUTION["masked_attention"], "    return weights @ v, lse",
+        "    t, s = weights.shape[-2], weights.shape[-1]\n"
+        "    out = torch.bmm(weights.reshape(-1, t, s), v.view(-1, s, v.shape[-1])).view(*weights.shape[:-1], v.shape[-1])\n"
+        "    return out, lse", once=True)}),
+    # Part 7, class T: lengths read as a (B, 1) as_strided view at storage offset 0
+    "fix_lengths_as_strided_from_the_storage_start": ("test_fixed_self_attention", {"fixed_self_attention": _replaced(
+        _SOLUTION["fixed_self_attention"], "lengths[:, None]",
+        "torch.as_strided(lengths, (lengths.shape[0], 1), (lengths.stride(0), 1), 0)", once=True)}),
+}
+MUTANTS.update(ROUND_26_SWEEP_WRITTEN_OUT)
+place_mutants(MUTANTS, MUTANT_BATCHES, ROUND_26_SWEEP_WRITTEN_OUT, "new")
