@@ -1023,31 +1023,28 @@ MUTANT_BATCHES = [
 
 # ---------------------------------------------------------------- correct answers written differently
 
+# round 26 sweep (class U): the column loop that stood here (see PACK_COLUMN_LOOP at the end of this file) is now ruled out by the text
 VARIANT_A_PACK = """
 def pack_bits(q, bits):
     rows, cols = q.shape
     # refbind pass (round 11): ceil(cols * bits / 8) from Part 3's compute_bound_batch (k = n = e = 1: the slope is
     # 2 * bandwidth - 2 * peak = 8 and the need is peak = cols * bits)
-    out = torch.zeros(rows, compute_bound_batch(1, 1, 1, cols * bits, cols * bits + 4), dtype=torch.int32)
-    for c in range(cols):  # code c starts at bit `shift` of byte `byte` and may spill into the next
-        byte, shift = divmod(c * bits, 8)
-        code = q[:, c].to(torch.int32)
-        out[:, byte] |= (code << shift) & 255
-        if shift + bits > 8:
-            out[:, byte + 1] |= code >> (8 - shift)
-    return out.to(torch.uint8)
+    n_bytes = compute_bound_batch(1, 1, 1, cols * bits, cols * bits + 4)
+    start = torch.arange(cols) * bits                # code c starts at bit start % 8 of byte start // 8
+    byte, shift = torch.div(start, 8, rounding_mode="floor"), start % 8
+    value = q.to(torch.int64) << shift               # at most 15 bits: the code's byte and the next
+    out = torch.zeros(rows, n_bytes + 1, dtype=torch.int64)
+    out.index_add_(1, byte, value & 255)             # codes share no bit: adding is or-ing
+    out.index_add_(1, byte + 1, value >> 8)
+    return out[:, :n_bytes].to(torch.uint8)
 
 
 def unpack_bits(packed, bits, cols):
-    wide = packed.to(torch.int32)
-    out = torch.empty(packed.shape[0], cols, dtype=torch.uint8)
-    for c in range(cols):
-        byte, shift = divmod(c * bits, 8)
-        code = wide[:, byte] >> shift
-        if shift + bits > 8:
-            code = code | (wide[:, byte + 1] << (8 - shift))
-        out[:, c] = code & (2 ** bits - 1)
-    return out
+    wide = torch.cat([packed.to(torch.int64), torch.zeros(packed.shape[0], 1, dtype=torch.int64)], dim=1)
+    start = torch.arange(cols) * bits
+    byte, shift = torch.div(start, 8, rounding_mode="floor"), start % 8
+    two = wide[:, byte] | (wide[:, byte + 1] << 8)   # the two bytes a code may touch, as one 16-bit number
+    return ((two >> shift) & (2 ** bits - 1)).to(torch.uint8)
 """
 VARIANT_A_BACKWARD = """
 def chunk_attention_backward(q, k, v, sink, out, lse, d_out, offset, block, causal=True):
@@ -1105,24 +1102,28 @@ def dequant_matvec_kernel(X, W, Scale, Zero, Y, N, K, GROUP: tl.constexpr, BLOCK
             total += tl.sum((code.to(tl.float32) * s - z * s) * tl.load(X + col)[None, :], axis=1)
     tl.store(Y + n, total, mask=live)
 """
+# round 26 sweep (class U): the row as one Python integer that stood here (see PACK_ROW_AS_ONE_INTEGER at the end of
+# this file) is now ruled out by the text
 VARIANT_B_PACK = """
 def pack_bits(q, bits):
     rows, cols = q.shape
     # refbind pass (round 11): the byte count from Part 1's max_batch, by keyword ("sequences" of 8 bytes)
     n_bytes = max_batch(cols * bits + 8, 1, layers=1, kv_heads=1, head_dim=1, length=9, bytes_per_value=1, window=4)
-    out = []
-    for row in q.tolist():  # the row as one Python integer, written out little-endian
-        value = sum(code << (c * bits) for c, code in enumerate(row))
-        out.append(list(value.to_bytes(n_bytes, "little")))
-    return torch.tensor(out, dtype=torch.uint8).reshape(rows, n_bytes)
+    stream = torch.zeros(rows, n_bytes * 8, dtype=torch.uint8)
+    for t in range(bits):  # bit t of every code, at stream bits t, bits + t, 2 * bits + t, ...
+        stream[:, t:cols * bits:bits] = (q >> t) & 1
+    weights = 2 ** torch.arange(8, dtype=torch.int32)
+    return (stream.reshape(rows, n_bytes, 8).to(torch.int32) * weights).sum(dim=-1).to(torch.uint8)
 
 
 def unpack_bits(packed, bits, cols):
-    out = []
-    for row in packed.tolist():
-        value = int.from_bytes(bytes(row), "little")
-        out.append([(value >> (c * bits)) % 2 ** bits for c in range(cols)])
-    return torch.tensor(out, dtype=torch.uint8).reshape(packed.shape[0], cols)
+    rows = packed.shape[0]
+    stream = (packed.to(torch.int32)[:, :, None] >> torch.arange(8, dtype=torch.int32)) & 1
+    stream = stream.reshape(rows, -1)
+    out = torch.zeros(rows, cols, dtype=torch.int32)
+    for t in range(bits):  # bit t of every code at once
+        out |= stream[:, t:cols * bits:bits] << t
+    return out.to(torch.uint8)
 """
 VARIANT_B_BACKWARD = """
 def chunk_attention_backward(q, k, v, sink, out, lse, d_out, offset, block, causal=True):
@@ -1308,7 +1309,7 @@ def dequantize_asym(q, scale, zero):
 }
 
 CORRECT_VARIANTS = {"logaddexp_divmod_bisection_straddle_query_tiles_nibbles": VARIANT_A,
-                    "stack_softmax_fractions_bigint_float64_while_loop": VARIANT_B}
+                    "stack_softmax_fractions_bit_planes_float64_while_loop": VARIANT_B}
 
 # Answers that switch torch's function or dispatch modes off, so that the tests' spies see nothing: the
 # static scan flags them (tests/test_hostile_hooks.py::test_static_scan_flags_each_chapters_hostile_answers)
@@ -1657,3 +1658,100 @@ MUTANTS["asym_dequantize_views_back_to_out_in"] = ("test_quantize_asym", {"quant
     "    return (scale[..., None] * (groups - zero.to(scale.dtype)[..., None])).view(out_f, in_f)  # fresh: a view is free",
     once=True)})
 _LEFT_ALONE_ROUND26 = _place_mutants(MUTANTS, MUTANT_BATCHES, ["asym_dequantize_views_back_to_out_in"], "alone")
+
+# Round 26 class sweep (tests/redteam/round26/07-sweep-verdicts.md, class U: an answer the text allowed, too slow on the
+# hidden cases): the two correct variants' pack_bits looped over the codes of a row, one with torch operations column by
+# column (5 s of CPU in test_pack_bits on a loaded machine), one with the row as a Python integer shifted code by code
+# (17 s: quadratic in the row's length), on the row of 209,716 codes past 2**20 bits. The text of Part 6 now rules
+# such loops out by their cost, and the hidden tests stop the long calls past 2,000 torch operations or at a .tolist(),
+# so both fail fast and alike on every machine; the variants pack on whole tensors now.
+PACK_COLUMN_LOOP = """
+def pack_bits(q, bits):
+    rows, cols = q.shape
+    # refbind pass (round 11): ceil(cols * bits / 8) from Part 3's compute_bound_batch (k = n = e = 1: the slope is
+    # 2 * bandwidth - 2 * peak = 8 and the need is peak = cols * bits)
+    out = torch.zeros(rows, compute_bound_batch(1, 1, 1, cols * bits, cols * bits + 4), dtype=torch.int32)
+    for c in range(cols):  # code c starts at bit `shift` of byte `byte` and may spill into the next
+        byte, shift = divmod(c * bits, 8)
+        code = q[:, c].to(torch.int32)
+        out[:, byte] |= (code << shift) & 255
+        if shift + bits > 8:
+            out[:, byte + 1] |= code >> (8 - shift)
+    return out.to(torch.uint8)
+
+
+def unpack_bits(packed, bits, cols):
+    wide = packed.to(torch.int32)
+    out = torch.empty(packed.shape[0], cols, dtype=torch.uint8)
+    for c in range(cols):
+        byte, shift = divmod(c * bits, 8)
+        code = wide[:, byte] >> shift
+        if shift + bits > 8:
+            code = code | (wide[:, byte + 1] << (8 - shift))
+        out[:, c] = code & (2 ** bits - 1)
+    return out
+"""
+PACK_ROW_AS_ONE_INTEGER = """
+def pack_bits(q, bits):
+    rows, cols = q.shape
+    # refbind pass (round 11): the byte count from Part 1's max_batch, by keyword ("sequences" of 8 bytes)
+    n_bytes = max_batch(cols * bits + 8, 1, layers=1, kv_heads=1, head_dim=1, length=9, bytes_per_value=1, window=4)
+    out = []
+    for row in q.tolist():  # the row as one Python integer, written out little-endian
+        value = sum(code << (c * bits) for c, code in enumerate(row))
+        out.append(list(value.to_bytes(n_bytes, "little")))
+    return torch.tensor(out, dtype=torch.uint8).reshape(rows, n_bytes)
+
+
+def unpack_bits(packed, bits, cols):
+    out = []
+    for row in packed.tolist():
+        value = int.from_bytes(bytes(row), "little")
+        out.append([(value >> (c * bits)) % 2 ** bits for c in range(cols)])
+    return torch.tensor(out, dtype=torch.uint8).reshape(packed.shape[0], cols)
+"""
+MUTANTS["pack_loops_over_the_columns"] = ("test_pack_bits", {"pack_bits": PACK_COLUMN_LOOP})
+MUTANTS["pack_row_as_one_python_integer"] = ("test_pack_bits", {"pack_bits": PACK_ROW_AS_ONE_INTEGER})
+_LEFT_ALONE_ROUND26 += _place_mutants(MUTANTS, MUTANT_BATCHES, ["pack_loops_over_the_columns",
+                                                                "pack_row_as_one_python_integer"], "alone")
+
+# Round 26 class sweep (tests/redteam/round26/07-sweep-verdicts.md), classes R, S and T: a size-1 axis beside a longer
+# one (o of width 1 with several queries; x of shape (3, 1, D)), a .view through o's transposed layout, and inputs that
+# start inside their storage (every tensor input of Parts 2, 4-7 rebuilt with torch.as_strided from the storage's
+# start slipped: no hidden input had a storage offset). The hidden tests now pass such views (inside(t): a slice of a
+# storage twice the size, axes reversed in memory) and the size-1 cases; each mutant is the model answer, one line added
+_AS_STRIDED = "    {0} = torch.as_strided({0}, {0}.shape, {0}.stride(), 0)  # the view rebuilt from its storage\n"
+
+
+def _first_line(code, head, line):
+    return _replaced(code, head, head + line, once=True)
+
+
+ROUND_26_SWEEP = {
+    "merge_squeezes_o_with_no_dim": ("test_merge_partials", {"merge_partials": _first_line(
+        _SOLUTION["merge_partials"], "def merge_partials(o_a, lse_a, o_b, lse_b):\n",
+        "    o_a, o_b = o_a.squeeze(), o_b.squeeze()  # (T, Dv)\n")}),
+    "merge_views_o_flat_and_back": ("test_merge_partials", {"merge_partials": _first_line(
+        _SOLUTION["merge_partials"], "def merge_partials(o_a, lse_a, o_b, lse_b):\n",
+        "    o_a, o_b = o_a.view(-1).view(o_a.shape), o_b.view(-1).view(o_b.shape)\n")}),
+    "merge_o_a_as_strided_from_the_storage_start": ("test_merge_partials", {"merge_partials": _first_line(
+        _SOLUTION["merge_partials"], "def merge_partials(o_a, lse_a, o_b, lse_b):\n", _AS_STRIDED.format("o_a"))}),
+    "rms_row_max_squeezed_with_no_dim": ("test_rms_norm_half", {"rms_norm_half": _replaced(
+        _SOLUTION["rms_norm_half"], "c = x.abs().amax(dim=-1, keepdim=True).clamp(min=root).detach()",
+        "c = x.abs().amax(dim=-1).squeeze()[..., None].clamp(min=root).detach()", once=True)}),
+    "rms_x_as_strided_from_the_storage_start": ("test_rms_norm_half", {"rms_norm_half": _first_line(
+        _SOLUTION["rms_norm_half"], "def rms_norm_half(x, eps=1e-6):\n", _AS_STRIDED.format("x"))}),
+    "asym_scale_as_strided_from_the_storage_start": ("test_quantize_asym", {"quantize_asym": _first_line(
+        _SOLUTION["quantize_asym"], "def dequantize_asym(q, scale, zero):\n", _AS_STRIDED.format("scale"))}),
+    "pack_q_as_strided_from_the_storage_start": ("test_pack_bits", {"pack_bits": _first_line(
+        _SOLUTION["pack_bits"], "def pack_bits(q, bits):\n", _AS_STRIDED.format("q"))}),
+    "backward_k_as_strided_from_the_storage_start": ("test_chunk_attention", {"chunk_attention": _first_line(
+        _SOLUTION["chunk_attention"], "def chunk_attention_backward(q, k, v, sink, out, lse, d_out, offset, block, "
+        "causal=True):\n", _AS_STRIDED.format("k"))}),
+}
+MUTANTS.update(ROUND_26_SWEEP)
+# no batch has room for another Part 2 or Part 7 mutant (the sweep's brief: no new batch, no mutant run alone): those
+# left out are taken out again; their code is in tests/redteam/round26/07-sweep-verdicts.md and 07-sweep.py grades them
+ROUND_26_SWEEP_NO_ROOM = _place_mutants(MUTANTS, MUTANT_BATCHES, list(ROUND_26_SWEEP), "alone")
+for _name in ROUND_26_SWEEP_NO_ROOM:
+    del MUTANTS[_name]
