@@ -49,6 +49,17 @@ def replaced(code: str, old: str, new: str, once: bool = False) -> str:
     return code.replace(old, new)
 
 
+def from_storage_start(code: str, name: str, *inputs: str) -> str:
+    """``code`` (an answer that defines ``name``) with each of ``inputs`` rebuilt, on the function's first lines, as
+    ``torch.as_strided(x, x.shape, x.stride(), 0)``: read from its storage's start, which is the input itself only
+    when it starts there (round 26's class T: an input that starts inside a bigger tensor's storage)."""
+    head, sep, body = code.partition(f"def {name}(")
+    signature, colon, body = body.partition("):\n")
+    assert sep and colon, f"no one-line signature of {name} in the answer"
+    lines = "".join(f"    {n} = torch.as_strided({n}, {n}.shape, {n}.stride(), 0)\n" for n in inputs)
+    return head + sep + signature + colon + lines + body
+
+
 def place_mutant(mutants: dict, batches: list[list[str]], name: str, batch: int | str | None) -> None:
     """Put mutant ``name`` into ``batches[batch]``; with ``"free"`` into the first batch with room, with None into a
     batch of its own. A batch holds no two mutants of one graded test or of one answer cell."""

@@ -1359,3 +1359,13 @@ assert not ROUND_26_SWEEP_ALONE, ROUND_26_SWEEP_ALONE
 # Part 7's twin (the causal mask written key by key) has no batch with room for a test_cache mutant: its code is in the
 # sweep's verdicts, and the sweep's U-p7-mask-loop-over-keys grades it
 
+
+# Round 26's class sweep (tests/redteam/round26/03-sweep-verdicts.md): the mutant no existing batch had room for,
+# in a batch of its own
+MUTANTS["cache_mask_written_key_by_key"] = ("test_cache", {"cache": _replaced_code(
+    _MODEL["cache"], "    allowed = torch.ones(t, p + t, dtype=torch.bool).tril(diagonal=p)",
+    "    allowed = torch.zeros(t, p + t, dtype=torch.bool)\n"
+    "    for i in range(t):\n"
+    "        for j in range(p + i + 1):\n"
+    "            allowed[i, j] = True", once=True)})
+place_mutants(MUTANTS, MUTANT_BATCHES, ["cache_mask_written_key_by_key"], "new")

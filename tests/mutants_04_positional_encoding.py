@@ -1060,3 +1060,25 @@ ROUND_26_SWEEP["equivariance_gap_through_a_flat_view"] = ("test_equivariance", {
 MUTANTS.update(ROUND_26_SWEEP)
 ROUND_26_SWEEP_ALONE = place_mutants(MUTANTS, MUTANT_BATCHES, ROUND_26_SWEEP, "alone")
 assert not ROUND_26_SWEEP_ALONE, ROUND_26_SWEEP_ALONE
+
+
+# Round 26's class sweep (tests/redteam/round26/04-sweep-verdicts.md): the mutant no existing batch had room for,
+# in a batch of its own
+MUTANTS["partial_rope_loop_over_rows"] = ("test_rotate_half", {"rotate_half": """
+def rope_partial_left_padded(x, lengths, rotary_dim, base=10000.0):
+    b, h, t, dh = x.shape
+    if rotary_dim % 2 or not 2 <= rotary_dim <= dh:
+        raise ValueError(f"rotary_dim must be even and between 2 and Dh={dh}, got {rotary_dim}")
+    half = rotary_dim // 2
+    theta = base ** (-torch.arange(0, rotary_dim, 2, dtype=torch.float64) / rotary_dim)
+    work = torch.float64 if x.dtype == torch.float64 else torch.float32
+    rows = []
+    for i in range(t):  # one row at a time: its position in each sequence
+        pos = (i - (t - lengths.long())).clamp(min=0).double()  # (B,)
+        angle = pos[:, None, None] * theta  # (B, 1, R/2)
+        cos, sin = angle.cos().to(work), angle.sin().to(work)
+        a, bb = x[:, :, i, :half].to(work), x[:, :, i, half:rotary_dim].to(work)
+        rows.append(torch.cat([(a * cos - bb * sin).to(x.dtype), (a * sin + bb * cos).to(x.dtype), x[:, :, i, rotary_dim:]], dim=-1))
+    return torch.stack(rows, dim=2) if rows else x.clone()
+"""})
+place_mutants(MUTANTS, MUTANT_BATCHES, ["partial_rope_loop_over_rows"], "new")

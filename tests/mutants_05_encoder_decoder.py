@@ -9,7 +9,7 @@ the causal mask). Each of those test cells binds the earlier name to a reference
 pass), so a slip in an earlier part costs that part only and mutants of different parts can share a
 submission."""
 
-from grading import kept_output_buffer, place_mutant, place_mutants
+from grading import from_storage_start, kept_output_buffer, place_mutant, place_mutants
 
 CHAPTER = "05-encoder-decoder"
 FULL_MARKS = 16.0
@@ -1138,3 +1138,16 @@ SWEEP_26 = {
 }
 MUTANTS.update(SWEEP_26)
 assert not place_mutants(MUTANTS, MUTANT_BATCHES, list(SWEEP_26), "alone")  # into an existing batch (19)
+# The three that no existing batch had room for (written out in the verdicts), in a batch of their own
+SWEEP_26_OWN_BATCH = {
+    "rms_x_as_strided_from_the_storage_start": ("test_rms_norm", {"rms_norm": from_storage_start(
+        _MODEL_21["rms_norm"], "rms_norm", "x")}),
+    "sandwich_memory_as_strided_from_the_storage_start": ("test_sandwich", {"sandwich": from_storage_start(
+        _MODEL_21["sandwich"], "sandwich_decoder_layer", "memory")}),
+    "cached_cache_as_strided_from_the_storage_start": ("test_cached_attention", {"cached_attention": _replaced(
+        _MODEL_21["cached_attention"], 'torch.cat([cache["k"], k], dim=2), torch.cat([cache["v"], v], dim=2)',
+        'torch.cat([torch.as_strided(cache["k"], cache["k"].shape, cache["k"].stride(), 0), k], dim=2), '
+        'torch.cat([torch.as_strided(cache["v"], cache["v"].shape, cache["v"].stride(), 0), v], dim=2)', once=True)}),
+}
+MUTANTS.update(SWEEP_26_OWN_BATCH)
+place_mutants(MUTANTS, MUTANT_BATCHES, list(SWEEP_26_OWN_BATCH), "new")

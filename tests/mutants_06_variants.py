@@ -4,7 +4,7 @@ lose points, and correct answers written differently that must keep full marks.
 Each part has three mutants: a realistic wrong answer, and mutants for the classes of issue #22
 that the part's hidden tests close (named in the comment above each)."""
 
-from grading import kept_output_buffer, place_mutant, place_mutants, renamed_parameters, replaced as _replaced, solution_code
+from grading import from_storage_start, kept_output_buffer, place_mutant, place_mutants, renamed_parameters, replaced as _replaced, solution_code
 
 CHAPTER = "06-variants"
 FULL_MARKS = 16.0
@@ -2225,10 +2225,10 @@ _MODEL_26 = solution_code(CHAPTER)
 
 def _from_storage_start(cell, *names):
     """The model answer of `cell` with each named input rebuilt from its storage's start (class T)."""
-    code = _MODEL_26[cell]
-    head, body = code.split("):\n", 1)
-    lines = "".join(f"    {n} = torch.as_strided({n}, {n}.shape, {n}.stride(), 0)\n" for n in names)
-    return head + "):\n" + lines + body
+    return from_storage_start(_MODEL_26[cell], _FUNCTION_26.get(cell, cell), *names)
+
+
+_FUNCTION_26 = {"span_corrupt": "restore_spans"}  # cells whose function is not named like the cell
 
 
 SWEEP_26 = {
@@ -2258,6 +2258,4 @@ def whole_word_chosen(starts, pick):
         _from_storage_start("decayed_linear_attention", "q", "k", "v")}),
 }
 MUTANTS.update(SWEEP_26)
-SWEEP_26_LEFT_OUT = place_mutants(MUTANTS, MUTANT_BATCHES, list(SWEEP_26), "alone")
-for _name in SWEEP_26_LEFT_OUT:  # no batch has room: the code is in the verdicts, not a mutant that runs alone
-    del MUTANTS[_name]
+place_mutants(MUTANTS, MUTANT_BATCHES, list(SWEEP_26), "new")  # the two no batch has room for make one of their own

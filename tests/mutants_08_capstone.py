@@ -1329,3 +1329,20 @@ ROUND_26_SWEEP = {
 }
 MUTANTS.update(ROUND_26_SWEEP)
 assert not place_mutants(MUTANTS, MUTANT_BATCHES, ROUND_26_SWEEP, "alone"), "a round 26 mutant found no batch with room"
+
+
+# Round 26's class sweep (tests/redteam/round26/08-sweep-verdicts.md): Part 6's mutants of classes S and T, which no
+# existing batch had room for (every batch holds a Part 6 mutant), in batches of their own
+_SAMPLE_SCORES = "        scores = next_logprobs([[starts[i]] + outs[i] for i in live]) / temperature\n"
+SWEEP_26_OWN_BATCH = {
+    "sample_logprobs_flattened_with_view": ("test_sample", {"sample": _replaced(
+        solution_code(CHAPTER)["sample"], _SAMPLE_SCORES,
+        "        raw = next_logprobs([[starts[i]] + outs[i] for i in live])\n"
+        "        scores = (raw.view(-1) / temperature).view(raw.shape)\n", once=True)}),
+    "sample_logprobs_read_from_the_storage_start": ("test_sample", {"sample": _replaced(
+        solution_code(CHAPTER)["sample"], _SAMPLE_SCORES,
+        "        raw = next_logprobs([[starts[i]] + outs[i] for i in live])\n"
+        "        scores = torch.as_strided(raw, raw.shape, raw.stride(), 0) / temperature\n", once=True)}),
+}
+MUTANTS.update(SWEEP_26_OWN_BATCH)
+place_mutants(MUTANTS, MUTANT_BATCHES, list(SWEEP_26_OWN_BATCH), "new")

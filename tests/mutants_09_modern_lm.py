@@ -9,7 +9,7 @@ so the chapter costs ten graded notebooks. Part 7 is graded with a reference of 
 (an answer may call it), so rope_view_slip_with_ragged_calling_it costs Part 6 only; the loops_and_slices
 variant's Part 7 calls Part 6 by keyword with int32 positions and int options."""
 
-from grading import kept_output_buffer, place_mutant, place_mutants, replaced as _changed, solution_code
+from grading import from_storage_start, kept_output_buffer, place_mutant, place_mutants, replaced as _changed, solution_code
 
 CHAPTER = "09-modern-lm"
 FULL_MARKS = 16.0
@@ -1672,3 +1672,26 @@ ROUND_26_SWEEP = {
 }
 MUTANTS.update(ROUND_26_SWEEP)
 assert not place_mutants(MUTANTS, MUTANT_BATCHES, ROUND_26_SWEEP, "alone"), "a round 26 mutant found no batch with room"
+
+
+# Round 26's class sweep (tests/redteam/round26/09-sweep-verdicts.md): the mutants of Parts 4, 7 and 8 that no existing
+# batch had room for, in batches of their own
+SWEEP_26_OWN_BATCH = {
+    "masked_lm_logits_read_from_the_storage_start": ("test_masked_lm_loss", {"masked_lm_loss": from_storage_start(
+        _SOL26["masked_lm_loss"], "masked_lm_loss", "logits")}),
+    "ragged_cache_read_from_the_storage_start": ("test_ragged_cached_attention", {"ragged_cached_attention":
+        from_storage_start(_SOL26["ragged_cached_attention"], "ragged_cached_attention", "k_cache", "v_cache")}),
+    "generate_logits_flattened_with_view": ("test_generate_with_cache", {"generate_with_cache": _changed(
+        _SOL26["generate_with_cache"], "        scores = logits[:, -1].clone()  # (B, V)\n",
+        "        scores = logits.view(-1, logits.shape[-1])[logits.shape[1] - 1::logits.shape[1]].clone()  # (B, V)\n",
+        once=True)}),
+}
+MUTANTS["ragged_mask_written_key_by_key"] = ("test_ragged_cached_attention", {"ragged_cached_attention": _changed(
+    _SOL26["ragged_cached_attention"],
+    "    written = torch.arange(s_max)[None, :] < (lengths.long() + t)[:, None]  # (B, S_max)\n",
+    "    written = torch.zeros(b, s_max, dtype=torch.bool)\n"
+    "    for i in range(b):\n"
+    "        for j in range(int(lengths[i]) + t):\n"
+    "            written[i, j] = True\n", once=True)})
+MUTANTS.update(SWEEP_26_OWN_BATCH)
+place_mutants(MUTANTS, MUTANT_BATCHES, [*SWEEP_26_OWN_BATCH, "ragged_mask_written_key_by_key"], "new")
