@@ -1750,8 +1750,6 @@ ROUND_26_SWEEP = {
         "causal=True):\n", _AS_STRIDED.format("k"))}),
 }
 MUTANTS.update(ROUND_26_SWEEP)
-# no batch has room for another Part 2 or Part 7 mutant (the sweep's brief: no new batch, no mutant run alone): those
-# left out are taken out again; their code is in tests/redteam/round26/07-sweep-verdicts.md and 07-sweep.py grades them
-ROUND_26_SWEEP_NO_ROOM = _place_mutants(MUTANTS, MUTANT_BATCHES, list(ROUND_26_SWEEP), "alone")
-for _name in ROUND_26_SWEEP_NO_ROOM:
-    del MUTANTS[_name]
+# the three that no existing batch has room for (Parts 2 and 7) make batches of their own (plain runs of a second or
+# two; tests/redteam/round26/07-sweep-verdicts.md)
+_place_mutants(MUTANTS, MUTANT_BATCHES, list(ROUND_26_SWEEP), "new")
