@@ -1130,11 +1130,8 @@ RED_TEAM_26_ALONE = place_mutants(MUTANTS, MUTANT_BATCHES, list(RED_TEAM_26), "a
 # cached keys and values (Part 6). Mutants go into existing batches only: Part 4's found room; Parts 1, 5 and 6's (every
 # batch holds one of theirs) are written out in the verdicts instead
 SWEEP_26 = {
-    "packed_segments_as_strided_from_the_storage_start": ("test_packed_masks", {"packed_masks": _replaced(
-        _MODEL_21["packed_masks"], "    src_real, tgt_real = src_segments != 0, tgt_segments != 0\n",
-        "    src_segments = torch.as_strided(src_segments, src_segments.shape, src_segments.stride(), 0)\n"
-        "    tgt_segments = torch.as_strided(tgt_segments, tgt_segments.shape, tgt_segments.stride(), 0)\n"
-        "    src_real, tgt_real = src_segments != 0, tgt_segments != 0\n", once=True)}),
+    "packed_segments_as_strided_from_the_storage_start": ("test_packed_masks", {"packed_masks": from_storage_start(
+        _MODEL_21["packed_masks"], "packed_masks", "src_segments", "tgt_segments")}),
 }
 MUTANTS.update(SWEEP_26)
 assert not place_mutants(MUTANTS, MUTANT_BATCHES, list(SWEEP_26), "alone")  # into an existing batch (19)

@@ -8,7 +8,7 @@ cached table, resource rules on every code path, non-contiguous
 inputs, and rules that change a result only on a half step. Objects that lie about their values are the liar
 notebook's (tests/test_exercises.py)."""
 
-from grading import kept_output_buffer, place_mutant as _place_mutant, place_mutants as _place_mutants, replaced as _replaced, solution_code
+from grading import from_storage_start, kept_output_buffer, place_mutant as _place_mutant, place_mutants as _place_mutants, replaced as _replaced, solution_code
 
 CHAPTER = "07-hardware"
 FULL_MARKS = 16.0
@@ -1720,9 +1720,6 @@ _LEFT_ALONE_ROUND26 += _place_mutants(MUTANTS, MUTANT_BATCHES, ["pack_loops_over
 # start inside their storage (every tensor input of Parts 2, 4-7 rebuilt with torch.as_strided from the storage's
 # start slipped: no hidden input had a storage offset). The hidden tests now pass such views (inside(t): a slice of a
 # storage twice the size, axes reversed in memory) and the size-1 cases; each mutant is the model answer, one line added
-_AS_STRIDED = "    {0} = torch.as_strided({0}, {0}.shape, {0}.stride(), 0)  # the view rebuilt from its storage\n"
-
-
 def _first_line(code, head, line):
     return _replaced(code, head, head + line, once=True)
 
@@ -1734,20 +1731,19 @@ ROUND_26_SWEEP = {
     "merge_views_o_flat_and_back": ("test_merge_partials", {"merge_partials": _first_line(
         _SOLUTION["merge_partials"], "def merge_partials(o_a, lse_a, o_b, lse_b):\n",
         "    o_a, o_b = o_a.view(-1).view(o_a.shape), o_b.view(-1).view(o_b.shape)\n")}),
-    "merge_o_a_as_strided_from_the_storage_start": ("test_merge_partials", {"merge_partials": _first_line(
-        _SOLUTION["merge_partials"], "def merge_partials(o_a, lse_a, o_b, lse_b):\n", _AS_STRIDED.format("o_a"))}),
+    "merge_o_a_as_strided_from_the_storage_start": ("test_merge_partials", {"merge_partials": from_storage_start(
+        _SOLUTION["merge_partials"], "merge_partials", "o_a")}),
     "rms_row_max_squeezed_with_no_dim": ("test_rms_norm_half", {"rms_norm_half": _replaced(
         _SOLUTION["rms_norm_half"], "c = x.abs().amax(dim=-1, keepdim=True).clamp(min=root).detach()",
         "c = x.abs().amax(dim=-1).squeeze()[..., None].clamp(min=root).detach()", once=True)}),
-    "rms_x_as_strided_from_the_storage_start": ("test_rms_norm_half", {"rms_norm_half": _first_line(
-        _SOLUTION["rms_norm_half"], "def rms_norm_half(x, eps=1e-6):\n", _AS_STRIDED.format("x"))}),
-    "asym_scale_as_strided_from_the_storage_start": ("test_quantize_asym", {"quantize_asym": _first_line(
-        _SOLUTION["quantize_asym"], "def dequantize_asym(q, scale, zero):\n", _AS_STRIDED.format("scale"))}),
-    "pack_q_as_strided_from_the_storage_start": ("test_pack_bits", {"pack_bits": _first_line(
-        _SOLUTION["pack_bits"], "def pack_bits(q, bits):\n", _AS_STRIDED.format("q"))}),
-    "backward_k_as_strided_from_the_storage_start": ("test_chunk_attention", {"chunk_attention": _first_line(
-        _SOLUTION["chunk_attention"], "def chunk_attention_backward(q, k, v, sink, out, lse, d_out, offset, block, "
-        "causal=True):\n", _AS_STRIDED.format("k"))}),
+    "rms_x_as_strided_from_the_storage_start": ("test_rms_norm_half", {"rms_norm_half": from_storage_start(
+        _SOLUTION["rms_norm_half"], "rms_norm_half", "x")}),
+    "asym_scale_as_strided_from_the_storage_start": ("test_quantize_asym", {"quantize_asym": from_storage_start(
+        _SOLUTION["quantize_asym"], "dequantize_asym", "scale")}),
+    "pack_q_as_strided_from_the_storage_start": ("test_pack_bits", {"pack_bits": from_storage_start(
+        _SOLUTION["pack_bits"], "pack_bits", "q")}),
+    "backward_k_as_strided_from_the_storage_start": ("test_chunk_attention", {"chunk_attention": from_storage_start(
+        _SOLUTION["chunk_attention"], "chunk_attention_backward", "k")}),
 }
 MUTANTS.update(ROUND_26_SWEEP)
 # the three that no existing batch has room for (Parts 2 and 7) make batches of their own (plain runs of a second or

@@ -5,7 +5,7 @@ The model answer calls no other part's function; answers that do are graded with
 functions (Parts 4, 7 and 8), so mutants of different parts can share a submission. Both correct variants
 call earlier parts in ways the texts allow (Part 4 calls Part 1, Part 7 Part 6, Part 8 Part 5)."""
 
-from grading import kept_output_buffer, place_mutant, place_mutants, replaced as _replaced, solution_code
+from grading import from_storage_start, kept_output_buffer, place_mutant, place_mutants, replaced as _replaced, solution_code
 
 CHAPTER = "08-capstone"
 FULL_MARKS = 17.0
@@ -1308,10 +1308,7 @@ ROUND_26_SWEEP = {
         _SOL26["sentence_loss"], "nll = -logp.gather(-1, targets.unsqueeze(-1)).squeeze(-1)",
         "nll = -logp.gather(-1, targets.unsqueeze(-1)).squeeze()", once=True)}),
     # T: views rebuilt with as_strided from the storage's start (storage_offset 0)
-    "decoder_io_targets_read_from_the_storage_start": ("test_decoder_io", {"decoder_io": _replaced(
-        _SOL26["decoder_io"], "    tgt_in = torch.full_like(targets, PAD)\n",
-        "    targets = torch.as_strided(targets, targets.shape, targets.stride(), 0)\n"
-        "    tgt_in = torch.full_like(targets, PAD)\n", once=True)}),
+    "decoder_io_targets_read_from_the_storage_start": ("test_decoder_io", {"decoder_io": from_storage_start(_SOL26["decoder_io"], "decoder_io", "targets")}),
     "sentence_loss_logits_read_from_the_storage_start": ("test_sentence_loss", {"sentence_loss": _replaced(
         _SOL26["sentence_loss"], "logp = torch.log_softmax(logits, dim=-1)",
         "logp = torch.log_softmax(torch.as_strided(logits, logits.shape, logits.stride(), 0), dim=-1)", once=True)}),
