@@ -21,7 +21,7 @@ from pathlib import Path
 
 from grading import SOLUTION_LINES, load
 
-from attnlab.instructor import guard  # before a notebook process blocks the course package
+from attnlab.instructor import guard, libraries  # before a notebook process blocks the course package
 
 # imported once in the fork server; every notebook process starts with them loaded
 PRELOAD = ["cellrun_preload"]
@@ -52,8 +52,9 @@ def _ctx():
 def notebook_cells(source: Path, answers: dict[str, str]) -> list[tuple[str, str, float]]:
     """``(grade_id, code, points)`` of every code cell of the source notebook, in order: answer
     cells replaced by ``answers`` (the model answer where a cell is missing), test cells with their
-    hidden tests."""
-    cells = []
+    hidden tests. As the grader does, a part whose answer breaks the library rule scores 0: each of its
+    graded cells runs and then raises the rule's reason."""
+    cells, kinds = [], []
     for cell in load(source)["cells"]:
         if cell["cell_type"] != "code":
             continue
@@ -65,7 +66,22 @@ def notebook_cells(source: Path, answers: dict[str, str]) -> list[tuple[str, str
                 line for line in code.splitlines() if line.strip() not in SOLUTION_LINES)
         points = float(meta.get("points", 0)) if meta.get("grade") else 0.0
         cells.append((gid, code, points))
-    return cells
+        kinds.append("student" if meta.get("solution") else "test" if meta.get("grade") else "locked")
+    return _library_rule(cells, kinds)
+
+
+def _library_rule(cells: list[tuple[str, str, float]], kinds: list[str]) -> list[tuple[str, str, float]]:
+    """``cells`` with the grader's library rule applied (``attnlab.instructor.libraries``, as ``grading.py``
+    calls it): every graded cell of a part whose answer cell breaks it ends by raising the reason."""
+    locked = [code for (_, code, _), kind in zip(cells, kinds) if kind == "locked"]
+    answers = [(gid, code) for (gid, code, _), kind in zip(cells, kinds) if kind == "student"]
+    parts = libraries.part_tests([(kind, gid, bool(points)) for (gid, _, points), kind in zip(cells, kinds)])
+    failing = {}
+    for gid, reasons in libraries.scan(answers, libraries.allowed_modules(locked)).items():
+        why = libraries.message(gid, reasons, libraries.notebook_libraries(locked))
+        failing.update({test: why for test in parts.get(gid, [])})
+    return [(gid, code + f"\nraise AssertionError({failing[gid]!r})\n" if gid in failing else code, points)
+            for gid, code, points in cells]
 
 
 class _NoCoursePackage:  # as in a grading kernel: `import attnlab` fails

@@ -38,6 +38,23 @@ def test_answer_cells_are_replaced_and_the_rest_keep_their_hidden_tests():
     assert "### BEGIN HIDDEN TESTS" in by_id["test_raw_scores"][0] and by_id["test_raw_scores"][1] == 1.0
 
 
+def test_a_part_whose_answer_breaks_the_library_rule_scores_0_as_under_the_grader():
+    # the grader reads the rule from the cells (attnlab.instructor.libraries), not at run time: a hidden test's own
+    # watch of NumPy calls never fires under it, so the plain runs apply the same rule, part by part
+    from grading import ROOT
+
+    source = ROOT / "solutions" / "02-scaled-attention" / "exercises.ipynb"
+    model = {gid: code for gid, code, _ in cellrun.notebook_cells(source, {})}
+    numpy_mask = "import numpy as np\n" + model["causal_mask"]
+    cells = cellrun.notebook_cells(source, {"causal_mask": numpy_mask})
+    done, crashed = cellrun.run_notebooks({"model": cellrun.notebook_cells(source, {}), "numpy": cells}, processes=2)
+    assert crashed == {}
+    lost = {gid for gid, (score, top, _) in done["numpy"].items() if score < top}
+    assert lost == {"test_causal_mask"}, lost
+    assert all(score == top for score, top, _ in done["model"].values())
+    assert "imports numpy" in done["numpy"]["test_causal_mask"][2]
+
+
 def test_notebook_processes_start_with_torch_already_imported():
     # the fork server's preload is what makes a batch cheap; Python 3.11 ignores a preload it
     # cannot import without a word, so a broken path would only show as a slower suite
