@@ -1082,3 +1082,18 @@ def rope_partial_left_padded(x, lengths, rotary_dim, base=10000.0):
     return torch.stack(rows, dim=2) if rows else x.clone()
 """})
 place_mutants(MUTANTS, MUTANT_BATCHES, ["partial_rope_loop_over_rows"], "new")
+
+# Red team 27 (tests/redteam/round27/04-verdicts.md), the epsilon-adder: a floor on the frequencies "so that none is
+# zero", clamp(min=1e-8) in Part 1 and clamp(min=1e-9) in Part 5, changed nothing the hidden tests tried (their bases and
+# scales kept every frequency at or above 6e-6). Part 1 now encodes with base 1e12 stretched 1e6 times (d_model = 8)
+# and with base 1e30 (d_model = 6), Part 5 rotates with base 1e30 (R = 4), where the slowest frequencies are 1e-15 and
+# below; Part 7 already had its case (shift_floors_the_frequencies), Parts 2 and 4 have fixed slopes and bases
+ROUND_27 = {
+    "table_floors_the_frequencies": ("test_table_halves", {"table_halves": table().replace(
+        "    angle = ", "    freq = freq.clamp(min=1e-8)\n    angle = ", 1)}),
+    "partial_rope_floors_the_frequencies": ("test_rotate_half", {"rotate_half": partial_rope().replace(
+        "    angle = pos.double()", "    theta = theta.clamp(min=1e-9)\n    angle = pos.double()", 1)}),
+}
+assert all("clamp(min=1e-" in next(iter(cells.values())) for _, cells in ROUND_27.values())
+MUTANTS.update(ROUND_27)
+place_mutants(MUTANTS, MUTANT_BATCHES, list(ROUND_27), "new")
