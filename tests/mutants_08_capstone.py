@@ -1343,3 +1343,14 @@ SWEEP_26_OWN_BATCH = {
 }
 MUTANTS.update(SWEEP_26_OWN_BATCH)
 place_mutants(MUTANTS, MUTANT_BATCHES, list(SWEEP_26_OWN_BATCH), "new")
+
+
+# Red team 27 (tests/redteam/round27/08-verdicts.md), the epsilon-adder: a floor under the length penalty of the
+# hypotheses that end with EOS only (the live ones finished at max_len keep the exact penalty); the alpha = -500 case
+# was won by a hypothesis ending with EOS against one finished at max_len, which that floor leaves in order. A case
+# whose two best hypotheses both end with EOS now tells it
+MUTANTS["beam_floors_the_penalty_of_eos_hypotheses"] = ("test_beam_search", {"beam_search": _replaced(
+    solution_code(CHAPTER)["beam_search"],
+    "                finished.append((score / length_penalty(len(tokens), alpha), tokens))",
+    "                finished.append((score / max(length_penalty(len(tokens), alpha), 1e-6), tokens))", once=True)})
+place_mutants(MUTANTS, MUTANT_BATCHES, ["beam_floors_the_penalty_of_eos_hypotheses"], "new")
