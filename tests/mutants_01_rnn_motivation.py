@@ -1198,3 +1198,51 @@ ROUND_26_SWEEP_WRITTEN_OUT = {
 }
 MUTANTS.update(ROUND_26_SWEEP_WRITTEN_OUT)
 place_mutants(MUTANTS, MUTANT_BATCHES, ROUND_26_SWEEP_WRITTEN_OUT, "new")
+
+# Red team 27 (tests/redteam/round27/01-verdicts.md, the epsilon-adder): a floor at finfo(dtype).tiny on a value that
+# is exactly 0 passed every absolute tolerance; the hidden tests now compare those zeros with no absolute slack
+ROUND_27 = {
+    # SLIPPED eps_p5_norm_floor_tiny: the norm of an all-zero product floored at finfo.tiny
+    "jacobian_norms_floored_at_tiny": ("test_gradient_norms", {"gradient_norms": _replaced(
+        _MODEL["gradient_norms"], "return torch.linalg.matrix_norm(m / top[:, None, None]) * top",
+        "return (torch.linalg.matrix_norm(m / top[:, None, None]) * top).clamp(min=torch.finfo(m.dtype).tiny)",
+        once=True)}),
+    # the same class in Part 1: tanh' floored at finfo.tiny (exactly 0 at pre-activations in the thousands)
+    "jacobian_slope_floored_at_tiny": ("test_rnn_step", {"rnn_step": _replaced(
+        _MODEL["rnn_step"], "slope = leak * (1 - candidate ** 2)",
+        "slope = leak * (1 - candidate ** 2).clamp(min=torch.finfo(x.dtype).tiny)", once=True)}),
+}
+MUTANTS.update(ROUND_27)
+place_mutants(MUTANTS, MUTANT_BATCHES, ROUND_27, "new")
+
+# Red team 27: a Part 5 answer that keeps the product normalised at every step and its scale in log space (all-zero
+# products stay exactly 0, which the new W_hh = 0 case compares with no absolute slack), in a variant that had no
+# Part 5 cell (no new graded notebook)
+FUNC_VMAP_JACREV["gradient_norms"] = """
+def jacobian_norms(x, p):
+    B, T, _ = x.shape
+    D = p["W_hh"].shape[0]
+    h = x.new_zeros(B, D)
+    states = []
+    for t in range(T):
+        h = torch.tanh(x[:, t] @ p["W_ih"].T + p["b_ih"] + h @ p["W_hh"].T + p["b_hh"])
+        states.append(h)
+    P = torch.eye(D, dtype=torch.float64).repeat(B, 1, 1)
+    logscale = torch.zeros(B, dtype=torch.float64)      # P_true = exp(logscale) * P
+    out = [torch.tensor(math.sqrt(D), dtype=torch.float64)]
+    for k in range(1, T):
+        J = (1 - states[T - k].double() ** 2)[:, :, None] * p["W_hh"].double()
+        P = P @ J
+        m = P.abs().amax(dim=(-2, -1))
+        nz = m > 0
+        m = torch.where(nz, m, torch.ones_like(m))
+        P = P / m[:, None, None]
+        logscale = logscale + torch.log(m)
+        fro = torch.linalg.matrix_norm(P)
+        norm = torch.where(nz & (fro > 0), torch.exp(logscale + torch.log(fro)), torch.zeros_like(fro))
+        if k > 1:
+            norm = torch.where(dead, torch.zeros_like(norm), norm)
+        dead = (~nz) if k == 1 else (dead | ~nz)
+        out.append(norm.mean())
+    return torch.stack(out).to(x.dtype)
+"""
