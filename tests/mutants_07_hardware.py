@@ -1749,3 +1749,15 @@ MUTANTS.update(ROUND_26_SWEEP)
 # the three that no existing batch has room for (Parts 2 and 7) make batches of their own (plain runs of a second or
 # two; tests/redteam/round26/07-sweep-verdicts.md)
 _place_mutants(MUTANTS, MUTANT_BATCHES, list(ROUND_26_SWEEP), "new")
+
+# Red team 27 (tests/redteam/round27/07-verdicts.md), the from-memory student: one share of the merge as 1 minus the
+# other ("the shares sum to 1"), right in exact arithmetic, keeps none of its digits where it is tiny. Part 2's tiny
+# shares (1e-13, 1e-30) lay in piece a only, so w_b = 1 - w_a passed; the hidden tests now repeat that case with the
+# pieces swapped. (Part 7's sink probability as 1 - sum_j P_ij slipped too, but VARIANT_A_BACKWARD computes it that
+# way as a correct answer and the text asks no relative accuracy of dsink: a mislabel, left to the lead.)
+ROUND_27 = {
+    "merge_share_b_as_one_minus_share_a": ("test_merge_partials", {"merge_partials": _replaced(
+        _SOLUTION["merge_partials"], "* (w_b / total)[:, None]", "* (1 - w_a / total)[:, None]", once=True)}),
+}
+MUTANTS.update(ROUND_27)
+_place_mutants(MUTANTS, MUTANT_BATCHES, list(ROUND_27), "new")
