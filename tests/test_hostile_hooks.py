@@ -651,7 +651,8 @@ RUNTIME_BATCHES = {
         # and torch.testing's comparison classes patched through sys.modules
         "aten_kernel": ("_lib = getattr(torch, 'lib' + 'rary').Library('aten', 'IMPL')\n"
                         "_lib.impl('isclose', lambda a, b, *r, **k: torch.ones_like(a, dtype=torch.bool), 'CPU')",
-                        "the kernels of torch's comparison operators (torch.library) changed"),
+                        # since red team 27 refused where it is asked for (the fingerprint of the kernels stays)
+                        "registers kernels for torch's own operators (torch.library)"),
         "comparison_class": ("_m = sys.modules['torch.testing._com' + 'parison']\n"
                              "_m.TensorLikePair.compare = lambda self: None",
                              "torch.testing._comparison.TensorLikePair.compare changed"),
@@ -673,7 +674,7 @@ RUNTIME_BATCHES = {
         # a kernel for aten::bmm, behind every torch.einsum of a hidden test's reference
         "reference_kernel": ("_lib2 = getattr(torch, 'lib' + 'rary').Library('aten', 'IMPL')\n"
                              "_lib2.impl('bmm', lambda a, b: a, 'CPU')",
-                             "the kernels of the operators the tests' references use (torch.library) changed"),
+                             "registers kernels for torch's own operators (torch.library)"),
         # a Python kernel for aten::isclose, which torch's Python dispatcher runs instead of the real one
         "py_impl": ("torch.ops.aten.isclose.default.py_impl(torch._C.DispatchKey.CPU)(lambda *a, **k: None)",
                     "the Python kernels of torch's comparison operators (py_impl) changed"),
@@ -1048,6 +1049,58 @@ def test_red_team_24s_collector_callbacks_keep_no_points_and_read_nothing(tmp_pa
     assert passed == [], (passed, ctx.tampered)
     shown = json.dumps([cells[gid].outputs for _, gid, kind in cells_in if kind == "student"])
     assert "hidden-" not in shown and "assert _close(f(" not in shown and "32 chars" not in shown, shown[:2000]
+
+
+ROUND27_HOSTILE = ("K1", "K1-plain", "K1b", "K2", "ch02", "K3", "I6-evaded")
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("attack", ROUND27_HOSTILE)
+def test_red_team_27s_kernels_for_torchs_operators_and_the_collector_keep_no_points(tmp_path, attack):
+    """Round 27's hostile pass (tests/redteam/round27/hostile/): a Python kernel for aten::count_nonzero, which
+    _close counts with (K1; K1-plain spells torch.library by name), for add_ and logical_not_, which _scribble and
+    _owned write with (K1b), for aten::equal and aten::clone alive only while the answer's results were (K2), and
+    that read the hidden test's expected masks into the next cell (K3), each reached as torch.backends.mps._Library;
+    and a collector turned on inside a test and off again by its own callback (I6-evaded). On e518d5d every hidden
+    test passed and nothing was flagged. Now a library for aten's operators is refused and recorded, and gc.enable
+    inside a test leaves the collector off and is recorded."""
+    attacks = load_script("tests/redteam/round27/hostile/attacks.py")
+    make, _ = attacks.ATTACKS[attack]
+    cells_in = make()
+    ctx, cells = run_notebook(tmp_path, cells_in, timeout=300)
+    assert ctx.tampered, "not flagged"
+    # the answers the attack wrote (the chapter's other answer cells hold the model answers)
+    attacked = ({"causal_mask", "padding_mask"} if attack == "K3" else set(attacks.CH02_ATTACK) if attack == "ch02"
+                else {gid for _, gid, kind in cells_in if kind == "student"})
+    # the hidden tests of the attacked parts (K3 leaves chapter 2's first parts with the model answers)
+    hidden = [gid for source, gid, kind in cells_in if kind == "test" and "### BEGIN HIDDEN TESTS" in source
+              and (not gid.startswith("test_") or gid.removeprefix("test_") in attacked)]
+    passed = [gid for gid in hidden if not any(o.get("output_type") == "error" for o in cells[gid].outputs)]
+    assert hidden and passed == [], (hidden, passed, ctx.tampered)
+    shown = json.dumps([cells[gid].outputs for gid in attacked if gid in cells])
+    # K3's next cell prints what its kernel read: nothing, or it does not run (the notebook is flagged)
+    assert "expected values of the hidden test" not in shown or "0 expected values of the hidden test" in shown, shown
+
+
+@pytest.mark.slow
+def test_a_python_kernel_seen_through_the_python_dispatcher_only_while_a_result_lives_checks_nothing(tmp_path):
+    """A sibling of round 27's K2 that registers nothing in the dispatcher: a Python kernel kept by the operator itself
+    (py_impl), which only torch's Python dispatcher runs, and the Python dispatcher turned on by an object that lives
+    as long as the answer's result. No check between cells sees either; the helpers refuse to compare while this
+    thread's dispatch keys differ from those before any student code."""
+    answer = ("import torch\n_k = torch._C.DispatchKey\n"
+              "torch.ops.aten.count_nonzero.default.py_impl(_k.CPU)(lambda self: torch.zeros((), dtype=torch.int64))\n"
+              "def f(x):\n    result = x * 0\n    result.__dict__['_on'] = torch._C._EnablePythonDispatcher()\n"
+              "    return result\n")
+    # as hidden tests are written: the result held in a function's local while it is checked, gone at its return
+    test = ("import torch\nassert callable(f)\n### BEGIN HIDDEN TESTS\ndef _check():\n    got = f(torch.ones(3))\n"
+            "    assert _close(_tensor(got, 'f'), torch.ones(3)) is None, 'hidden-1'\n_check()\n### END HIDDEN TESTS")
+    attacks = load_script("tests/redteam/round27/hostile/attacks.py")
+    cells_in = [("import torch", "setup", "locked"), (attacks.HELP, "grading_helpers", "locked"),
+                (answer, "answer", "student"), (test, "t1", "test")]
+    ctx, cells = run_notebook(tmp_path, cells_in, timeout=300)
+    errors = [o for o in cells["t1"].outputs if o.get("output_type") == "error"]
+    assert errors and "dispatch keys of this thread were changed" in json.dumps(errors), (errors, ctx.tampered)
 
 
 @pytest.mark.slow

@@ -597,7 +597,14 @@ class HardenedExecute(Execute):
                 # before the first cell that is not the grader's own: what torch.func registers at its first
                 # call goes into the reference state (the check below adopts it, the last cell being locked)
                 self._functorch_loaded = True
-                await self._silent(guard.FUNCTORCH_PRELOAD)
+                # torch loaded now when the notebook's locked cells import it, even if the student put a cell of
+                # their own above them: the audit hook gates torch's kernel registration at its next check, before
+                # any student code (guard.AUDIT_SOURCE, install_torch_gate)
+                from .libraries import allowed_modules
+
+                locked = [c.source for c in self.nb.cells if c.cell_type == "code" and _kind(c) == "locked"]
+                await self._silent(("import torch\n" if "torch" in allowed_modules(locked) else "")
+                                   + guard.FUNCTORCH_PRELOAD)
             await self._check((gid, "student" if kind == "student" else "grader"))
         except DeadKernelError:
             return await self._died(cell, self._last[0] if self._last else cell, cell_index)

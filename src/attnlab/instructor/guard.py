@@ -1686,6 +1686,20 @@ def __attnlab_install_audit__(watched, attrs, module_name, pickle_modules, pickl
                     and type_(args[0][1]) is tuple_):
                 signal_request(args[0])
             return
+        if event == "attnlab.gc_gate":
+            if (len_(args) == 1 and type_(args[0]) is list_ and len_(args[0]) == 2 and type_(args[0][0]) is str_
+                    and type_(args[0][1]) is tuple_):
+                gc_request(args[0])
+            return
+        if event == "attnlab.torch_gate_install":
+            install_torch_gate()   # once; FUNCTORCH_PRELOAD asks, before any student cell
+            return
+        if event == "attnlab.torch_gate":
+            if (torch_gate[0] is not None and len_(args) == 1 and type_(args[0]) is list_ and len_(args[0]) == 3
+                    and type_(args[0][0]) is str_ and args[0][0] == "library" and type_(args[0][1]) is tuple_
+                    and type_(args[0][2]) is dict_):
+                torch_gate_request(args[0])
+            return
         if event == "attnlab.frame_gate":
             if (len(args) == 1 and type_(args[0]) is list_ and len_(args[0]) == 2 and type_(args[0][0]) is str_
                     and args[0][0] in frames
@@ -2022,9 +2036,9 @@ def __attnlab_install_audit__(watched, attrs, module_name, pickle_modules, pickl
         elif kind == "create" and len_(what) == 1:
             spec = what[0]
             if (type_(spec) is not module_spec or "name" in class_dict(module_spec)
-                    or plain(spec.__dict__.get("name")) in ("_signal", "_imp")):
+                    or plain(spec.__dict__.get("name")) in ("_signal", "_imp", "gc")):
                 refused_callback("signal.module")
-                raise ImportError("grading refuses a second instance of a module it guards (_signal, _imp)")
+                raise ImportError("grading refuses a second instance of a module it guards (_signal, _imp, gc)")
             box.append(raw_create(spec))
 
     signal_gates = {"__builtins__": real_builtins, "_audit": sys.audit}
@@ -2038,6 +2052,67 @@ def __attnlab_install_audit__(watched, attrs, module_name, pickle_modules, pickl
     wrapper = signal_module.__dict__.get("signal")
     if type_(wrapper) is function_type and "__wrapped__" in wrapper.__dict__:
         del wrapper.__dict__["__wrapped__"]   # functools.wraps kept the raw setter there
+
+    # the collector inside a test (red team 27, hostile: an answer a test called turned it on, its callback ran in
+    # the hidden lines after the answer had returned, and turned it off again before the grader looked): while a
+    # locked or test cell runs, gc.enable leaves it off and is recorded, and gc.collect collects nothing (a no-op
+    # for an honest answer, whose results do not depend on when memory comes back)
+    gc_collect = gc_module.collect
+
+    def gc_request(box):
+        kind, what = box[0], box[1]
+        graders = testing[0] or busy[0] or (st.cell is not None and st.cell[1] != "student")
+        if kind == "enable" and len_(what) == 0:
+            if graders:
+                remember("gc.enable", "", st.cell[0] if st.cell else "?", 0)
+                box.append(None)
+            else:
+                box.append(gc_enable())
+        elif kind == "collect" and len_(what) <= 1:
+            box.append(0 if graders else gc_collect(*what))
+
+    gc_gates = {"__builtins__": real_builtins, "_audit": sys.audit}
+    exec_(compile_("def enable():\n    box = ['enable', ()]\n    _audit('attnlab.gc_gate', box)\n    return box[2]\n\n\n"
+                   "def collect(*generation):\n    box = ['collect', generation]\n"
+                   "    _audit('attnlab.gc_gate', box)\n    return box[2]\n",
+                   "<attnlab gc gate>", "exec", dont_inherit=True), gc_gates)
+    gc_module.enable, gc_module.collect = gc_gates["enable"], gc_gates["collect"]
+
+    # kernels registered for torch's own operators (red team 27, hostile: a Python kernel for aten::count_nonzero,
+    # which the helpers' _close counts with, or for aten::equal alive only while the answer's results were, kept
+    # the points of wrong answers and read the expected values; no check between cells could see the second).
+    # Every Python registration (torch.library.Library under any name, torch.library.impl, custom_op) asks torch's
+    # C++ extension for a library through torch._C._dispatch_library, and the libraries torch made before any
+    # student code only take kernels of their own namespace and dispatch key. Once torch is loaded (FUNCTORCH_PRELOAD
+    # asks, before any student cell of a torch notebook, once vmap's own kernels are in) that function is a gate
+    # made from source, as the signal setter is: a library for aten's operators (every operator the tests and
+    # their helpers run) or for fallbacks ("_") is refused and recorded, whoever asks; one of another namespace
+    # (an answer's own, the prims and others torch.compile extends) is made as before
+    torch_gate = [None, None]     # the raw function, the namespaces it refuses
+
+    def install_torch_gate():
+        torch_c = sys.modules.get("torch._C")
+        if torch_gate[0] is not None or torch_c is None:
+            return
+        raw_library = torch_c.__dict__.get("_dispatch_library")
+        if raw_library is None or type_(raw_library) is function_type:
+            return
+        torch_gate[1] = frozenset(("aten", "_"))
+        torch_gate[0] = raw_library
+        gates = {"__builtins__": real_builtins, "_audit": sys.audit}
+        exec_(compile_("def _dispatch_library(*args, **kwargs):\n    box = ['library', args, kwargs]\n"
+                       "    _audit('attnlab.torch_gate', box)\n    return box[3]\n",
+                       "<attnlab torch gate>", "exec", dont_inherit=True), gates)
+        torch_c._dispatch_library = gates["_dispatch_library"]
+
+    def torch_gate_request(box):
+        args, kwargs = box[1], box[2]
+        ns = args[1] if len_(args) > 1 else kwargs.get("ns")
+        if type_(ns) is not str_ or ns in torch_gate[1]:
+            refused_callback("torch.library")
+            raise RuntimeError(f"grading refuses kernels registered for torch's own operators (a library in the "
+                               f"namespace {ns!r}, torch.library): they would change what the tests compute")
+        box.append(torch_gate[0](*args, **kwargs))
 
     sys.modules[module_name] = rec
     sys.addaudithook(hook)
@@ -2064,6 +2139,8 @@ def __attnlab_load_functorch__():
     if "torch" in sys.modules:
         from torch._functorch.vmap import lazy_load_decompositions
         lazy_load_decompositions()
+        # from now on a library for torch's own operators is refused (AUDIT_SOURCE, install_torch_gate)
+        sys.audit("attnlab.torch_gate_install")
         # not torch._dynamo (about 1.1 s of CPU in every graded notebook): the first call of a function torch keeps
         # out of compilation (under a dispatch mode, in torch.func) imports it in the student's frame, and the
         # library functions on that path that read a frame for its file name or module (round 21: every part of
@@ -2776,6 +2853,8 @@ AUDIT_WHY = {
                              "frames (refused)"),
     "signal.signal": ("sets a signal handler of its own (signal.signal): Python hands a handler the frame that was "
                       "running, a test's among them (refused)"),
+    "torch.library": ("registers kernels for torch's own operators (torch.library), which would change what the "
+                      "tests compute (refused)"),
     "signal.module": "makes a second instance of a module the grader guards (_signal or _imp) (refused)",
     "introspection.text": ("code made from text (exec or eval of a string, run by a thread or a collector's "
                            "callback the answer left) asked for stack frames or the interpreter's objects, where the "

@@ -90,6 +90,11 @@ def _attnlab_plain_helpers(namespace):
     autograd_grad = torch.autograd.grad
     no_subclass, function_modes = torch._C.DisableTorchFunctionSubclass, torch._C._len_torch_function_stack
     dispatch_modes = getattr(torch._C, "_len_torch_dispatch_stack", lambda: 0)
+    # the thread's dispatch keys as they are now, before any student code (red team 27, hostile: a setting an answer
+    # left on only while its results lived, such as torch's Python dispatcher, which runs kernels registered from
+    # Python, was gone again before any check between cells)
+    include_keys, exclude_keys = torch._C._dispatch_tls_local_include_set, torch._C._dispatch_tls_local_exclude_set
+    keys_now = (include_keys(), exclude_keys())
     # comparisons made with torch's compiled functions only: `torch.testing.assert_close` is Python, whose module an
     # answer can patch and put back within one call (red team 18, hostile 01: its closure cell was replaced)
     equal, isclose, count_true, isnan, where, to, absolute, subtract, logical_not, select = (
@@ -107,9 +112,15 @@ def _attnlab_plain_helpers(namespace):
     def kind(x):
         return f"an object of type {name_of(exact(x))}"
 
-    def dense(x, what):
+    def settled():
         if function_modes() or dispatch_modes():
             raise AssertionError("a torch function or dispatch mode is active, so no value can be checked")
+        if include_keys() != keys_now[0] or exclude_keys() != keys_now[1]:
+            raise AssertionError("torch's dispatch keys of this thread were changed (its Python dispatcher, autograd or "
+                                 "autocast turned on or off by code an answer left), so no value can be checked")
+
+    def dense(x, what):
+        settled()
         if exact(x) is not Tensor and exact(x) is not Parameter:
             raise AssertionError(f"{what} must be a torch.Tensor (not a subclass), not {kind(x)}")
         if layout(x) is not strided or is_meta(x):
@@ -170,8 +181,7 @@ def _attnlab_plain_helpers(namespace):
         return tuple_(plain(x, what))
 
     def gradient(result, leaf, what="the result", index=None, weights=None):
-        if function_modes() or dispatch_modes():
-            raise AssertionError("a torch function or dispatch mode is active, so no value can be checked")
+        settled()
         if index is not None:
             if exact(result) is not tuple_ and exact(result) is not list_:
                 raise AssertionError(f"{what} must be a tuple, not {kind(result)}")
@@ -237,8 +247,7 @@ def _attnlab_plain_helpers(namespace):
             raise ValueError("_close takes both rtol and atol, or neither")
         if rtol is None:
             rtol, atol = default_tolerances.get(dtype_of(got), (0.0, 0.0))
-        if function_modes() or dispatch_modes():
-            raise AssertionError("a torch function or dispatch mode is active, so no value can be checked")
+        settled()
         with no_subclass():
             # |got - expected| <= atol + rtol * |expected| elementwise; NaN is close to nothing
             far = logical_not(reshape(isclose(got, expected, rtol=rtol, atol=atol), (-1,)))
@@ -262,6 +271,7 @@ def _attnlab_plain_helpers(namespace):
 
     def same(got, expected, what="the result"):
         got, expected = plain_tensor(got, what), plain_tensor(expected, "the expected value")
+        settled()
         if dtype_of(got) != dtype_of(expected) or tuple_(shape_of(got)) != tuple_(shape_of(expected)) or not equal(got, expected):
             raise AssertionError(f"{what} differs from the expected value")
 
