@@ -131,6 +131,8 @@ STATIC_CASES = {
     "traceback linecache": ("import traceback\nc = traceback.linecache.cache", "(linecache)"),
     "stack source": ("import traceback\nlines = traceback.extract_stack()", "(extract_stack)"),
     "torch.library": ("lib = torch.library.Library('aten', 'IMPL')", "replaces torch's own operators"),
+    # red team 27: torch.backends.mps imports the class as _Library
+    "library_alias": ("lib = torch.backends.mps._Library('aten', 'IMPL')", "(_Library)"),
     "from torch import library": ("from torch import library", "imports torch.library"),
     "import torch.library": ("import torch.library as L", "imports torch.library"),
     "op py_impl": ("torch.ops.aten.isclose.default.py_impl(k)(f)", "(py_impl)"),

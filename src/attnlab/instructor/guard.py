@@ -313,7 +313,8 @@ HOOK_ATTRS = {"settrace", "setprofile", "addaudithook", "input_transformers_post
               "python_key_table",
               "display_formatter", "user_ns", "user_global_ns",
               # torch's own operators replaced from Python: kernels registered for aten ops (red team 9)
-              "Library", "_dispatch_library", "custom_op", "register_kernel", "register_fake", "py_impl"}
+              # (red team 27: torch.backends.mps imports Library as _Library; the audit hook refuses it anyway)
+              "Library", "_Library", "_dispatch_library", "custom_op", "register_kernel", "register_fake", "py_impl"}
 # the source and the stack of the running cells: while a test calls an answer, its own lines are there
 # a signal handler is handed the running frame, the test's, with no audit event on the way (red team 16 F14: a 5 ms
 # timer read 25 frames of a hidden test); the module is reachable under other names (`subprocess.signal`)
