@@ -566,7 +566,7 @@ def sentence_smoothed_loss(logits, targets, eps):
     logp = torch.log_softmax(logits, dim=-1)
     v = logits.shape[-1]
     nll = -logp.gather(-1, tgt_out.unsqueeze(-1)).squeeze(-1)
-    spread = -(logp.sum(dim=-1) - logp[..., PAD]) / (v - 1)
+    spread = -(logp[..., :PAD].sum(dim=-1) + logp[..., PAD + 1:].sum(dim=-1)) / (v - 1)
     real = tgt_out != PAD
     per_token = (1 - eps) * nll + eps * spread
     counts = real.sum(dim=1)
@@ -1354,3 +1354,16 @@ MUTANTS["beam_floors_the_penalty_of_eos_hypotheses"] = ("test_beam_search", {"be
     "                finished.append((score / length_penalty(len(tokens), alpha), tokens))",
     "                finished.append((score / max(length_penalty(len(tokens), alpha), 1e-6), tokens))", once=True)})
 place_mutants(MUTANTS, MUTANT_BATCHES, ["beam_floors_the_penalty_of_eos_hypotheses"], "new")
+
+
+# Round 27 class sweep (tests/redteam/round27/08-sweep-verdicts.md): class W (a share as one minus the others): Part 4's
+# spread taken as the sum over all V minus PAD's term, which loses every other id's log p when PAD's score is -1e20
+_SOL27 = solution_code(CHAPTER)
+ROUND_27_SWEEP = {
+    "loss_spread_as_all_minus_pad": ("test_sentence_loss", {"sentence_loss": _replaced(
+        _SOL27["sentence_loss"],
+        "    spread = -(logp[..., :PAD].sum(dim=-1) + logp[..., PAD + 1:].sum(dim=-1)) / (v - 1)  # (B, T)\n",
+        "    spread = -(logp.sum(dim=-1) - logp[..., PAD]) / (v - 1)  # (B, T)\n", once=True)}),
+}
+MUTANTS.update(ROUND_27_SWEEP)
+place_mutants(MUTANTS, MUTANT_BATCHES, ROUND_27_SWEEP, "new")

@@ -1695,3 +1695,18 @@ MUTANTS["ragged_mask_written_key_by_key"] = ("test_ragged_cached_attention", {"r
     "            written[i, j] = True\n", once=True)})
 MUTANTS.update(SWEEP_26_OWN_BATCH)
 place_mutants(MUTANTS, MUTANT_BATCHES, [*SWEEP_26_OWN_BATCH, "ragged_mask_written_key_by_key"], "new")
+
+
+# Round 27 class sweep (tests/redteam/round27/09-sweep-verdicts.md): class V (a floor below every value the hidden cases
+# reach): Part 6's frequencies floored; every base of the hidden cases kept them above 2e-7 until the case at base 1e30
+_SOL27 = solution_code(CHAPTER)
+ROUND_27_SWEEP = {
+    "rope_floors_the_frequencies": ("test_rope_llama3", {"rope_llama3": _changed(
+        _SOL27["rope_llama3"], "    wavelength = 2 * math.pi / theta\n",
+        "    theta = theta.clamp(min=1e-12)  # no frequency of 0\n    wavelength = 2 * math.pi / theta\n", once=True)}),
+    "rope_floors_the_new_frequencies": ("test_rope_llama3", {"rope_llama3": _changed(
+        _SOL27["rope_llama3"], "    angle = positions", "    theta = theta.clamp(min=1e-9)\n    angle = positions",
+        once=True)}),
+}
+MUTANTS.update(ROUND_27_SWEEP)
+place_mutants(MUTANTS, MUTANT_BATCHES, ROUND_27_SWEEP, "new")
