@@ -1246,3 +1246,23 @@ def jacobian_norms(x, p):
         out.append(norm.mean())
     return torch.stack(out).to(x.dtype)
 """
+
+
+# Round 27 class sweep (tests/redteam/round27/01-sweep-verdicts.md): class V (a floor below every value the hidden cases
+# reach) and class W (a share computed as one minus the others) in Part 6. The real weights were compared with an
+# absolute slack of 1e-10, under which a floor at 1e-30 or finfo.tiny, and a lost 1e-20 share, hid; a case with real
+# weights of exactly 0 and near 1e-20, first and last in a row, now compares them relatively with atol=0
+ROUND_27_SWEEP = {
+    # SLIPPED sw_p6_V_real_weights_floored: every real weight floored at 1e-30
+    "decoder_real_weights_floored": ("test_additive", {"additive": _replaced(
+        _MODEL["additive"], "        alpha = torch.softmax(scores, dim=-1)",
+        "        alpha = torch.softmax(scores, dim=-1).clamp_min(1e-30).masked_fill(~allowed, 0.0)", once=True)}),
+    # SLIPPED sw_p6_W_last_weight_as_rest: the last source position's weight as 1 minus the others'
+    "decoder_last_weight_as_one_minus_the_rest": ("test_additive", {"additive": _replaced(
+        _MODEL["additive"], "        alpha = torch.softmax(scores, dim=-1)",
+        "        alpha = torch.softmax(scores, dim=-1)\n"
+        "        alpha = torch.cat([alpha[:, :-1], (1 - alpha[:, :-1].sum(dim=-1, keepdim=True)) * allowed[:, -1:]], dim=-1)",
+        once=True)}),
+}
+MUTANTS.update(ROUND_27_SWEEP)
+place_mutants(MUTANTS, MUTANT_BATCHES, ROUND_27_SWEEP, "new")

@@ -1807,3 +1807,23 @@ ROUND_26_SWEEP_WRITTEN_OUT = {
 }
 MUTANTS.update(ROUND_26_SWEEP_WRITTEN_OUT)
 place_mutants(MUTANTS, MUTANT_BATCHES, ROUND_26_SWEEP_WRITTEN_OUT, "new")
+
+
+# Round 27 class sweep (tests/redteam/round27/02-sweep-verdicts.md), class V (a floor below every value the hidden
+# cases reach): Part 1's squared distances floored at finfo(float64).tiny (closed by raw_scores(x, x) at entries near
+# 1e-150 and, in float32, 1e-20), Part 2's temperature floored at 1e-9 (closed by a temperature of 1e-150), Part 5's
+# allowed exponentials floored at finfo(dtype).tiny (closed by allowed keys of weight exactly 0 holding values of 1e300)
+ROUND_27_SWEEP = {
+    "raw_scores_distance_floored_at_tiny": ("test_raw_scores", {"raw_scores": _replaced(
+        _SOLUTION["raw_scores"], "(q_norms + k_norms - 2 * dots).clamp(min=0)",
+        "(q_norms + k_norms - 2 * dots).clamp(min=torch.finfo(torch.float64).tiny)", once=True)}),
+    "softmax_backward_temperature_floored": ("test_softmax_backward", {"softmax_backward": _replaced(
+        _SOLUTION["softmax_backward"], "    inner = (weights * grad_weights).sum(dim=-1, keepdim=True)",
+        "    temperature = max(temperature, 1e-9)  # no division by a vanishing temperature\n"
+        "    inner = (weights * grad_weights).sum(dim=-1, keepdim=True)", once=True)}),
+    "masked_attention_exp_floored_at_tiny": ("test_masked_attention", {"masked_attention": _replaced(
+        _SOLUTION["masked_attention"], "    e = torch.exp(scores - top)",
+        "    e = torch.where(allowed, torch.exp(scores - top).clamp_min(torch.finfo(q.dtype).tiny), 0.0)", once=True)}),
+}
+MUTANTS.update(ROUND_27_SWEEP)
+place_mutants(MUTANTS, MUTANT_BATCHES, ROUND_27_SWEEP, "new")

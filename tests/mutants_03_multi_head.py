@@ -1369,3 +1369,34 @@ MUTANTS["cache_mask_written_key_by_key"] = ("test_cache", {"cache": _replaced_co
     "        for j in range(p + i + 1):\n"
     "            allowed[i, j] = True", once=True)})
 place_mutants(MUTANTS, MUTANT_BATCHES, ["cache_mask_written_key_by_key"], "new")
+
+
+# Round 27 class sweep (tests/redteam/round27/03-sweep-verdicts.md), class V (a floor below every value the hidden
+# cases reach): a written-out softmax whose exponentials are floored at 1e-30 passed Parts 5-7, where no key of weight
+# exactly 0 held a value large enough for the floor to show; each part now has keys of weight exactly 0 (scores
+# thousands below the others) holding values of 1e300 (1e38 in float32), first and last among the keys
+_FLOORED_ATTENTION = '''
+def floored_attention(q, k, v, allowed=None):
+    scores = (q / math.sqrt(q.shape[-1])) @ k.transpose(-2, -1)
+    if allowed is not None:
+        scores = scores.masked_fill(~allowed, float("-inf"))
+    top = scores.amax(dim=-1, keepdim=True)
+    top = torch.where(torch.isinf(top), torch.zeros_like(top), top)
+    e = torch.exp(scores - top).clamp_min(1e-30)  # no weight of exactly 0
+    if allowed is not None:
+        e = torch.where(allowed, e, 0.0)
+    total = e.sum(dim=-1, keepdim=True)
+    return (e / torch.where(total > 0, total, torch.ones_like(total))) @ v
+
+'''
+ROUND_27_SWEEP = {
+    "contributions_weights_floored": ("test_contributions", {"contributions": _FLOORED_ATTENTION + _replaced_code(
+        _MODEL["contributions"], "heads = attention(q, k, v)", "heads = floored_attention(q, k, v)", once=True)}),
+    "left_padded_weights_floored": ("test_left_padded", {"left_padded": _FLOORED_ATTENTION + _replaced_code(
+        _MODEL["left_padded"], "heads = attention(q, k, v,", "heads = floored_attention(q, k, v,", once=True)}),
+    "cache_weights_floored": ("test_cache", {"cache": _FLOORED_ATTENTION + _replaced_code(
+        _MODEL["cache"], "merge_heads(attention(q, k, v, allowed))", "merge_heads(floored_attention(q, k, v, allowed))",
+        once=True)}),
+}
+MUTANTS.update(ROUND_27_SWEEP)
+place_mutants(MUTANTS, MUTANT_BATCHES, ROUND_27_SWEEP, "new")
