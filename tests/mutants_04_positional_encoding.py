@@ -1097,3 +1097,14 @@ ROUND_27 = {
 assert all("clamp(min=1e-" in next(iter(cells.values())) for _, cells in ROUND_27.values())
 MUTANTS.update(ROUND_27)
 place_mutants(MUTANTS, MUTANT_BATCHES, list(ROUND_27), "new")
+
+# Round 27 class sweep (tests/redteam/round27/04-sweep-verdicts.md), class V (a floor below every value the hidden cases
+# reach): Part 2's distance floored at 1e-6 ("no zero distance") gives the diagonal a bias of -m 1e-6 instead of 0, which
+# the hidden test's absolute 1e-6 let through; the bias is now compared relatively only (the text's relative 1e-6)
+ROUND_27_SWEEP = {
+    "alibi_distance_floored": ("test_alibi_block", {"alibi_block": _replaced_code(
+        _MODEL["alibi_block"], "distance = (query_pos - key_pos).abs()",
+        "distance = (query_pos - key_pos).abs().double().clamp(min=1e-6)", once=True)}),
+}
+MUTANTS.update(ROUND_27_SWEEP)
+place_mutants(MUTANTS, MUTANT_BATCHES, list(ROUND_27_SWEEP), "new")

@@ -1148,3 +1148,23 @@ SWEEP_26_OWN_BATCH = {
 }
 MUTANTS.update(SWEEP_26_OWN_BATCH)
 place_mutants(MUTANTS, MUTANT_BATCHES, list(SWEEP_26_OWN_BATCH), "new")
+
+# Round 27 class sweep (tests/redteam/round27/05-sweep-verdicts.md), class V (a floor below every value the hidden cases
+# reach): Part 1's (mean square + eps).clamp(min=1e-12) changed nothing while every eps was at least 1e-6; the text now
+# says eps may be as small as you like, and a hidden case uses eps = 1e-30 on rows of zeros and of entries near 1e-20
+SWEEP_27 = {
+    "rms_denominator_floored": ("test_rms_norm", {"rms_norm": _replaced(
+        _MODEL_21["rms_norm"], "torch.rsqrt(x32.pow(2).mean(dim=-1, keepdim=True) + eps)",
+        "torch.rsqrt((x32.pow(2).mean(dim=-1, keepdim=True) + eps).clamp(min=1e-12))", once=True)}),
+}
+MUTANTS.update(SWEEP_27)
+place_mutants(MUTANTS, MUTANT_BATCHES, list(SWEEP_27), "new")
+# Part 6's attention weights floored at 1e-12 (the class chapter 6 Part 7 showed): future positions got 1e-12 of their
+# values, within the tolerance while every value was about 1; a hidden case now makes a future position 1e12 larger
+SWEEP_27_P6 = {
+    "cached_weights_floored": ("test_cached_attention", {"cached_attention": _replaced(
+        _MODEL_21["cached_attention"], 'weights = torch.softmax(scores.masked_fill(~allowed, float("-inf")), dim=-1)',
+        'weights = torch.softmax(scores.masked_fill(~allowed, float("-inf")), dim=-1).clamp(min=1e-12)', once=True)}),
+}
+MUTANTS.update(SWEEP_27_P6)
+place_mutants(MUTANTS, MUTANT_BATCHES, list(SWEEP_27_P6), "new")

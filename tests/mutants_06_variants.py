@@ -2259,3 +2259,37 @@ def whole_word_chosen(starts, pick):
 }
 MUTANTS.update(SWEEP_26)
 place_mutants(MUTANTS, MUTANT_BATCHES, list(SWEEP_26), "new")  # the two no batch has room for make one of their own
+
+# Round 27 class sweep (tests/redteam/round27/06-sweep-verdicts.md). Class W (a share computed as one minus the others):
+# Part 6's last expert's probability and Part 4's first token's probability as 1 - (the others), which is 0 for a tiny
+# share; every tiny share of the hidden tests sat where the answer computed it directly. Class V (a floor below every
+# value the hidden cases reach): Part 6's probabilities floored at finfo.tiny (subnormal ones tie), Part 8's denominator
+# clamped at 1e-30 (the smallest one of the hidden tests was about 1e-14). The hidden cases now put tiny shares on every
+# expert and at both ends of a row, subnormal ones too, and give Part 8 denominators of about 1e-31
+_MODEL_27 = solution_code(CHAPTER)
+SWEEP_27 = {
+    "expert_last_share_one_minus_the_others": ("test_expert_choice", {"expert_choice": _replaced(
+        _MODEL_27["expert_choice"], "    probs = router_logits.softmax(dim=-1)",
+        "    first = router_logits.softmax(dim=-1)[:, :-1]\n"
+        "    probs = torch.cat([first, 1 - first.sum(dim=-1, keepdim=True)], dim=-1)", once=True)}),
+    "expert_probs_floored_at_tiny": ("test_expert_choice", {"expert_choice": _replaced(
+        _MODEL_27["expert_choice"], "    probs = router_logits.softmax(dim=-1)",
+        "    probs = router_logits.softmax(dim=-1).clamp(min=torch.finfo(router_logits.dtype).tiny)", once=True)}),
+    "min_p_first_share_one_minus_the_others": ("test_min_p_sample", {"min_p_sample": _replaced(
+        _MODEL_27["min_p_sample"], "    probs = logits.softmax(dim=-1)\n",
+        "    rest = logits.softmax(dim=-1)[:, 1:]\n"
+        "    probs = torch.cat([(1 - rest.sum(dim=-1, keepdim=True)).clamp(min=0), rest], dim=-1)\n", once=True)}),
+    "decayed_denominator_clamped_at_1e_30": ("test_decayed_linear_attention", {"decayed_linear_attention": _replaced(
+        _MODEL_27["decayed_linear_attention"], "outs.append(top / bottom)", "outs.append(top / bottom.clamp(min=1e-30))",
+        once=True)}),
+}
+MUTANTS.update(SWEEP_27)
+place_mutants(MUTANTS, MUTANT_BATCHES, list(SWEEP_27), "new")
+# Part 7's attention weights floored at 1e-12: keys a query may not see got 1e-12 of their values, within the tolerance
+# while every value was about 1; a hidden case now gives those keys values of +-1e12
+SWEEP_27_P7 = {
+    "gqa_weights_floored": ("test_gqa_cached_attention", {"gqa_cached_attention": _replaced(
+        _MODEL_27["gqa_cached_attention"], "scores.softmax(dim=-1)", "scores.softmax(dim=-1).clamp(min=1e-12)", once=True)}),
+}
+MUTANTS.update(SWEEP_27_P7)
+place_mutants(MUTANTS, MUTANT_BATCHES, list(SWEEP_27_P7), "new")
