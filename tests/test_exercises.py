@@ -3,9 +3,9 @@
 For each chapter with a source in solutions/, a spec module tests/mutants_<chapter>.py lists
 common wrong answers (each must lose the points of a named graded test) and correct answers
 written differently (each must keep full marks). A chapter's submissions are graded once per test
-session: the model answer, blank and lying notebooks, the correct variants and one mutant batch by
-nbgrader in one scratch course, the other mutant batches in plain processes (tests/cellrun.py),
-checked against nbgrader on the model answer and that batch.
+session: the model answer, the correct variants and one mutant batch by nbgrader in one scratch
+course; the blank and lying notebooks and the other mutant batches in plain processes
+(tests/cellrun.py), checked against nbgrader on the model answer and that batch.
 """
 
 from __future__ import annotations
@@ -20,7 +20,7 @@ import pytest
 
 from attnlab import course
 import cellrun
-from grading import ROOT, core_share, liar_answers, load, maximum, solution_code, total, write_submission
+from grading import ROOT, answer_cells, core_share, liar_answers, load, maximum, solution_code, total, write_submission
 
 CHAPTERS = course.chapters(ROOT)
 
@@ -37,19 +37,15 @@ CROSS_CHECKED = "batch_0"
 def grades(chapter: str, folder) -> dict:
     """Every submission of a chapter, graded: ``{submission: {graded cell: part}}``.
 
-    The model answer, the blank and lying notebooks, the correct variants and one mutant batch go
-    through nbgrader with the grader's sandbox and checks (:func:`course.autograde_notebooks`). The
+    The model answer, the correct variants and one mutant batch go through nbgrader with the grader's
+    sandbox and checks (:func:`course.autograde_notebooks`). The blank and lying notebooks and the
     other mutant batches, the course's own wrong answers, run in plain processes (tests/cellrun.py),
     except a batch that kills its process (chapter 7's out-of-bounds Triton store), which goes to
     nbgrader too, whose crash isolation grades it. ``"cellrun:<name>"`` keys hold the plain run's
     points of the model answer and of the cross-checked batch.
     """
     s = spec(chapter)
-    subs = {
-        "model_answer": write_submission(chapter, folder / "model.ipynb"),
-        "blank": write_submission(chapter, folder / "blank.ipynb", base="student"),
-        "liar": write_submission(chapter, folder / "liar.ipynb", liar_answers(chapter)),
-    }
+    subs = {"model_answer": write_submission(chapter, folder / "model.ipynb")}
     for name, answers in s.CORRECT_VARIANTS.items():
         subs[f"variant_{name}"] = write_submission(chapter, folder / f"variant_{name}.ipynb", answers)
     mutated = {}
@@ -66,6 +62,11 @@ def grades(chapter: str, folder) -> dict:
     source = ROOT / "solutions" / chapter / "exercises.ipynb"
     plain = {name: cellrun.notebook_cells(source, answers) for name, answers in mutated.items() if name != CROSS_CHECKED}
     plain["cellrun:model_answer"] = cellrun.notebook_cells(source, solution_code(chapter))
+    # the blank and lying notebooks test the hidden tests and their helpers, which run the same in a plain process
+    # (the grader's own handling of empty and hostile notebooks: test_instructor_hostile.py, test_distributed.py)
+    stubs = {gid: "".join(c["source"]) for gid, c in answer_cells(load(ROOT / "chapters" / chapter / "exercises.ipynb")).items()}
+    plain["blank"] = cellrun.notebook_cells(source, stubs)
+    plain["liar"] = cellrun.notebook_cells(source, liar_answers(chapter))
     if CROSS_CHECKED in mutated:
         plain[f"cellrun:{CROSS_CHECKED}"] = cellrun.notebook_cells(source, mutated[CROSS_CHECKED])
         subs[CROSS_CHECKED] = write_submission(chapter, folder / f"{CROSS_CHECKED}.ipynb", mutated[CROSS_CHECKED])
