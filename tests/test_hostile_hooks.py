@@ -1106,6 +1106,19 @@ def test_a_python_kernel_seen_through_the_python_dispatcher_only_while_a_result_
 
 
 @pytest.mark.slow
+def test_an_honest_answer_that_collects_garbage_inside_a_test_is_graded_as_usual(tmp_path):
+    """gc.collect and gc.enable are the hook's gates now (red team 27): an answer that frees memory while a test
+    calls it, with or without the argument, is not flagged and gets its points; the collection itself waits for the
+    next student cell."""
+    answer = ("import gc\ndef f(v):\n    gc.collect()\n    gc.collect(generation=1)\n    gc.collect(0)\n"
+              "    return v + 1\n_n = gc.collect()\n")
+    test = "assert f(1) == 2\n### BEGIN HIDDEN TESTS\nassert f(2) == 3, 'hidden'\n### END HIDDEN TESTS"
+    ctx, cells = run_notebook(tmp_path, [(SETUP, "setup", "locked"), (answer, "a1", "student"), (test, "t1", "test")])
+    assert ctx.tampered == [] and not any(o.get("output_type") == "error" for o in cells["t1"].outputs), (
+        ctx.tampered, cells["t1"].outputs)
+
+
+@pytest.mark.slow
 def test_a_global_named_like_a_builtin_never_receives_the_graders_requests(tmp_path):
     """The grader's requests used to call `__import__('sys')`, a name: a notebook global `__import__` received the
     test cell's gate request, with the secret and the hidden lines, which it printed (they reached the feedback) and

@@ -2069,12 +2069,12 @@ def __attnlab_install_audit__(watched, attrs, module_name, pickle_modules, pickl
                 box.append(None)
             else:
                 box.append(gc_enable())
-        elif kind == "collect" and len_(what) <= 1:
+        elif kind == "collect" and len_(what) == 1:
             box.append(0 if graders else gc_collect(*what))
 
     gc_gates = {"__builtins__": real_builtins, "_audit": sys.audit}
     exec_(compile_("def enable():\n    box = ['enable', ()]\n    _audit('attnlab.gc_gate', box)\n    return box[2]\n\n\n"
-                   "def collect(*generation):\n    box = ['collect', generation]\n"
+                   "def collect(generation=2):\n    box = ['collect', (generation,)]\n"
                    "    _audit('attnlab.gc_gate', box)\n    return box[2]\n",
                    "<attnlab gc gate>", "exec", dont_inherit=True), gc_gates)
     gc_module.enable, gc_module.collect = gc_gates["enable"], gc_gates["collect"]
