@@ -1119,6 +1119,21 @@ def test_an_honest_answer_that_collects_garbage_inside_a_test_is_graded_as_usual
 
 
 @pytest.mark.slow
+def test_a_module_attribute_replaced_just_in_time_is_not_what_the_grader_reads(tmp_path):
+    """Found after red team 27's hostile pass (tests/redteam/round27/hostile/lead_module_attribute.py): a callback the
+    answer left on its result, run by reference counting when the hidden test drops that result, replaced torch.add
+    just before the expected value was computed with it, and the replacement put the original back after one call:
+    the wrong answer kept its point and nothing was flagged (on 10e09e3). The grader's names and its functions'
+    globals now hold copies of torch (and math, ...) as they were before any student code."""
+    attack = load_script("tests/redteam/round27/hostile/lead_module_attribute.py")
+    answer, test = attack.CASES["torch.add"]
+    cells_in = [("import torch", "setup", "locked"), (attack.plain.cell_source(), "grading_helpers", "locked"),
+                (answer, "answer", "student"), (test, "t1", "test")]
+    ctx, cells = run_notebook(tmp_path, cells_in, timeout=300)
+    assert any(o.get("output_type") == "error" for o in cells["t1"].outputs), ctx.tampered
+
+
+@pytest.mark.slow
 def test_a_global_named_like_a_builtin_never_receives_the_graders_requests(tmp_path):
     """The grader's requests used to call `__import__('sys')`, a name: a notebook global `__import__` received the
     test cell's gate request, with the secret and the hidden lines, which it printed (they reached the feedback) and

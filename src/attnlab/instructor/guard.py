@@ -1218,6 +1218,29 @@ def __attnlab_install_audit__(watched, attrs, module_name, pickle_modules, pickl
             frames["eval_frame"][1](None)
             refused_callback("torch.eval_frame_left")
 
+    # the modules whose functions the grader's code reads as attributes while a test runs (`torch.randn` in an input
+    # maker of a setup cell, `math.nextafter` in hidden lines): as the grader's names and its functions' globals they
+    # are copies of the module as it was when the grader first trusted a name bound to it, before any student code
+    # (found after red team 27: a callback the answer left, run by reference counting when a test dropped its
+    # result, replaced torch.add just before the expected value was computed, and the replacement put the original
+    # back after one call, so that no check between cells saw it). One level deep: torch.nn.functional and the
+    # others named here get copies of their own where the grader binds them by name
+    module_type, frozen_modules = types.ModuleType, {}
+    frozen_names = frozenset(("torch", "math", "cmath", "operator", "itertools", "functools", "statistics",
+                              "torch.nn.functional", "torch.linalg", "torch.special", "torch.fft"))
+
+    def frozen(value):
+        if type_(value) is not module_type:
+            return value
+        name = value.__dict__.get("__name__")
+        if type_(name) is not str_ or name not in frozen_names:
+            return value
+        copy = frozen_modules.get(id_(value))
+        if copy is None:
+            copy = frozen_modules[id_(value)] = module_type(name)
+            copy.__dict__.update(value.__dict__)
+        return copy
+
     def trust(ns, names):
         # the grader's own cell has just run: what it bound is kept as it is now (a dict or list as a copy, so
         # that a later change to the notebook's `_REF` does not reach the tests; its functions sealed)
@@ -1229,13 +1252,13 @@ def __attnlab_install_audit__(watched, attrs, module_name, pickle_modules, pickl
                 value = ns[name]
                 if type_(value) is function_type and graders(value.__code__):
                     if scope is None:
-                        scope = dict_(ns)
+                        scope = dict_((key, frozen(v)) for key, v in ns.items())
                         scope["__builtins__"] = real_builtins
                     value = sealed(value, memo, scope)
                 # a dict as a read-only copy: the hidden lines' constants hold it, and an answer that reads their
                 # code could otherwise put its own functions into it (red team 18, hostile 03)
                 trusted[name] = (read_only(dict_(value)) if type_(value) is dict_ else list_(value) if type_(value) is list_
-                                 else value)
+                                 else frozen(value))
 
     # the hidden lines' names bound as constants (red team 18: an object the hidden lines hand to an answer, a
     # dispatch mode measuring it, has their namespace as its functions' __globals__; an answer that found it
