@@ -4,14 +4,17 @@ result) and put back by the replacement itself after one call. Grader code that 
 computes its expected value with the answer's function, and the check between cells finds torch as it was.
 
 Run, from the checkout:  timeout 300 .venv/bin/python tests/redteam/round27/hostile/lead_module_attribute.py
-Output on 0719d08: `tampered: []` and no error in the hidden test (the wrong answer passes), for `torch.add`; the same
-with `builtins.sum` fails the hidden test (hidden lines read builtins from their own copy).
+Output on 0719d08 (`lead_module_attribute.txt`): `tampered: []` and no error in the hidden test (the wrong answer
+passes), for `torch.add`; the same with `builtins.sum` fails the hidden test (hidden lines read builtins from their own
+copy). On 3a9773e (`lead_module_attribute-after.txt`) both fail.
 
 Where this reaches the real chapters: no hidden region reads a torch attribute at run time (they use `_REF`
 captures), four read `math` functions (chapter 4: math.nextafter x2, math.log; chapter 7: math.ulp), and the
 functions defined in the chapters' setup cells read 109 torch and math attributes when they run, and hidden tests
 call some of them (input makers through torch.randn and torch.rand, _keeps_global_rng through torch.get_rng_state, torch.manual_seed,
-torch.equal). Not closed this session.
+torch.equal). Closed in 3a9773e: the grader's names and its functions' globals hold copies of torch, math and a few
+other modules as they were before any student code; the first case's hidden test now fails (and torch.add, never
+put back, is flagged).
 """
 import sys
 import tempfile
