@@ -1155,14 +1155,21 @@ def __attnlab_install_audit__(watched, attrs, module_name, pickle_modules, pickl
                    "    _audit('attnlab.frame_gate', box)\n    return box[2]\n")
     dynamo_dir = os.sep + os.path.join("torch", "_dynamo") + os.sep
 
+    def gate_functions(source, name):
+        # functions that hand their arguments to this hook in an audit event, made from source: their globals hold
+        # the builtins and sys.audit only, so nothing of the hook is reachable through them (its closure, the raw
+        # functions it keeps); returns their namespace
+        scope = {"__builtins__": real_builtins, "_audit": sys.audit}
+        exec_(compile_(source, f"<attnlab {name} gate>", "exec", dont_inherit=True), scope)
+        return scope
+
     def lock_frames():
         dynamo = getattr_(sys.modules.get("torch._C"), "_dynamo", None)
         module, autograd = getattr_(dynamo, "eval_frame", None), getattr_(dynamo, "compiled_autograd", None)
         original = getattr_(module, "set_eval_frame", None)
         if original is None or getattr_(module, "get_eval_frame_callback", None) is None:
             return
-        scope = {"__builtins__": real_builtins, "_audit": sys.audit}
-        exec_(compile_(gate_source, "<attnlab frame-callback gate>", "exec", dont_inherit=True), scope)
+        scope = gate_functions(gate_source, "frame-callback")
         frames["eval_frame"], frames["get"] = (module, original), module.get_eval_frame_callback
         module.set_eval_frame = scope["set_eval_frame"]
         for name in ("torch._dynamo.eval_frame", "torch._dynamo.decorators"):  # loaded already: their copies too
@@ -2065,12 +2072,10 @@ def __attnlab_install_audit__(watched, attrs, module_name, pickle_modules, pickl
                 raise ImportError("grading refuses a second instance of a module it guards (_signal, _imp, gc)")
             box.append(raw_create(spec))
 
-    signal_gates = {"__builtins__": real_builtins, "_audit": sys.audit}
-    exec_(compile_("def signal(signalnum, handler, /):\n    box = ['signal', (signalnum, handler)]\n"
-                   "    _audit('attnlab.signal_gate', box)\n    return box[2]\n\n\n"
-                   "def create_builtin(spec, /):\n    box = ['create', (spec,)]\n"
-                   "    _audit('attnlab.signal_gate', box)\n    return box[2]\n",
-                   "<attnlab signal gate>", "exec", dont_inherit=True), signal_gates)
+    signal_gates = gate_functions("def signal(signalnum, handler, /):\n    box = ['signal', (signalnum, handler)]\n"
+                                  "    _audit('attnlab.signal_gate', box)\n    return box[2]\n\n\n"
+                                  "def create_builtin(spec, /):\n    box = ['create', (spec,)]\n"
+                                  "    _audit('attnlab.signal_gate', box)\n    return box[2]\n", "signal")
     _signal.signal = signal_gates["signal"]
     _imp.create_builtin = signal_gates["create_builtin"]
     wrapper = signal_module.__dict__.get("signal")
@@ -2095,11 +2100,9 @@ def __attnlab_install_audit__(watched, attrs, module_name, pickle_modules, pickl
         elif kind == "collect" and len_(what) == 1:
             box.append(0 if graders else gc_collect(*what))
 
-    gc_gates = {"__builtins__": real_builtins, "_audit": sys.audit}
-    exec_(compile_("def enable():\n    box = ['enable', ()]\n    _audit('attnlab.gc_gate', box)\n    return box[2]\n\n\n"
-                   "def collect(generation=2):\n    box = ['collect', (generation,)]\n"
-                   "    _audit('attnlab.gc_gate', box)\n    return box[2]\n",
-                   "<attnlab gc gate>", "exec", dont_inherit=True), gc_gates)
+    gc_gates = gate_functions("def enable():\n    box = ['enable', ()]\n    _audit('attnlab.gc_gate', box)\n    return box[2]\n\n\n"
+                              "def collect(generation=2):\n    box = ['collect', (generation,)]\n"
+                              "    _audit('attnlab.gc_gate', box)\n    return box[2]\n", "gc")
     gc_module.enable, gc_module.collect = gc_gates["enable"], gc_gates["collect"]
 
     # kernels registered for torch's own operators (red team 27, hostile: a Python kernel for aten::count_nonzero,
@@ -2112,7 +2115,7 @@ def __attnlab_install_audit__(watched, attrs, module_name, pickle_modules, pickl
     # made from source, as the signal setter is: a library for aten's operators (every operator the tests and
     # their helpers run) or for fallbacks ("_") is refused and recorded, whoever asks; one of another namespace
     # (an answer's own, the prims and others torch.compile extends) is made as before
-    torch_gate = [None, None]     # the raw function, the namespaces it refuses
+    torch_gate, refused_spaces = [None], frozenset(("aten", "_"))     # the raw function, once installed
 
     def install_torch_gate():
         torch_c = sys.modules.get("torch._C")
@@ -2121,18 +2124,15 @@ def __attnlab_install_audit__(watched, attrs, module_name, pickle_modules, pickl
         raw_library = torch_c.__dict__.get("_dispatch_library")
         if raw_library is None or type_(raw_library) is function_type:
             return
-        torch_gate[1] = frozenset(("aten", "_"))
         torch_gate[0] = raw_library
-        gates = {"__builtins__": real_builtins, "_audit": sys.audit}
-        exec_(compile_("def _dispatch_library(*args, **kwargs):\n    box = ['library', args, kwargs]\n"
-                       "    _audit('attnlab.torch_gate', box)\n    return box[3]\n",
-                       "<attnlab torch gate>", "exec", dont_inherit=True), gates)
-        torch_c._dispatch_library = gates["_dispatch_library"]
+        torch_c._dispatch_library = gate_functions(
+            "def _dispatch_library(*args, **kwargs):\n    box = ['library', args, kwargs]\n"
+            "    _audit('attnlab.torch_gate', box)\n    return box[3]\n", "torch")["_dispatch_library"]
 
     def torch_gate_request(box):
         args, kwargs = box[1], box[2]
         ns = args[1] if len_(args) > 1 else kwargs.get("ns")
-        if type_(ns) is not str_ or ns in torch_gate[1]:
+        if type_(ns) is not str_ or ns in refused_spaces:
             refused_callback("torch.library")
             raise RuntimeError(f"grading refuses kernels registered for torch's own operators (a library in the "
                                f"namespace {ns!r}, torch.library): they would change what the tests compute")
