@@ -1400,3 +1400,35 @@ ROUND_27_SWEEP = {
 }
 MUTANTS.update(ROUND_27_SWEEP)
 place_mutants(MUTANTS, MUTANT_BATCHES, ROUND_27_SWEEP, "new")
+
+# Red team 28 (tests/redteam/round28/03-verdicts.md). The fallback writer: an empty input answered with a new constant,
+# after the checks (x.new_empty in Part 1, x.new_zeros(0, T, D) for an empty batch in Part 6), has the right shapes
+# and no autograd history, so the caller's backward() fails on it; Parts 1 and 6 now take the gradient of an empty
+# result too. The memoizer (a neighbour of its slip, W^O reshaped per head and kept per id(w_o), which stays a view
+# of the entry and so goes wrong only when a freed weight's id comes back: see the verdicts): w_o.contiguous() kept
+# per id is the entry itself when it is contiguous and a stale copy of a strided one; lengths.long() kept per id is
+# the int64 lengths themselves and a copy of narrower ones. The in-place sections of Parts 5, 6 and 7 now write into
+# strided entries (and int16 lengths).
+ROUND_28 = {
+    "interleaved_empty_x_answered_with_new_empty": ("test_interleaved", {"interleaved": _replaced_code(_replaced_code(
+        _MODEL["interleaved"], "    return x.reshape(b, t, d // num_heads, num_heads)",
+        "    if x.numel() == 0:  # nothing to deal out\n        return x.new_empty(b, num_heads, t, d // num_heads)\n"
+        "    return x.reshape(b, t, d // num_heads, num_heads)", once=True),
+        "    return x.permute(0, 2, 3, 1)",
+        "    if x.numel() == 0:\n        return x.new_empty(b, t, dh * h)\n    return x.permute(0, 2, 3, 1)", once=True)}),
+    "left_padded_empty_batch_answered_with_new_zeros": ("test_left_padded", {"left_padded": _replaced_code(
+        _MODEL["left_padded"], "    w, b = params[\"w_qkv\"], params[\"b_qkv\"]\n",
+        "    if x.shape[0] == 0:  # an empty batch: nothing to compute\n        return x.new_zeros(0, x.shape[1], d)\n"
+        "    w, b = params[\"w_qkv\"], params[\"b_qkv\"]\n", once=True)}),
+    "contributions_w_o_made_contiguous_and_kept_per_id": ("test_contributions", {"contributions": "PER_ID = {}\n" + _replaced_code(
+        _MODEL["contributions"], "    w_o = params[\"w_o\"].reshape(d, num_heads, d // num_heads)",
+        "    if id(params[\"w_o\"]) not in PER_ID:  # laid out once per weight\n"
+        "        PER_ID[id(params[\"w_o\"])] = params[\"w_o\"].contiguous()\n"
+        "    w_o = PER_ID[id(params[\"w_o\"])].reshape(d, num_heads, d // num_heads)", once=True)}),
+    "left_padded_lengths_converted_and_kept_per_id": ("test_left_padded", {"left_padded": "PER_ID = {}\n" + _replaced_code(
+        _MODEL["left_padded"], "    real = torch.arange(s)[None, :] >= s - memory_lengths.long()[:, None]",
+        "    if id(memory_lengths) not in PER_ID:\n        PER_ID[id(memory_lengths)] = memory_lengths.long()\n"
+        "    real = torch.arange(s)[None, :] >= s - PER_ID[id(memory_lengths)][:, None]", once=True)}),
+}
+MUTANTS.update(ROUND_28)
+place_mutants(MUTANTS, MUTANT_BATCHES, list(ROUND_28), "new")

@@ -1108,3 +1108,31 @@ ROUND_27_SWEEP = {
 }
 MUTANTS.update(ROUND_27_SWEEP)
 place_mutants(MUTANTS, MUTANT_BATCHES, list(ROUND_27_SWEEP), "new")
+
+# Red team 28 (tests/redteam/round28/04-verdicts.md). The fallback writer: a block with no queries answered with
+# (H, 0, 0) and (0, 0) tables (Part 2 now has T = 0 cases, and its text says so); an empty x in Part 5 handed back as
+# it is (the write into x that proves a new result changes no entry of an empty tensor: Part 5 now asks _owned) or as
+# a new torch.empty(x.shape) with no autograd history (Part 5 now takes the gradient with no rows and in an empty
+# batch). The spec-lawyer: Part 4's angle read from the sine alone, the cosine's sign picking the half, which loses
+# digits in float32 near the quarter turn (Part 4 now tries a block of positions there for every width). Part 5's in-place section now uses int32 lengths
+# and a strided x too (the memoizer's class, whose mutant is chapter 3's left_padded_lengths_converted_and_kept_per_id:
+# lengths.long() kept per id(lengths) is the int64 lengths themselves, a copy of narrower ones).
+_ROPE_BODY = "    half = rotary_dim // 2\n"
+ROUND_28 = {
+    "alibi_no_queries_square_tables": ("test_alibi_block", {"alibi_block": _replaced_code(
+        _MODEL["alibi_block"], "    slopes = 2.0",
+        "    if t == 0:  # no queries: nothing to bias\n"
+        "        return torch.zeros(num_heads, 0, 0), torch.zeros(0, 0, dtype=torch.bool)\n    slopes = 2.0", once=True)}),
+    "partial_rope_empty_x_returned_as_is": ("test_rotate_half", {"rotate_half": _replaced_code(
+        _MODEL["rotate_half"], _ROPE_BODY, "    if x.numel() == 0:  # nothing to rotate\n        return x\n" + _ROPE_BODY,
+        once=True)}),
+    "partial_rope_empty_x_answered_with_new_empty": ("test_rotate_half", {"rotate_half": _replaced_code(
+        _MODEL["rotate_half"], _ROPE_BODY,
+        "    if x.numel() == 0:  # nothing to rotate\n        return torch.empty(x.shape, dtype=x.dtype)\n" + _ROPE_BODY,
+        once=True)}),
+    "position_from_the_sine_with_the_cosines_sign": ("test_position", {"position": _replaced_code(
+        _MODEL["position"], "    angle = math.atan2(sin, cos) % (2 * math.pi)",
+        "    angle = math.asin(max(-1.0, min(1.0, sin)))\n    if cos < 0:\n        angle = math.pi - angle", once=True)}),
+}
+MUTANTS.update(ROUND_28)
+place_mutants(MUTANTS, MUTANT_BATCHES, list(ROUND_28), "new")
