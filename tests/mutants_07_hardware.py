@@ -1761,3 +1761,55 @@ ROUND_27 = {
 }
 MUTANTS.update(ROUND_27)
 _place_mutants(MUTANTS, MUTANT_BATCHES, list(ROUND_27), "new")
+
+# Red team 28 (tests/redteam/round28/07-verdicts.md). The fallback writer: a piece left out only where its log-sum-exp
+# is -inf, so that a piece that sees keys but whose weight underflows to 0 multiplies the inf in its row of o by 0 (NaN);
+# the hidden tests now put such a row in each piece (log-sum-exps 800 and more apart, 0 in float64 too). The memoizer:
+# results kept per id() and version counter (t._version, which every in-place write through t advances) passed every
+# "same tensors changed in place" check; those checks now write through .data, which leaves the counter as it was, in
+# every part that takes tensors (2, 4, 5, 6, 7). Each mutant below keeps the tensors it was given alive, so that only
+# that write (and no freed id that CPython hands out again) tells it apart.
+def _kept_per_id_and_version(code, name):
+    return code + f"""
+
+_fresh_{name} = {name}
+_SEEN_{name} = {{}}
+
+
+def {name}(*args, **kwargs):
+    def key(value):
+        if isinstance(value, torch.Tensor):
+            return ("tensor", id(value), value._version, tuple(value.shape), value.dtype)
+        return ("value", repr(value))
+    k = (tuple(key(a) for a in args), tuple(sorted((n, key(v)) for n, v in kwargs.items())))
+    if k not in _SEEN_{name}:
+        _SEEN_{name}[k] = (args, kwargs, _fresh_{name}(*args, **kwargs))
+    result = _SEEN_{name}[k][2]
+    if isinstance(result, tuple):
+        return tuple(r.clone() if isinstance(r, torch.Tensor) else r for r in result)
+    return result.clone() if isinstance(result, torch.Tensor) else result
+"""
+
+
+ROUND_28 = {
+    "merge_leaves_out_only_minus_inf_pieces": ("test_merge_partials", {"merge_partials": _replaced(_replaced(
+        _SOLUTION["merge_partials"], "torch.where((w_a > 0)[:, None], o_a, 0.0)",
+        "torch.where(torch.isneginf(lse_a)[:, None], 0.0, o_a)", once=True),
+        "torch.where((w_b > 0)[:, None], o_b, 0.0)", "torch.where(torch.isneginf(lse_b)[:, None], 0.0, o_b)", once=True)}),
+    "merge_cached_per_id_and_version": ("test_merge_partials", {"merge_partials": _kept_per_id_and_version(
+        _SOLUTION["merge_partials"], "merge_partials")}),
+    "rms_cached_per_id_and_version": ("test_rms_norm_half", {"rms_norm_half": _kept_per_id_and_version(
+        _SOLUTION["rms_norm_half"], "rms_norm_half")}),
+    "asym_quantize_cached_per_id_and_version": ("test_quantize_asym", {"quantize_asym": _kept_per_id_and_version(
+        _SOLUTION["quantize_asym"], "quantize_asym")}),
+    "asym_dequantize_cached_per_id_and_version": ("test_quantize_asym", {"quantize_asym": _kept_per_id_and_version(
+        _SOLUTION["quantize_asym"], "dequantize_asym")}),
+    "pack_cached_per_id_and_version": ("test_pack_bits", {"pack_bits": _kept_per_id_and_version(
+        _SOLUTION["pack_bits"], "pack_bits")}),
+    "unpack_cached_per_id_and_version": ("test_pack_bits", {"pack_bits": _kept_per_id_and_version(
+        _SOLUTION["pack_bits"], "unpack_bits")}),
+    "backward_cached_per_id_and_version": ("test_chunk_attention", {"chunk_attention": _kept_per_id_and_version(
+        _SOLUTION["chunk_attention"], "chunk_attention_backward")}),
+}
+MUTANTS.update(ROUND_28)
+_place_mutants(MUTANTS, MUTANT_BATCHES, list(ROUND_28), "new")
