@@ -1266,3 +1266,63 @@ ROUND_27_SWEEP = {
 }
 MUTANTS.update(ROUND_27_SWEEP)
 place_mutants(MUTANTS, MUTANT_BATCHES, ROUND_27_SWEEP, "new")
+
+
+# Red team 28 (tests/redteam/round28/01-verdicts.md, the memoizer): a cache keyed on id() and the version counter
+# (_version) of the inputs passed every "same objects, new values in place" case, since copy_() moves the counter; the
+# hidden tests now write those new values through .data, which leaves it where it was (as an optimizer updating p.data)
+ROUND_28 = {
+    # SLIPPED memo_p6_key_projection_by_id_version: the keys h @ W_k^T cached by id and _version of h and W_k
+    "decoder_keys_cached_by_id_and_version": ("test_additive", {"additive": """
+KEY_CACHE = {}
+def coverage_decoder(x, h, allowed, s0, p):
+    B, T, Din = x.shape
+    S = h.shape[1]
+    key = (id(h), h._version, tuple(h.shape), id(p["W_k"]), p["W_k"]._version)
+    if key not in KEY_CACHE:
+        KEY_CACHE.clear()
+        KEY_CACHE[key] = h @ p["W_k"].T
+    keys = KEY_CACHE[key]
+    c = torch.zeros(B, S, dtype=x.dtype)
+    s = s0
+    states, weights = [], []
+    for t in range(T):
+        e = torch.tanh((s @ p["W_q"].T)[:, None, :] + keys + c[:, :, None] * p["w_c"]) @ p["v"]
+        e = e.masked_fill(~allowed, float("-inf"))
+        a = torch.softmax(e, dim=-1)
+        ctx = (a[:, :, None] * h).sum(1)
+        s = torch.tanh(torch.cat([x[:, t], ctx], -1) @ p["W_ih"].T + p["b_ih"] + s @ p["W_hh"].T + p["b_hh"])
+        c = c + a
+        states.append(s); weights.append(a)
+    return torch.stack(states, 1), torch.stack(weights, 1)
+"""}),
+    # SLIPPED memo_p5_states_by_x_id: the states cached by id and _version of x and id of the dict p
+    "jacobian_norms_states_cached_by_id_and_version": ("test_gradient_norms", {"gradient_norms": """
+STATE_CACHE = {}
+def jacobian_norms(x, p):
+    B, T, _ = x.shape
+    D = p["W_hh"].shape[0]
+    key = (id(x), x._version, tuple(x.shape), x.dtype, id(p))
+    if key not in STATE_CACHE:
+        STATE_CACHE.clear()
+        h = torch.zeros(B, D, dtype=x.dtype)
+        states = []
+        for t in range(T):
+            h = torch.tanh(x[:, t] @ p["W_ih"].T + p["b_ih"] + h @ p["W_hh"].T + p["b_hh"])
+            states.append(h)
+        STATE_CACHE[key] = states
+    states = STATE_CACHE[key]
+    P = torch.eye(D, dtype=x.dtype).expand(B, D, D)
+    def nrm(P):
+        m = P.abs().amax(dim=(-2, -1))
+        s = torch.where(m > 0, m, torch.ones((), dtype=m.dtype))
+        return (s * torch.linalg.matrix_norm(P / s[:, None, None])).mean()
+    out = [nrm(P)]
+    for k in range(1, T):
+        P = P @ ((1 - states[T - k] ** 2)[:, :, None] * p["W_hh"])
+        out.append(nrm(P))
+    return torch.stack(out)
+"""}),
+}
+MUTANTS.update(ROUND_28)
+place_mutants(MUTANTS, MUTANT_BATCHES, ROUND_28, "new")

@@ -1827,3 +1827,48 @@ ROUND_27_SWEEP = {
 }
 MUTANTS.update(ROUND_27_SWEEP)
 place_mutants(MUTANTS, MUTANT_BATCHES, ROUND_27_SWEEP, "new")
+
+
+# Red team 28 (tests/redteam/round28/02-verdicts.md): the tie-breaker, the fallback writer and the memoizer
+ROUND_28 = {
+    # SLIPPED tie_p2_denormal_weight_counts_as_masked: weights at or below finfo(dtype).tiny (subnormal ones) treated as
+    # masked keys; closed by keys of weight 1e-310 (float64), 1e-40 (float32) and 2**-17 (float16), compared relatively
+    "softmax_backward_subnormal_weights_masked": ("test_softmax_backward", {"softmax_backward": """
+def softmax_backward(weights, grad_weights, temperature=1.0):
+    work = weights.dtype if weights.dtype in (torch.float32, torch.float64) else torch.float32
+    w, g = weights.to(work), grad_weights.to(work)
+    r = w * (g - (w * g).sum(-1, keepdim=True)) / temperature
+    masked = w <= torch.finfo(weights.dtype).tiny            # underflowed weights are masked keys too
+    return torch.where(masked, torch.zeros((), dtype=work), r).to(weights.dtype)
+"""}),
+    # SLIPPED fallback_p2_empty_returns_input: an empty input handed back as the result; closed by empty batches checked
+    # with _owned
+    "softmax_backward_empty_returns_weights": ("test_softmax_backward", {"softmax_backward": """
+def softmax_backward(weights, grad_weights, temperature=1.0):
+    if weights.numel() == 0:       # nothing to do
+        return weights
+    work = weights.dtype if weights.dtype in (torch.float32, torch.float64) else torch.float32
+    w, g = weights.to(work), grad_weights.to(work)
+    return (w * (g - (w * g).sum(-1, keepdim=True)) / temperature).to(weights.dtype)
+"""}),
+    # the memoizer's class in Part 5 (its slips were in chapter 1): scores cached by id() and _version of q and k, which
+    # the same-objects case now defeats by writing its new values through .data
+    "masked_attention_scores_cached_by_id_and_version": ("test_masked_attention", {"masked_attention": """
+SCORES = {}
+def masked_attention(q, k, v, allowed):
+    key = (id(q), q._version, id(k), k._version, tuple(q.shape), tuple(k.shape), q.dtype)
+    if key not in SCORES:
+        SCORES.clear()
+        SCORES[key] = q @ k.transpose(-2, -1) / math.sqrt(q.shape[-1])
+    scores = SCORES[key].masked_fill(~allowed, float("-inf"))
+    lse = torch.logsumexp(scores, dim=-1)
+    top = scores.amax(dim=-1, keepdim=True)
+    top = torch.where(torch.isinf(top), torch.zeros_like(top), top)
+    e = torch.exp(scores - top)
+    total = e.sum(dim=-1, keepdim=True)
+    weights = e / torch.where(total > 0, total, torch.ones_like(total))
+    return weights @ v, lse
+"""}),
+}
+MUTANTS.update(ROUND_28)
+place_mutants(MUTANTS, MUTANT_BATCHES, ROUND_28, "new")
