@@ -1168,3 +1168,115 @@ SWEEP_27_P6 = {
 }
 MUTANTS.update(SWEEP_27_P6)
 place_mutants(MUTANTS, MUTANT_BATCHES, list(SWEEP_27_P6), "new")
+
+
+# Red team 28 (tests/redteam/round28/05-verdicts.md), the memoizer and the fallback writer. (1) A count kept between
+# calls under a key that leaves out an argument (Part 3 (b)'s chunk taken as a server constant) passed: no two hidden
+# calls differed in that argument alone. Parts 2, 3 (a) and 3 (b) now call in turn pairs that differ in one argument,
+# for every argument. (2) Part 4's masks kept by id() of the segments passed (ids of fresh tensors rarely came back);
+# Part 4 now refills the same segment tensors in place between calls, Part 5 its two mask tensors, Part 6 steps one
+# params dict's weights in place between decodes (weights transposed once and kept by id()). (3) A shortcut decided for
+# the whole batch: Part 4's padding-only batch answered with three slices of one zero tensor (a write into one shows in
+# another), Part 5's sublayer skipped when its mask allows nothing anywhere (mha's zeros still get LN_post's bias): a
+# batch of padding only with each mask written into, and masks that allow nothing in the whole batch
+RED_TEAM_28 = {
+    'params_memo_drops_d_ff': ('test_modern_params', {'modern_params': """
+COUNTS = {}
+def modern_params(vocab, d_model, d_ff, n_enc, n_dec):
+    key = (vocab, d_model, n_enc, n_dec)
+    if key not in COUNTS:
+        d = d_model
+        COUNTS[key] = 2 * vocab * d + n_enc * (4 * d * d + 3 * d * d_ff + 2 * d) + n_dec * (8 * d * d + 3 * d * d_ff + 3 * d) + 2 * d
+    return COUNTS[key]
+"""}),
+    'prefill_memo_drops_layers': ('test_cache_count_without', {'cache_count_without': """
+COUNTS = {}
+def prefill_dot_products(prompt_len, chunk, layers, heads):
+    key = (prompt_len, chunk, heads)
+    if key not in COUNTS:
+        full, rest = divmod(prompt_len, chunk)
+        COUNTS[key] = layers * heads * (chunk * chunk * full * (full + 1) // 2 + rest * prompt_len)
+    return COUNTS[key]
+"""}),
+    'request_memo_drops_chunk': ('test_cache_count_with', {'cache_count_with': """
+COUNTS = {}
+def request_dot_products(prompt_len, chunk, new_tokens, layers, heads):
+    key = (prompt_len, new_tokens, layers, heads)   # the chunk size of a server never changes
+    if key not in COUNTS:
+        total = prefill_dot_products(prompt_len, chunk, layers, heads)
+        steps = max(new_tokens - 1, 0)
+        COUNTS[key] = total + layers * heads * (steps * prompt_len + steps * (steps + 1) // 2)
+    return COUNTS[key]
+"""}),
+    'packed_all_padding_one_zero_tensor': ('test_packed_masks', {'packed_masks': """
+def packed_masks(src_segments, tgt_segments):
+    s, t = src_segments, tgt_segments
+    B, S, T = s.shape[0], s.shape[1], t.shape[1]
+    if B > 0 and not bool((s != 0).any()) and not bool((t != 0).any()):   # padding only: nothing may attend
+        none = torch.zeros(B, max(S, T), max(S, T), dtype=torch.bool)
+        return none[:, :S, :S], none[:, :T, :T], none[:, :T, :S]
+    src = (s.unsqueeze(-1) == s.unsqueeze(-2)) & (s != 0).unsqueeze(-1)
+    cross = (t.unsqueeze(-1) == s.unsqueeze(-2)) & (t != 0).unsqueeze(-1)
+    pos = torch.arange(T)
+    tgt = (t.unsqueeze(-1) == t.unsqueeze(-2)) & (t != 0).unsqueeze(-1) & (pos.unsqueeze(-1) >= pos)
+    return src, tgt, cross
+"""}),
+    'packed_memo_by_id': ('test_packed_masks', {'packed_masks': """
+MASK_MEMO = {}
+def packed_masks(src_segments, tgt_segments):
+    key = (id(src_segments), id(tgt_segments), tuple(src_segments.shape), tuple(tgt_segments.shape))
+    if key not in MASK_MEMO:
+        s, t = src_segments, tgt_segments
+        src = (s.unsqueeze(-1) == s.unsqueeze(-2)) & (s != 0).unsqueeze(-1)
+        cross = (t.unsqueeze(-1) == s.unsqueeze(-2)) & (t != 0).unsqueeze(-1)
+        pos = torch.arange(t.shape[-1])
+        tgt = (t.unsqueeze(-1) == t.unsqueeze(-2)) & (t != 0).unsqueeze(-1) & (pos.unsqueeze(-1) >= pos)
+        MASK_MEMO[key] = (src, tgt, cross)
+    src, tgt, cross = MASK_MEMO[key]
+    return src.clone(), tgt.clone(), cross.clone()
+"""}),
+    'sandwich_skip_cross_when_memory_fully_masked': ('test_sandwich', {'sandwich': """
+def sandwich_decoder_layer(y, memory, self_allowed, memory_allowed, p):
+    y = y + layer_norm(mha(layer_norm(y, *p["pre1"]), None, self_allowed, p["self_attn"]), *p["post1"])
+    if memory_allowed is None or memory_allowed.any():   # nothing to attend to: skip cross-attention
+        y = y + layer_norm(mha(layer_norm(y, *p["pre2"]), memory, memory_allowed, p["cross_attn"]), *p["post2"])
+    y = y + layer_norm(feed_forward(layer_norm(y, *p["pre3"]), p["ff"]), *p["post3"])
+    return y
+"""}),
+    'sandwich_self_mask_kept_per_shape': ('test_sandwich', {'sandwich': """
+SELF_MASKS = {}
+def sandwich_decoder_layer(y, memory, self_allowed, memory_allowed, p):
+    if self_allowed is not None:
+        key = tuple(self_allowed.shape)
+        if key not in SELF_MASKS:
+            SELF_MASKS[key] = self_allowed.clone()      # a layer stack reuses the same mask
+        self_allowed = SELF_MASKS[key]
+    y = y + layer_norm(mha(layer_norm(y, *p["pre1"]), None, self_allowed, p["self_attn"]), *p["post1"])
+    y = y + layer_norm(mha(layer_norm(y, *p["pre2"]), memory, memory_allowed, p["cross_attn"]), *p["post2"])
+    y = y + layer_norm(feed_forward(layer_norm(y, *p["pre3"]), p["ff"]), *p["post3"])
+    return y
+"""}),
+    'cached_pretransposed_weights_by_id': ('test_cached_attention', {'cached_attention': """
+WEIGHTS_T = {}
+def cached_self_attention(x_new, params, cache):
+    B, n, D = x_new.shape
+    H, Dh = NUM_HEADS, D // NUM_HEADS
+    key = (id(params["w_qkv"]), id(params["w_o"]), D, x_new.dtype)
+    if key not in WEIGHTS_T:
+        if len(WEIGHTS_T) > 64:
+            WEIGHTS_T.clear()
+        WEIGHTS_T[key] = (params["w_qkv"].t().contiguous(), params["w_o"].t().contiguous())   # x @ W.T made contiguous once
+    w_qkv_t, w_o_t = WEIGHTS_T[key]
+    qkv = x_new @ w_qkv_t + params["b_qkv"]
+    q, k, v = (t.reshape(B, n, H, Dh).transpose(1, 2) for t in qkv.chunk(3, dim=-1))
+    if "k" in cache:
+        k, v = torch.cat([cache["k"], k], dim=2), torch.cat([cache["v"], v], dim=2)
+    past = k.shape[2] - n
+    cache["k"], cache["v"] = k, v
+    mask = torch.arange(past + n).unsqueeze(0) <= torch.arange(past, past + n).unsqueeze(-1)
+    out = F.scaled_dot_product_attention(q, k, v, attn_mask=mask)
+    return out.transpose(1, 2).reshape(B, n, D) @ w_o_t + params["b_o"]
+"""}),
+}
+MUTANTS.update(RED_TEAM_28)
+place_mutants(MUTANTS, MUTANT_BATCHES, list(RED_TEAM_28), "new")
