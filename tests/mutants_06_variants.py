@@ -2293,3 +2293,17 @@ SWEEP_27_P7 = {
 }
 MUTANTS.update(SWEEP_27_P7)
 place_mutants(MUTANTS, MUTANT_BATCHES, list(SWEEP_27_P7), "new")
+
+# Red team 28 (tests/redteam/round28/06-verdicts.md), the fallback writer: a shortcut decided for the whole batch, "no
+# sentinel and no pad anywhere in the inputs: return inputs.long()", hands back the int64 inputs themselves. The hidden
+# no-noise cases all had a pad column somewhere in the batch; two cases now have none (two rows, and one row)
+RED_TEAM_28 = {
+    "restore_no_noise_no_pad_returns_the_inputs": ("test_span_corrupt", {"span_corrupt": _replaced(
+        _MODEL_27["span_corrupt"], "    is_sentinel = set(sentinels.tolist())\n",
+        "    if inputs.shape[0] and not bool(torch.isin(inputs, sentinels.to(inputs.dtype)).any()) \\\n"
+        "            and not bool((inputs == pad).any()):  # nothing hidden, nothing padded: the inputs are the sequences\n"
+        "        return inputs.long(), torch.zeros(inputs.shape, dtype=torch.bool)\n"
+        "    is_sentinel = set(sentinels.tolist())\n", once=True)}),
+}
+MUTANTS.update(RED_TEAM_28)
+place_mutants(MUTANTS, MUTANT_BATCHES, list(RED_TEAM_28), "new")
