@@ -1236,6 +1236,9 @@ def rope_llama3(x, positions, base=500000.0, factor=8.0, low_freq_factor=1.0, hi
     return torch.cat([pairs.real, pairs.imag], dim=-1).to(x.dtype)
 """,
         "ragged_cached_attention": """
+POSITION_TABLE = [torch.arange(16)]  # red team 28 (memoizer): a table of positions kept between calls, grown when short
+
+
 def ragged_cached_attention(q, k_new, v_new, k_cache, v_cache, lengths):
     B, H, T, Dh = q.shape
     G, S = k_cache.shape[1], k_cache.shape[2]
@@ -1247,7 +1250,9 @@ def ragged_cached_attention(q, k_new, v_new, k_cache, v_cache, lengths):
     v_cache.permute(0, 2, 1, 3)[rows, pos] = v_new.permute(0, 2, 1, 3)
     keys = k_cache.repeat_interleave(H // G, dim=1)
     vals = v_cache.repeat_interleave(H // G, dim=1)
-    key_pos = torch.arange(S)
+    if POSITION_TABLE[0].numel() < S:
+        POSITION_TABLE[0] = torch.arange(max(S, 2 * POSITION_TABLE[0].numel()))
+    key_pos = POSITION_TABLE[0][:S]  # a slice of a longer table kept from an earlier call
     allowed = key_pos[None, None, :] <= pos[:, :, None]
     vals = torch.where((key_pos[None, :] < pos[:, -1:] + 1)[:, None, :, None], vals, torch.zeros_like(vals[:1, :1, :1]))
     keys = torch.nan_to_num(keys)
