@@ -641,8 +641,6 @@ RUNTIME_BATCHES = {
         "dispatch_mode": ("from torch.utils._python_dispatch import TorchDispatchMode\nclass _D(TorchDispatchMode):\n"
                           "    def __torch_dispatch__(self, f, t, a=(), k=None):\n        return f(*a, **(k or {}))\n_D().__enter__()",
                           "torch's dispatch-mode stack (an active TorchDispatchMode) changed"),
-        "tensor_method": ("torch.Tensor.allclose = lambda *a, **k: True", "torch.Tensor.allclose changed"),
-        "tensor_new_method": ("torch.Tensor.tolist = lambda self: [True]", "torch.Tensor.tolist changed"),
         "module_method": ("torch.nn.Module.zero_grad = lambda *a, **k: None", "torch.nn.Module.zero_grad changed"),
         "torch_C": ("torch._C._get_tracing_state = lambda: None", "torch._C._get_tracing_state changed"),
         "torch_function": ("torch.isclose = lambda *a, **k: torch.ones(1, dtype=torch.bool)", "torch.isclose changed"),
@@ -680,8 +678,9 @@ RUNTIME_BATCHES = {
         # a Python kernel for aten::isclose, which torch's Python dispatcher runs instead of the real one
         "py_impl": ("torch.ops.aten.isclose.default.py_impl(torch._C.DispatchKey.CPU)(lambda *a, **k: None)",
                     "the Python kernels of torch's comparison operators (py_impl) changed"),
+        # refused since round 28: torch's Python dispatcher is never turned on while a notebook is graded
         "python_dispatcher": ("_on = torch._C._EnablePythonDispatcher()\n_on.__enter__()",
-                              "torch's dispatch keys of this thread (_dispatch_tls_local_include_set) changed"),
+                              "turns on torch's Python dispatcher (torch._C._EnablePythonDispatcher)"),
     },
     # red team 15: code that no cell holds, so that neither the static scan nor the audit hook's owner of a frame
     # saw it (a module written into the kernel's folder and loaded from there), and a thread left running, which
@@ -1102,7 +1101,9 @@ def test_a_python_kernel_seen_through_the_python_dispatcher_only_while_a_result_
                 (answer, "answer", "student"), (test, "t1", "test")]
     ctx, cells = run_notebook(tmp_path, cells_in, timeout=300)
     errors = [o for o in cells["t1"].outputs if o.get("output_type") == "error"]
-    assert errors and "dispatch keys of this thread were changed" in json.dumps(errors), (errors, ctx.tampered)
+    # since round 28 the dispatcher is refused where it is asked for (before, the helpers' dispatch-key check caught
+    # it at the comparison)
+    assert errors and any("turns on torch's Python dispatcher" in r for r in ctx.tampered), (errors, ctx.tampered)
 
 
 @pytest.mark.slow
@@ -1183,7 +1184,7 @@ def test_torch_calls_that_keep_their_callers_stack_are_not_flagged(tmp_path):
 
 
 BREAKS_THE_KERNEL = "import builtins\n_real = builtins.type\nbuiltins.type = lambda *a: _real(*a)"
-PATCHES_TORCH = "torch.Tensor.allclose = lambda *a, **k: True"
+PATCHES_TORCH = "torch.isclose = lambda *a, **k: True"
 
 
 @pytest.mark.parametrize("patch, static, reason", [
@@ -1192,7 +1193,7 @@ PATCHES_TORCH = "torch.Tensor.allclose = lambda *a, **k: True"
     (BREAKS_THE_KERNEL, None, "the tamper guard got no answer from the kernel after this cell"),
     (BREAKS_THE_KERNEL, "line 3: assigns to builtins.type", "the tamper guard got no answer from the kernel after this cell"),
     # found by the static scan at the end of the cell: the one check after it names what changed
-    (PATCHES_TORCH, "line 1: assigns to torch.Tensor.allclose", "torch.Tensor.allclose changed while the cell ran"),
+    (PATCHES_TORCH, "line 1: assigns to torch.isclose", "torch.isclose changed while the cell ran"),
 ])
 def test_nothing_runs_after_a_flag_but_the_check_that_names_the_change(tmp_path, patch, static, reason):
     slow = "import time\ntime.sleep(120)\ny = 3"
@@ -1597,3 +1598,51 @@ def test_a_students_exit_hooks_never_run_after_grading(tmp_path):
     out, _ = HardenedExecute(kernel_name="python3").preprocess(nb, {})
     assert out.cells[0].outputs[0]["text"] == "registered\n"
     assert not mark.exists()
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("case", ["tensor method", "input's method", "torch name read by torch", "function mode",
+                                  "python dispatcher"])
+def test_red_team_28_state_changed_only_while_a_test_computes_its_expected_value_keeps_no_point(tmp_path, case):
+    """Round 28, found by the lead (tests/redteam/round28/hostile/lead_just_in_time.py): a wrong answer that makes the
+    hidden test's own reference go through its code, and puts everything back before the comparison and before any
+    check between cells. Each kept its point unflagged on 3785585: a torch.Tensor method replaced inside the answer's
+    call by one that deletes itself after one call, or shadowed the same way on the tensor the test handed over and
+    whose method the reference then called; torch.layer_norm (read by F.layer_norm from the live torch module)
+    replaced the same way; a TorchFunctionMode pushed by a callback on the answer's result and popped by a callback
+    on the fake value it returned; a py_impl kernel run by torch's Python dispatcher, turned on by such a callback."""
+    attack = load_script("tests/redteam/round28/hostile/lead_just_in_time.py")
+    answer, test = attack.CASES[case]
+    cells_in = [("import torch", "setup", "locked"), (attack.plain.cell_source(), "grading_helpers", "locked"),
+                (answer, "answer", "student"), (test, "t1", "test")]
+    ctx, cells = run_notebook(tmp_path, cells_in, timeout=300)
+    errors = [o for o in cells["t1"].outputs if o.get("output_type") == "error"]
+    assert errors, (case, ctx.tampered)
+    if case not in ("tensor method", "input's method"):   # refused where tried (nothing changed, nothing to flag)
+        assert ctx.tampered and "t1" in ctx.skipped_tests, (case, ctx.tampered)
+
+
+@pytest.mark.slow
+def test_torch_tensor_and_a_tensors_methods_cannot_be_replaced_and_honest_tensor_use_is_unchanged(tmp_path):
+    """Round 28: torch.Tensor and torch.nn.Parameter are immutable types while a notebook is graded, and a method of
+    torch.Tensor cannot be shadowed on one tensor (a data descriptor in torch.Tensor's own dict holds each). What
+    honest code does with tensors still works: methods bound and unbound, subclasses with attributes of their own,
+    attributes of a tensor's own that are no method's name, deepcopy and pickle, Parameters, as_subclass."""
+    attempts = ["torch.Tensor.exp = None", "del torch.Tensor.exp", "torch.Tensor.brand_new = 1",
+                "torch.nn.Parameter.exp = None", "t0.exp = lambda: 0", "del t0.exp",
+                "object.__setattr__(t0, 'sum', lambda *a: 0)", "t0.__class__ = type('S', (torch.Tensor,), {})"]
+    probe = ("import torch, copy, pickle\nt0 = torch.arange(4.0)\nresults = []\n"
+             + "".join(f"try:\n    {a}\n    results.append({a!r})\nexcept (TypeError, AttributeError):\n"
+                       "    results.append('refused')\n" for a in attempts) +
+             "t0.__dict__['exp'] = lambda: 0\n"
+             "assert t0.exp().tolist() == torch.exp(torch.arange(4.0)).tolist() and t0.sum() == 6\n"
+             "assert torch.Tensor.exp(t0).tolist() == t0.exp().tolist() and torch.Tensor.exp is torch._C.TensorBase.exp\n"
+             "class Sub(torch.Tensor):\n    pass\nSub.note = 1\ns = t0.as_subclass(Sub)\ns.label = 'mine'\n"
+             "t0.label = 'own'\np = torch.nn.Parameter(torch.ones(2))\nq = copy.deepcopy(p)\n"
+             "assert s.note == 1 and s.label == 'mine' and t0.label == 'own' and q.requires_grad\n"
+             "assert pickle.loads(pickle.dumps(t0.clone())).tolist() == [0.0, 1.0, 2.0, 3.0]\n")
+    test = "assert t0.sum() == 6 and results == ['refused'] * 8, results"
+    ctx, cells = run_notebook(tmp_path, [(SETUP, "setup", "locked"), (probe, "a1", "student"), (test, "t1", "test")])
+    assert not ctx.tampered and not [o for c in ("a1", "t1") for o in cells[c].outputs
+                                     if o.get("output_type") == "error"], (ctx.tampered, cells["a1"].outputs,
+                                                                            cells["t1"].outputs)

@@ -1011,6 +1011,10 @@ def __attnlab_install_audit__(watched, attrs, module_name, pickle_modules, pickl
     # never while the grader's requests run
     import gc as gc_module
     gc_enable, gc_disable, gc_isenabled = gc_module.enable, gc_module.disable, gc_module.isenabled
+    # ctypes, for the grader's own reads of two interpreter fields (a dict's version tag, a type's flags; see
+    # install_torch_gate): loaded now, before the hook, so that loading it is no event of a cell
+    import ctypes as ctypes_module
+    word_at = ctypes_module.c_uint64.from_address
     # what the hook calls when an event comes is taken now, before any student code, and kept in this closure: the
     # builtins come from a copy this function runs with (see the end of this source), so a notebook global that
     # shadows one (`type = ...`) or a patched builtins module changes nothing here; and no function of a module an
@@ -1456,11 +1460,13 @@ def __attnlab_install_audit__(watched, attrs, module_name, pickle_modules, pickl
 
     def run_test(ns, segments, token):
         frames_clear()
+        arm_writes()
         testing[0] = True
         try:
             run_segments(ns, segments, token)
         finally:
             testing[0] = False
+            check_writes()
 
     def run_segments(ns, segments, token):
         # a test cell, run from its first line by the gate: its visible lines in the notebook's namespace, its
@@ -1727,9 +1733,14 @@ def __attnlab_install_audit__(watched, attrs, module_name, pickle_modules, pickl
             return
         if event == "attnlab.torch_gate":
             if (torch_gate[0] is not None and len_(args) == 1 and type_(args[0]) is list_ and len_(args[0]) == 3
-                    and type_(args[0][0]) is str_ and args[0][0] == "library" and type_(args[0][1]) is tuple_
-                    and type_(args[0][2]) is dict_):
+                    and type_(args[0][0]) is str_ and args[0][0] in ("library", "dispatcher")
+                    and type_(args[0][1]) is tuple_ and type_(args[0][2]) is dict_):
                 torch_gate_request(args[0])
+            return
+        if event == "attnlab.mode_gate":
+            if (len_(args) == 1 and type_(args[0]) is list_ and len_(args[0]) == 2 and type_(args[0][0]) is str_
+                    and args[0][0] in mode_raw and type_(args[0][1]) is tuple_):
+                mode_request(args[0])
             return
         if event == "attnlab.frame_gate":
             if (len(args) == 1 and type_(args[0]) is list_ and len_(args[0]) == 2 and type_(args[0][0]) is str_
@@ -2128,15 +2139,279 @@ def __attnlab_install_audit__(watched, attrs, module_name, pickle_modules, pickl
         torch_c._dispatch_library = gate_functions(
             "def _dispatch_library(*args, **kwargs):\n    box = ['library', args, kwargs]\n"
             "    _audit('attnlab.torch_gate', box)\n    return box[3]\n", "torch")["_dispatch_library"]
+        install_torch_state_gates(torch_c)
 
     def torch_gate_request(box):
         args, kwargs = box[1], box[2]
+        if box[0] == "dispatcher":
+            refused_callback("torch.python_dispatcher")
+            raise RuntimeError("grading refuses torch's Python dispatcher (torch._C._EnablePythonDispatcher): it runs "
+                               "Python kernels of torch's operators, which would change what the tests compute")
         ns = args[1] if len_(args) > 1 else kwargs.get("ns")
         if type_(ns) is not str_ or ns in refused_spaces:
             refused_callback("torch.library")
             raise RuntimeError(f"grading refuses kernels registered for torch's own operators (a library in the "
                                f"namespace {ns!r}, torch.library): they would change what the tests compute")
         box.append(torch_gate[0](*args, **kwargs))
+
+    # state an answer changes only while a test computes its expected values (red team 28, found by the lead): an
+    # answer the test calls leaves something in place that the test's own lines then go through, and that puts
+    # itself back before anything checks: a method of torch.Tensor replaced by one that deletes itself after its
+    # first call; a name of a torch module that torch's own Python code reads as it runs (torch.layer_norm, read by
+    # F.layer_norm at each call), replaced the same way; a dispatch mode pushed by a callback the answer left on its
+    # result (run when the test drops that result) and popped by another; torch's Python dispatcher, which runs a
+    # kernel registered with py_impl, turned on and off the same way. Each was gone before the comparison and before
+    # any check between cells, and the wrong answer kept its point. Closed once torch is loaded, four ways:
+    # 1. torch.Tensor and torch.nn.Parameter become immutable types, as torch._C.TensorBase is: their methods and
+    #    operators (what every test's lines run) can no longer be set or deleted
+    # 2. torch's Python dispatcher (the only thing that runs Python kernels of torch's operators) is refused
+    # 3. while a test cell runs, a dispatch or function mode goes onto a stack only when it is a test's own (its
+    #    handler a function of a grader's cell) or an answer's `with torch.device(...)` block
+    # 4. while a test cell runs, the dicts of torch's loaded modules and classes, of math and of builtins are
+    #    watched by their version tags (PEP 509: CPython 3.11 gives every dict one, which any write moves on): one
+    #    written and put back as it was within the cell is recorded (the grader's lines write none of them)
+    class_flags = type.__dict__["__flags__"].__get__
+    module_dict = types.ModuleType.__dict__["__dict__"].__get__
+    memory = {"flags_at": None, "tags": False}
+
+    def immutable(cls):
+        # Py_TPFLAGS_IMMUTABLETYPE set on a type's tp_flags, found at its offset only when that word holds the flags
+        offset = memory["flags_at"]
+        if offset is None or type_(cls) is not type_ and not isinstance_(cls, type_):
+            return False
+        word = word_at(id_(cls) + offset)
+        if word.value != class_flags(cls):
+            return False
+        word.value = word.value | 256
+        return class_flags(cls) & 256 != 0
+
+    def find_offsets():
+        # tp_flags of a fresh class of this hook's own, found where CPython 3.11 keeps it on a 64-bit build, and a
+        # dict's version tag, checked to move on each write: neither is used where its check fails (another Python
+        # or build grades without 1, 4 and the fixed methods below; the grader's own tests run on 3.11)
+        probe_class = type_("attnlab_probe", (), {})
+        if word_at(id_(probe_class) + 168).value == class_flags(probe_class):
+            memory["flags_at"] = 168
+            immutable(probe_class)
+            try:
+                probe_class.x = 1
+                memory["flags_at"] = None
+            except TypeError:
+                pass
+        probe = {}
+        tag = word_at(id_(probe) + 24)
+        before = tag.value
+        probe["x"] = 1
+        middle = tag.value
+        probe["x"] = 2
+        memory["tags"] = before != middle and middle != tag.value and sys.version_info[:2] == (3, 11)
+
+    # a method of torch.Tensor shadowed on one tensor: `x.exp = fake` (or `x.__dict__["exp"] = fake`, or
+    # object.__setattr__) on a tensor the test handed to the answer, and the test's reference then calls x.exp().
+    # Each method of torch.Tensor (not its dunders: operators are looked up on the type, never on the tensor) is
+    # held in torch.Tensor's own dict by a data descriptor, which Python finds before a tensor's own attributes:
+    # reading it gives the method as before (bound to the tensor, or itself on the class), setting or deleting it
+    # on a tensor raises. The descriptor is a tuple (the method and its __get__), so nothing in it can be replaced
+    fixed_source = ("class fixed(tuple):\n    __slots__ = ()\n\n"
+                    "    def __get__(self, obj, cls):\n        return self[1](obj, cls)\n\n"
+                    "    def __set__(self, obj, value):\n        raise AttributeError('a method of torch.Tensor cannot be "
+                    "replaced on a tensor (grading keeps every tensor method as torch defines it)')\n\n"
+                    "    def __delete__(self, obj):\n        raise AttributeError('a method of torch.Tensor cannot be "
+                    "deleted from a tensor (grading keeps every tensor method as torch defines it)')\n")
+
+    def fix_methods(tensor):
+        fixed = gate_functions(fixed_source, "tensor-method")["fixed"]
+        if not immutable(fixed):
+            return
+        seen = set_()
+        for cls in class_mro(tensor):
+            if cls is object:
+                break
+            for name, raw in list_(class_dict(cls).items()):
+                if type_(name) is not str_ or name in seen or (name[:2] == "__" and name[-2:] == "__"):
+                    continue
+                seen.add(name)
+                kind = type_(raw)
+                getter = getattr_(kind, "__get__", None)
+                if getter is None or getattr_(kind, "__set__", None) is not None or getattr_(kind, "__delete__", None) is not None:
+                    continue   # a data descriptor already (a property, a tensor's own field): found before the tensor
+                setattr_(tensor, name, fixed((raw, raw.__get__)))
+
+    mode_raw, mode_kinds = {}, ("_push_on_torch_function_stack", "_push_on_torch_dispatch_stack", "_set_dispatch_mode")
+    mode_names = {}   # what the mode gate needs of torch: DeviceContext and torch's own folder
+
+    def install_torch_state_gates(torch_c):
+        was, busy[0] = busy[0], True
+        try:
+            find_offsets()
+            torch = sys.modules.get("torch")
+            tensor = getattr_(torch, "Tensor", None)
+            if tensor is not None:
+                fix_methods(tensor)
+            for cls in (tensor, getattr_(getattr_(getattr_(torch, "nn", None), "parameter", None), "Parameter", None)):
+                if cls is not None:
+                    immutable(cls)
+            dispatcher = torch_c.__dict__.get("_EnablePythonDispatcher")
+            if dispatcher is not None:
+                setattr_(dispatcher, "__init__", gate_functions(
+                    "def __init__(self, *args, **kwargs):\n    box = ['dispatcher', args, kwargs]\n"
+                    "    _audit('attnlab.torch_gate', box)\n", "dispatcher")["__init__"])
+                immutable(dispatcher)
+            mode_names["torch_dir"] = os.path.dirname(plain(torch.__file__)) + os.sep
+            device = sys.modules.get("torch.utils._device")
+            mode_names["device"] = getattr_(device, "DeviceContext", None)
+            source = "".join(f"def {name}(*args):\n    box = [{name!r}, args]\n    _audit('attnlab.mode_gate', box)\n"
+                             f"    return box[2]\n\n\n" for name in mode_kinds)
+            gates = gate_functions(source, "mode")
+            for name in mode_kinds:
+                raw = torch_c.__dict__.get(name)
+                if raw is not None and type_(raw) is not function_type:
+                    mode_raw[name] = raw
+            # every module loaded now that holds one of them under any name (torch.overrides and
+            # torch.utils._python_dispatch import them by name) gets the gate; a module loaded later imports the gate
+            raws = {id_(raw): name for name, raw in mode_raw.items()}
+            for module in list_(sys.modules.values()):
+                try:
+                    space = module_dict(module)
+                except Exception:
+                    continue
+                for key, value in list_(space.items()):
+                    name = raws.get(id_(value))
+                    if name is not None and value is mode_raw[name]:
+                        space[key] = gates[name]
+        finally:
+            busy[0] = was
+
+    def grader_mode(mode):
+        # whether a mode's handler is a function of a grader's cell (a test's watch), as its class finds it; torch's
+        # own wrapper that keeps torch.compile out of a handler (_disable_dynamo) counts as the function it wraps
+        torch_dir = mode_names.get("torch_dir") or "\0"
+        for cls in class_mro(type_(mode)):
+            space = class_dict(cls)
+            handler = space.get("__torch_function__", space.get("__torch_dispatch__"))
+            if handler is None:
+                continue
+            if type_(handler) is staticmethod or type_(handler) is classmethod:
+                handler = handler.__func__
+            for _ in range_(3):
+                if type_(handler) is not function_type:
+                    return False
+                code = handler.__code__
+                if not name_of(code).startswith(torch_dir):
+                    break
+                inner = [c.cell_contents for c in handler.__closure__ or () if type_(c.cell_contents) is function_type]
+                if len_(inner) != 1:
+                    return False
+                handler = inner[0]
+            owner = owner_of(handler.__code__.co_filename)
+            return owner is not None and owner[1] == "grader"
+        return False
+
+    def mode_request(box):
+        # while a test cell runs, a mode goes onto a stack only when its handler is the grader's (a test's watch) or
+        # it is an answer's `with torch.device(...)` block, whoever asks: a callback an answer left may be a C
+        # function (functools.partial), which runs in the frame of whatever code dropped the object, the test's
+        # own. Taking a mode off is not gated: torch does it for a watch while it runs the watch's handler (an
+        # operator of torch.Tensor written in Python, in an answer the watch sees), and a stack with a mode taken
+        # off is what the helpers' own check before each comparison requires anyway
+        name, args = box[0], box[1]
+        raw = mode_raw[name]
+        if testing[0] and name in ("_push_on_torch_function_stack", "_push_on_torch_dispatch_stack", "_set_dispatch_mode"):
+            was, busy[0] = busy[0], True
+            try:
+                device = mode_names.get("device")
+                allowed = len_(args) == 1 and ((device is not None and type_(args[0]) is device) or grader_mode(args[0]))
+            finally:
+                busy[0] = was
+            if not allowed:
+                refused_callback("torch.mode")
+                raise RuntimeError("grading refuses a torch dispatch or function mode that is not the test's own, pushed "
+                                   "while a test runs (" + name + "): it would see and change what the test's own lines "
+                                   "compute")
+        box.append(raw(*args))
+
+    # the version-tag watch (4.): [label, the object that keeps the dict alive, its tag, the tag when last read, a
+    # copy of the dict then (compared by `contents`: exact str keys, the identity of each value; other keys counted,
+    # so that no key's __eq__ runs), the dict or the class's mapping proxy]
+    watched_dicts, watched_ids = [], set_()
+
+    def contents(mapping):
+        held, odd = {}, 0
+        for key, value in mapping.items():
+            if type_(key) is str_:
+                held[key] = id_(value)
+            else:
+                odd += 1
+        return held, odd
+
+    def watch(label, holder, mapping, address):
+        if address in watched_ids:
+            return
+        watched_ids.add(address)
+        tag = word_at(address + 24)
+        watched_dicts.append([label, holder, tag, tag.value, dict_(mapping), mapping])
+
+    # torch's modules that rewrite a global of their own and put it back as they work (a dispatch mode's enter and
+    # exit, a `with torch.device(...)` block, a checkpoint's or a parametrization's caching context), and the
+    # compiler's and tracer's, which no eager computation of a test reads: not watched
+    unwatched = ("torch.utils._python_dispatch", "torch.utils._device", "torch.utils.checkpoint",
+                 "torch.nn.utils.parametrize", "torch.backends", "torch._dynamo", "torch._inductor", "torch.fx", "torch.testing._internal",
+                 "torch.distributed", "torch.onnx", "torch.export", "torch._export")
+    unwatched_below = tuple_(prefix + "." for prefix in unwatched)
+
+    def watch_new_dicts():
+        for name, module in list_(sys.modules.items()):
+            if type_(name) is not str_ or not (name == "torch" or name.startswith("torch.") or name in ("math", "builtins")):
+                continue
+            if name in unwatched or name.startswith(unwatched_below):
+                continue
+            try:
+                space = module_dict(module)
+            except Exception:
+                continue
+            if id_(space) in watched_ids:
+                continue
+            watch("module " + name, module, space, id_(space))
+            for value in list_(space.values()):
+                if type_(value) is not type_ or class_flags(value) & 256:
+                    continue   # a class (not of a metaclass of an answer's), not immutable already
+                proxy = class_dict(value)
+                if proxy.get("__module__") != name:
+                    continue
+                # the class's own dict, behind the read-only proxy type.__dict__ gives: its address is the proxy's
+                # one field
+                watch("class " + name + "." + (plain(proxy.get("__qualname__")) or "?"), value, proxy,
+                      word_at(id_(proxy) + 16).value)
+
+    def arm_writes():
+        if not memory["tags"] or "torch" not in sys.modules:
+            return
+        was, busy[0] = busy[0], True
+        try:
+            watch_new_dicts()
+            for entry in watched_dicts:
+                now = entry[2].value
+                if now != entry[3]:    # written since it was last read (by a student cell, an import): copy it again
+                    entry[3], entry[4] = now, dict_(entry[5])
+        finally:
+            busy[0] = was
+
+    def check_writes():
+        if not memory["tags"] or not watched_dicts:
+            return
+        was, busy[0] = busy[0], True
+        try:
+            cell = st.cell[0] if st.cell else "?"
+            for entry in watched_dicts:
+                now = entry[2].value
+                if now == entry[3]:
+                    continue
+                copy = dict_(entry[5])
+                if contents(copy) == contents(entry[4]):
+                    remember("attnlab.rewritten", entry[0], cell, 0)
+                entry[3], entry[4] = now, copy
+        finally:
+            busy[0] = was
 
     sys.modules[module_name] = rec
     sys.addaudithook(hook)
@@ -2879,6 +3154,11 @@ AUDIT_WHY = {
                       "running, a test's among them (refused)"),
     "torch.library": ("registers kernels for torch's own operators (torch.library), which would change what the "
                       "tests compute (refused)"),
+    "torch.python_dispatcher": ("turns on torch's Python dispatcher (torch._C._EnablePythonDispatcher), which runs "
+                                "Python kernels of torch's operators and would change what the tests compute (refused)"),
+    "torch.mode": ("pushes a torch dispatch or function mode that is not the test's own while a test runs, from an "
+                   "answer's code or a callback it left: the mode would see and change what the test's own lines "
+                   "compute (refused)"),
     "signal.module": "makes a second instance of a module the grader guards (_signal or _imp) (refused)",
     "introspection.text": ("code made from text (exec or eval of a string, run by a thread or a collector's "
                            "callback the answer left) asked for stack frames or the interpreter's objects, where the "
@@ -2908,6 +3188,9 @@ def _exec_reason(what: str) -> str:
 
 
 def describe_event(event: str, what: str) -> str:
+    if event == "attnlab.rewritten":
+        return (f"replaced a name of {what} and put it back while the test ran (a method, a function or a setting "
+                "that the test's own lines then read): what the test computed went through the answer's code")
     if event == "introspection.text":
         return AUDIT_WHY[event] + (f" ({what})" if what else "")
     if event == "exec":
