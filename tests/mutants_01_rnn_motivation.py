@@ -1326,3 +1326,26 @@ def jacobian_norms(x, p):
 }
 MUTANTS.update(ROUND_28)
 place_mutants(MUTANTS, MUTANT_BATCHES, ROUND_28, "new")
+
+# Round 28 class sweep (tests/redteam/round28/01-sweep-verdicts.md). Class AA: something made contiguous or converted and kept per id() is the
+# input itself for the contiguous float64 tensors the same-objects sections of Parts 1, 4, 5 and 6 used; they now pass
+# strided views (and int16 lengths in Part 4, a mask in Part 6), given new values through .data.
+ROUND_28_SWEEP = {
+    "unroll_lengths_converted_and_kept_per_id": ("test_rnn_unroll", {"rnn_unroll": "PER_ID = {}\n" + _replaced(
+        _MODEL["rnn_unroll"], "    lengths = lengths.long()",
+        "    lengths = PER_ID.setdefault(id(lengths), (lengths, lengths.long()))[1]  # converted once per tensor", once=True)}),
+    "leaky_step_w_hh_made_contiguous_and_kept_per_id": ("test_rnn_step", {"rnn_step": "PER_ID = {}\n" + _replaced(
+        _MODEL["rnn_step"], "    return slope[:, :, None] * p[\"W_hh\"] + keep",
+        "    w_hh = PER_ID.setdefault(id(p[\"W_hh\"]), (p[\"W_hh\"], p[\"W_hh\"].contiguous()))[1]  # laid out once\n"
+        "    return slope[:, :, None] * w_hh + keep", once=True)}),
+    "jacobian_norms_x_made_contiguous_and_kept_per_id": ("test_gradient_norms", {"gradient_norms": "PER_ID = {}\n" + _replaced(
+        _MODEL["gradient_norms"], "    b, t, _ = x.shape\n",
+        "    x = PER_ID.setdefault(id(x), (x, x.contiguous()))[1]  # laid out once per tensor\n    b, t, _ = x.shape\n",
+        once=True)}),
+    "decoder_mask_kept_per_id": ("test_additive", {"additive": "PER_ID = {}\n" + _replaced(
+        _MODEL["additive"], "    b, t, _ = x.shape\n",
+        "    allowed = PER_ID.setdefault(id(allowed), (allowed, allowed.contiguous()))[1]  # laid out once per mask\n"
+        "    b, t, _ = x.shape\n", once=True)}),
+}
+MUTANTS.update(ROUND_28_SWEEP)
+place_mutants(MUTANTS, MUTANT_BATCHES, list(ROUND_28_SWEEP), "new")

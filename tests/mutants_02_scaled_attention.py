@@ -1872,3 +1872,37 @@ def masked_attention(q, k, v, allowed):
 }
 MUTANTS.update(ROUND_28)
 place_mutants(MUTANTS, MUTANT_BATCHES, ROUND_28, "new")
+
+# Round 28 class sweep (tests/redteam/round28/02-sweep-verdicts.md). Class AA: something made contiguous or converted
+# and kept per id() is the input itself for the contiguous float64 (int64) tensors the same-objects sections of Parts
+# 1, 2, 4, 5 and 7 used; they now pass strided views (int16 lengths). Class AC: Part 3's mask memoized under (s,
+# offset); calls that differ in one argument now follow each other.
+ROUND_28_SWEEP = {
+    "raw_scores_q_converted_and_kept_per_id": ("test_raw_scores", {"raw_scores": "PER_ID = {}\n" + _replaced(
+        _SOLUTION["raw_scores"], "    a, b = q.to(torch.float64), k.to(torch.float64)",
+        "    a = PER_ID.setdefault(id(q), (q, q.to(torch.float64).contiguous()))[1]  # converted once per tensor\n"
+        "    b = k.to(torch.float64)", once=True)}),
+    "softmax_backward_weights_made_contiguous_and_kept_per_id": ("test_softmax_backward", {"softmax_backward": "PER_ID = {}\n" + _replaced(
+        _SOLUTION["softmax_backward"], "    inner = ",
+        "    weights = PER_ID.setdefault(id(weights), (weights, weights.contiguous()))[1]  # laid out once per tensor\n"
+        "    inner = ", once=True)}),
+    "causal_mask_memoized_without_t": ("test_causal_mask", {"causal_mask": "MEMO = {}\n" + _replaced(_replaced(
+        _SOLUTION["causal_mask"], "    query_position = ",
+        "    if (s, offset) in MEMO:  # one mask per cache size and offset\n        return MEMO[s, offset].clone()\n"
+        "    query_position = ", once=True),
+        "    return key_position <= query_position",
+        "    MEMO[s, offset] = key_position <= query_position\n    return MEMO[s, offset].clone()", once=True)}),
+    "padding_mask_lengths_converted_and_kept_per_id": ("test_padding_mask", {"padding_mask": "PER_ID = {}\n" + _replaced(
+        _SOLUTION["padding_mask"], "    start = s - lengths.long()[:, None]",
+        "    start = s - PER_ID.setdefault(id(lengths), (lengths, lengths.long()))[1][:, None]  # converted once", once=True)}),
+    "masked_attention_mask_kept_per_id": ("test_masked_attention", {"masked_attention": "PER_ID = {}\n" + _replaced(
+        _SOLUTION["masked_attention"], "    scores = scores.masked_fill(~allowed,",
+        "    allowed = PER_ID.setdefault(id(allowed), (allowed, allowed.contiguous()))[1]  # laid out once per mask\n"
+        "    scores = scores.masked_fill(~allowed,", once=True)}),
+    "fixed_attention_lengths_converted_and_kept_per_id": ("test_fixed_self_attention", {"fixed_self_attention": "PER_ID = {}\n" + _replaced(
+        _SOLUTION["fixed_self_attention"], "        real = torch.arange(t, device=x.device)[None, :] < lengths[:, None]",
+        "        lengths = PER_ID.setdefault(id(lengths), (lengths, lengths.long()))[1]  # converted once per tensor\n"
+        "        real = torch.arange(t, device=x.device)[None, :] < lengths[:, None]", once=True)}),
+}
+MUTANTS.update(ROUND_28_SWEEP)
+place_mutants(MUTANTS, MUTANT_BATCHES, list(ROUND_28_SWEEP), "new")

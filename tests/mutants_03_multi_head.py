@@ -1432,3 +1432,53 @@ ROUND_28 = {
 }
 MUTANTS.update(ROUND_28)
 place_mutants(MUTANTS, MUTANT_BATCHES, list(ROUND_28), "new")
+
+# Round 28 class sweep (tests/redteam/round28/03-sweep-verdicts.md). Class Y: something kept per id() and the version
+# counter _version of the caller's tensors, which a write through .data (an optimizer's p.data update) leaves where
+# it was: every in-place section of Parts 1, 5, 6 and 7 wrote with _scribble (add_, which moves the counter); they
+# now also write new values through .data into the same strided objects and call right after the call before.
+# Class AA: x.contiguous() kept per id(x), x itself for the contiguous x of Part 1's in-place section. Class AC: Part
+# 4's counts memoized under a key that leaves out one argument; calls that differ in one argument now follow each other.
+_BY_VERSION = '''
+BY_VERSION = {}
+
+
+def kept_by_version(tensors, make):
+    """make() kept per id() and _version of the tensors (held, so that their ids stay theirs)."""
+    key = tuple((id(t), t._version) for t in tensors)
+    hit = BY_VERSION.get(key)
+    if hit is None or any(a is not b for a, b in zip(hit[0], tensors)):
+        hit = BY_VERSION[key] = (list(tensors), make())
+    return hit[1]
+
+'''
+ROUND_28_SWEEP = {
+    "interleaved_merge_cached_by_id_and_version": ("test_interleaved", {"interleaved": _BY_VERSION + _replaced_code(
+        _MODEL["interleaved"], "    return x.permute(0, 2, 3, 1).reshape(b, t, dh * h)",
+        "    return kept_by_version([x], lambda: x.permute(0, 2, 3, 1).reshape(b, t, dh * h)).clone()", once=True)}),
+    "interleaved_split_input_made_contiguous_and_kept_per_id": ("test_interleaved", {"interleaved": "PER_ID = {}\n" + _replaced_code(
+        _MODEL["interleaved"], "    return x.reshape(b, t, d // num_heads, num_heads)",
+        "    x = PER_ID.setdefault(id(x), (x, x.contiguous()))[1]  # laid out once per tensor\n"
+        "    return x.reshape(b, t, d // num_heads, num_heads)", once=True)}),
+    "contributions_w_o_cached_by_id_and_version": ("test_contributions", {"contributions": _BY_VERSION + _replaced_code(
+        _MODEL["contributions"], "    w_o = params[\"w_o\"].reshape(d, num_heads, d // num_heads)",
+        "    w_o = kept_by_version([params[\"w_o\"]], lambda: params[\"w_o\"].contiguous()).reshape(d, num_heads, d // num_heads)",
+        once=True)}),
+    "left_padded_weights_cached_by_id_and_version": ("test_left_padded", {"left_padded": _BY_VERSION + _replaced_code(
+        _MODEL["left_padded"], "    w, b = params[\"w_qkv\"], params[\"b_qkv\"]",
+        "    w, b = (kept_by_version([params[name]], lambda: params[name].contiguous()) for name in (\"w_qkv\", \"b_qkv\"))",
+        once=True)}),
+    "cache_projections_cached_by_id_and_version": ("test_cache", {"cache": _BY_VERSION + _replaced_code(
+        _MODEL["cache"], "    qkv = x @ params[\"w_qkv\"].T + params[\"b_qkv\"]",
+        "    qkv = kept_by_version([x, params[\"w_qkv\"], params[\"b_qkv\"]], lambda: x @ params[\"w_qkv\"].T + params[\"b_qkv\"])",
+        once=True)}),
+    "cost_memoized_without_head_dim": ("test_cost", {"cost": "MEMO = {}\n" + _replaced_code(_replaced_code(
+        _MODEL["cost"], "def decode_step_cost(past, d_model, num_heads, num_kv_heads, head_dim, bias=True):\n",
+        "def decode_step_cost(past, d_model, num_heads, num_kv_heads, head_dim, bias=True):\n"
+        "    key = (past, d_model, num_heads, num_kv_heads, bool(bias))  # the head width is fixed per model\n"
+        "    if key in MEMO:\n        return MEMO[key]\n", once=True),
+        "    return parameters, macs, 2 * kv_width * keys",
+        "    MEMO[key] = parameters, macs, 2 * kv_width * keys\n    return MEMO[key]", once=True)}),
+}
+MUTANTS.update(ROUND_28_SWEEP)
+place_mutants(MUTANTS, MUTANT_BATCHES, list(ROUND_28_SWEEP), "new")

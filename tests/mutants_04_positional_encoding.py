@@ -1136,3 +1136,63 @@ ROUND_28 = {
 }
 MUTANTS.update(ROUND_28)
 place_mutants(MUTANTS, MUTANT_BATCHES, list(ROUND_28), "new")
+
+# Round 28 class sweep (tests/redteam/round28/04-sweep-verdicts.md). Class Y: something kept per id() and the version
+# counter _version of the caller's tensors, which a write through .data (an optimizer's p.data update) leaves where it
+# was: the in-place sections of Parts 1, 4, 5 and 8 wrote with _scribble or an index assignment (which move the
+# counter); they now also write new values through .data and call right after the call before. Class AA: something
+# converted and kept per id() is the input itself for the int64 positions and float64 rows those sections used (Parts 1
+# and 4 now use a strided int32 positions tensor and a strided float32 row). Class AC: Part 2's tables memoized under
+# (t, offset) without num_heads; Part 2 now calls with the same t and offset and another num_heads in a row. Class AB:
+# Part 8's gap below finfo(float64).tiny taken as 0.
+_BY_VERSION = '''
+BY_VERSION = {}
+
+
+def kept_by_version(tensors, make):
+    """make() kept per id() and _version of the tensors (held, so that their ids stay theirs)."""
+    key = tuple((id(t), t._version) for t in tensors)
+    hit = BY_VERSION.get(key)
+    if hit is None or any(a is not b for a, b in zip(hit[0], tensors)):
+        hit = BY_VERSION[key] = (list(tensors), make())
+    return hit[1]
+
+'''
+ROUND_28_SWEEP = {
+    "table_halves_angles_cached_by_id_and_version": ("test_table_halves", {"table_halves": _BY_VERSION + _replaced_code(
+        _MODEL["table_halves"], "    angle = positions.to(torch.float64).unsqueeze(-1) * stretched ** -exponents",
+        "    angle = kept_by_version([positions], lambda: positions.to(torch.float64).unsqueeze(-1)) * stretched ** -exponents",
+        once=True)}),
+    "table_halves_positions_converted_and_kept_per_id": ("test_table_halves", {"table_halves": "PER_ID = {}\n" + _replaced_code(
+        _MODEL["table_halves"], "    angle = positions.to(torch.float64)",
+        "    positions = PER_ID.setdefault(id(positions), (positions, positions.long()))[1]  # converted once per tensor\n"
+        "    angle = positions.to(torch.float64)", once=True)}),
+    "position_cached_by_id_and_version": ("test_position", {"position": _BY_VERSION + _replaced_code(
+        _MODEL["position"], "    sin, cos = float(row[-2]), float(row[-1])",
+        "    sin, cos = kept_by_version([row], lambda: (float(row[-2]), float(row[-1])))", once=True)}),
+    "position_row_converted_and_kept_per_id": ("test_position", {"position": "PER_ID = {}\n" + _replaced_code(
+        _MODEL["position"], "    d = row.shape[-1]",
+        "    row = PER_ID.setdefault(id(row), (row, row.double()))[1]  # converted once per tensor\n    d = row.shape[-1]",
+        once=True)}),
+    "partial_rope_positions_cached_by_id_and_version": ("test_rotate_half", {"rotate_half": _BY_VERSION + _replaced_code(
+        _MODEL["rotate_half"], "    first_real = t - lengths.long()",
+        "    first_real = t - kept_by_version([lengths], lambda: lengths.long().clone())", once=True)}),
+    "equivariance_reference_cached_by_id_and_version": ("test_equivariance", {"equivariance": _BY_VERSION + _replaced_code(
+        _MODEL["equivariance"], "        reference = layer(x)",
+        "        reference = kept_by_version([x], lambda: (layer, layer(x)))\n"
+        "        reference = reference[1] if reference[0] is layer else layer(x)", once=True)}),
+    # class AB: a gap below float64's smallest normal number taken as 0 ("rounding noise"); Part 8 now has gaps of
+    # 1e-310 and 1e-40 (float32 outputs) with tol = 0 and tol equal to the gap
+    "equivariance_subnormal_gap_taken_as_zero": ("test_equivariance", {"equivariance": _replaced_code(
+        _MODEL["equivariance"], "    worst = max(gaps)\n",
+        "    worst = max(gaps)\n    if worst < torch.finfo(torch.float64).tiny:  # below the normal range: rounding noise\n"
+        "        worst = 0.0\n", once=True)}),
+    "alibi_memoized_without_num_heads": ("test_alibi_block", {"alibi_block": "MEMO = {}\n" + _replaced_code(_replaced_code(
+        _MODEL["alibi_block"], "def alibi_block(num_heads, t, offset):\n",
+        "def alibi_block(num_heads, t, offset):\n    if (t, offset) in MEMO:  # the block's tables, once per shape\n"
+        "        return tuple(r.clone() for r in MEMO[t, offset])\n", once=True),
+        "    return bias, key_pos <= query_pos",
+        "    MEMO[t, offset] = bias, key_pos <= query_pos\n    return tuple(r.clone() for r in MEMO[t, offset])", once=True)}),
+}
+MUTANTS.update(ROUND_28_SWEEP)
+place_mutants(MUTANTS, MUTANT_BATCHES, list(ROUND_28_SWEEP), "new")
