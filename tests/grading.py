@@ -151,6 +151,73 @@ def write_submission(chapter: str, path: Path, answers: dict[str, str] | None = 
     return path
 
 
+
+# round 28 (the memoizer): source of a cache an answer keeps between calls, answered from its last call when every
+# argument is the same object (tensors by id() and _version, the rest by value), and of a converted copy kept per
+# id(); the mutants of chapters 8 and 9 wrap model answers in them
+MEMO_BY_ID_AND_VERSION = '''
+import weakref
+LAST_CALL = {}
+def keyof(a):
+    if isinstance(a, torch.Tensor):
+        return ("tensor", id(a), a._version, tuple(a.shape), a.dtype, a.stride())
+    if isinstance(a, dict):
+        return ("dict", id(a)) + tuple((k, keyof(v)) for k, v in a.items())
+    if isinstance(a, (list, tuple)):
+        return ("list", id(a)) + tuple(keyof(v) for v in a)
+    if callable(a):
+        return ("function", id(a))
+    return ("value", repr(a))
+def tensors_in(a):
+    if isinstance(a, torch.Tensor):
+        return [a]
+    if isinstance(a, dict):
+        return [t for v in a.values() for t in tensors_in(v)]
+    if isinstance(a, (list, tuple)):
+        return [t for v in a for t in tensors_in(v)]
+    return []
+def copied(r):
+    if isinstance(r, torch.Tensor):
+        return r.clone()
+    if isinstance(r, dict):
+        return {k: copied(v) for k, v in r.items()}
+    if isinstance(r, (list, tuple)):
+        return type(r)(copied(v) for v in r)
+    return r
+def remembered(fn, args):
+    key = keyof(args)
+    same = LAST_CALL.get("key") == key and all(r() is t for r, t in zip(LAST_CALL["refs"], tensors_in(args)))
+    if not same:
+        LAST_CALL.update(key=key, refs=[weakref.ref(t) for t in tensors_in(args)], value=fn(*args))
+    return copied(LAST_CALL["value"])
+'''
+KEPT_PER_ID = '''
+import weakref
+KEPT = {}
+def kept(t, convert):
+    entry = KEPT.get(id(t))
+    if entry is None or entry[0]() is not t:
+        entry = (weakref.ref(t), convert(t))
+        KEPT[id(t)] = entry
+    return entry[1]
+'''
+
+
+def cached_by_id_and_version(code: str, name: str, params: list[str]) -> str:
+    """``code`` with ``name`` answered from its last call when every argument is the same object (tensors by id() and
+    _version, the rest by value)"""
+    bare = [p.split("=")[0] for p in params]
+    return (replaced(code, f"def {name}(", f"def {name}_computed(", once=True) + MEMO_BY_ID_AND_VERSION
+            + f"def {name}({', '.join(params)}):\n    return remembered({name}_computed, ({', '.join(bare)},))\n")
+
+
+def chain(code: str, *pairs: str) -> str:
+    """``code`` with each (old, new) pair replaced once, in order"""
+    for old, new in zip(pairs[::2], pairs[1::2]):
+        code = replaced(code, old, new, once=True)
+    return code
+
+
 def total(parts: dict) -> float:
     return sum(p.score for p in parts.values())
 

@@ -5,7 +5,8 @@ The model answer calls no other part's function; answers that do are graded with
 functions (Parts 4, 7 and 8), so mutants of different parts can share a submission. Both correct variants
 call earlier parts in ways the texts allow (Part 4 calls Part 1, Part 7 Part 6, Part 8 Part 5)."""
 
-from grading import from_storage_start, kept_output_buffer, place_mutant, place_mutants, replaced as _replaced, solution_code
+from grading import (KEPT_PER_ID, cached_by_id_and_version, chain, from_storage_start,
+                     kept_output_buffer, place_mutant, place_mutants, replaced as _replaced, solution_code)
 
 CHAPTER = "08-capstone"
 FULL_MARKS = 17.0
@@ -1373,83 +1374,20 @@ place_mutants(MUTANTS, MUTANT_BATCHES, ROUND_27_SWEEP, "new")
 # counter (_version) of every tensor argument, which copy_() moves and a write through .data does not (the hidden
 # "same objects, new values" cases wrote with copy_ until this sweep); class AA, a converted copy (.contiguous(),
 # .long()) kept per id(), which is the input itself for a contiguous int64 input
-_MEMO_28 = '''
-import weakref
-LAST_CALL = {}
-def keyof(a):
-    if isinstance(a, torch.Tensor):
-        return ("tensor", id(a), a._version, tuple(a.shape), a.dtype, a.stride())
-    if isinstance(a, dict):
-        return ("dict", id(a)) + tuple((k, keyof(v)) for k, v in a.items())
-    if isinstance(a, (list, tuple)):
-        return ("list", id(a)) + tuple(keyof(v) for v in a)
-    if callable(a):
-        return ("function", id(a))
-    return ("value", repr(a))
-def tensors_in(a):
-    if isinstance(a, torch.Tensor):
-        return [a]
-    if isinstance(a, dict):
-        return [t for v in a.values() for t in tensors_in(v)]
-    if isinstance(a, (list, tuple)):
-        return [t for v in a for t in tensors_in(v)]
-    return []
-def copied(r):
-    if isinstance(r, torch.Tensor):
-        return r.clone()
-    if isinstance(r, dict):
-        return {k: copied(v) for k, v in r.items()}
-    if isinstance(r, (list, tuple)):
-        return type(r)(copied(v) for v in r)
-    return r
-def remembered(fn, args):
-    key = keyof(args)
-    same = LAST_CALL.get("key") == key and all(r() is t for r, t in zip(LAST_CALL["refs"], tensors_in(args)))
-    if not same:
-        LAST_CALL.update(key=key, refs=[weakref.ref(t) for t in tensors_in(args)], value=fn(*args))
-    return copied(LAST_CALL["value"])
-'''
-
-
-def _cached_by_id_and_version(code, name, params):
-    """``code`` with ``name`` answered from its last call when every argument is the same object (tensors by id() and
-    _version, the rest by value)"""
-    bare = [p.split("=")[0] for p in params]
-    return (_replaced(code, f"def {name}(", f"def {name}_computed(", once=True) + _MEMO_28
-            + f"def {name}({', '.join(params)}):\n    return remembered({name}_computed, ({', '.join(bare)},))\n")
-
-
-
-def _chain(code, *pairs):
-    for old, new in zip(pairs[::2], pairs[1::2]):
-        code = _replaced(code, old, new, once=True)
-    return code
-
-
-_KEPT_28 = '''
-import weakref
-KEPT = {}
-def kept(t, convert):
-    entry = KEPT.get(id(t))
-    if entry is None or entry[0]() is not t:
-        entry = (weakref.ref(t), convert(t))
-        KEPT[id(t)] = entry
-    return entry[1]
-'''
 _SOL28 = solution_code(CHAPTER)
 ROUND_28_SWEEP = {
-    "decoder_io_cached_by_id_and_version": ("test_decoder_io", {"decoder_io": _cached_by_id_and_version(
+    "decoder_io_cached_by_id_and_version": ("test_decoder_io", {"decoder_io": cached_by_id_and_version(
         _SOL28["decoder_io"], "decoder_io", ["targets"])}),
-    "loss_cached_by_id_and_version": ("test_sentence_loss", {"sentence_loss": _cached_by_id_and_version(
+    "loss_cached_by_id_and_version": ("test_sentence_loss", {"sentence_loss": cached_by_id_and_version(
         _SOL28["sentence_loss"], "sentence_smoothed_loss", ["logits", "targets", "eps"])}),
-    "average_cached_by_id_and_version": ("test_average", {"average": _cached_by_id_and_version(
+    "average_cached_by_id_and_version": ("test_average", {"average": cached_by_id_and_version(
         _SOL28["average"], "average_checkpoints", ["states"])}),
-    "decoder_io_long_kept_per_id": ("test_decoder_io", {"decoder_io": _KEPT_28 + _chain(
+    "decoder_io_long_kept_per_id": ("test_decoder_io", {"decoder_io": KEPT_PER_ID + chain(
         _SOL28["decoder_io"], "    tgt_in = torch.full_like(targets, PAD)\n",
         "    dtype = targets.dtype\n    targets = kept(targets, lambda t: t.contiguous().long())\n"
         "    tgt_in = torch.full_like(targets, PAD)\n", "    return tgt_in, targets",
         "    return tgt_in.to(dtype), targets.to(dtype)")}),
-    "loss_targets_long_kept_per_id": ("test_sentence_loss", {"sentence_loss": _KEPT_28 + _replaced(
+    "loss_targets_long_kept_per_id": ("test_sentence_loss", {"sentence_loss": KEPT_PER_ID + _replaced(
         _SOL28["sentence_loss"], "    logp = torch.log_softmax(logits, dim=-1)\n",
         "    targets = kept(targets, lambda t: t.contiguous().long())\n    logp = torch.log_softmax(logits, dim=-1)\n",
         once=True)}),

@@ -9,7 +9,8 @@ so the chapter costs ten graded notebooks. Part 7 is graded with a reference of 
 (an answer may call it), so rope_view_slip_with_ragged_calling_it costs Part 6 only; the loops_and_slices
 variant's Part 7 calls Part 6 by keyword with int32 positions and int options."""
 
-from grading import from_storage_start, kept_output_buffer, place_mutant, place_mutants, replaced as _changed, solution_code
+from grading import (KEPT_PER_ID, cached_by_id_and_version, chain, from_storage_start,
+                     kept_output_buffer, place_mutant, place_mutants, replaced as _changed, solution_code)
 
 CHAPTER = "09-modern-lm"
 FULL_MARKS = 16.0
@@ -1721,88 +1722,25 @@ place_mutants(MUTANTS, MUTANT_BATCHES, ROUND_27_SWEEP, "new")
 # counter (_version) of every tensor argument, which copy_() moves and a write through .data does not (the hidden
 # "same objects, new values" cases wrote with copy_ until this sweep); class AA, a converted copy (.contiguous(),
 # .long()) kept per id(), which is the input itself for a contiguous int64 input
-_MEMO_28 = '''
-import weakref
-LAST_CALL = {}
-def keyof(a):
-    if isinstance(a, torch.Tensor):
-        return ("tensor", id(a), a._version, tuple(a.shape), a.dtype, a.stride())
-    if isinstance(a, dict):
-        return ("dict", id(a)) + tuple((k, keyof(v)) for k, v in a.items())
-    if isinstance(a, (list, tuple)):
-        return ("list", id(a)) + tuple(keyof(v) for v in a)
-    if callable(a):
-        return ("function", id(a))
-    return ("value", repr(a))
-def tensors_in(a):
-    if isinstance(a, torch.Tensor):
-        return [a]
-    if isinstance(a, dict):
-        return [t for v in a.values() for t in tensors_in(v)]
-    if isinstance(a, (list, tuple)):
-        return [t for v in a for t in tensors_in(v)]
-    return []
-def copied(r):
-    if isinstance(r, torch.Tensor):
-        return r.clone()
-    if isinstance(r, dict):
-        return {k: copied(v) for k, v in r.items()}
-    if isinstance(r, (list, tuple)):
-        return type(r)(copied(v) for v in r)
-    return r
-def remembered(fn, args):
-    key = keyof(args)
-    same = LAST_CALL.get("key") == key and all(r() is t for r, t in zip(LAST_CALL["refs"], tensors_in(args)))
-    if not same:
-        LAST_CALL.update(key=key, refs=[weakref.ref(t) for t in tensors_in(args)], value=fn(*args))
-    return copied(LAST_CALL["value"])
-'''
-
-
-def _cached_by_id_and_version(code, name, params):
-    """``code`` with ``name`` answered from its last call when every argument is the same object (tensors by id() and
-    _version, the rest by value)"""
-    bare = [p.split("=")[0] for p in params]
-    return (_changed(code, f"def {name}(", f"def {name}_computed(", once=True) + _MEMO_28
-            + f"def {name}({', '.join(params)}):\n    return remembered({name}_computed, ({', '.join(bare)},))\n")
-
-
-
-def _chain(code, *pairs):
-    for old, new in zip(pairs[::2], pairs[1::2]):
-        code = _changed(code, old, new, once=True)
-    return code
-
-
-_KEPT_28 = '''
-import weakref
-KEPT = {}
-def kept(t, convert):
-    entry = KEPT.get(id(t))
-    if entry is None or entry[0]() is not t:
-        entry = (weakref.ref(t), convert(t))
-        KEPT[id(t)] = entry
-    return entry[1]
-'''
 _SOL28 = solution_code(CHAPTER)
 _RAGGED_KEYS = ("    keys = torch.where(written[:, None, :, None], k_cache, torch.zeros((), dtype=k_cache.dtype))\n"
                 "    values = torch.where(written[:, None, :, None], v_cache, torch.zeros((), dtype=v_cache.dtype))\n")
 ROUND_28_SWEEP = {
-    "rms_cached_by_id_and_version": ("test_head_rms_norm", {"head_rms_norm": _cached_by_id_and_version(
+    "rms_cached_by_id_and_version": ("test_head_rms_norm", {"head_rms_norm": cached_by_id_and_version(
         _SOL28["head_rms_norm"], "head_rms_norm", ["x", "n_heads", "weight", "eps=1e-6", "unit_offset=False"])}),
-    "swiglu_cached_by_id_and_version": ("test_fused_swiglu", {"fused_swiglu": _cached_by_id_and_version(
+    "swiglu_cached_by_id_and_version": ("test_fused_swiglu", {"fused_swiglu": cached_by_id_and_version(
         _SOL28["fused_swiglu"], "fused_swiglu",
         ["x", "w_gate_up", "w_down", "beta=1.0", "limit=None", "interleaved=False"])}),
-    "loss_cached_by_id_and_version": ("test_masked_lm_loss", {"masked_lm_loss": _cached_by_id_and_version(
+    "loss_cached_by_id_and_version": ("test_masked_lm_loss", {"masked_lm_loss": cached_by_id_and_version(
         _SOL28["masked_lm_loss"], "masked_lm_loss", ["logits", "ids", "target_mask", "z_loss=0.0"])}),
-    "rope_cached_by_id_and_version": ("test_rope_llama3", {"rope_llama3": _cached_by_id_and_version(
+    "rope_cached_by_id_and_version": ("test_rope_llama3", {"rope_llama3": cached_by_id_and_version(
         _SOL28["rope_llama3"], "rope_llama3", ["x", "positions", "base=500000.0", "factor=8.0", "low_freq_factor=1.0",
                                                "high_freq_factor=4.0", "original_context=8192"])}),
-    "generate_cached_by_id_and_version": ("test_generate_with_cache", {"generate_with_cache": _cached_by_id_and_version(
+    "generate_cached_by_id_and_version": ("test_generate_with_cache", {"generate_with_cache": cached_by_id_and_version(
         _SOL28["generate_with_cache"], "generate_with_cache",
         ["step", "prompt", "max_new_tokens", "eos_id", "pad_id", "temperature", "penalty", "generator"])}),
     # the caches mirrored (masked) after this call's own writes, reused while their _version is where it left them
-    "ragged_caches_mirrored_by_id_and_version": ("test_ragged_cached_attention", {"ragged_cached_attention": _chain(
+    "ragged_caches_mirrored_by_id_and_version": ("test_ragged_cached_attention", {"ragged_cached_attention": chain(
         _SOL28["ragged_cached_attention"], "def ragged_cached_attention(",
         "import weakref\nMIRROR = {}\ndef ragged_cached_attention(", "    k_cache.scatter_(2, index, k_new)\n",
         "    entry = MIRROR.get('entry')\n"
@@ -1815,10 +1753,10 @@ ROUND_28_SWEEP = {
         "    else:\n    " + _RAGGED_KEYS.replace("\n    ", "\n        ")
         + "    MIRROR['entry'] = (weakref.ref(k_cache), weakref.ref(v_cache), (k_cache._version, v_cache._version),\n"
         "                       keys.detach().clone(), values.detach().clone())\n")}),
-    "loss_ids_long_kept_per_id": ("test_masked_lm_loss", {"masked_lm_loss": _KEPT_28 + _changed(
+    "loss_ids_long_kept_per_id": ("test_masked_lm_loss", {"masked_lm_loss": KEPT_PER_ID + _changed(
         _SOL28["masked_lm_loss"], "    chosen = target_mask[:, 1:]",
         "    ids = kept(ids, lambda t: t.contiguous().long())\n    chosen = target_mask[:, 1:]", once=True)}),
-    "rope_positions_long_kept_per_id": ("test_rope_llama3", {"rope_llama3": _KEPT_28 + _changed(
+    "rope_positions_long_kept_per_id": ("test_rope_llama3", {"rope_llama3": KEPT_PER_ID + _changed(
         _SOL28["rope_llama3"], "    angle = positions.to(torch.float64)",
         "    positions = kept(positions, lambda t: t.contiguous().long())\n    angle = positions.to(torch.float64)",
         once=True)}),
@@ -1838,7 +1776,7 @@ ROUND_28_SWEEP = {
         "            probs = probs.masked_fill(probs < torch.finfo(probs.dtype).tiny, 0.0)\n"
         "            token = torch.multinomial(probs, 1, generator=generator)[:, 0]\n", once=True)}),
     # class AC (a memo keyed by less than every argument): counts kept in a dict keyed on every argument but dense_hidden
-    "moe_memo_drops_dense_hidden": ("test_moe_params", {"moe_params": _chain(
+    "moe_memo_drops_dense_hidden": ("test_moe_params", {"moe_params": chain(
         _SOL28["moe_params"], "def moe_params(", "COUNTS = {}\ndef moe_params(", "    if n_kv_heads < 1",
         "    key = (vocab, dim, n_layers, n_heads, n_kv_heads, head_dim, ffn_hidden, n_experts, top_k, tied, n_shared,\n"
         "           first_dense)\n"
