@@ -191,6 +191,20 @@ def remembered(fn, args):
         LAST_CALL.update(key=key, refs=[weakref.ref(t) for t in tensors_in(args)], value=fn(*args))
     return copied(LAST_CALL["value"])
 '''
+# a value kept per id() and _version of some tensors (chapters 3 and 4): `kept_by_version(tensors, make)`
+KEPT_BY_VERSION = '''
+BY_VERSION = {}
+
+
+def kept_by_version(tensors, make):
+    """make() kept per id() and _version of the tensors (held, so that their ids stay theirs)."""
+    key = tuple((id(t), t._version) for t in tensors)
+    hit = BY_VERSION.get(key)
+    if hit is None or any(a is not b for a, b in zip(hit[0], tensors)):
+        hit = BY_VERSION[key] = (list(tensors), make())
+    return hit[1]
+
+'''
 KEPT_PER_ID = '''
 import weakref
 KEPT = {}

@@ -21,7 +21,7 @@ torch's global state changed by a function (the generator seeded again, determin
 every part's hidden tests now check it around their calls), a bool for a size-1 result, zero widths refused.
 """
 
-from grading import kept_output_buffer
+from grading import KEPT_BY_VERSION, kept_output_buffer
 
 CHAPTER = "03-multi-head"
 FULL_MARKS = 17.0
@@ -1439,36 +1439,23 @@ place_mutants(MUTANTS, MUTANT_BATCHES, list(ROUND_28), "new")
 # now also write new values through .data into the same strided objects and call right after the call before.
 # Class AA: x.contiguous() kept per id(x), x itself for the contiguous x of Part 1's in-place section. Class AC: Part
 # 4's counts memoized under a key that leaves out one argument; calls that differ in one argument now follow each other.
-_BY_VERSION = '''
-BY_VERSION = {}
-
-
-def kept_by_version(tensors, make):
-    """make() kept per id() and _version of the tensors (held, so that their ids stay theirs)."""
-    key = tuple((id(t), t._version) for t in tensors)
-    hit = BY_VERSION.get(key)
-    if hit is None or any(a is not b for a, b in zip(hit[0], tensors)):
-        hit = BY_VERSION[key] = (list(tensors), make())
-    return hit[1]
-
-'''
 ROUND_28_SWEEP = {
-    "interleaved_merge_cached_by_id_and_version": ("test_interleaved", {"interleaved": _BY_VERSION + _replaced_code(
+    "interleaved_merge_cached_by_id_and_version": ("test_interleaved", {"interleaved": KEPT_BY_VERSION + _replaced_code(
         _MODEL["interleaved"], "    return x.permute(0, 2, 3, 1).reshape(b, t, dh * h)",
         "    return kept_by_version([x], lambda: x.permute(0, 2, 3, 1).reshape(b, t, dh * h)).clone()", once=True)}),
     "interleaved_split_input_made_contiguous_and_kept_per_id": ("test_interleaved", {"interleaved": "PER_ID = {}\n" + _replaced_code(
         _MODEL["interleaved"], "    return x.reshape(b, t, d // num_heads, num_heads)",
         "    x = PER_ID.setdefault(id(x), (x, x.contiguous()))[1]  # laid out once per tensor\n"
         "    return x.reshape(b, t, d // num_heads, num_heads)", once=True)}),
-    "contributions_w_o_cached_by_id_and_version": ("test_contributions", {"contributions": _BY_VERSION + _replaced_code(
+    "contributions_w_o_cached_by_id_and_version": ("test_contributions", {"contributions": KEPT_BY_VERSION + _replaced_code(
         _MODEL["contributions"], "    w_o = params[\"w_o\"].reshape(d, num_heads, d // num_heads)",
         "    w_o = kept_by_version([params[\"w_o\"]], lambda: params[\"w_o\"].contiguous()).reshape(d, num_heads, d // num_heads)",
         once=True)}),
-    "left_padded_weights_cached_by_id_and_version": ("test_left_padded", {"left_padded": _BY_VERSION + _replaced_code(
+    "left_padded_weights_cached_by_id_and_version": ("test_left_padded", {"left_padded": KEPT_BY_VERSION + _replaced_code(
         _MODEL["left_padded"], "    w, b = params[\"w_qkv\"], params[\"b_qkv\"]",
         "    w, b = (kept_by_version([params[name]], lambda: params[name].contiguous()) for name in (\"w_qkv\", \"b_qkv\"))",
         once=True)}),
-    "cache_projections_cached_by_id_and_version": ("test_cache", {"cache": _BY_VERSION + _replaced_code(
+    "cache_projections_cached_by_id_and_version": ("test_cache", {"cache": KEPT_BY_VERSION + _replaced_code(
         _MODEL["cache"], "    qkv = x @ params[\"w_qkv\"].T + params[\"b_qkv\"]",
         "    qkv = kept_by_version([x, params[\"w_qkv\"], params[\"b_qkv\"]], lambda: x @ params[\"w_qkv\"].T + params[\"b_qkv\"])",
         once=True)}),

@@ -19,7 +19,7 @@ values are right but whose gradient is not (a factor detached). Round 11 class s
 turned by the angle 0 (arithmetic on a move: -0.0 comes back 0.0).
 """
 
-from grading import kept_output_buffer
+from grading import KEPT_BY_VERSION, kept_output_buffer
 
 CHAPTER = "04-positional-encoding"
 FULL_MARKS = 16.0
@@ -1145,21 +1145,8 @@ place_mutants(MUTANTS, MUTANT_BATCHES, list(ROUND_28), "new")
 # and 4 now use a strided int32 positions tensor and a strided float32 row). Class AC: Part 2's tables memoized under
 # (t, offset) without num_heads; Part 2 now calls with the same t and offset and another num_heads in a row. Class AB:
 # Part 8's gap below finfo(float64).tiny taken as 0.
-_BY_VERSION = '''
-BY_VERSION = {}
-
-
-def kept_by_version(tensors, make):
-    """make() kept per id() and _version of the tensors (held, so that their ids stay theirs)."""
-    key = tuple((id(t), t._version) for t in tensors)
-    hit = BY_VERSION.get(key)
-    if hit is None or any(a is not b for a, b in zip(hit[0], tensors)):
-        hit = BY_VERSION[key] = (list(tensors), make())
-    return hit[1]
-
-'''
 ROUND_28_SWEEP = {
-    "table_halves_angles_cached_by_id_and_version": ("test_table_halves", {"table_halves": _BY_VERSION + _replaced_code(
+    "table_halves_angles_cached_by_id_and_version": ("test_table_halves", {"table_halves": KEPT_BY_VERSION + _replaced_code(
         _MODEL["table_halves"], "    angle = positions.to(torch.float64).unsqueeze(-1) * stretched ** -exponents",
         "    angle = kept_by_version([positions], lambda: positions.to(torch.float64).unsqueeze(-1)) * stretched ** -exponents",
         once=True)}),
@@ -1167,17 +1154,17 @@ ROUND_28_SWEEP = {
         _MODEL["table_halves"], "    angle = positions.to(torch.float64)",
         "    positions = PER_ID.setdefault(id(positions), (positions, positions.long()))[1]  # converted once per tensor\n"
         "    angle = positions.to(torch.float64)", once=True)}),
-    "position_cached_by_id_and_version": ("test_position", {"position": _BY_VERSION + _replaced_code(
+    "position_cached_by_id_and_version": ("test_position", {"position": KEPT_BY_VERSION + _replaced_code(
         _MODEL["position"], "    sin, cos = float(row[-2]), float(row[-1])",
         "    sin, cos = kept_by_version([row], lambda: (float(row[-2]), float(row[-1])))", once=True)}),
     "position_row_converted_and_kept_per_id": ("test_position", {"position": "PER_ID = {}\n" + _replaced_code(
         _MODEL["position"], "    d = row.shape[-1]",
         "    row = PER_ID.setdefault(id(row), (row, row.double()))[1]  # converted once per tensor\n    d = row.shape[-1]",
         once=True)}),
-    "partial_rope_positions_cached_by_id_and_version": ("test_rotate_half", {"rotate_half": _BY_VERSION + _replaced_code(
+    "partial_rope_positions_cached_by_id_and_version": ("test_rotate_half", {"rotate_half": KEPT_BY_VERSION + _replaced_code(
         _MODEL["rotate_half"], "    first_real = t - lengths.long()",
         "    first_real = t - kept_by_version([lengths], lambda: lengths.long().clone())", once=True)}),
-    "equivariance_reference_cached_by_id_and_version": ("test_equivariance", {"equivariance": _BY_VERSION + _replaced_code(
+    "equivariance_reference_cached_by_id_and_version": ("test_equivariance", {"equivariance": KEPT_BY_VERSION + _replaced_code(
         _MODEL["equivariance"], "        reference = layer(x)",
         "        reference = kept_by_version([x], lambda: (layer, layer(x)))\n"
         "        reference = reference[1] if reference[0] is layer else layer(x)", once=True)}),

@@ -2177,7 +2177,7 @@ def __attnlab_install_audit__(watched, attrs, module_name, pickle_modules, pickl
     def immutable(cls):
         # Py_TPFLAGS_IMMUTABLETYPE set on a type's tp_flags, found at its offset only when that word holds the flags
         offset = memory["flags_at"]
-        if offset is None or type_(cls) is not type_ and not isinstance_(cls, type_):
+        if offset is None or not isinstance_(cls, type_):
             return False
         word = word_at(id_(cls) + offset)
         if word.value != class_flags(cls):
