@@ -577,6 +577,58 @@ def test_sandbox_allows_writes_only_below_its_folder(tmp_path):
     assert (inside / "ok").read_text() == "x" and not (tmp_path / "outside").exists()
 
 
+def _tree_above_a_course(tmp_path):
+    """A folder that holds the course (a PYTHONPATH entry or /opt above it, say), another folder, a link to the
+    course and a link that loops."""
+    top = tmp_path / "top"
+    (top / "course" / "source").mkdir(parents=True)
+    (top / "course" / "source" / "key.txt").write_text("answer key")
+    (top / "lib" / "pkg").mkdir(parents=True)
+    (top / "lib" / "pkg" / "mod.py").write_text("x = 1")
+    (top / "notes.txt").write_text("notes")
+    (top / "lib" / "to_course").symlink_to(top / "course")
+    (top / "lib" / "loop").symlink_to(top)
+    return top
+
+
+def test_a_readable_folder_that_holds_the_course_is_carved_around_it(tmp_path):
+    from attnlab.instructor.sandbox import readable_without
+
+    top = _tree_above_a_course(tmp_path)
+    other = tmp_path / "other"
+    other.mkdir()
+    got = readable_without([str(top), str(other), str(tmp_path / "missing")], [str(top / "course")])
+    # Landlock checks the real path: a link inside "lib" to the course leaves "lib" whole (the other test)
+    assert sorted(got) == sorted([str(top / "lib"), str(top / "notes.txt"), str(other)])
+    assert readable_without([str(top / "course" / "source")], [str(top / "course")]) == []
+    assert readable_without([str(other)], [str(top / "course")]) == [str(other)]
+
+
+@needs_landlock
+def test_under_landlock_the_course_stays_unreadable_below_a_readable_folder(tmp_path):
+    """The Landlock fallback's reads: a Python folder that holds the course (here a PYTHONPATH entry) must not open
+    the answer key to the kernel, directly or through a link; the rest of that folder stays readable."""
+    top = _tree_above_a_course(tmp_path)
+    inside = tmp_path / "work"
+    inside.mkdir()
+    course = top / "course"
+    code = (
+        "import sys\n"
+        "from attnlab.instructor.sandbox import confine_writes, readable_without, python_folders\n"
+        f"hidden = [{str(course)!r}]\n"
+        f"confine_writes([{str(inside)!r}], ['/dev/null'], readable_without([*python_folders(hidden), {str(top)!r}], hidden))\n"
+        "for path in sys.argv[1:]:\n"
+        "    try:\n        open(path).read(); print('read', path)\n"
+        "    except PermissionError:\n        print('blocked', path)\n"
+    )
+    paths = [str(course / "source" / "key.txt"), str(top / "lib" / "to_course" / "source" / "key.txt"),
+             str(top / "lib" / "pkg" / "mod.py"), str(top / "notes.txt")]
+    proc = subprocess.run([sys.executable, "-c", code, *paths], capture_output=True, text=True, timeout=60)
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout.split("\n")[:4] == [f"blocked {paths[0]}", f"blocked {paths[1]}", f"read {paths[2]}",
+                                           f"read {paths[3]}"]
+
+
 def test_kernel_env_drops_secrets_and_takes_its_share_of_threads(tmp_path, monkeypatch):
     monkeypatch.setenv("ATTNLAB_GRADEBOOK_URL", "postgresql://secret")
     monkeypatch.setenv("OMP_NUM_THREADS", "8")

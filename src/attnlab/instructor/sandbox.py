@@ -264,6 +264,38 @@ def _under(path: str, root: str) -> bool:
     return path == root or path.startswith(root.rstrip("/") + "/")
 
 
+def readable_without(readable: list[str], hidden: list[str]) -> list[str]:
+    """``readable`` with every folder of ``hidden`` carved out, for Landlock, whose rules can only add.
+
+    A readable folder that holds a hidden one (a ``PYTHONPATH`` entry or ``/opt`` above the course, say)
+    is replaced by its entries, recursively, along the way down to the hidden folder, which is left
+    out; the rules are on real paths, so a symbolic link is followed once and never loops."""
+    hidden_real = [os.path.realpath(h) for h in hidden if h]
+    out: list[str] = []
+    seen: set[str] = set()
+
+    def carve(path: str) -> None:
+        real = os.path.realpath(path)
+        if real in seen or not os.path.exists(real):
+            return
+        seen.add(real)
+        if any(_under(real, h) for h in hidden_real):
+            return
+        if not any(_under(h, real) for h in hidden_real):
+            out.append(real)
+            return
+        try:
+            names = sorted(os.listdir(real))
+        except OSError:
+            return  # unreadable here: the kernel could not read it either
+        for name in names:
+            carve(os.path.join(real, name))
+
+    for path in readable:
+        carve(path)
+    return _outermost(out)
+
+
 def _outermost(paths) -> list[str]:
     """``paths`` without those that lie inside another one of them."""
     out: list[str] = []
@@ -600,7 +632,10 @@ def main(argv: list[str]) -> None:
     if isolation["tool"] == "landlock":
         # the system, the Python installation and its packages, this kernel's connection file; not the
         # course: its sources, gradebook and other students' files stay unreadable
-        readable = sorted({*SYSTEM_READABLE, *python_folders(hidden), *([connection] if connection else [])})
+        # (a readable folder that holds the course is replaced by its other entries: Landlock cannot take
+        # back a folder below one it allows)
+        readable = readable_without(sorted({*SYSTEM_READABLE, *python_folders(hidden), *([connection] if connection else [])}),
+                                    hidden)
         writable = [str(work)] + ([runtime] if runtime else [])
         abi = confine_writes(writable, ["/dev/null", "/dev/zero", "/dev/tty"], readable)
     (home / "sandbox.json").write_text(json.dumps({"isolation": isolation["tool"], "landlock_abi": abi}), encoding="utf-8")
