@@ -600,7 +600,13 @@ def test_a_readable_folder_that_holds_the_course_is_carved_around_it(tmp_path):
     got = readable_without([str(top), str(other), str(tmp_path / "missing")], [str(top / "course")])
     # Landlock checks the real path: a link inside "lib" to the course leaves "lib" whole (the other test)
     assert sorted(got) == sorted([str(top / "lib"), str(top / "notes.txt"), str(other)])
-    assert readable_without([str(top / "course" / "source")], [str(top / "course")]) == []
+    assert readable_without([str(top / "course")], [str(top / "course")]) == []
+    # a virtual environment inside the checkout stays readable (python_folders chose it), and so does a folder
+    # below the course that python_folders listed
+    venv = top / "course" / ".venv"
+    venv.mkdir()
+    assert readable_without([str(venv), str(top / "course" / "source")], [str(top / "course")]) == sorted(
+        [str(venv), str(top / "course" / "source")], key=len)
     assert readable_without([str(other)], [str(top / "course")]) == [str(other)]
 
 

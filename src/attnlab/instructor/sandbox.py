@@ -269,19 +269,21 @@ def readable_without(readable: list[str], hidden: list[str]) -> list[str]:
 
     A readable folder that holds a hidden one (a ``PYTHONPATH`` entry or ``/opt`` above the course, say)
     is replaced by its entries, recursively, along the way down to the hidden folder, which is left
-    out; the rules are on real paths, so a symbolic link is followed once and never loops."""
+    out; the rules are on real paths, so a symbolic link is followed once and never loops. A path of
+    ``readable`` that lies inside a hidden folder stays (a virtual environment inside the checkout:
+    :func:`python_folders` chose it)."""
     hidden_real = [os.path.realpath(h) for h in hidden if h]
     out: list[str] = []
     seen: set[str] = set()
 
-    def carve(path: str) -> None:
+    def carve(path: str, listed: bool) -> None:
         real = os.path.realpath(path)
         if real in seen or not os.path.exists(real):
             return
         seen.add(real)
-        if any(_under(real, h) for h in hidden_real):
+        if real in hidden_real or (not listed and any(_under(real, h) for h in hidden_real)):
             return
-        if not any(_under(h, real) for h in hidden_real):
+        if not any(_under(h, real) and h != real for h in hidden_real):
             out.append(real)
             return
         try:
@@ -289,10 +291,10 @@ def readable_without(readable: list[str], hidden: list[str]) -> list[str]:
         except OSError:
             return  # unreadable here: the kernel could not read it either
         for name in names:
-            carve(os.path.join(real, name))
+            carve(os.path.join(real, name), False)
 
     for path in readable:
-        carve(path)
+        carve(path, True)
     return _outermost(out)
 
 
