@@ -590,7 +590,7 @@ class HardenedExecute(Execute):
             if not self._guard_ready:
                 # the audit hook goes in before any cell, so before any student code
                 self._guard_ready = True
-                await self._silent(guard.audit_source())
+                await self._silent("", guard.audit_expression())
                 await self._silent("", guard.gate_expression(self._gate, self._signing))
                 self._gate_set = True
             if kind != "locked" and not self._functorch_loaded:
