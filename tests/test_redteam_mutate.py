@@ -155,13 +155,14 @@ def _notebook(tmp_path):
     def cell(gid, code, **meta):
         return {"cell_type": "code", "execution_count": None, "metadata": {"nbgrader": {"grade_id": gid, **meta}},
                 "outputs": [], "source": code}
-    nb = {"cells": [cell("setup", "import math\n", locked=True),
+    nb = {"cells": [cell("setup", "import math\nimport time\n", locked=True),
                     cell("answer", "### BEGIN SOLUTION\n" + ANSWER + "### END SOLUTION\n", solution=True),
                     cell("test_f", "assert f(2) == 3\n### BEGIN HIDDEN TESTS\nassert f(-2) == 3\nassert f(0) == 1\n"
                                    "### END HIDDEN TESTS\n", grade=True, points=2),
                     # the same answer again, whose hidden test waits for g(-3) == 4: for ever on the mutant `x = x`
+                    # (asleep, so that the 10 s it waits take no core from the rest of the suite)
                     cell("answer_g", ANSWER.replace("def f", "def g"), solution=True),
-                    cell("test_g", "assert g(2) == 3\n### BEGIN HIDDEN TESTS\nwhile g(-3) != 4:\n    pass\n"
+                    cell("test_g", "assert g(2) == 3\n### BEGIN HIDDEN TESTS\nwhile g(-3) != 4:\n    time.sleep(0.05)\n"
                                    "### END HIDDEN TESTS\n", grade=True, points=1)],
           "metadata": {}, "nbformat": 4, "nbformat_minor": 5}
     path = tmp_path / "exercises.ipynb"
