@@ -63,7 +63,8 @@ def pytest_xdist_auto_num_workers(config):
 
 @pytest.hookimpl(tryfirst=True)  # before pytest-xdist reads the groups
 def pytest_collection_modifyitems(config, items):
-    """Groups for pytest-xdist's ``--dist loadgroup`` (README's test command runs 2 processes).
+    """Groups for pytest-xdist's ``--dist loadgroup`` (the README's test command runs one process more than
+    the cores: 3 on 2 cores).
 
     A group runs in one process, so an expensive fixture is built once: every test that reads the
     built book is in group ``book``; the mutant tests of one chapter share that chapter's graded
@@ -80,7 +81,7 @@ def pytest_collection_modifyitems(config, items):
             group = item.module.__name__
         item.add_marker(pytest.mark.xdist_group(group))
         groups[id(item)] = group
-    # the longest groups first, so that the two processes finish together (see SLOWEST_GROUPS)
+    # the longest groups first, so that the processes finish together (see SLOWEST_GROUPS)
     size = {}
     for group in groups.values():
         size[group] = size.get(group, 0) + 1

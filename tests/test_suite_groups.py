@@ -6,8 +6,11 @@ over the cores, and the suite would run past its time budget."""
 from __future__ import annotations
 
 import os
+import tomllib
 
 import pytest
+
+from grading import ROOT
 
 under_xdist = pytest.mark.skipif("PYTEST_XDIST_WORKER" not in os.environ,
                                  reason="runs when the suite runs under pytest-xdist (README's command)")
@@ -50,6 +53,16 @@ def test_each_process_takes_its_share_of_the_cores():
 
     share = max(1, len(os.sched_getaffinity(0)) // int(os.environ["PYTEST_XDIST_WORKER_COUNT"]))
     assert torch.get_num_threads() == share and os.environ["OMP_NUM_THREADS"] == str(share)
+
+
+def test_auto_runs_one_process_more_than_the_cores():
+    """``-n auto`` (pyproject's addopts) asks conftest.py: one process per core leaves cores idle while notebooks
+    sleep to their limits, so there is one more, except on a single core."""
+    from conftest import pytest_xdist_auto_num_workers
+
+    cores = len(os.sched_getaffinity(0))
+    assert pytest_xdist_auto_num_workers(None) == (cores + 1 if cores > 1 else 1)
+    assert "-n auto" in tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["pytest"]["ini_options"]["addopts"]
 
 
 def test_the_slowest_groups_are_handed_out_first(request):
