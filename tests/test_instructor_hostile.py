@@ -607,6 +607,10 @@ def test_a_readable_folder_that_holds_the_course_is_carved_around_it(tmp_path):
     venv.mkdir()
     assert readable_without([str(venv), str(top / "course" / "source")], [str(top / "course")]) == sorted(
         [str(venv), str(top / "course" / "source")], key=len)
+    # ... also when a link in a carved folder leads to it first
+    (top / "lib" / "pkg" / "to_venv").symlink_to(venv)
+    (top / "link_to_venv").symlink_to(venv)
+    assert str(venv) in readable_without([str(top), str(venv)], [str(top / "course")])
     assert readable_without([str(other)], [str(top / "course")]) == [str(other)]
 
 

@@ -278,11 +278,11 @@ def readable_without(readable: list[str], hidden: list[str]) -> list[str]:
 
     def carve(path: str, listed: bool) -> None:
         real = os.path.realpath(path)
+        if real in hidden_real or (not listed and any(_under(real, h) for h in hidden_real)):
+            return  # not marked seen: a listed path reached first through a link stays listed
         if real in seen or not os.path.exists(real):
             return
         seen.add(real)
-        if real in hidden_real or (not listed and any(_under(real, h) for h in hidden_real)):
-            return
         if not any(_under(h, real) and h != real for h in hidden_real):
             out.append(real)
             return
