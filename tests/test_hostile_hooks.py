@@ -188,6 +188,22 @@ def test_static_scan_flags_introspection_with_a_reason(case):
     assert any(expected in f and f.startswith("cell part, line ") for f in found), found
 
 
+def test_the_graders_cells_are_parsed_once_and_each_caller_gets_a_set_of_its_own():
+    """defined_names and used_builtins read the grader's cells, the same for every notebook of a chapter: parsed once
+    per grading process, each call still gets a set it may change without changing the next call's."""
+    sources = ["_a = 1\ndef _f(x):\n    return len(x)\nclass _K:\n    pass", "y = isinstance(_a, int)"]
+    before = guard._defined_names.cache_info().hits, guard._used_builtins.cache_info().hits
+    first, used = guard.defined_names(sources), guard.used_builtins(sources)
+    assert first == {"_a", "_f", "_K"} and used == {"len", "isinstance", "int"}
+    first.add("_intruder")
+    used.discard("len")
+    assert guard.defined_names(list(sources)) == {"_a", "_f", "_K"}
+    assert guard.used_builtins(list(sources)) == {"len", "isinstance", "int"}
+    assert (guard._defined_names.cache_info().hits, guard._used_builtins.cache_info().hits) == (before[0] + 1,
+                                                                                                before[1] + 1)
+    assert guard.defined_names(sources + ["_b = 2"]) == {"_a", "_f", "_K", "_b"}  # other cells: parsed again
+
+
 def test_static_scan_keeps_ordinary_code_unflagged():
     protected, test_builtins = _grader_names(CHAPTER)
     ordinary = ("import math\nimport torch\nfrom collections import namedtuple\n"

@@ -126,6 +126,13 @@ def _dotted(node: ast.AST) -> str:
 
 def defined_names(sources: list[str]) -> set[str]:
     """Top-level underscore names bound by the given cells (helpers of locked and test cells)."""
+    return set(_defined_names(tuple(sources)))
+
+
+# the grader's cells are the same for every notebook of a chapter: parsed once per grading process, not once per
+# notebook (about 0.3 s of a notebook's grading)
+@functools.lru_cache(maxsize=32)
+def _defined_names(sources: tuple[str, ...]) -> frozenset[str]:
     names = set()
     for source in sources:
         try:
@@ -137,11 +144,16 @@ def defined_names(sources: list[str]) -> set[str]:
                 names.add(node.id)
             elif isinstance(node, (ast.FunctionDef, ast.ClassDef)) and node.name.startswith("_"):
                 names.add(node.name)
-    return {n for n in names if not _is_ipython_name(n)}
+    return frozenset(n for n in names if not _is_ipython_name(n))
 
 
 def used_builtins(sources: list[str]) -> set[str]:
     """Builtin names that the given (test) cells read, such as ``isinstance`` or ``len``."""
+    return set(_used_builtins(tuple(sources)))
+
+
+@functools.lru_cache(maxsize=32)
+def _used_builtins(sources: tuple[str, ...]) -> frozenset[str]:
     used = set()
     for source in sources:
         try:
@@ -149,7 +161,7 @@ def used_builtins(sources: list[str]) -> set[str]:
         except SyntaxError:
             continue
         used |= {n.id for n in ast.walk(tree) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load)}
-    return used & set(dir(builtins))
+    return frozenset(used & set(dir(builtins)))
 
 
 # switches that the usual reproducibility snippet sets (`torch.backends.cudnn.deterministic = True`)
