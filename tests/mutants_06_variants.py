@@ -2345,3 +2345,18 @@ place_mutants(MUTANTS, MUTANT_BATCHES, list(ROUND_28_SWEEP), "new")
 # against min_p, on the new subnormal case
 CORRECT_VARIANTS["round28_sweep"] = {"gqa_cached_attention": '\nPOSITIONS = torch.arange(0)\n\ndef gqa_cached_attention(q, k, v):\n    dtype = q.dtype\n    if dtype in (torch.float16, torch.bfloat16):\n        q, k, v = q.float(), k.float(), v.float()\n    b, h, t, d = q.shape\n    g, s = k.shape[1], k.shape[2]\n    qg = q.reshape(b, g, h // g, t, d)\n    scores = torch.einsum("bgrtd,bgsd->bgrts", qg, k) / math.sqrt(d)\n    global POSITIONS\n    if POSITIONS.numel() < s:\n        POSITIONS = torch.arange(s)  # grown to the longest cache so far\n    pos = POSITIONS[:s]\n    query_pos = pos[s - t:]\n    allowed = pos[None, :] <= query_pos[:, None]\n    scores = scores.masked_fill(~allowed, float("-inf"))\n    out = torch.einsum("bgrts,bgsd->bgrtd", scores.softmax(dim=-1), v)\n    return out.reshape(b, h, t, d).to(dtype)\n',
                                      "min_p_sample": '\ndef min_p_sample(logits, min_p, generator):\n    w = (logits - logits.amax(dim=-1, keepdim=True)).exp()   # p_i / max_j p_j\n    return torch.multinomial(torch.where(w >= min_p, w, torch.zeros_like(w)), num_samples=1, generator=generator)[:, 0]\n'}
+
+# Red team 29 (tests/redteam/round29/06-verdicts.md), the argument-ignorer: `pad` obeyed in one walk and the worked
+# example's pad 0 in the other. Every hidden case either padded with 0 or drew no real token 0, so a target walk that
+# stops at the first 0 kept full marks (the pads after the final sentinel went into its list, which nothing reads).
+# The new case draws real tokens 0, 1, 2, hidden and kept, with pad 4.
+RED_TEAM_29 = {
+    "restore_target_walk_stops_at_zero": ("test_span_corrupt", {"span_corrupt": _replaced(
+        RESTORE_MODEL, "for token in row_tg:                      # the target: sentinel, its tokens, sentinel, ...\n"
+        "            if token == pad:", "for token in row_tg:\n            if token == 0:", once=True)}),
+    "restore_input_walk_stops_at_pad_or_zero": ("test_span_corrupt", {"span_corrupt": _replaced(
+        RESTORE_MODEL, "        for token in row_in:\n            if token == pad:",
+        "        for token in row_in:\n            if token == pad or token == 0:", once=True)}),
+}
+MUTANTS.update(RED_TEAM_29)
+place_mutants(MUTANTS, MUTANT_BATCHES, list(RED_TEAM_29), "new")
