@@ -1420,3 +1420,31 @@ ROUND_28_SWEEP = {
 }
 MUTANTS.update(ROUND_28_SWEEP)
 place_mutants(MUTANTS, MUTANT_BATCHES, ROUND_28_SWEEP, "new")
+
+# Red team 29 (tests/redteam/round29/08-verdicts.md), the chunker: a log-sum-exp taken over chunks of the vocabulary
+# with its running maximum started at 0, not -inf; right wherever a row's largest score is above about -100, but a
+# row whose every score lies far below 0 underflows (exp(score - 0) = 0, log 0 = -inf)
+ROUND_29_SWEEP = {
+    "loss_online_logsumexp_max_from_zero": ("test_sentence_loss", {"sentence_loss": """
+def sentence_smoothed_loss(logits, targets, eps):
+    v = logits.shape[-1]
+    m = torch.zeros(logits.shape[:-1], dtype=logits.dtype)  # running maximum, started at 0
+    s = torch.zeros(logits.shape[:-1], dtype=logits.dtype)
+    for a in range(0, v, 1024):
+        piece = logits[..., a:a + 1024]
+        m_new = torch.maximum(m, piece.max(dim=-1).values)
+        s = s * torch.exp(m - m_new) + torch.exp(piece - m_new[..., None]).sum(dim=-1)
+        m = m_new
+    lse = m + torch.log(s)
+    nll = lse - logits.gather(-1, targets.long().unsqueeze(-1)).squeeze(-1)
+    others = (logits[..., PAD + 1:] - lse[..., None]).sum(dim=-1)
+    per_token = (1 - eps) * nll - eps / (v - 1) * others
+    real = targets != PAD
+    counts = real.sum(dim=1)
+    keep = counts > 0
+    per_token = torch.where(real, per_token, torch.zeros((), dtype=per_token.dtype))
+    return (per_token.sum(dim=1)[keep] / counts[keep]).mean()
+"""}),
+}
+MUTANTS.update(ROUND_29_SWEEP)
+place_mutants(MUTANTS, MUTANT_BATCHES, ROUND_29_SWEEP, "new")

@@ -1803,3 +1803,38 @@ ROUND_28_SWEEP = {
 }
 MUTANTS.update(ROUND_28_SWEEP)
 place_mutants(MUTANTS, MUTANT_BATCHES, ROUND_28_SWEEP, "new")
+
+# Red team 29 (tests/redteam/round29/09-verdicts.md), the chunker: log Z taken over chunks of the vocabulary with its
+# running maximum started at 0, not -inf; right wherever a row's largest score is above about -100, but a row whose
+# every score lies far below 0 underflows (exp(score - 0) = 0, log 0 = -inf)
+ROUND_29_SWEEP = {
+    "loss_online_logsumexp_max_from_zero": ("test_masked_lm_loss", {"masked_lm_loss": """
+def masked_lm_loss(logits, ids, target_mask, z_loss=0.0):
+    work = torch.float64 if logits.dtype == torch.float64 else torch.float32
+    m = target_mask[:, 1:]
+    count = int(m.sum())
+    if count == 0:
+        return torch.zeros((), dtype=work), 0
+    sel = logits[:, :-1][m].to(work)
+    y = ids[:, 1:][m].long()
+    run_max = torch.zeros(sel.shape[0], dtype=work)  # running maximum, started at 0
+    run_sum = torch.zeros(sel.shape[0], dtype=work)
+    for a in range(0, sel.shape[1], 4096):
+        piece = sel[:, a:a + 4096]
+        new_max = torch.maximum(run_max, piece.max(dim=-1).values)
+        run_sum = run_sum * torch.exp(run_max - new_max) + torch.exp(piece - new_max[:, None]).sum(dim=-1)
+        run_max = new_max
+    log_z = run_max + torch.log(run_sum)
+    per = log_z - sel.gather(-1, y[:, None])[:, 0] + z_loss * log_z ** 2
+    return per.mean(), count
+"""}),
+}
+# the same class in Part 8: the probabilities made with a maximum floored at 0 (a running maximum started at 0), so a
+# row whose every score lies far below 0 gives 0 / 0
+ROUND_29_SWEEP["generate_softmax_max_from_zero"] = ("test_generate_with_cache", {"generate_with_cache": _changed(
+    _SOL28["generate_with_cache"], "torch.softmax(", "softmax_from_zero(", once=True).replace(
+    "def generate_with_cache(", "def softmax_from_zero(z, dim=-1):\n"
+    "    e = torch.exp(z - z.amax(dim=dim, keepdim=True).clamp(min=0))  # the running maximum starts at 0\n"
+    "    return e / e.sum(dim=dim, keepdim=True)\n\n\ndef generate_with_cache(", 1)})
+MUTANTS.update(ROUND_29_SWEEP)
+place_mutants(MUTANTS, MUTANT_BATCHES, ROUND_29_SWEEP, "new")
