@@ -1349,3 +1349,22 @@ ROUND_28_SWEEP = {
 }
 MUTANTS.update(ROUND_28_SWEEP)
 place_mutants(MUTANTS, MUTANT_BATCHES, list(ROUND_28_SWEEP), "new")
+
+# Red team 29 (tests/redteam/round29/01-verdicts.md). The chunker: a context summed over blocks of 8 source positions that
+# drops the last, shorter block slipped (no hidden source was longer than 7); Part 6 now has sources of 13 and 70. The
+# special-values student: a tanh rewritten as sign(a) (1 - e^(-2|a|)) / (1 + e^(-2|a|)) never overflows, but its slope at
+# a pre-activation of exactly 0 is 0 instead of 1; Parts 4 and 6 now check gradients where pre-activations are exactly 0.
+SIGN_TANH = ("def sign_tanh(a):  # no overflow: exp of a non-positive number only\n"
+             "    e = torch.exp(-2 * a.abs())\n    return torch.sign(a) * (1 - e) / (1 + e)\n")
+ROUND_29 = {
+    "decoder_context_in_blocks_last_dropped": ("test_additive", {"additive": _replaced(
+        _MODEL["additive"], "        context = (alpha[:, :, None] * h).sum(dim=1)",
+        "        context = sum((alpha[:, j:j + 8, None] * h[:, j:j + 8]).sum(dim=1)  # blocks of 8 source positions\n"
+        "                      for j in range(0, max(h.shape[1] - h.shape[1] % 8, 1), 8))", once=True)}),
+    "unroll_tanh_by_sign_and_exp": ("test_rnn_unroll", {"rnn_unroll": SIGN_TANH + _replaced(
+        _MODEL["rnn_unroll"], "        h_new = torch.tanh(", "        h_new = sign_tanh(", once=True)}),
+    "decoder_tanh_by_sign_and_exp": ("test_additive", {"additive": SIGN_TANH + _replaced(
+        _MODEL["additive"], "        state = torch.tanh(", "        state = sign_tanh(", once=True)}),
+}
+MUTANTS.update(ROUND_29)
+place_mutants(MUTANTS, MUTANT_BATCHES, list(ROUND_29), "new")
