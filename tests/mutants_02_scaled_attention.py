@@ -1906,3 +1906,17 @@ ROUND_28_SWEEP = {
 }
 MUTANTS.update(ROUND_28_SWEEP)
 place_mutants(MUTANTS, MUTANT_BATCHES, list(ROUND_28_SWEEP), "new")
+
+# Red team 29 (tests/redteam/round29/02-verdicts.md), the leading-dimensions student: a 3-D mask given a head axis
+# (allowed[:, None]) when the inputs are 4-D, read as (B, T, S) where torch lines it up as (H, T, S), slipped (the only
+# 4-D case had a 2-D mask). The text now says how a 3-D mask lines up with 4-D inputs; Part 5 has (H, T, S) masks with
+# B == H, B != H and B = 1.
+ROUND_29 = {
+    "masked_attention_3d_mask_given_a_head_axis": ("test_masked_attention", {"masked_attention": _replaced(
+        _SOLUTION["masked_attention"], "    scores = scores.masked_fill(~allowed,",
+        "    if allowed.dim() == 3 and scores.dim() == 4:  # (B, T, S): one mask per example, shared by its heads\n"
+        "        allowed = allowed[:, None]\n"
+        "    scores = scores.masked_fill(~allowed,", once=True)}),
+}
+MUTANTS.update(ROUND_29)
+place_mutants(MUTANTS, MUTANT_BATCHES, list(ROUND_29), "new")

@@ -588,3 +588,91 @@ def dot_product_variance(d_k, n, scale=1.0, generator=None):
 predicted_variance_512 = 512 / 3
 '''}, "hostile: draws the numbers and returns the formula value jittered by the generator's state (not a sample variance)."),
 ]
+
+# Second pass, written after the blind grading (before reading chapter 02's hidden tests); graded in 02-extra-blind.txt
+SUBMISSIONS += [
+    sub("CH-p5-online-last-block-dropped", False, {"masked_attention": '''
+def masked_attention(q, k, v, allowed):
+    z = (q @ k.transpose(-2, -1)) / math.sqrt(q.shape[-1])
+    z = z.masked_fill(~allowed, float("-inf"))
+    S = z.shape[-1]
+    blk = 64
+    m = torch.full(z.shape[:-1] + (1,), float("-inf"), dtype=z.dtype)
+    l = torch.zeros_like(m)
+    acc = torch.zeros(z.shape[:-1] + (v.shape[-1],), dtype=z.dtype)
+    for j in range(0, max(S - S % blk, 1), blk):
+        zb = z[..., j:j + blk]
+        m_new = torch.maximum(m, zb.amax(-1, keepdim=True))
+        safe = torch.where(torch.isfinite(m_new), m_new, torch.zeros_like(m_new))
+        corr = torch.exp(m - safe)
+        p = torch.exp(zb - safe)
+        l = l * corr + p.sum(-1, keepdim=True)
+        acc = acc * corr + p @ v[..., j:j + blk, :]
+        m = m_new
+    out = acc / torch.where(l > 0, l, torch.ones_like(l))
+    safe = torch.where(torch.isfinite(m), m, torch.zeros_like(m))
+    return out, (safe + torch.log(l)).squeeze(-1)
+'''}, "CH: key blocks of 64, the last shorter block dropped when S > 64 is not a multiple of 64."),
+    sub("CH-p1-key-blocks-last-dropped", False, {"raw_scores": '''
+def raw_scores(q, k):
+    work = torch.float64 if q.dtype in (torch.float32, torch.float64) else torch.float32
+    q2, k2 = q.to(work), k.to(work)
+    S = k.shape[-2]
+    qn = (q2 * q2).sum(-1)[..., :, None]
+    blk = 32
+    pieces = []
+    for j in range(0, max(S - S % blk, 1), blk):
+        kb = k2[..., j:j + blk, :]
+        pieces.append(2 * q2 @ kb.transpose(-2, -1) - qn - (kb * kb).sum(-1)[..., None, :])
+    s = torch.cat(pieces, -1)
+    if s.shape[-1] < S:
+        s = torch.cat([s, s.new_zeros(s.shape[:-1] + (S - s.shape[-1],))], -1)
+    return s.clamp(max=0).to(q.dtype)
+'''}, "CH: key columns in blocks of 32, the last shorter block padded with 0 (the largest score) when S > 32."),
+    sub("AI-p7-causal-only-without-lengths", False, {"fixed_self_attention": '''
+class FixedSelfAttention(SeedSelfAttention):
+    def forward(self, x, lengths=None, causal=False):
+        B, T, _ = x.shape
+        q, k, v = self.query(x), self.key(x), self.value(x)
+        scores = q @ k.transpose(-2, -1) / math.sqrt(q.shape[-1])
+        allowed = torch.ones(B, T, T, dtype=torch.bool)
+        real = None
+        if lengths is not None:
+            real = torch.arange(T)[None, :] < lengths.long()[:, None]
+            allowed = allowed & real[:, None, :]
+        elif causal:
+            allowed = allowed & torch.ones(T, T, dtype=torch.bool).tril()
+        scores = scores.masked_fill(~allowed, float("-inf"))
+        w = torch.softmax(scores, dim=-1)
+        w = torch.where(allowed.any(-1, keepdim=True), w, torch.zeros_like(w))
+        out = w @ v
+        if real is not None:
+            out = torch.where(real[:, :, None], out, torch.zeros_like(out))
+        return out
+'''}, "AI: causal honoured only without lengths: 'with both, both rules hold'."),
+    sub("AI-p6-scale-read-as-default", False, {"variance_experiment": '''
+def dot_product_variance(d_k, n, scale=1.0, generator=None):
+    q = torch.rand(n, d_k, generator=generator, dtype=torch.float64)
+    k = torch.randn(n, d_k, generator=generator, dtype=torch.float64)
+    dots = (q * k).sum(-1)
+    if scale != 1.0 and d_k > 1:
+        dots = dots * scale
+    return dots.var().item()
+
+predicted_variance_512 = 512 / 3
+'''}, "AI: the scale applied only for d_k > 1 (a shortcut path for width 1 forgets it)."),
+    sub("LD-p5-mask-head-axis", False, {"masked_attention": '''
+def masked_attention(q, k, v, allowed):
+    z = (q @ k.transpose(-2, -1)) / math.sqrt(q.shape[-1])
+    if allowed.dim() == 3 and z.dim() == 4:
+        allowed = allowed[:, None]
+    z = z.masked_fill(~allowed, float("-inf"))
+    m = z.amax(-1, keepdim=True)
+    m = torch.where(torch.isfinite(m), m, torch.zeros_like(m))
+    e = torch.exp(z - m)
+    ssum = e.sum(-1, keepdim=True)
+    w = e / torch.where(ssum > 0, ssum, torch.ones_like(ssum))
+    return w @ v, (m + torch.log(ssum)).squeeze(-1)
+'''}, "LD: a 3-D mask with 4-D inputs is read as (B, T, S) and given a head axis; the text's broadcasting reads it as "
+      "(H, T, S) against (B, H, T, S)."),
+]
