@@ -1469,3 +1469,24 @@ ROUND_28_SWEEP = {
 }
 MUTANTS.update(ROUND_28_SWEEP)
 place_mutants(MUTANTS, MUTANT_BATCHES, list(ROUND_28_SWEEP), "new")
+
+# Round 29 (tests/redteam/round29/03-verdicts.md), the chunker: queries taken in blocks of 64 rows, the last shorter block
+# dropped (left as zeros), or never reached while every hidden case was shorter than a block. Parts 5 and 6 now have a
+# case of 1031 queries (a prime: no block of 2 to 1030 rows divides it); Part 7 already had one.
+ROUND_29 = {
+    "contributions_query_blocks_drop_the_last": ("test_contributions", {"contributions": _replaced_code(
+        _MODEL["contributions"], "    return torch.einsum(\"bhtk,ehk->bhte\", heads, w_o)",
+        "    out = torch.zeros_like(torch.einsum(\"bhtk,ehk->bhte\", heads, w_o))\n"
+        "    size = min(64, t)  # blocks of 64 queries\n"
+        "    for s0 in range(0, t - size + 1 if size else 0, size):\n"
+        "        out[:, :, s0:s0 + size] = torch.einsum(\"bhtk,ehk->bhte\", attention(q[:, :, s0:s0 + size], k, v), w_o)\n"
+        "    return out", once=True)}),
+    "left_padded_query_blocks_drop_the_last": ("test_left_padded", {"left_padded": _replaced_code(
+        _MODEL["left_padded"], "    heads = attention(q, k, v, real[:, None, None, :])  # mask (B, 1, 1, S)",
+        "    heads = torch.zeros_like(q)\n"
+        "    size = min(64, q.shape[2])  # blocks of 64 queries\n"
+        "    for s0 in range(0, q.shape[2] - size + 1 if size else 0, size):\n"
+        "        heads[:, :, s0:s0 + size] = attention(q[:, :, s0:s0 + size], k, v, real[:, None, None, :])", once=True)}),
+}
+MUTANTS.update(ROUND_29)
+place_mutants(MUTANTS, MUTANT_BATCHES, list(ROUND_29), "new")

@@ -1183,3 +1183,18 @@ ROUND_28_SWEEP = {
 }
 MUTANTS.update(ROUND_28_SWEEP)
 place_mutants(MUTANTS, MUTANT_BATCHES, list(ROUND_28_SWEEP), "new")
+
+# Round 29 (tests/redteam/round29/04-verdicts.md), the chunker: the largest difference taken as a running maximum over
+# chunks of 4096 entries, the last shorter chunk never looked at. Part 8 now has an output of 1031 rows (a prime) of 9
+# features whose only gap is in the last row.
+ROUND_29 = {
+    "equivariance_chunks_drop_the_last": ("test_equivariance", {"equivariance": _replaced_code(
+        _MODEL["equivariance"],
+        "            gaps.append((layer(x[:, perm]).double() - reference[:, perm].double()).abs().max().item())  # largest entry",
+        "            a, b = layer(x[:, perm]).reshape(-1), reference[:, perm].reshape(-1)\n"
+        "            size = min(4096, a.numel())  # a running maximum over chunks of 4096 entries\n"
+        "            gaps.append(max((a[s0:s0 + size].double() - b[s0:s0 + size].double()).abs().max().item()\n"
+        "                            for s0 in range(0, a.numel() - size + 1, size)))", once=True)}),
+}
+MUTANTS.update(ROUND_29)
+place_mutants(MUTANTS, MUTANT_BATCHES, list(ROUND_29), "new")
