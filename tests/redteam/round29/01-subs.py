@@ -465,3 +465,55 @@ def jacobian_norms(x, p):
 '''}, "hostile: looks up the callers' frames for any other function named like jacobian_norms (the reference) and "
       "calls it; otherwise a formula fitted to the worked example."),
 ]
+
+# Second pass, written after the blind grading; graded in 01-extra-blind.txt
+def sub(name, correct, cells, why):
+    return {"name": name, "correct": correct, "cells": cells, "why": why}
+
+NORMS_BLOCK = '''
+def jacobian_norms(x, p):
+    B, T, _ = x.shape
+    W = p["W_hh"]
+    Dh = W.shape[0]
+    h = x.new_zeros(B, Dh)
+    hs = []
+    for t in range(T):
+        h = torch.tanh(x[:, t] @ p["W_ih"].T + p["b_ih"] + h @ W.T + p["b_hh"])
+        hs.append(h)
+    P = torch.eye(Dh, dtype=torch.float64).expand(B, Dh, Dh)
+    scale = torch.ones(B, dtype=torch.float64)
+    out = []
+    for k in range(T):
+        if k > 0:
+            hk = hs[T - k].double()
+            P = P @ ((1 - hk * hk)[:, :, None] * W.double())
+            if k % 8 == 0:  # renormalise every 8 steps
+                m = P.abs().amax(dim=(-2, -1))
+                m = torch.where(m > 0, m, torch.ones_like(m))
+                P = P / m[:, None, None]
+                scale = SCALE_UPDATE
+        out.append((scale * torch.linalg.matrix_norm(P)).mean())
+    return torch.stack(out).to(x.dtype)
+'''
+SUBMISSIONS += [
+    sub("CH-p5-renorm-every-8-correct", False, {"gradient_norms": NORMS_BLOCK.replace("SCALE_UPDATE", "scale * m")},
+        "CH (labelled correct when written; wrong): renormalised only every 8 steps, so a product near 1e-180 is taken unscaled between renormalisations: 'scale the product there, whatever the dtype, however small it is'."),
+    sub("CH-p5-renorm-every-8-scale-replaced", False, {"gradient_norms": NORMS_BLOCK.replace("SCALE_UPDATE", "m")},
+        "CH: the running scale replaced by the block's factor instead of multiplied by it (a rescale applied to the wrong piece)."),
+    sub("SV-p5-float64-unscaled", False, {"gradient_norms": NORMS_BLOCK.replace("            if k % 8 == 0:", "            if False:").replace("SCALE_UPDATE", "scale")},
+        "SV: the norm taken in float64 without scaling: squares underflow below 1e-162 (the text's 1e-180 and 1e-285)."),
+    sub("AI-p4-h0-only-by-keyword", False, {"rnn_unroll": '''
+def rnn_unroll_reverse(x, lengths, p, h0=None):
+    B, T, _ = x.shape
+    Dh = p["W_hh"].shape[0]
+    h = x.new_zeros(B, Dh) if h0 is None or h0.shape != (B, Dh) or B == 1 else h0
+    L = lengths.to(torch.int64)
+    outs = [None] * T
+    for t in range(T - 1, -1, -1):
+        new = torch.tanh(x[:, t] @ p["W_ih"].T + p["b_ih"] + h @ p["W_hh"].T + p["b_hh"])
+        active = (L > t)[:, None]
+        h = torch.where(active, new, h)
+        outs[t] = torch.where(active, new, torch.zeros_like(new))
+    return torch.stack(outs, 1), h
+'''}, "AI: h0 ignored for a batch of one (a 'no batch' shortcut path)."),
+]
