@@ -1472,7 +1472,7 @@ place_mutants(MUTANTS, MUTANT_BATCHES, list(ROUND_28_SWEEP), "new")
 
 # Round 29 (tests/redteam/round29/03-verdicts.md), the chunker: queries taken in blocks of 64 rows, the last shorter block
 # dropped (left as zeros), or never reached while every hidden case was shorter than a block. Parts 5 and 6 now have a
-# case of 1031 queries (a prime: no block of 2 to 1030 rows divides it); Part 7 already had one.
+# case of 1031 and 4099 queries (primes: no block of 2 to 1030 or 4098 rows divides them); Part 7 already had one.
 ROUND_29 = {
     "contributions_query_blocks_drop_the_last": ("test_contributions", {"contributions": _replaced_code(
         _MODEL["contributions"], "    return torch.einsum(\"bhtk,ehk->bhte\", heads, w_o)",

@@ -348,3 +348,11 @@ SUBMISSIONS.append({"name": "phase2-p7-key-chunks-online-4096-tail", "correct": 
         e = torch.exp(sc - sm); r = torch.exp(m - sm)
         den = den * r + e.sum(-1, keepdim=True); acc = acc * r + e @ v[:, :, s0:s0 + size].double(); m = mn
     out = (acc / den).to(x.dtype)''')}})
+SUBMISSIONS.append({"name": "phase2-p6-query-chunks-prealloc-4096", "correct": False, "why": "", "cells": {"left_padded": BASE["left_padded"].replace(
+'''    out = attention(split_heads(q, num_heads), split_heads(k, num_heads), split_heads(v, num_heads),
+                    allowed[:, None, None, :])''', '''    qh, kh, vh = split_heads(q, num_heads), split_heads(k, num_heads), split_heads(v, num_heads)
+    out = torch.zeros_like(qh)
+    t = qh.shape[2]
+    size = min(4096, t)
+    for s0 in range(0, t - size + 1 if size else 0, size):
+        out[:, :, s0:s0 + size] = attention(qh[:, :, s0:s0 + size], kh, vh, allowed[:, None, None, :])''')}})
