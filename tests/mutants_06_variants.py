@@ -2360,3 +2360,25 @@ RED_TEAM_29 = {
 }
 MUTANTS.update(RED_TEAM_29)
 place_mutants(MUTANTS, MUTANT_BATCHES, list(RED_TEAM_29), "new")
+
+# Round 29 class sweep (tests/redteam/round29/06-sweep-verdicts.md), class AH (a derivative wrong only at exactly 0):
+# phi = elu(x) + 1 pieced together from clamp or relu has the right values everywhere and slope 2 or 0 at exactly 0,
+# where elu with alpha = 1 has slope 1; random entries never hit 0. Caught by entries of q and k exactly 0 (and -0.0)
+DECAY_MODEL = solution_code(CHAPTER)["decayed_linear_attention"]
+SWEEP_29 = {
+    # phi(q) from clamp pieces (slope 2 at 0), phi(k) from relu pieces (slope 0 at 0): one mutant, one batch
+    "decay_phi_pieces_wrong_slope_at_0": ("test_decayed_linear_attention", {"decayed_linear_attention": _replaced(
+        DECAY_MODEL, "phi_q, phi_k = F.elu(q) + 1, F.elu(k) + 1",
+        "phi_q = q.clamp(min=0) + torch.exp(q.clamp(max=0))\n"
+        "    phi_k = torch.relu(k) + torch.exp(-torch.relu(-k))", once=True)}),
+}
+MUTANTS.update(SWEEP_29)
+place_mutants(MUTANTS, MUTANT_BATCHES, list(SWEEP_29), "new")
+# correct: elu(x) + 1 pieced together so that the slopes at 0 add up to 1 (relu's 0 and clamp's 1; maximum and
+# minimum split a tie 1/2 and 1/2), and the exp branch of a where kept finite (exp(800) is inf: the 0 * inf of the
+# unselected branch makes the gradient NaN, round 9's decay_elu_by_hand)
+# (added to round 28's variant, which had no Part 8 answer: no new graded notebook)
+CORRECT_VARIANTS["round28_sweep"]["decayed_linear_attention"] = _replaced(
+    DECAY_MODEL, "phi_q, phi_k = F.elu(q) + 1, F.elu(k) + 1",
+    "phi = lambda x: torch.where(x > 0, x + 1, torch.exp(x.clamp(max=0)))\n"
+    "    phi_q = torch.relu(q) + torch.exp(q.clamp(max=0))\n    phi_k = phi(k)", once=True)
