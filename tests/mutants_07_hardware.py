@@ -1977,3 +1977,59 @@ ROUND_28_SWEEP_AC7 = {
 }
 MUTANTS.update(ROUND_28_SWEEP_AC7)
 _place_mutants(MUTANTS, MUTANT_BATCHES, list(ROUND_28_SWEEP_AC7), "new")
+
+
+# round 29 sweep (class AG, the last shorter piece dropped): a computation in pieces of a size the student picks whose
+# last, shorter piece is left out, unseen while every hidden size was a multiple of the piece or shorter than one. The
+# hidden tests now have rows of 4093 elements whose largest is the last (Part 4), 1031 rows (Part 5), and 4099 and
+# 131 queries (Part 7)
+_R29_ROWS = """
+def quantize_asym(w, bits, group_size):
+    out_f, in_f = w.shape
+    q = torch.zeros(out_f, in_f, dtype=torch.uint8)
+    scale = torch.ones(out_f, in_f // group_size, dtype=w.dtype)
+    zero = torch.zeros(out_f, in_f // group_size, dtype=torch.uint8)
+    r = max(min(64, out_f), 1)  # pieces of 64 rows: the last, shorter piece is dropped
+    for r0 in range(0, out_f - r + 1, r):
+        q[r0:r0 + r], scale[r0:r0 + r], zero[r0:r0 + r] = quantize_rows(w[r0:r0 + r], bits, group_size)
+    return q, scale, zero
+
+"""
+ROUND_29_SWEEP = {
+    "rms_sum_of_squares_in_pieces_last_dropped": ("test_rms_norm_half", {"rms_norm_half": _replaced(
+        _SOLUTION["rms_norm_half"], "    mean_square = (s * s).mean(dim=-1, keepdim=True)",
+        "    sq = s * s\n    piece = min(256, x.shape[-1])  # the sum of squares in pieces of 256: the last, shorter one dropped\n"
+        "    mean_square = sum(sq[..., i:i + piece].sum(dim=-1, keepdim=True)\n"
+        "                      for i in range(0, x.shape[-1] - piece + 1, piece)) / x.shape[-1]", once=True)}),
+    "asym_rows_in_pieces_last_dropped": ("test_quantize_asym", {"quantize_asym": _replaced(_replaced(
+        _SOLUTION["quantize_asym"], "def quantize_asym(w, bits, group_size):\n", "def quantize_rows(w, bits, group_size):\n",
+        once=True), "\ndef dequantize_asym(", _R29_ROWS + "\ndef dequantize_asym(", once=True)}),
+    "backward_query_pieces_last_dropped": ("test_chunk_attention", {"chunk_attention": """
+def chunk_attention_backward(q, k, v, sink, out, lse, d_out, offset, block, causal=True):
+    T, Dh = q.shape
+    stop = offset + T if causal else k.shape[0]
+    scale = 1.0 / math.sqrt(Dh)
+    dq = torch.zeros_like(q)
+    dk = torch.zeros_like(k)
+    dv = torch.zeros_like(v)
+    delta = (d_out * out).sum(dim=1)
+    c = max(min(64, T), 1)  # pieces of 64 queries beside the tiles of block keys: the last, shorter piece is dropped
+    for i0 in range(0, T - c + 1, c):
+        i1 = i0 + c
+        pos = torch.arange(offset + i0, offset + i1)[:, None]
+        for j0 in range(0, stop, block):
+            j1 = min(j0 + block, stop)
+            kj, vj = k[j0:j1], v[j0:j1]
+            p = torch.exp(q[i0:i1] @ kj.T * scale - lse[i0:i1, None])
+            if causal:
+                p = p.masked_fill(torch.arange(j0, j1)[None, :] > pos, 0.0)
+            dv[j0:j1] += p.T @ d_out[i0:i1]
+            ds = p * (d_out[i0:i1] @ vj.T - delta[i0:i1, None])
+            dq[i0:i1] += ds @ kj * scale
+            dk[j0:j1] += ds.T @ q[i0:i1] * scale
+    dsink = -(torch.exp(sink - lse) * delta).sum()
+    return dq, dk, dv, dsink
+"""}),
+}
+MUTANTS.update(ROUND_29_SWEEP)
+_place_mutants(MUTANTS, MUTANT_BATCHES, list(ROUND_29_SWEEP), "new")
