@@ -1920,3 +1920,108 @@ ROUND_29 = {
 }
 MUTANTS.update(ROUND_29)
 place_mutants(MUTANTS, MUTANT_BATCHES, list(ROUND_29), "new")
+
+
+# Round 29 class sweep (tests/redteam/round29/02-sweep-verdicts.md), class AG (the last, shorter piece dropped): queries,
+# keys, sequences or pairs taken in blocks of a size an answer picks, the last, shorter block dropped, unseen while
+# every hidden size stayed below one block. Closed by a prime size past the block sizes (4099 queries, keys or rows in
+# Parts 1, 2, 4 and 5, T = 521 in Part 7) and, in Part 6, by draws that the test sets so that only the last normal
+# number is not 0. (Class AF, a running maximum started at 0, was caught in Parts 5 and 7 already.)
+ROUND_29_SWEEP = {
+    # Part 1: queries in blocks of 1024, the last, shorter block left at 0 (every case had fewer than 1024 queries)
+    "raw_scores_query_blocks_of_1024_last_dropped": ("test_raw_scores", {"raw_scores": """
+def raw_scores(q, k):
+    a, b = q.to(torch.float64), k.to(torch.float64)
+    n = a.shape[-2]
+    k_norms = b.square().sum(dim=-1).unsqueeze(-2)                 # (..., 1, S)
+    out = a.new_zeros(*a.shape[:-1], b.shape[-2])                  # (..., T, S), filled block by block
+    for i in range(0, max(1, n // 1024) * 1024, 1024):
+        qa = a[..., i:i + 1024, :]
+        d = qa.square().sum(dim=-1, keepdim=True) + k_norms - 2 * qa @ b.transpose(-2, -1)
+        out[..., i:i + 1024, :] = -d.clamp(min=0)
+    return out.to(q.dtype)
+"""}),
+    # Part 2: the row sum over blocks of 4096 keys, the last, shorter block left out (every row had 2000 keys or fewer)
+    "softmax_backward_key_blocks_of_4096_last_dropped": ("test_softmax_backward", {"softmax_backward": """
+def softmax_backward(weights, grad_weights, temperature=1.0):
+    prod = weights * grad_weights
+    n = prod.shape[-1]
+    inner = torch.zeros_like(prod[..., :1])
+    for j in range(0, max(1, n // 4096) * 4096, 4096):                                   # the row sum in pieces of 4096 keys
+        inner = inner + prod[..., j:j + 4096].sum(dim=-1, keepdim=True)
+    return weights * (grad_weights - inner) / temperature
+"""}),
+    # Part 4: sequences 64 at a time, the last, shorter block left as padding (every batch had 40 rows or fewer)
+    "padding_mask_row_blocks_of_64_last_dropped": ("test_padding_mask", {"padding_mask": """
+def padding_mask(lengths, s):
+    n = lengths.shape[0]
+    allowed = torch.zeros(n, s, dtype=torch.bool)
+    positions = torch.zeros(n, s, dtype=torch.int64)
+    slots = torch.arange(s)[None, :]
+    for i in range(0, max(1, n // 64) * 64, 64):                                   # 64 sequences at a time
+        start = s - lengths[i:i + 64].long()[:, None]
+        allowed[i:i + 64] = slots >= start
+        positions[i:i + 64] = (slots - start).clamp(min=0)
+    return allowed, positions
+"""}),
+    # Part 5: an online softmax over blocks of 512 keys, the last, shorter block left out (every case had 300 keys or fewer)
+    "masked_attention_online_key_blocks_of_512_last_dropped": ("test_masked_attention", {"masked_attention": """
+def masked_attention(q, k, v, allowed):
+    given = q.dtype
+    work = torch.float32 if q.dtype == torch.bfloat16 else q.dtype
+    q, k, v = q.to(work), k.to(work), v.to(work)
+    lead = torch.broadcast_shapes(q.shape[:-2], k.shape[:-2])
+    t, n = q.shape[-2], k.shape[-2]
+    allowed = allowed.expand(*lead, t, n)
+    m = torch.full((*lead, t, 1), float("-inf"), dtype=work)                     # the running maximum
+    l = torch.zeros(*lead, t, 1, dtype=work)                        # the running sum of exponentials
+    acc = torch.zeros(*lead, t, v.shape[-1], dtype=work)
+    for j in range(0, max(1, n // 512) * 512, 512):                                   # 512 keys at a time
+        z = q @ k[..., j:j + 512, :].transpose(-2, -1) / math.sqrt(q.shape[-1])
+        z = z.masked_fill(~allowed[..., j:j + 512], float("-inf"))
+        m_new = torch.maximum(m, z.amax(dim=-1, keepdim=True))
+        shift = torch.where(torch.isinf(m_new), torch.zeros_like(m_new), m_new)
+        alpha = torch.exp(m - shift)
+        p = torch.exp(z - shift)
+        l = l * alpha + p.sum(dim=-1, keepdim=True)
+        acc = acc * alpha + p @ v[..., j:j + 512, :]
+        m = m_new
+    out = acc / torch.where(l > 0, l, torch.ones_like(l))
+    shift = torch.where(torch.isinf(m), torch.zeros_like(m), m)
+    lse = (shift + torch.log(l)).squeeze(-1)
+    return out.to(given), lse.to(given)
+"""}),
+    # Part 6: the dots in blocks of 4096 pairs, the last, shorter block left out of the variance (about right on average)
+    "variance_dots_in_blocks_of_4096_last_dropped": ("test_variance_experiment", {"variance_experiment": """
+def dot_product_variance(d_k, n, scale=1.0, generator=None):
+    q = torch.rand(n, d_k, generator=generator, dtype=torch.float64)
+    k = torch.randn(n, d_k, generator=generator, dtype=torch.float64)
+    dots = torch.cat([scale * (q[i:i + 4096] * k[i:i + 4096]).sum(dim=-1) for i in range(0, max(1, n // 4096) * 4096, 4096)])
+    return dots.var().item()
+
+predicted_variance_512 = 512 / 3
+"""}),
+    # Part 7: queries 512 at a time, the last, shorter block left at 0 (every sequence had 300 positions or fewer)
+    "fixed_attention_query_blocks_of_512_last_dropped": ("test_fixed_self_attention", {"fixed_self_attention": """
+class FixedSelfAttention(SeedSelfAttention):
+    def forward(self, x, lengths=None, causal=False):
+        n = x.shape[1]
+        q, k, v = self.query(x), self.key(x), self.value(x)
+        out = torch.zeros_like(v)
+        keys = torch.arange(n, device=x.device)
+        for i in range(0, max(1, n // 512) * 512, 512):                               # 512 queries at a time
+            rows = torch.arange(i, min(i + 512, n), device=x.device)
+            scores = q[:, i:i + 512] @ k.transpose(-2, -1) / math.sqrt(q.shape[-1])
+            allowed = torch.ones(len(rows), n, dtype=torch.bool, device=x.device)
+            if causal:
+                allowed = keys[None, :] <= rows[:, None]
+            allowed = allowed.expand(x.shape[0], len(rows), n)
+            if lengths is not None:
+                allowed = allowed & (keys[None, None, :] < lengths[:, None, None]) & (rows[None, :, None] < lengths[:, None, None])
+            weights = torch.softmax(scores.masked_fill(~allowed, float("-inf")), dim=-1)
+            out[:, i:i + 512] = torch.nan_to_num(weights, nan=0.0).masked_fill(~allowed.any(-1, keepdim=True), 0.0) @ v
+        return out
+"""}),
+}
+MUTANTS.update(ROUND_29_SWEEP)
+place_mutants(MUTANTS, MUTANT_BATCHES, list(ROUND_29_SWEEP), "new")
