@@ -2382,3 +2382,39 @@ CORRECT_VARIANTS["round28_sweep"]["decayed_linear_attention"] = _replaced(
     DECAY_MODEL, "phi_q, phi_k = F.elu(q) + 1, F.elu(k) + 1",
     "phi = lambda x: torch.where(x > 0, x + 1, torch.exp(x.clamp(max=0)))\n"
     "    phi_q = torch.relu(q) + torch.exp(q.clamp(max=0))\n    phi_k = phi(k)", once=True)
+
+# Round 29 class sweep, class AG (the last, shorter piece dropped): a chunkwise answer (the quadratic form within a
+# chunk of 20, the state across chunks) that drops the last shorter chunk after a full one. 20 divides every hidden T
+# above it (40, 120, 300, 1100), so it kept full marks; caught by T = 131, a prime
+SWEEP_29_AG = {
+    "decay_chunks_of_20_last_dropped": ("test_decayed_linear_attention", {"decayed_linear_attention": """
+def decayed_linear_attention(q, k, v, decay):
+    dtype = q.dtype
+    work = torch.float32 if dtype in (torch.float16, torch.bfloat16) else dtype
+    q, k, v = q.to(work), k.to(work), v.to(work)
+    phi_q, phi_k = F.elu(q) + 1, F.elu(k) + 1
+    t, c = q.shape[-2], 20
+    state = torch.zeros(*q.shape[:-2], q.shape[-1], v.shape[-1], dtype=work)
+    norm = torch.zeros(*q.shape[:-2], q.shape[-1], 1, dtype=work)
+    idx = torch.arange(c)
+    gap = idx[:, None] - idx[None, :]
+    inner = torch.where(gap >= 0, decay ** gap.clamp(min=0).to(work), torch.zeros((), dtype=work))
+    carry_in = decay ** (idx + 1).to(work)
+    outs = []
+    for s in range(0, max(t - t % c, min(t, c)), c):  # the last, shorter chunk is dropped after a full one
+        e = min(s + c, t)
+        n = e - s
+        pq, pk, vv = phi_q[..., s:e, :], phi_k[..., s:e, :], v[..., s:e, :]
+        sim = (pq @ pk.transpose(-2, -1)) * inner[:n, :n]
+        w_in = carry_in[:n][:, None]
+        outs.append((sim @ vv + w_in * (pq @ state)) / (sim.sum(-1, keepdim=True) + w_in * (pq @ norm)))
+        back = (decay ** (n - 1 - idx[:n]).to(work))[:, None]
+        state = decay ** n * state + (pk * back).transpose(-2, -1) @ vv
+        norm = decay ** n * norm + (pk * back).sum(-2)[..., None]
+    if not outs:
+        return (v[..., :0, :] * 1).to(dtype)
+    return torch.cat(outs, dim=-2).to(dtype)
+"""}),
+}
+MUTANTS.update(SWEEP_29_AG)
+place_mutants(MUTANTS, MUTANT_BATCHES, list(SWEEP_29_AG), "new")
