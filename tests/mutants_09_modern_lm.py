@@ -1838,3 +1838,80 @@ ROUND_29_SWEEP["generate_softmax_max_from_zero"] = ("test_generate_with_cache", 
     "    return e / e.sum(dim=dim, keepdim=True)\n\n\ndef generate_with_cache(", 1)})
 MUTANTS.update(ROUND_29_SWEEP)
 place_mutants(MUTANTS, MUTANT_BATCHES, ROUND_29_SWEEP, "new")
+
+
+# round 29 class sweep (tests/redteam/round29/09-sweep-verdicts.md). AH, a derivative wrong only at exactly 0: a head
+# of zeros answered by a torch.where (value 0, gradient 0 instead of the scale / sqrt(eps)); SiLU rewritten as
+# relu(g) - |g| sigma(-beta |g|), right in value for every beta, with slope 0 instead of 1/2 at g = 0. AG, the last,
+# shorter piece dropped: hidden units, predicted tokens, positions and vocabulary ids taken in pieces of a size the
+# student picks, the last shorter piece left out (every hidden size was a multiple of the piece or below one)
+_SOL29 = solution_code(CHAPTER)
+ROUND_29_CLASS_SWEEP = {
+    "rms_zero_heads_by_where": ("test_head_rms_norm", {"head_rms_norm": _changed(
+        _SOL29["head_rms_norm"],
+        "    inv_rms = torch.rsqrt(heads.double().square().mean(dim=-1, keepdim=True) + eps).to(work)",
+        "    ms = heads.double().square().mean(dim=-1, keepdim=True)\n"
+        "    inv_rms = torch.where(ms > 0, torch.rsqrt(ms + eps), torch.zeros((), dtype=ms.dtype)).to(work)", once=True)}),
+    "swiglu_silu_by_relu_and_abs": ("test_fused_swiglu", {"fused_swiglu": _changed(
+        _SOL29["fused_swiglu"], "gate * torch.sigmoid(beta * gate) * up",
+        "(torch.relu(gate) - gate.abs() * torch.sigmoid(-beta * gate.abs())) * up", once=True)}),
+    "swiglu_hidden_units_in_pieces_last_dropped": ("test_fused_swiglu", {"fused_swiglu": """
+def fused_swiglu(x, w_gate_up, w_down, beta=1.0, limit=None, interleaved=False):
+    work = x.dtype if x.dtype in (torch.float32, torch.float64) else torch.float32
+    F = w_down.shape[1]
+    xw = x.to(work)
+    out = xw[..., :0] @ w_down.to(work)[:, :0].T
+    c = max(min(1024, F), 1)  # hidden units in pieces of 1024: the last, shorter piece is dropped
+    for f0 in range(0, F - c + 1, c):
+        f1 = f0 + c
+        if interleaved:
+            gate = xw @ w_gate_up[2 * f0:2 * f1:2].to(work).T
+            up = xw @ w_gate_up[2 * f0 + 1:2 * f1:2].to(work).T
+        else:
+            gate = xw @ w_gate_up[f0:f1].to(work).T
+            up = xw @ w_gate_up[F + f0:F + f1].to(work).T
+        if limit is not None:
+            gate = gate.clamp(max=limit)
+            up = up.clamp(min=-limit, max=limit)
+        out = out + (gate * torch.sigmoid(beta * gate) * up) @ w_down[:, f0:f1].to(work).T
+    return out.to(x.dtype)
+"""}),
+    "loss_tokens_in_pieces_last_dropped": ("test_masked_lm_loss", {"masked_lm_loss": _changed(
+        _SOL29["masked_lm_loss"],
+        "    log_z = torch.logsumexp(scores, dim=-1)\n    picked = scores.gather(-1, targets.unsqueeze(-1)).squeeze(-1)\n"
+        "    per_token = (log_z - picked) + z_loss * log_z.square()\n    return per_token.sum() / max(count, 1), count",
+        "    c = max(min(1024, count), 1)  # the predicted tokens in pieces of 1024: the last, shorter piece is dropped\n"
+        "    total = scores[:0].sum()\n"
+        "    for t0 in range(0, count - c + 1, c):\n"
+        "        s = scores[t0:t0 + c]\n"
+        "        log_z = torch.logsumexp(s, dim=-1)\n"
+        "        picked = s.gather(-1, targets[t0:t0 + c].unsqueeze(-1)).squeeze(-1)\n"
+        "        total = total + ((log_z - picked) + z_loss * log_z.square()).sum()\n"
+        "    return total / max(count, 1), count", once=True)}),
+    "rope_positions_in_pieces_last_dropped": ("test_rope_llama3", {"rope_llama3": _changed(
+        _SOL29["rope_llama3"],
+        "    angle = positions.to(torch.float64)[:, None, :, None] * theta  # (B, 1, T, Dh/2)\n"
+        "    cos, sin = angle.cos(), angle.sin()\n"
+        "    first, second = x.to(torch.float64).chunk(2, dim=-1)\n"
+        "    out = torch.cat([first * cos - second * sin, second * cos + first * sin], dim=-1)\n",
+        "    pieces = []\n    c = max(min(512, t), 1)  # positions in pieces of 512: the last, shorter piece is not turned\n"
+        "    for t0 in range(0, t - c + 1, c):\n"
+        "        angle = positions[:, t0:t0 + c].to(torch.float64)[:, None, :, None] * theta\n"
+        "        cos, sin = angle.cos(), angle.sin()\n"
+        "        first, second = x[:, :, t0:t0 + c].to(torch.float64).chunk(2, dim=-1)\n"
+        "        pieces.append(torch.cat([first * cos - second * sin, second * cos + first * sin], dim=-1))\n"
+        "    done = sum(p.shape[2] for p in pieces)\n"
+        "    out = torch.cat(pieces + [x[:, :, done:].to(torch.float64)], dim=2)\n", once=True)}),
+    "generate_argmax_in_pieces_last_dropped": ("test_generate_with_cache", {"generate_with_cache": _changed(
+        _SOL29["generate_with_cache"], "            token = scores.argmax(dim=-1)\n",
+        "            c = max(min(4096, scores.shape[-1]), 1)  # ids in pieces of 4096: the last, shorter piece is dropped\n"
+        "            best = torch.full((scores.shape[0],), float('-inf'))\n"
+        "            token = torch.zeros(scores.shape[0], dtype=torch.long)\n"
+        "            for v0 in range(0, scores.shape[-1] - c + 1, c):\n"
+        "                top, at = scores[:, v0:v0 + c].max(dim=-1)\n"
+        "                better = top > best\n"
+        "                token = torch.where(better, at + v0, token)\n"
+        "                best = torch.where(better, top, best)\n", once=True)}),
+}
+MUTANTS.update(ROUND_29_CLASS_SWEEP)
+place_mutants(MUTANTS, MUTANT_BATCHES, ROUND_29_CLASS_SWEEP, "new")
