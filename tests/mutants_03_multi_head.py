@@ -1490,3 +1490,26 @@ ROUND_29 = {
 }
 MUTANTS.update(ROUND_29)
 place_mutants(MUTANTS, MUTANT_BATCHES, list(ROUND_29), "new")
+
+
+# Round 29 class sweep (tests/redteam/round29/03-sweep-verdicts.md), class AG (the last, shorter piece dropped): Part 7's
+# new queries taken in blocks of 512 (a loop over them is allowed), the last, shorter block left at 0, unseen while every
+# block had 299 queries or fewer; closed by 521 new queries after a cache of 2. (Classes AF and AI were caught in Parts
+# 5-7 already; Parts 5 and 6 had AG closed in round 29.)
+ROUND_29_SWEEP = {
+    "cache_query_blocks_of_512_last_dropped": ("test_cache", {"cache": """def causal_attention_with_cache(x, past_k, past_v, params, num_heads):
+    p, t = past_k.shape[2], x.shape[1]
+    qkv = x @ params["w_qkv"].T + params["b_qkv"]  # (B, T, 3D)
+    q, k_new, v_new = (split_heads(part, num_heads) for part in qkv.chunk(3, dim=-1))
+    k = torch.cat([past_k, k_new], dim=2)  # (B, H, P+T, Dh)
+    v = torch.cat([past_v, v_new], dim=2)
+    allowed = torch.ones(t, p + t, dtype=torch.bool).tril(diagonal=p)  # query t sees keys 0 .. p + t
+    heads = torch.zeros_like(q)
+    n = t
+    for i in range(0, max(1, n // 512) * 512, 512):                                   # 512 new queries at a time
+        heads[:, :, i:i + 512] = attention(q[:, :, i:i + 512], k, v, allowed[i:i + 512])
+    out = merge_heads(heads) @ params["w_o"].T + params["b_o"]
+    return out, k, v"""}),
+}
+MUTANTS.update(ROUND_29_SWEEP)
+place_mutants(MUTANTS, MUTANT_BATCHES, list(ROUND_29_SWEEP), "new")
