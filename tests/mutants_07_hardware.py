@@ -2033,3 +2033,19 @@ def chunk_attention_backward(q, k, v, sink, out, lse, d_out, offset, block, caus
 }
 MUTANTS.update(ROUND_29_SWEEP)
 _place_mutants(MUTANTS, MUTANT_BATCHES, list(ROUND_29_SWEEP), "new")
+# the same class in Part 4, second pass: the last piece taken as the last full-size piece (the overlap counted twice),
+# and the last piece padded with zeros with the mean taken over the padded length; caught by the 2053-element rows
+ROUND_29_SWEEP_PASS_2 = {
+    "rms_last_piece_overlaps_the_one_before": ("test_rms_norm_half", {"rms_norm_half": _replaced(
+        _SOLUTION["rms_norm_half"], "    mean_square = (s * s).mean(dim=-1, keepdim=True)",
+        "    sq, D = s * s, x.shape[-1]\n    piece = min(256, D)  # the last piece: the last 256 elements, overlapping the one before\n"
+        "    starts = list(range(0, D - piece + 1, piece)) + ([D - piece] if D % piece else [])\n"
+        "    mean_square = sum(sq[..., i:i + piece].sum(dim=-1, keepdim=True) for i in starts) / D", once=True)}),
+    "rms_last_piece_padded_mean_over_the_padding": ("test_rms_norm_half", {"rms_norm_half": _replaced(
+        _SOLUTION["rms_norm_half"], "    mean_square = (s * s).mean(dim=-1, keepdim=True)",
+        "    D = x.shape[-1]\n    piece = min(256, D)\n    padded = -(-D // piece) * piece  # the last piece padded with zeros\n"
+        "    sq = torch.nn.functional.pad(s * s, (0, padded - D))\n"
+        "    mean_square = sq.reshape(*sq.shape[:-1], -1, piece).sum(dim=-1).mean(dim=-1, keepdim=True) / piece", once=True)}),
+}
+MUTANTS.update(ROUND_29_SWEEP_PASS_2)
+_place_mutants(MUTANTS, MUTANT_BATCHES, list(ROUND_29_SWEEP_PASS_2), "new")

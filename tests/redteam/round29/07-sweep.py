@@ -229,3 +229,25 @@ def dequantize_asym(q, scale, zero):
 QUANT_MODEL = MODEL["quantize_asym"][:MODEL["quantize_asym"].index("def dequantize_asym")]
 add("AG5-dequantize-in-pieces-of-64-rows-last-dropped", "quantize_asym", "\n" + QUANT_MODEL + DEQUANT_CHUNKED,
     "AG: rows dequantised in pieces of 64, the last shorter piece dropped (text: any out_features)")
+
+# ---- second pass (after the fixes): the last piece double-counted or mis-padded rather than dropped ----
+add("AG4-last-piece-overlaps", "rms_norm_half", swap("rms_norm_half",
+    "    mean_square = (s * s).mean(dim=-1, keepdim=True)         # accumulated in float32 inside torch, rounded once\n",
+    "    sq = s * s\n    D = x.shape[-1]\n    piece = min(256, D)\n"
+    "    starts = list(range(0, D - piece + 1, piece)) + ([D - piece] if D % piece else [])  # last piece: the last 256\n"
+    "    mean_square = sum(sq[..., i:i + piece].sum(dim=-1, keepdim=True) for i in starts) / D\n"),
+    "AG: the last piece taken as the last 256 elements, which double-counts the overlap (text: the mean over the row)")
+add("AG4-last-piece-zero-padded-mean", "rms_norm_half", swap("rms_norm_half",
+    "    mean_square = (s * s).mean(dim=-1, keepdim=True)         # accumulated in float32 inside torch, rounded once\n",
+    "    D = x.shape[-1]\n    piece = min(256, D)\n    padded = -(-D // piece) * piece\n"
+    "    sq = torch.nn.functional.pad(s * s, (0, padded - D))  # the last piece padded with zeros\n"
+    "    mean_square = sq.reshape(*sq.shape[:-1], -1, piece).sum(dim=-1).mean(dim=-1, keepdim=True) / piece\n"),
+    "AG: the last piece padded with zeros and the mean taken over the padded length (text: the mean over D)")
+add("AG5-quantize-last-piece-overlaps", "quantize_asym",
+    QUANT_CHUNKED.replace("    for r0 in range(0, RANGE, r):\n",
+                          "    for r0 in list(range(0, out_f - r + 1, r)) + ([out_f - r] if out_f % r else []):\n") + "\n\n" + DEQ_MODEL,
+    "AG counterpart: the last piece taken as the last 64 rows; rows written twice get the same values", correct=True)
+add("AG7-query-last-piece-overlaps", "chunk_attention",
+    BACKWARD_QUERY_CHUNKS.replace("QB", "64").replace("    for i0 in range(0, RANGE, c):\n        i1 = min(i0 + c, T)\n",
+        "    for i0 in list(range(0, T - c + 1, c)) + ([T - c] if T % c else []):\n        i1 = i0 + c\n"),
+    "AG: the last piece of queries taken as the last 64, double-counting the overlap in dk, dv and dq")
