@@ -198,3 +198,18 @@ add("AH2-silu-by-sign-and-tanh", "fused_swiglu", swap("fused_swiglu",
     "0.5 * gate * (1 + torch.sign(gate) * torch.tanh(beta * gate.abs() / 2)) * up"),
     "AH counterpart: sigma(y) = (1 + tanh(y / 2)) / 2 with tanh(y) = sign(y) tanh(|y|): its wrong slope at 0 is "
     "multiplied by g = 0, so the gradient is right", correct=True)
+
+# ---- second pass (after the fixes): the last piece double-counted rather than dropped ----
+add("AG2-last-piece-overlaps", "fused_swiglu",
+    SWIGLU_CHUNKED.replace("CH", "1024").replace("    for f0 in range(0, RANGE, c):\n        f1 = min(f0 + c, F)\n",
+        "    for f0 in list(range(0, F - c + 1, c)) + ([F - c] if F % c else []):\n        f1 = f0 + c\n"),
+    "AG: the last piece of hidden units taken as the last 1024, double-counting the overlap")
+add("AG4-tokens-last-piece-overlaps", "masked_lm_loss",
+    LOSS_TOKEN_CHUNKED.replace("CH", "1024").replace("    for t0 in range(0, RANGE, c):\n",
+        "    for t0 in list(range(0, count - c + 1, c)) + ([count - c] if count % c else []):\n"),
+    "AG: the last piece of tokens taken as the last 1024, double-counting the overlap")
+add("AG8-argmax-last-piece-overlaps", "generate_with_cache", GEN_CHUNKED_ARGMAX.replace(
+    "            for v0 in range(0, V - c + 1, c):\n",
+    "            for v0 in list(range(0, V - c + 1, c)) + ([V - c] if V % c else []):\n"),
+    "AG counterpart: the last piece of ids taken as the last 4096; a maximum over overlapping pieces is still the "
+    "maximum, and the strict comparison keeps the lowest id among ties", correct=True)
