@@ -1915,3 +1915,30 @@ def fused_swiglu(x, w_gate_up, w_down, beta=1.0, limit=None, interleaved=False):
 }
 MUTANTS.update(ROUND_29_CLASS_SWEEP)
 place_mutants(MUTANTS, MUTANT_BATCHES, ROUND_29_CLASS_SWEEP, "new")
+# the same class, third pass: the new tokens' queries in pieces of 64 (Part 7) and the softmax's normaliser summed over
+# pieces of 4096 ids (Part 8), the last shorter piece dropped; caught by T = 257 new tokens and by V = 4099 sampled
+ROUND_29_CLASS_SWEEP_PASS_3 = {
+    "ragged_query_pieces_last_dropped": ("test_ragged_cached_attention", {"ragged_cached_attention": _changed(
+        _SOL29["ragged_cached_attention"],
+        "    scores = torch.einsum(\"bgrtd,bgsd->bgrts\", qg, keys) / math.sqrt(dh)\n"
+        "    allowed = torch.arange(s_max)[None, None, :] <= slots[:, :, None]  # (B, T, S_max)\n"
+        "    scores = scores.masked_fill(~allowed[:, None, None], float(\"-inf\"))\n"
+        "    out = torch.einsum(\"bgrts,bgsd->bgrtd\", scores.softmax(dim=-1), values)\n",
+        "    outs = []\n    c = max(min(64, t), 1)  # queries in pieces of 64: the last, shorter piece is left as zeros\n"
+        "    for t0 in range(0, t - c + 1, c):\n"
+        "        sc = torch.einsum(\"bgrtd,bgsd->bgrts\", qg[:, :, :, t0:t0 + c], keys) / math.sqrt(dh)\n"
+        "        allowed = torch.arange(s_max)[None, None, :] <= slots[:, t0:t0 + c, None]\n"
+        "        sc = sc.masked_fill(~allowed[:, None, None], float(\"-inf\"))\n"
+        "        outs.append(torch.einsum(\"bgrts,bgsd->bgrtd\", sc.softmax(dim=-1), values))\n"
+        "    done = sum(o.shape[3] for o in outs)\n"
+        "    out = torch.cat(outs + [qg[:, :, :, done:] * 0], dim=3)\n", once=True)}),
+    "generate_softmax_normaliser_in_pieces_last_dropped": ("test_generate_with_cache", {"generate_with_cache": _changed(
+        _SOL29["generate_with_cache"], "torch.softmax(scores / temperature, dim=-1)", "pieces_softmax(scores / temperature)",
+        once=True).replace("def generate_with_cache(",
+        "def pieces_softmax(z):\n    e = torch.exp(z - z.amax(dim=-1, keepdim=True))\n"
+        "    c = max(min(4096, z.shape[-1]), 1)  # the normaliser over pieces of 4096 ids: the last, shorter one dropped\n"
+        "    total = sum(e[:, v0:v0 + c].sum(dim=-1, keepdim=True) for v0 in range(0, z.shape[-1] - c + 1, c))\n"
+        "    return e / total\n\n\ndef generate_with_cache(", 1)}),
+}
+MUTANTS.update(ROUND_29_CLASS_SWEEP_PASS_3)
+place_mutants(MUTANTS, MUTANT_BATCHES, ROUND_29_CLASS_SWEEP_PASS_3, "new")

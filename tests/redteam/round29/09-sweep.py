@@ -213,3 +213,29 @@ add("AG8-argmax-last-piece-overlaps", "generate_with_cache", GEN_CHUNKED_ARGMAX.
     "            for v0 in list(range(0, V - c + 1, c)) + ([V - c] if V % c else []):\n"),
     "AG counterpart: the last piece of ids taken as the last 4096; a maximum over overlapping pieces is still the "
     "maximum, and the strict comparison keeps the lowest id among ties", correct=True)
+
+# ---- third pass: pieces in the two remaining loops a student may write ----
+add("AG8-softmax-normaliser-in-pieces-of-4096-last-dropped", "generate_with_cache", swap("generate_with_cache",
+    "torch.multinomial(torch.softmax(scores / temperature, dim=-1), 1, generator=generator)",
+    "torch.multinomial(pieces_softmax(scores / temperature), 1, generator=generator)",
+    code="\ndef pieces_softmax(z):\n    top = z.amax(dim=-1, keepdim=True)\n    e = torch.exp(z - top)\n"
+         "    V = z.shape[-1]\n    c = max(min(4096, V), 1)  # the normaliser summed in pieces of 4096 ids\n"
+         "    total = sum(e[:, v0:v0 + c].sum(dim=-1, keepdim=True) for v0 in range(0, V - c + 1, c))\n"
+         "    return e / total\n\n" + MODEL["generate_with_cache"]),
+    "AG: the softmax's normaliser summed over pieces of 4096 ids, the last shorter piece dropped (text: probs = "
+    "softmax(scores / temperature), those probabilities as they are)")
+RAGGED_QUERY_PIECES = swap("ragged_cached_attention",
+    "    scores = torch.einsum(\"bgrtd,bgsd->bgrts\", qg, keys) / math.sqrt(dh)\n"
+    "    allowed = torch.arange(s_max)[None, None, :] <= slots[:, :, None]  # (B, T, S_max)\n"
+    "    scores = scores.masked_fill(~allowed[:, None, None], float(\"-inf\"))\n"
+    "    out = torch.einsum(\"bgrts,bgsd->bgrtd\", scores.softmax(dim=-1), values)\n",
+    "    outs = []\n    c = max(min(64, t), 1)  # queries in pieces of 64\n"
+    "    for t0 in range(0, t - c + 1, c):\n"
+    "        sc = torch.einsum(\"bgrtd,bgsd->bgrts\", qg[:, :, :, t0:t0 + c], keys) / math.sqrt(dh)\n"
+    "        allowed = torch.arange(s_max)[None, None, :] <= slots[:, t0:t0 + c, None]\n"
+    "        sc = sc.masked_fill(~allowed[:, None, None], float(\"-inf\"))\n"
+    "        outs.append(torch.einsum(\"bgrts,bgsd->bgrtd\", sc.softmax(dim=-1), values))\n"
+    "    done = sum(o.shape[3] for o in outs)\n"
+    "    out = torch.cat(outs + [qg[:, :, :, done:] * 0], dim=3)\n")
+add("AG7-query-pieces-of-64-last-dropped", "ragged_cached_attention", RAGGED_QUERY_PIECES,
+    "AG: the new tokens' queries in pieces of 64, the last shorter piece left as zeros (text: the next T tokens, any T)")
