@@ -311,6 +311,56 @@ AUDIT_TRIGGERS = {
 }
 
 
+def _hook_path_functions(installed: tuple[str, ...], calls: list[str]):
+    """The audit hook's own ``resolved`` (and the ``walk`` it uses), taken out of its source and run here with
+    ``installed`` as the installed folders; ``calls`` records every path it hands to ``lstat``."""
+    tree = ast.parse(guard.AUDIT_SOURCE.replace("%r", "None"))
+    install = next(n for n in tree.body if isinstance(n, ast.FunctionDef) and n.name == "__attnlab_install_audit__")
+    wanted = [n for n in install.body if isinstance(n, ast.FunctionDef) and n.name in ("resolved", "walk")]
+    assert len(wanted) == 2, "the audit hook's resolved() and walk() were not found"
+
+    def lstat(path):
+        calls.append(path)
+        return os.lstat(path)
+
+    namespace = {"lstat": lstat, "readlink": os.readlink, "s_islnk": __import__("stat").S_ISLNK, "getcwd": os.getcwd,
+                 "plain": lambda x: x if type(x) is str else None, "os_error": OSError, "value_error": ValueError,
+                 "installed": installed, "known_dirs": {}}
+    exec(compile(ast.Module(body=wanted, type_ignores=[]), "<resolved>", "exec"), namespace)
+    return namespace["resolved"]
+
+
+def test_the_hooks_path_resolution_is_realpaths_and_asks_once_per_installed_folder(tmp_path):
+    # the hook resolves every module file an import or an exec names (red team 23: never through posixpath, which an
+    # answer can patch); a folder below an installed one is resolved once, not again for every file in it
+    root = tmp_path / "site"
+    (root / "pkg" / "sub").mkdir(parents=True)
+    (tmp_path / "elsewhere").mkdir()
+    (root / "pkg" / "sub" / "m.py").write_text("")
+    (tmp_path / "elsewhere" / "x.py").write_text("")
+    os.symlink(tmp_path / "elsewhere", root / "pkg" / "out")             # a folder link out of the installed folder
+    os.symlink("../sub/m.py", root / "pkg" / "sub" / "rel.py")          # a relative file link
+    os.symlink(tmp_path / "elsewhere" / "x.py", root / "pkg" / "abs.py")  # an absolute file link
+    os.symlink("loop2", root / "pkg" / "loop1")
+    os.symlink("loop1", root / "pkg" / "loop2")
+    calls = []
+    resolved = _hook_path_functions((str(root) + "/",), calls)
+    paths = [root / "pkg" / "sub" / "m.py", root / "pkg" / "sub" / "rel.py", root / "pkg" / "abs.py",
+             root / "pkg" / "out" / "x.py", root / "pkg" / "out" / "missing.py", root / "pkg" / "sub" / ".." / "abs.py",
+             root / "pkg" / "missing" / "y.py", root / "pkg" / "sub", tmp_path / "elsewhere" / "x.py"]
+    for path in paths:
+        assert resolved(str(path)) == os.path.realpath(path), path
+    looped = resolved(str(root / "pkg" / "loop1" / "z.py"))
+    assert looped.startswith(str(root / "pkg")), looped
+    # twenty files of one installed folder: its path is looked at once, then one lstat per file
+    (root / "pkg" / "sub" / "many").mkdir()
+    before = len(calls)
+    for i in range(20):
+        assert resolved(str(root / "pkg" / "sub" / "many" / f"f{i}.py")) == str(root / "pkg" / "sub" / "many" / f"f{i}.py")
+    depth = len((root / "pkg" / "sub" / "many").parts)
+    assert len(calls) - before <= depth + 20, len(calls) - before
+
+
 def test_python_raises_every_audit_event_the_guard_relies_on():
     """Each event the audit hook records is really raised by this Python for its trigger."""
     assert set(AUDIT_TRIGGERS) - {"compile"} <= set(guard.AUDIT_EVENTS)

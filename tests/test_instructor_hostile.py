@@ -671,6 +671,43 @@ def test_kernel_bootstrap_keeps_assert_close_from_importing_dtensor():
     assert plain.stdout.split() == ["True", "True", "True"], plain.stderr
 
 
+def test_kernel_bootstrap_imports_only_installed_modules_and_resolves_each_installed_folder_once(tmp_path):
+    """The bootstrap's finder refuses a module whose real file lies outside the installed folders (red team 15), a
+    link out of one included; it keeps each installed folder's real path, so that a module costs one lstat."""
+    site, outside = tmp_path / "site", tmp_path / "outside"
+    (site / "pkg").mkdir(parents=True)
+    outside.mkdir()
+    (site / "pkg" / "__init__.py").write_text("")
+    (site / "pkg" / "inside.py").write_text("X = 1\n")
+    (outside / "spy.py").write_text("X = 2\n")
+    (outside / "spypkg").mkdir()
+    (outside / "spypkg" / "__init__.py").write_text("")
+    os.symlink(outside / "spy.py", site / "pkg" / "linked.py")       # a file link out of the installed folder
+    os.symlink(site / "pkg" / "inside.py", site / "pkg" / "alias.py")  # a file link inside it
+    os.symlink(outside / "spypkg", site / "spypkg")                   # a package folder linked from outside
+    (site / "pkg" / "many").mkdir()
+    for i in range(30):
+        (site / "pkg" / "many" / f"m{i}.py").write_text(f"X = {i}\n")
+    (site / "pkg" / "many" / "__init__.py").write_text("")
+    roots = [*sandbox.installed_folders([], []), str(site)]
+    head = sandbox.BOOTSTRAP.split("sys.argv = ")[0] % ([str(site)], sandbox.NO_COURSE_PACKAGE, roots)
+    check = head + (
+        "import os, posixpath\n"
+        "finder = next(f for f in sys.meta_path if hasattr(f, 'installed'))\n"
+        "def outcome(name):\n"
+        "    try:\n"
+        "        return __import__(name, fromlist=['X']).X\n"
+        "    except ModuleNotFoundError as err:\n"
+        "        return 'refused' if 'not part of the Python installation' in str(err) else repr(err)\n"
+        "print(outcome('pkg.inside'), outcome('pkg.alias'), outcome('pkg.linked'), outcome('spypkg'))\n"
+        "calls, real = [], posixpath.realpath\n"
+        "finder.real = staticmethod(lambda p: calls.append(p) or real(p))\n"
+        "print(sum(outcome(f'pkg.many.m{i}') for i in range(30)), len(calls))\n")
+    proc = subprocess.run([sys.executable, "-I", "-c", check], capture_output=True, text=True, timeout=120)
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout.split() == ["1", "1", "refused", "refused", str(sum(range(30))), "1"], proc.stdout + proc.stderr
+
+
 def test_autograde_before_release_is_a_clear_error(tmp_path, monkeypatch):
     root = copy_course(tmp_path / "course")
     monkeypatch.setenv("ATTNLAB_COURSE_ROOT", str(root))

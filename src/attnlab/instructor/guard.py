@@ -1907,7 +1907,22 @@ def __attnlab_install_audit__(watched, attrs, module_name, pickle_modules, pickl
         # answer wrote passed for an installed one, and its frame reads went unrecorded)
         if not path.startswith("/"):
             path = getcwd() + "/" + path
-        todo, done, links = path.split("/")[::-1], [], 0
+        head, _, tail = path.rpartition("/")
+        if head.startswith(installed) and tail not in ("", ".", "..") and "/./" not in head + "/" and (
+                "/../" not in head + "/") and "//" not in head:
+            # a folder below an installed one resolves the same way all the kernel's life (see known_paths): its
+            # answer is kept, and a file there costs one lstat, not one per folder of its path
+            base = known_dirs.get(head)
+            if base is None:
+                base = known_dirs[head] = resolved(head)
+            return walk([part for part in base.split("/") if part], [tail])
+        return walk([], path.split("/")[::-1])
+
+    known_dirs = {}
+
+    def walk(done, todo):
+        # `done`: the parts of a resolved path; `todo`: the parts still to follow, the next one last
+        links = 0
         while todo:
             part = todo.pop()
             if part == "" or part == ".":
