@@ -151,12 +151,19 @@ def sinusoidal_table_halves(positions, d_model, base=10000.0, scale=1.0, dtype=t
     "table_interleaved_with_position_calling_it": ("test_table_halves", {
         "table_halves": table(combine="torch.stack([angle.sin(), angle.cos()], dim=-1).flatten(-2)"),
         "position": """
+_TABLES = {}
+
 def position_from_encoding(row):
     d = row.shape[-1]
     # Part 1's plain table (base 10000) holds every position 0 .. 9999: the nearest of its rows is the position
-    table = sinusoidal_table_halves(torch.arange(10000), d, dtype=torch.float64)
+    # (kept per table function and width: built at every call, the tests' hundreds of calls took seconds)
+    key = (sinusoidal_table_halves, d)
+    if key not in _TABLES:
+        table = sinusoidal_table_halves(torch.arange(10000), d, dtype=torch.float64)
+        _TABLES[key] = (table, (table * table).sum(dim=-1))
+    table, norms = _TABLES[key]
     halves = torch.cat([row[0::2], row[1::2]]).double()  # (sin, cos, sin, cos, ...) -> sines first
-    return int((table - halves).abs().amax(dim=-1).argmin())
+    return int((norms - 2 * (table @ halves)).argmin())  # the nearest row: least squared distance
 """}),
     "table_interpolates_positions": ("test_table_halves", {"table_halves": table(
         stretched="base", pos="(positions.to(work) / scale)[..., None]")}),
