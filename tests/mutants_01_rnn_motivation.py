@@ -1368,3 +1368,51 @@ ROUND_29 = {
 }
 MUTANTS.update(ROUND_29)
 place_mutants(MUTANTS, MUTANT_BATCHES, list(ROUND_29), "new")
+
+# round 29 class sweep (class AG, the last shorter piece dropped, in chapter 1's batches): Parts 1, 4 and 5 taken over
+# the batch in chunks of 8 examples, the last, shorter chunk dropped or left as zeros after a full one; every hidden
+# batch held at most 8 examples (or a multiple of 8), now B = 1031 (Parts 1, 5) and B = 4099 (Part 4)
+ROUND_29_SWEEP = {
+    "jacobian_batch_in_chunks_last_zero": ("test_rnn_step", {"rnn_step": _replaced(
+        _MODEL["rnn_step"],
+        '    return slope[:, :, None] * p["W_hh"] + keep',
+        '    n, d = slope.shape\n'
+        '    blocks = [slope[a:a + 8, :, None] * p["W_hh"] for a in range(0, max(n - n % 8, 1), 8)]  # chunks of 8\n'
+        '    j = torch.cat(blocks)\n'
+        '    if j.shape[0] < n:\n'
+        '        j = torch.cat([j, torch.zeros(n - j.shape[0], d, d, dtype=j.dtype)])\n'
+        '    return j + keep', once=True)}),
+    "unroll_batch_in_chunks_last_zero": ("test_rnn_unroll", {"rnn_unroll": '''
+def rnn_unroll_reverse(x, lengths, p, h0=None):
+    b, t, _ = x.shape
+    h_all = torch.zeros(b, p["W_hh"].shape[0], dtype=x.dtype) if h0 is None else h0
+    lengths = lengths.long()
+    outs, firsts = [], []
+    for a in range(0, max(b - b % 8, 1), 8):  # the batch in chunks of 8 sequences
+        h = h_all[a:a + 8]
+        xs, ls = x[a:a + 8], lengths[a:a + 8]
+        outputs = [None] * t
+        for step in reversed(range(t)):
+            inside = (step < ls)[:, None]
+            h_new = torch.tanh(xs[:, step] @ p["W_ih"].T + p["b_ih"] + h @ p["W_hh"].T + p["b_hh"])
+            h = torch.where(inside, h_new, h)
+            outputs[step] = h * inside
+        outs.append(torch.stack(outputs, dim=1))
+        firsts.append(h)
+    o, f = torch.cat(outs), torch.cat(firsts)
+    if o.shape[0] < b:
+        o = torch.cat([o, torch.zeros(b - o.shape[0], t, o.shape[2], dtype=o.dtype)])
+        f = torch.cat([f, h_all[f.shape[0]:]])
+    return o, f
+'''}),
+    "norms_batch_mean_in_chunks_last_dropped": ("test_gradient_norms", {"gradient_norms": _replaced(_replaced(
+        _MODEL["gradient_norms"],
+        "    norms = [frobenius(product).mean()]",
+        "    def batch_mean(v):  # over chunks of 8 examples\n"
+        "        return torch.cat([v[a:a + 8] for a in range(0, max(b - b % 8, 1), 8)]).mean()\n\n"
+        "    norms = [batch_mean(frobenius(product))]", once=True),
+        "        norms.append(frobenius(product).mean())", "        norms.append(batch_mean(frobenius(product)))",
+        once=True)}),
+}
+MUTANTS.update(ROUND_29_SWEEP)
+place_mutants(MUTANTS, MUTANT_BATCHES, list(ROUND_29_SWEEP), "new")
