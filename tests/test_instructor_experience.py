@@ -375,3 +375,47 @@ def test_a_byte_order_mark_is_removed_before_grading(tmp_path):
     assert check_notebook(path) is None
     assert repair_file(path, RELEASED) == ["the notebook began with a byte-order mark; it was removed before grading"]
     assert not path.read_bytes().startswith(b"\xef\xbb\xbf") and check_notebook(path) is None
+
+
+def test_a_new_gradebook_gets_nbgraders_schema_revision_without_an_alembic_process(tmp_path, monkeypatch):
+    """nbgrader stamps every new gradebook with its schema's alembic revision, which it asks of `alembic heads` in a new
+    Python process (about 2 s of CPU each time: a release, every Dask worker's scratch gradebook, every scratch course
+    of the test suite). The course's API reads the revision from nbgrader's migration scripts instead."""
+    import os
+    import sqlite3
+    import subprocess
+    import sys
+
+    import nbgrader.api as api
+
+    from attnlab.instructor import grading, workflow
+
+    # the revision read from the scripts is the one alembic reports
+    bin_dir = str(Path(sys.executable).parent)
+    env = {**os.environ, "PATH": bin_dir + os.pathsep + os.environ.get("PATH", "")}
+    proc = subprocess.run([sys.executable, "-c", "from nbgrader.api import get_alembic_version\nprint(get_alembic_version())"],
+                          capture_output=True, text=True, timeout=120, env=env)
+    assert proc.returncode == 0, proc.stderr
+    assert grading._alembic_head() == proc.stdout.strip() != ""
+    # an `alembic` on PATH that records its call and fails, and nbgrader's own way of asking it: the course's API
+    # puts the scripts' answer in its place, and a new gradebook runs no alembic
+    calls = tmp_path / "alembic-calls"
+    fake = tmp_path / "bin"
+    fake.mkdir()
+    (fake / "alembic").write_text(f"#!/bin/sh\necho called >> {calls}\nexit 1\n")
+    (fake / "alembic").chmod(0o755)
+    monkeypatch.setenv("PATH", str(fake) + os.pathsep + os.environ["PATH"])
+
+    def nbgraders_way() -> str:
+        return subprocess.check_output(["alembic", "heads"]).decode().split()[0]
+
+    monkeypatch.setattr(api, "get_alembic_version", nbgraders_way)
+    with pytest.raises(subprocess.CalledProcessError):
+        api.Gradebook(f"sqlite:///{tmp_path / 'before.db'}").close()  # the fake alembic is the one asked
+    assert calls.exists()
+    calls.unlink()
+    workflow.course_api(ROOT, f"sqlite:///{tmp_path / 'gradebook.db'}")
+    api.Gradebook(f"sqlite:///{tmp_path / 'gradebook.db'}").close()
+    assert not calls.exists(), "a new gradebook ran alembic"
+    with sqlite3.connect(tmp_path / "gradebook.db") as db:
+        assert db.execute("SELECT version_num FROM alembic_version").fetchall() == [(grading._alembic_head(),)]

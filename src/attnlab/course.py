@@ -83,6 +83,9 @@ def _check_chapter(chapter: str, root: Path) -> Path:
 
 
 def _api(course: Path, root: Path):
+    from .instructor.grading import use_alembic_head
+
+    use_alembic_head()
     from nbgrader.apps import NbGraderAPI
     from traitlets.config import Config
     from traitlets.config.loader import PyFileConfigLoader

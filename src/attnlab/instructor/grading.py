@@ -38,6 +38,47 @@ from pathlib import Path
 from . import tempdirs
 
 NOTEBOOK = "exercises.ipynb"
+
+
+def _alembic_head() -> str | None:
+    """The alembic revision of nbgrader's gradebook schema, read from nbgrader's own migration scripts: the one
+    revision that no other script names as its ``down_revision``. None where the scripts cannot be read so."""
+    import re
+
+    import nbgrader
+
+    revisions, parents = set(), set()
+    for script in (Path(nbgrader.__file__).parent / "alembic" / "versions").glob("*.py"):
+        text = script.read_text(encoding="utf-8")
+        revision = re.findall(r"^revision\s*=\s*['\"]([0-9a-f]+)['\"]\s*$", text, re.M)
+        parent = re.findall(r"^down_revision\s*=\s*(?:None|['\"]([0-9a-f]+)['\"])\s*$", text, re.M)
+        if len(revision) != 1 or len(parent) != 1:
+            return None
+        revisions.add(revision[0])
+        parents.update(p for p in parent if p)
+    heads = revisions - parents
+    return heads.pop() if len(heads) == 1 and parents <= revisions else None
+
+
+def use_alembic_head() -> None:
+    """Make a new gradebook stamp its schema's revision without a subprocess. nbgrader's ``Gradebook`` asks
+    ``alembic heads`` for it, in a new Python process (about 2 s of CPU), every time it creates a database: in a
+    course's release, in every scratch gradebook of a Dask worker, in the test suite's scratch courses. The answer
+    is the same revision, read here from nbgrader's migration scripts (:func:`_alembic_head`); where they cannot be
+    read so, nbgrader keeps asking alembic."""
+    import nbgrader.api as api
+
+    if getattr(api.get_alembic_version, "attnlab_head", None) is not None:
+        return
+    head = _alembic_head()
+    if head is None:
+        return
+
+    def get_alembic_version() -> str:
+        return head
+
+    get_alembic_version.attnlab_head = head
+    api.get_alembic_version = get_alembic_version
 KERNEL_NAME = "attnlab-sandbox"
 # environment variables a grading kernel must not see (database URLs and passwords)
 SECRET_ENV = ("ATTNLAB_GRADEBOOK_URL", "ATTNLAB_POSTGRES_URL", "DATABASE_URL", "PGPASSWORD", "PGPASSFILE")
@@ -264,6 +305,7 @@ def _setup_worker(root: str, chapter: str, db_url: str, limits: Limits, out_dir:
 
 
 def _worker_api(root: Path, scratch: Path, db_url: str, limits: Limits, config_file: Path, runtime: Path):
+    use_alembic_head()
     from nbgrader.apps import NbGraderAPI
     from nbgrader.converters import Autograde
     from nbgrader.preprocessors import Execute

@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from . import tempdirs
-from .grading import NOTEBOOK, Limits, Result, grade, nbgrader_error
+from .grading import NOTEBOOK, Limits, Result, grade, nbgrader_error, use_alembic_head
 
 # A file name "<student id>_<anything>.ipynb": the id is everything before the first underscore.
 DEFAULT_PATTERN = r".*/(?P<student_id>[^/_]+)_(?P<file_id>[^/]+\.ipynb)$"
@@ -63,6 +63,7 @@ def course_id(root: Path) -> str:
 
 
 def course_api(root: Path, db_url: str):
+    use_alembic_head()
     from nbgrader.apps import NbGraderAPI
 
     return NbGraderAPI(config=course_config(root, db_url))
@@ -563,6 +564,7 @@ def autograde(root: Path, chapter: str, db_url: str, students: list[str] | None 
     With ``client`` (a ``distributed.Client``) every notebook is a task on that Dask cluster
     (:func:`attnlab.instructor.distributed.grade_on_cluster`): students already in the gradebook from an
     earlier run (``reports/autograde-<chapter>.jsonl``) are skipped unless ``regrade``."""
+    use_alembic_head()
     from nbgrader.api import Gradebook, MissingEntry
 
     with Gradebook(db_url, course_id(root)) as gb:
@@ -645,6 +647,7 @@ def feedback(root: Path, chapter: str, db_url: str, students: list[str] | None =
     error message: the pages then show the code, the scores and the name of each test's error."""
     import tempfile
 
+    use_alembic_head()
     from nbgrader.api import Gradebook, MissingEntry
     from nbgrader.apps import NbGraderAPI
 
@@ -744,6 +747,7 @@ def export(root: Path, db_url: str, out: Path) -> tuple[Path, dict[str, int]]:
     The columns are those of nbgrader's CSV export plus ``status`` and ``reasons``. Only a graded or
     flagged student has a score; a student who failed, was invalid, missing or did not submit has an
     empty score, never 0. Written atomically."""
+    use_alembic_head()
     from nbgrader.api import Gradebook, MissingEntry
 
     out = Path(out)
