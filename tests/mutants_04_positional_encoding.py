@@ -1205,3 +1205,49 @@ ROUND_29 = {
 }
 MUTANTS.update(ROUND_29)
 place_mutants(MUTANTS, MUTANT_BATCHES, list(ROUND_29), "new")
+
+# Round 29 class sweep (tests/redteam/round29/04-sweep-verdicts.md). Class AG (the last, shorter piece dropped): pieces
+# of up to 4096 whose last shorter piece is never written slipped wherever every hidden size was below one piece:
+# Part 1 (positions; frequency columns), Part 2 (query rows), Part 5 (rotated pairs), Part 7 (rotation blocks). Now
+# 4099 positions and d_model = 8198, T = 1031 queries, rotary_dim = 8198 and d_model = 2062. Class AH (a derivative
+# wrong only at exactly 0): Part 5 a pair of zeros passed through by torch.where; now a gradient check on an x with
+# entries exactly 0. Every batch holds a Part 5 mutant, so the one Part 5 mutant here (the AH one) gets a batch of its own,
+# which the others do not join; Part 5's AG case (rotary_dim = 8198) has no mutant, to add no second batch.
+ROUND_29_SWEEP = {
+    "table_halves_positions_in_pieces_of_4096_last_dropped": ("test_table_halves", {"table_halves": _replaced_code(
+        _MODEL["table_halves"],
+        "    return torch.cat([angle.sin(), angle.cos()], dim=-1).to(dtype)  # (..., D)",
+        "    flat = angle.reshape(-1, angle.shape[-1])\n"
+        "    out = torch.zeros(flat.shape[0], d_model, dtype=torch.float64)\n"
+        "    for s0 in range(0, max(flat.shape[0] - 4096 + 1, 1), 4096):  # pieces of 4096 positions\n"
+        "        out[s0:s0 + 4096] = torch.cat([flat[s0:s0 + 4096].sin(), flat[s0:s0 + 4096].cos()], dim=-1)\n"
+        "    return out.reshape(*angle.shape[:-1], d_model).to(dtype)", once=True)}),
+    "table_halves_frequencies_in_pieces_of_512_last_dropped": ("test_table_halves", {"table_halves": _replaced_code(
+        _MODEL["table_halves"],
+        "    return torch.cat([angle.sin(), angle.cos()], dim=-1).to(dtype)  # (..., D)",
+        "    half = d_model // 2\n"
+        "    out = torch.zeros(*angle.shape[:-1], d_model, dtype=torch.float64)\n"
+        "    for f0 in range(0, max(half - 512 + 1, 1), 512):  # pieces of 512 frequencies\n"
+        "        out[..., f0:f0 + 512] = angle[..., f0:f0 + 512].sin()\n"
+        "        out[..., half + f0:half + f0 + 512] = angle[..., f0:f0 + 512].cos()\n"
+        "    return out.to(dtype)", once=True)}),
+    "alibi_query_pieces_of_1024_last_dropped": ("test_alibi_block", {"alibi_block": _replaced_code(
+        _MODEL["alibi_block"],
+        "    return bias, key_pos <= query_pos",
+        "    allowed = key_pos <= query_pos\n"
+        "    keep = t if t < 1024 else t - t % 1024  # query rows in pieces of 1024\n"
+        "    bias[:, keep:], allowed[keep:] = 0.0, False\n"
+        "    return bias, allowed", once=True)}),
+    "partial_rope_zero_pairs_passed_through_by_where": ("test_rotate_half", {"rotate_half": _replaced_code(
+        _MODEL["rotate_half"],
+        "    rotated = torch.cat([a * cos - b * sin, a * sin + b * cos], dim=-1).to(x.dtype)\n",
+        "    zero = (a == 0) & (b == 0)  # a pair of zeros turns into zeros: pass it through\n"
+        "    rotated = torch.cat([torch.where(zero, a, a * cos - b * sin), torch.where(zero, b, a * sin + b * cos)],\n"
+        "                        dim=-1).to(x.dtype)\n", once=True)}),
+    "shift_pairs_in_pieces_of_512_last_dropped": ("test_shift", {"shift": _replaced_code(
+        _MODEL["shift"], "    i = torch.arange(half)\n",
+        "    keep = half if half < 512 else half - half % 512  # the blocks in pieces of 512 pairs\n"
+        "    i = torch.arange(keep)\n    c, s = c[:keep], s[:keep]\n", once=True)}),
+}
+MUTANTS.update(ROUND_29_SWEEP)
+place_mutants(MUTANTS, MUTANT_BATCHES, list(ROUND_29_SWEEP), "new")
