@@ -239,3 +239,34 @@ RAGGED_QUERY_PIECES = swap("ragged_cached_attention",
     "    out = torch.cat(outs + [qg[:, :, :, done:] * 0], dim=3)\n")
 add("AG7-query-pieces-of-64-last-dropped", "ragged_cached_attention", RAGGED_QUERY_PIECES,
     "AG: the new tokens' queries in pieces of 64, the last shorter piece left as zeros (text: the next T tokens, any T)")
+
+
+# ============================== second section (helper 0479): AI (a mask of lower rank lined up from the front) ==============================
+_first = len(SUBMISSIONS)
+add("AI7-mask-(B,T,S)-lined-up-from-the-back", "ragged_cached_attention", swap("ragged_cached_attention",
+    "    scores = scores.masked_fill(~allowed[:, None, None], float(\"-inf\"))",
+    "    scores = scores.masked_fill(~allowed[:, None], float(\"-inf\"))  # (B, 1, T, S): broadcast lines B up with g"),
+    "AI: the (B, T, S) causal mask given one axis, so that broadcasting lines it up as (g, 1, T, S): row b's mask "
+    "is group b's (text: rows of different lengths, any B, H, G)")
+add("AI7-scores-4d-mask-3d-from-the-back", "ragged_cached_attention", swap("ragged_cached_attention",
+    "    qg = q.reshape(b, g, h // g, t, dh)  # the query heads of one group sit next to each other\n"
+    "    scores = torch.einsum(\"bgrtd,bgsd->bgrts\", qg, keys) / math.sqrt(dh)\n",
+    "    keys_h = keys.repeat_interleave(h // g, dim=1)  # (B, H, S, Dh)\n"
+    "    scores = (q @ keys_h.transpose(-1, -2) / math.sqrt(dh)).reshape(b, g, h // g, t, s_max)\n",
+    "    scores = scores.masked_fill(~allowed[:, None, None], float(\"-inf\"))",
+    "    scores = scores.reshape(b, h, t, s_max).masked_fill(~allowed, float(\"-inf\")).reshape(b, g, h // g, t, s_max)"),
+    "AI: 4-D scores (B, H, T, S) masked with the 3-D (B, T, S) mask as it is: broadcasting reads it as (H, T, S)")
+add("AI7-mask-4d-unsqueezed-at-1", "ragged_cached_attention", swap("ragged_cached_attention",
+    "    qg = q.reshape(b, g, h // g, t, dh)  # the query heads of one group sit next to each other\n"
+    "    scores = torch.einsum(\"bgrtd,bgsd->bgrts\", qg, keys) / math.sqrt(dh)\n",
+    "    keys_h = keys.repeat_interleave(h // g, dim=1)  # (B, H, S, Dh)\n"
+    "    scores = (q @ keys_h.transpose(-1, -2) / math.sqrt(dh)).reshape(b, g, h // g, t, s_max)\n",
+    "    scores = scores.masked_fill(~allowed[:, None, None], float(\"-inf\"))",
+    "    scores = scores.reshape(b, h, t, s_max).masked_fill(~allowed[:, None], float(\"-inf\")).reshape(b, g, h // g, t, s_max)"),
+    "AI counterpart: the same with the head axis added at dim 1: correct", correct=True)
+add("AI6-angles-(B,T,Dh/2)-lined-up-from-the-back", "rope_llama3", swap("rope_llama3",
+    "    angle = positions.to(torch.float64)[:, None, :, None] * theta  # (B, 1, T, Dh/2)",
+    "    angle = positions.to(torch.float64)[:, :, None] * theta  # (B, T, Dh/2): broadcast lines B up with H"),
+    "AI: the per-row angles (B, T, Dh/2) against x (B, H, T, Dh/2): broadcasting reads B as H (text: positions "
+    "differ from row to row, shared by all heads)")
+SECOND_SECTION = [s["name"] for s in SUBMISSIONS[_first:]]
