@@ -251,3 +251,41 @@ add("AG7-query-last-piece-overlaps", "chunk_attention",
     BACKWARD_QUERY_CHUNKS.replace("QB", "64").replace("    for i0 in range(0, RANGE, c):\n        i1 = min(i0 + c, T)\n",
         "    for i0 in list(range(0, T - c + 1, c)) + ([T - c] if T % c else []):\n        i1 = i0 + c\n"),
     "AG: the last piece of queries taken as the last 64, double-counting the overlap in dk, dv and dq")
+
+
+# ============================== second section (helper 0479): AH (a derivative wrong only at exactly 0) ==============================
+# AI (a mask of lower rank lined up from the front) does not apply here: no part takes a mask (Part 7 has a causal
+# flag, Part 2 takes rows of one query each).
+SECOND_SECTION = []
+_first = len(SUBMISSIONS)
+add("AH2-lse-by-where-max-and-log1p-abs", "merge_partials", swap("merge_partials",
+    "    top = torch.maximum(lse_a, lse_b)                      # finite: one piece sees a key\n",
+    "    top = torch.where(lse_a > lse_b, lse_a, lse_b)         # finite: one piece sees a key\n",
+    "    return (part_a + part_b).to(o_a.dtype), (top + torch.log(total)).to(lse_a.dtype)",
+    "    gap = torch.where(torch.isinf(lse_a) | torch.isinf(lse_b), torch.full_like(top, float('inf')), (lse_a - lse_b).abs())\n"
+    "    return (part_a + part_b).to(o_a.dtype), (top + torch.log1p(torch.exp(-gap))).to(lse_a.dtype)"),
+    "AH: lse = max + log1p(exp(-|a - b|)) with the max by torch.where: value right, slope at a - b = 0 is (0, 1) "
+    "instead of (1/2, 1/2) (text: gradients compared also where the two log-sum-exps are equal)")
+add("AH2-lse-by-maximum-and-log1p-abs", "merge_partials", swap("merge_partials",
+    "    return (part_a + part_b).to(o_a.dtype), (top + torch.log(total)).to(lse_a.dtype)",
+    "    gap = torch.where(torch.isinf(lse_a) | torch.isinf(lse_b), torch.full_like(top, float('inf')), (lse_a - lse_b).abs())\n"
+    "    return (part_a + part_b).to(o_a.dtype), (top + torch.log1p(torch.exp(-gap))).to(lse_a.dtype)"),
+    "AH counterpart: the same with torch.maximum, whose slope at a tie is (1/2, 1/2), and |.|'s 0 there: correct",
+    correct=True)
+add("AH2-shift-by-where-max", "merge_partials", swap("merge_partials",
+    "    top = torch.maximum(lse_a, lse_b)                      # finite: one piece sees a key\n",
+    "    top = torch.where(lse_a >= lse_b, lse_a, lse_b)        # finite: one piece sees a key\n"),
+    "AH counterpart: the shift alone by torch.where: it cancels out of both results (value and slope): correct",
+    correct=True)
+add("AH4-zero-row-by-where", "rms_norm_half", swap("rms_norm_half",
+    "    return torch.where(rms >= torch.finfo(x.dtype).tiny, x / rms, s / r)",
+    "    out = torch.where(rms >= torch.finfo(x.dtype).tiny, x / rms, s / r)\n"
+    "    return torch.where((x == 0).all(dim=-1, keepdim=True), torch.zeros((), dtype=x.dtype), out)"),
+    "AH: a row of zeros answered by torch.where with 0: value right, gradient 0 instead of 1/sqrt(eps) (the text "
+    "names it)")
+add("AH4-scale-not-detached", "rms_norm_half", swap("rms_norm_half",
+    "    c = x.abs().amax(dim=-1, keepdim=True).clamp(min=root).detach()  # in x's dtype, one per row\n",
+    "    c = x.abs().amax(dim=-1, keepdim=True).clamp(min=root)  # in x's dtype, one per row\n"),
+    "AH: the row scale max|x| clamped and not detached: the slope of |x| at 0 and of the clamp at its floor enter the "
+    "gradient (they cancel only in exact arithmetic); judged by the tests' 1% + 16 eps tolerance")
+SECOND_SECTION = [s["name"] for s in SUBMISSIONS[_first:]]
