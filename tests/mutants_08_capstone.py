@@ -1448,3 +1448,77 @@ def sentence_smoothed_loss(logits, targets, eps):
 }
 MUTANTS.update(ROUND_29_SWEEP)
 place_mutants(MUTANTS, MUTANT_BATCHES, ROUND_29_SWEEP, "new")
+
+# round 29 class sweep (class AG, the last shorter piece dropped, in Parts 4, 5 and 8): the rows of B*T (or the
+# sentences) in chunks, the flattened entries of a tensor in chunks, the corpus in batches, each dropping the last,
+# shorter piece after a full one; every hidden case stayed below one piece (at most 8 sentences and 771 rows, 64
+# entries, 8 sentences), now 1031 sentences x 5 positions, tensors of 4099 and 4121 entries, a corpus of 1031
+_MODEL_08 = solution_code(CHAPTER)
+ROUND_29_SWEEP_AG = {
+    "loss_rows_in_chunks_of_1024_last_zero": ("test_sentence_loss", {"sentence_loss": '''
+def sentence_smoothed_loss(logits, targets, eps):
+    b, t, v = logits.shape
+    flat, tf = logits.reshape(b * t, v), targets.reshape(b * t)
+    n = b * t
+    pieces = []
+    for a in range(0, max(n - n % 1024, 1), 1024):  # rows in chunks of 1024: a (B*T, V) log_softmax may not fit
+        logp = torch.log_softmax(flat[a:a + 1024], dim=-1)
+        nll = -logp.gather(-1, tf[a:a + 1024].long().unsqueeze(-1)).squeeze(-1)
+        spread = -(logp[:, :PAD].sum(dim=-1) + logp[:, PAD + 1:].sum(dim=-1)) / (v - 1)
+        pieces.append((1 - eps) * nll + eps * spread)
+    per_token = torch.cat(pieces)
+    if per_token.shape[0] < n:
+        per_token = torch.cat([per_token, torch.zeros(n - per_token.shape[0], dtype=per_token.dtype)])
+    per_token = per_token.reshape(b, t)
+    real = targets != PAD
+    counts = real.sum(dim=1)
+    has_tokens = counts > 0
+    per_sentence = torch.where(real, per_token, torch.zeros((), dtype=per_token.dtype)).sum(dim=1)[has_tokens] / counts[has_tokens]
+    return per_sentence.mean()
+'''}),
+    "average_in_chunks_of_4096_entries_last_zero": ("test_average", {"average": _replaced(
+        _MODEL_08["average"],
+        "            total = sum(s[k].double() for s in states)\n",
+        "            flats = [s[k].reshape(-1) for s in states]\n"
+        "            n = flats[0].numel()\n"
+        "            total = torch.zeros(n, dtype=torch.float64)\n"
+        "            for a in range(0, max(n - n % 4096, 1), 4096):  # chunks of 4096 entries: no float64 copy of it all\n"
+        "                total[a:a + 4096] = sum(f[a:a + 4096].double() for f in flats)\n"
+        "            total = total.reshape(states[0][k].shape)\n", once=True)}),
+    "bleu_corpus_in_batches_of_1000_last_dropped": ("test_bleu", {"bleu": _replaced(
+        _MODEL_08["bleu"],
+        "    for hyp, ref in zip(hypotheses, references):\n",
+        "    pairs = list(zip(hypotheses, references))\n"
+        "    for hyp, ref in [pair for a in range(0, max(len(pairs) - len(pairs) % 1000, 1), 1000)\n"
+        "                     for pair in pairs[a:a + 1000]]:  # the corpus in batches of 1000 sentences\n", once=True)}),
+}
+MUTANTS.update(ROUND_29_SWEEP_AG)
+place_mutants(MUTANTS, MUTANT_BATCHES, list(ROUND_29_SWEEP_AG), "new")
+# Parts 6 and 7 over pieces of the vocabulary (every hidden model had at most 9 ids, now 1031): the softmax normaliser
+# summed over pieces of 64 ids and the candidates' best k taken per piece of 64 ids, each never reading the last,
+# shorter piece
+ROUND_29_SWEEP_AG_VOCAB = {
+    "sample_normaliser_in_pieces_of_64_last_dropped": ("test_sample", {"sample": _replaced(
+        _MODEL_08["sample"], "        probs = torch.softmax(scores.double(), dim=-1)\n",
+        "        scores = scores.double()\n"
+        "        v = scores.shape[-1]\n"
+        "        m = scores.amax(dim=-1, keepdim=True)\n"
+        "        total = sum(torch.exp(scores[:, a:a + 64] - m).sum(dim=-1, keepdim=True)\n"
+        "                    for a in range(0, max(v - v % 64, 1), 64))  # the normaliser over pieces of 64 ids\n"
+        "        probs = torch.exp(scores - m) / total\n", once=True)}),
+    "beam_candidates_in_pieces_of_64_last_dropped": ("test_beam_search", {"beam_search": _replaced(
+        _MODEL_08["beam_search"],
+        "        best, index = candidates.topk(min(k, candidates.numel()))\n",
+        "        vals, idx = [], []\n"
+        "        for a in range(0, max(vocab - vocab % 64, 1), 64):  # each piece of 64 ids' best k first\n"
+        "            piece = candidates.reshape(-1, vocab)[:, a:a + 64]\n"
+        "            w = piece.shape[1]\n"
+        "            bv, bi = piece.flatten().topk(min(k, piece.numel()))\n"
+        "            vals.append(bv)\n"
+        "            idx.append((bi // w) * vocab + a + bi % w)\n"
+        "        vals, idx = torch.cat(vals), torch.cat(idx)\n"
+        "        best, pos = vals.topk(min(k, vals.numel()))\n"
+        "        index = idx[pos]\n", once=True)}),
+}
+MUTANTS.update(ROUND_29_SWEEP_AG_VOCAB)
+place_mutants(MUTANTS, MUTANT_BATCHES, list(ROUND_29_SWEEP_AG_VOCAB), "new")
