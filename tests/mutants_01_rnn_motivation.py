@@ -1416,3 +1416,21 @@ def rnn_unroll_reverse(x, lengths, p, h0=None):
 }
 MUTANTS.update(ROUND_29_SWEEP)
 place_mutants(MUTANTS, MUTANT_BATCHES, list(ROUND_29_SWEEP), "new")
+# the same in Part 6 (its round 29 closure covered blocks of source positions only): the batch decoded in chunks of 8,
+# the last shorter chunk's states and weights left as zeros; now a batch of 1031
+ROUND_29_SWEEP_DECODER = {
+    "decoder_batch_in_chunks_last_zero": ("test_additive", {"additive": _replaced(
+        _MODEL["additive"], "def coverage_decoder(x, h, allowed, s0, p):\n",
+        "def coverage_decoder(x, h, allowed, s0, p):\n"
+        "    n = x.shape[0]\n"
+        "    if n > 8:  # the batch in chunks of 8 (each decoded by the model answer), the last shorter chunk left as zeros\n"
+        "        outs = [coverage_decoder(x[a:a + 8], h[a:a + 8], allowed[a:a + 8], s0[a:a + 8], p)\n"
+        "                for a in range(0, n - n % 8, 8)]\n"
+        "        st, wt = torch.cat([o[0] for o in outs]), torch.cat([o[1] for o in outs])\n"
+        "        if st.shape[0] < n:\n"
+        "            st = torch.cat([st, torch.zeros(n - st.shape[0], *st.shape[1:], dtype=st.dtype)])\n"
+        "            wt = torch.cat([wt, torch.zeros(n - wt.shape[0], *wt.shape[1:], dtype=wt.dtype)])\n"
+        "        return st, wt\n", once=True)}),
+}
+MUTANTS.update(ROUND_29_SWEEP_DECODER)
+place_mutants(MUTANTS, MUTANT_BATCHES, list(ROUND_29_SWEEP_DECODER), "new")

@@ -252,3 +252,35 @@ def jacobian_norms(x, p):
     return total / b
 '''}, "why": "one example at a time, norms summed then divided by B"},
 ]
+
+# third pass: Part 6's batch in chunks (its closure in README.md covered source blocks only)
+SUBMISSIONS += [
+    {"name": "AG-p6-batch-chunks-8-last-zero", "correct": False,
+     "cells": {"additive": '''
+def coverage_decoder(x, h, allowed, s0, p):
+    b, t, _ = x.shape
+    def one(x, h, allowed, s0):
+        bb = x.shape[0]
+        keys = h @ p["W_k"].T
+        coverage = torch.zeros(bb, h.shape[1], dtype=x.dtype)
+        state, states, weights = s0, [], []
+        for step in range(t):
+            query = state @ p["W_q"].T
+            hidden = torch.tanh(query[:, None, :] + keys + coverage[:, :, None] * p["w_c"])
+            scores = (hidden @ p["v"]).masked_fill(~allowed, float("-inf"))
+            alpha = torch.softmax(scores, dim=-1)
+            context = (alpha[:, :, None] * h).sum(dim=1)
+            step_input = torch.cat([x[:, step], context], dim=-1)
+            state = torch.tanh(step_input @ p["W_ih"].T + p["b_ih"] + state @ p["W_hh"].T + p["b_hh"])
+            states.append(state)
+            weights.append(alpha)
+            coverage = coverage + alpha
+        return torch.stack(states, dim=1), torch.stack(weights, dim=1)
+    outs = [one(x[a:a + 8], h[a:a + 8], allowed[a:a + 8], s0[a:a + 8]) for a in range(0, max(b - b % 8, 1), 8)]
+    st, wt = torch.cat([o[0] for o in outs]), torch.cat([o[1] for o in outs])
+    if st.shape[0] < b:
+        st = torch.cat([st, torch.zeros(b - st.shape[0], *st.shape[1:], dtype=st.dtype)])
+        wt = torch.cat([wt, torch.zeros(b - wt.shape[0], *wt.shape[1:], dtype=wt.dtype)])
+    return st, wt
+'''}, "why": "the batch in chunks of 8, the last shorter chunk left as zeros"},
+]
