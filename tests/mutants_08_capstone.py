@@ -1522,3 +1522,20 @@ ROUND_29_SWEEP_AG_VOCAB = {
 }
 MUTANTS.update(ROUND_29_SWEEP_AG_VOCAB)
 place_mutants(MUTANTS, MUTANT_BATCHES, list(ROUND_29_SWEEP_AG_VOCAB), "new")
+# Part 1's rows in chunks of 8, the last shorter chunk's tgt_in left as PAD (every case had at most 8 rows; now 1031)
+ROUND_29_SWEEP_AG_ROWS = {
+    "decoder_io_rows_in_chunks_last_pad": ("test_decoder_io", {"decoder_io": '''
+def decoder_io(targets):
+    b = targets.shape[0]
+    tgt_in = torch.full_like(targets, PAD)
+    for a in range(0, max(b - b % 8, 1), 8):  # rows in chunks of 8
+        rows = targets[a:a + 8]
+        piece = torch.full_like(rows, PAD)
+        piece[:, :1] = BOS
+        piece[:, 1:] = rows[:, :-1]
+        tgt_in[a:a + 8] = piece.masked_fill(piece == EOS, PAD)
+    return tgt_in, targets
+'''}),
+}
+MUTANTS.update(ROUND_29_SWEEP_AG_ROWS)
+place_mutants(MUTANTS, MUTANT_BATCHES, list(ROUND_29_SWEEP_AG_ROWS), "new")

@@ -298,3 +298,19 @@ SUBMISSIONS += [
      "cells": {"beam_search": BEAM.format(c=8, stop="vocab")},
      "why": "every piece read"},
 ]
+
+# fourth pass: Part 1's rows in chunks
+SUBMISSIONS += [
+    {"name": "AG-p1-row-chunks-8-last-pad", "correct": False, "cells": {"decoder_io": '''
+def decoder_io(targets):
+    b = targets.shape[0]
+    tgt_in = torch.full_like(targets, PAD)
+    for a in range(0, max(b - b % 8, 1), 8):  # rows in chunks of 8
+        rows = targets[a:a + 8]
+        piece = torch.full_like(rows, PAD)
+        piece[:, :1] = BOS
+        piece[:, 1:] = rows[:, :-1]
+        tgt_in[a:a + 8] = piece.masked_fill(piece == EOS, PAD)
+    return tgt_in, targets
+'''}, "why": "rows in chunks of 8, the last shorter chunk left as PAD"},
+]
