@@ -1434,3 +1434,16 @@ ROUND_29_SWEEP_DECODER = {
 }
 MUTANTS.update(ROUND_29_SWEEP_DECODER)
 place_mutants(MUTANTS, MUTANT_BATCHES, list(ROUND_29_SWEEP_DECODER), "new")
+# Part 5's product taken in blocks of 64 columns, the last shorter block left as zeros (D_h passed one block only in a
+# T = 1 case, with no product); now D_h = 521 with T = 2
+ROUND_29_SWEEP_COLUMNS = {
+    "norms_product_in_column_blocks_last_zero": ("test_gradient_norms", {"gradient_norms": _replaced(
+        _MODEL["gradient_norms"], "        product = product @ step_jacobian  # (B, D_h, D_h) @ (B, D_h, D_h)\n",
+        "        cols = [product @ step_jacobian[:, :, a:a + 64] for a in range(0, max(d_h - d_h % 64, 1), 64)]\n"
+        "        new = torch.cat(cols, dim=2)  # the product's columns in blocks of 64\n"
+        "        if new.shape[2] < d_h:\n"
+        "            new = torch.cat([new, torch.zeros(*new.shape[:2], d_h - new.shape[2], dtype=new.dtype)], dim=2)\n"
+        "        product = new\n", once=True)}),
+}
+MUTANTS.update(ROUND_29_SWEEP_COLUMNS)
+place_mutants(MUTANTS, MUTANT_BATCHES, list(ROUND_29_SWEEP_COLUMNS), "new")

@@ -284,3 +284,17 @@ def coverage_decoder(x, h, allowed, s0, p):
     return st, wt
 '''}, "why": "the batch in chunks of 8, the last shorter chunk left as zeros"},
 ]
+
+# fourth pass: Part 5's product taken in column blocks (D_h past one block only in a T = 1 case)
+SUBMISSIONS += [
+    {"name": "AG-p5-product-column-blocks-64-last-zero", "correct": False,
+     "cells": {"gradient_norms": NORMS.format(mean=MEAN_OK, slope=SLOPE_OK).replace(
+        "        product = product @ step_jacobian\n",
+        "        d = step_jacobian.shape[-1]\n"
+        "        cols = [product @ step_jacobian[:, :, a:a + 64] for a in range(0, max(d - d % 64, 1), 64)]\n"
+        "        new = torch.cat(cols, dim=2)\n"
+        "        if new.shape[2] < d:\n"
+        "            new = torch.cat([new, torch.zeros(*new.shape[:2], d - new.shape[2], dtype=new.dtype)], dim=2)\n"
+        "        product = new\n")},
+     "why": "the product's columns in blocks of 64, the last shorter block left as zeros"},
+]
