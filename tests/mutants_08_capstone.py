@@ -1539,3 +1539,19 @@ def decoder_io(targets):
 }
 MUTANTS.update(ROUND_29_SWEEP_AG_ROWS)
 place_mutants(MUTANTS, MUTANT_BATCHES, list(ROUND_29_SWEEP_AG_ROWS), "new")
+# Part 6's top_k cut taken per piece of 64 ids, the last shorter piece never read (every model but the new V = 1031
+# one had at most 9 ids; that case now runs with top_k = 2 too)
+ROUND_29_SWEEP_AG_TOPK = {
+    "sample_top_k_per_piece_of_64_last_dropped": ("test_sample", {"sample": _replaced(
+        _MODEL_08["sample"], "            kept = scores.topk(top_k, dim=-1).indices\n",
+        "            v = scores.shape[-1]\n"
+        "            vals, idx = [], []\n"
+        "            for a in range(0, max(v - v % 64, 1), 64):  # each piece of 64 ids' top_k first\n"
+        "                bv, bi = scores[:, a:a + 64].topk(min(top_k, scores[:, a:a + 64].shape[-1]), dim=-1)\n"
+        "                vals.append(bv)\n"
+        "                idx.append(bi + a)\n"
+        "            vals, idx = torch.cat(vals, dim=-1), torch.cat(idx, dim=-1)\n"
+        "            kept = idx.gather(-1, vals.topk(min(top_k, vals.shape[-1]), dim=-1).indices)\n", once=True)}),
+}
+MUTANTS.update(ROUND_29_SWEEP_AG_TOPK)
+place_mutants(MUTANTS, MUTANT_BATCHES, list(ROUND_29_SWEEP_AG_TOPK), "new")

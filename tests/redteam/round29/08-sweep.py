@@ -314,3 +314,20 @@ def decoder_io(targets):
     return tgt_in, targets
 '''}, "why": "rows in chunks of 8, the last shorter chunk left as PAD"},
 ]
+
+# fifth pass: Part 6's top_k cut taken per piece of the vocabulary
+SUBMISSIONS += [
+    {"name": "AG-p6-topk-per-piece-64-last-dropped", "correct": False, "cells": {"sample": SAMPLE.format(
+        softmax="probs = torch.softmax(scores, dim=-1)").replace('''        if top_k is not None and top_k < scores.shape[-1]:
+            kept = scores.topk(top_k, dim=-1).indices
+''', '''        if top_k is not None and top_k < scores.shape[-1]:
+            v = scores.shape[-1]
+            vals, idx = [], []
+            for a in range(0, max(v - v % 64, 1), 64):  # each piece of 64 ids' top_k first
+                bv, bi = scores[:, a:a + 64].topk(min(top_k, scores[:, a:a + 64].shape[-1]), dim=-1)
+                vals.append(bv)
+                idx.append(bi + a)
+            vals, idx = torch.cat(vals, dim=-1), torch.cat(idx, dim=-1)
+            kept = idx.gather(-1, vals.topk(min(top_k, vals.shape[-1]), dim=-1).indices)
+''')}, "why": "the top_k cut taken per piece of 64 ids, the last shorter piece never read"},
+]
