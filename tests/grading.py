@@ -288,6 +288,27 @@ def secret_lines(chapter: str) -> set[str]:
     return secrets
 
 
+def found_in(lines, text: str, gram: int = 12) -> list[str]:
+    """The members of ``lines`` that occur in ``text``: exactly ``[s for s in lines if s in text]``, sorted.
+
+    The plain scan reads all of ``text`` once per line: the book's 8 MB of pages against about 10,000 secret
+    lines took 30 s of CPU. Here ``text``'s substrings of ``gram`` characters are collected once; a line at
+    least that long is searched for only when its first, middle and last ``gram`` characters all occur
+    (a necessary condition), so the exact search runs for a few candidates only."""
+    grams = None
+    found = []
+    for line in lines:
+        if len(line) >= gram:
+            if grams is None:
+                grams = {text[i:i + gram] for i in range(len(text) - gram + 1)}
+            mid = (len(line) - gram) // 2
+            if line[:gram] not in grams or line[mid:mid + gram] not in grams or line[-gram:] not in grams:
+                continue
+        if line in text:
+            found.append(line)
+    return sorted(found)
+
+
 LIAR_PRELUDE = '''
 import torch as _t
 

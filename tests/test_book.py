@@ -13,12 +13,34 @@ import sys
 import pytest
 from bs4 import BeautifulSoup
 
-from grading import MARKERS, ROOT, answer_cells, load, secret_lines, squash as _squash
+from grading import MARKERS, ROOT, answer_cells, found_in, load, secret_lines, squash as _squash
 
 CHAPTER_DIRS = sorted(p.parent for p in (ROOT / "solutions").glob("*/exercises.ipynb"))
 def test_secret_lines_are_found_in_the_sources():
     for chapter_dir in CHAPTER_DIRS:
         assert len(secret_lines(chapter_dir.name)) >= 10, "the leak scan would have nothing to look for"
+
+
+def test_the_leak_scan_finds_exactly_what_a_plain_scan_finds():
+    """``found_in`` (the n-gram prefilter the leak scans use) against ``[s for s in lines if s in text]``."""
+    import random
+
+    rng = random.Random(0)
+    alphabet = "ab(x)=_."
+    text = "".join(rng.choice(alphabet) for _ in range(20_000))
+    lines = {text[i:i + n] for i, n in ((rng.randrange(19_000), rng.randrange(1, 60)) for _ in range(300))}
+    lines |= {"".join(rng.choice(alphabet) for _ in range(rng.randrange(1, 40))) for _ in range(300)}
+    lines |= {text[:30], text[-30:], text[-12:], text[-5:], text, text + "a"}
+    # its first, middle and last 12 characters all occur in the text, the whole line does not
+    part = text[100:112] + text[200:212] + text[300:312]
+    lines.add(part)
+    assert part not in text
+    expected = sorted(s for s in lines if s in text)
+    assert found_in(lines, text) == expected
+    assert len(expected) > 300 and part not in expected
+    for gram in (1, 5, 12, 40):
+        assert found_in(lines, text, gram) == expected
+    assert found_in(lines, "") == [] and found_in([], text) == []
 
 
 def test_student_notebooks_contain_no_solution_or_hidden_tests():
@@ -32,7 +54,7 @@ def test_student_notebooks_contain_no_solution_or_hidden_tests():
             for marker in MARKERS:
                 assert marker not in text, f"{path} contains {marker!r}"
             squashed = _squash(text.replace("\\n", "\n").replace('\\"', '"'))
-            leaked = [s for s in secrets if s in squashed]
+            leaked = found_in(secrets, squashed)
             assert not leaked, f"{path} contains solution text: {leaked[:3]}"
 
 
@@ -112,5 +134,5 @@ def test_built_html_contains_no_solution_or_hidden_test_text(built_site):
             assert marker not in raw, f"{path} contains {marker!r}"
         text = BeautifulSoup(raw, "html.parser").get_text("") if path.suffix == ".html" else raw
         squashed = _squash(text.replace("\\n", "\n").replace('\\"', '"'))
-        leaked = [s for s in secrets if s in squashed]
+        leaked = found_in(secrets, squashed)
         assert not leaked, f"{path} contains solution text: {leaked[:3]}"

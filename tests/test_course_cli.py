@@ -53,7 +53,7 @@ def test_check_flags_a_stale_notebook_and_generate_refreshes_it(tmp_path, monkey
 def test_bundle_holds_every_student_notebook_and_no_solution(tmp_path, monkeypatch, capsys):
     import zipfile
 
-    from grading import MARKERS, secret_lines, squash
+    from grading import MARKERS, found_in, secret_lines, squash
 
     monkeypatch.setenv("ATTNLAB_COURSE_ROOT", str(ROOT))
     out = tmp_path / "bundle.zip"
@@ -68,7 +68,7 @@ def test_bundle_holds_every_student_notebook_and_no_solution(tmp_path, monkeypat
             text = zf.read(name).decode("utf-8")
             assert not any(m in text for m in MARKERS), name
             flat = squash(text.replace("\\n", "\n").replace('\\"', '"'))
-            assert not [s for s in secrets if s in flat], name
+            assert not found_in(secrets, flat), name
     assert "wrote" in capsys.readouterr().out
 
 

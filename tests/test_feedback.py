@@ -9,7 +9,7 @@ import pytest
 from nbformat.v4 import new_code_cell, new_output
 
 from attnlab.instructor.feedback import RedactTestTracebacks, visible_lines
-from grading import squash, write_submission
+from grading import found_in, squash, write_submission
 from instructor_course import CHAPTER, cli, copy_course
 
 SOURCE = "x = 1\n### BEGIN HIDDEN TESTS\nassert secret_answer == 'c'\n### END HIDDEN TESTS\nassert x == 2, 'x should be 2'"
@@ -72,7 +72,7 @@ def test_feedback_hides_hidden_tests_and_explains_visible_failures(tmp_path, mon
     page = (root / "feedback" / "carol" / CHAPTER / "exercises.html").read_text(encoding="utf-8")
     text = _visible_text(page)
     assert "HIDDEN" not in page
-    leaked = [line for line in secret_lines(CHAPTER) if line in text]
+    leaked = found_in(secret_lines(CHAPTER), text)
     assert not leaked, leaked
     assert squash('_text(answer_masking, "answer_masking") == "d"') not in text and squash('== "d", "8a') not in text
     assert "raised by a hidden test of this part" in page

@@ -16,7 +16,7 @@ import pytest
 from nbformat.v4 import new_code_cell, new_markdown_cell, new_notebook, new_output
 
 from attnlab.instructor import feedback as fb
-from grading import ROOT, secret_lines, solution_code, squash, write_submission
+from grading import ROOT, found_in, secret_lines, solution_code, squash, write_submission
 from instructor_course import CHAPTER, cli, copy_course
 
 HOSTILE_HTML = ('<script>alert(1)</script><img src="x" onerror="alert(2)"><a href="javascript:alert(3)">link</a>'
@@ -75,7 +75,7 @@ def _no_secret(text: str) -> list[str]:
     import html
 
     flat = squash(text) + squash(fb._unescape_python(text)) + squash(html.unescape(re.sub(r"<[^>]+>", "", text)))
-    return sorted(line for line in _hidden_secrets() if line in flat)
+    return found_in(_hidden_secrets(), flat)
 
 
 # --------------------------------------------------------------------------- pure functions
