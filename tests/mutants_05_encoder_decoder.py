@@ -1307,3 +1307,26 @@ ROUND_28_SWEEP = {
 }
 MUTANTS.update(ROUND_28_SWEEP)
 place_mutants(MUTANTS, MUTANT_BATCHES, list(ROUND_28_SWEEP), "new")
+
+
+# Red team round 30 (tests/redteam/round30/05-verdicts.md): the validator's in-place 'repair' that keeps the values
+# (every tensor a part receives now has its version counter checked), the gradient path cut for half precision only
+# (gradients now compared for float16 and bfloat16 inputs too), and settings the grader's check between cells does not
+# read (torch.set_num_threads, torch.set_printoptions: _torch_settings in the setup cell, at both ends of every part)
+
+ROUND_30 = {
+    # validator: x_new 'repaired' in place, version counter moved
+    'cached_x_new_nan_to_num_in_place': ('test_cached_attention', {'cached_attention': '\ndef cached_self_attention(x_new, params, cache):\n    B, n, D = x_new.shape\n    x_new.nan_to_num_()\n    H = NUM_HEADS\n    Dh = D // H\n    w_q, w_k, w_v = params["w_qkv"].chunk(3)\n    b_q, b_k, b_v = params["b_qkv"].chunk(3)\n    split = lambda t: t.reshape(B, n, H, Dh).transpose(1, 2)\n    q = split(F.linear(x_new, w_q, b_q))\n    k = split(F.linear(x_new, w_k, b_k))\n    v = split(F.linear(x_new, w_v, b_v))\n    if "k" in cache:\n        past = cache["k"].shape[2]\n        k = torch.cat([cache["k"], k], dim=2)\n        v = torch.cat([cache["v"], v], dim=2)\n    else:\n        past = 0\n    cache["k"], cache["v"] = k, v\n    qpos = torch.arange(past, past + n, device=x_new.device)\n    kpos = torch.arange(past + n, device=x_new.device)\n    mask = kpos[None, :] <= qpos[:, None]\n    out = F.scaled_dot_product_attention(q, k, v, attn_mask=mask)\n    return F.linear(out.transpose(1, 2).reshape(B, n, D), params["w_o"], params["b_o"])\n'}),
+    # validator: segments 'repaired' in place, values unchanged, version counters moved
+    'packed_segments_clamped_in_place': ('test_packed_masks', {'packed_masks': '\ndef packed_masks(src_segments, tgt_segments):\n    src_segments.clamp_(min=0)  # padding ids are never negative\n    tgt_segments.clamp_(min=0)\n    s, t = src_segments.long(), tgt_segments.long()\n    T = t.shape[1]\n    pos = torch.arange(T, device=t.device)\n    causal = pos[None, :] <= pos[:, None]\n    src = (s[:, :, None] == s[:, None, :]) & (s[:, :, None] != 0)\n    tgt = (t[:, :, None] == t[:, None, :]) & (t[:, :, None] != 0) & causal\n    cross = (t[:, :, None] == s[:, None, :]) & (t[:, :, None] != 0)\n    return src, tgt, cross\n'}),
+    # second call: the function changes the number of threads
+    'prefill_changes_threads_inside': ('test_cache_count_without', {'cache_count_without': '\ndef prefill_dot_products(prompt_len, chunk, layers, heads):\n    torch.set_num_threads(2 if torch.get_num_threads() != 2 else 1)\n    total, s = 0, 0\n    while s < prompt_len:\n        m = min(chunk, prompt_len - s)\n        total += m * (s + m)\n        s += m\n    return total * layers * heads\n'}),
+    # gradient path: the scale under no_grad for float16/bfloat16 inputs only
+    'rms_half_scale_under_no_grad': ('test_rms_norm', {'rms_norm': '\ndef rms_norm(x, weight, eps=1e-6):\n    if x.dtype in (torch.float16, torch.bfloat16):\n        with torch.no_grad():  # only a scale: keep the float32 copy out of the graph to save memory\n            inv = torch.rsqrt(x.float().pow(2).mean(dim=-1, keepdim=True) + eps)\n        return (x.float() * inv * weight.float()).to(x.dtype)\n    ms = x.pow(2).mean(dim=-1, keepdim=True)\n    return x * torch.rsqrt(ms + eps) * weight\n'}),
+    # validator: the weight 'repaired' in place (nan_to_num_ changes nothing), version counter moved
+    'rms_weight_nan_to_num_in_place': ('test_rms_norm', {'rms_norm': '\ndef rms_norm(x, weight, eps=1e-6):\n    torch.nan_to_num_(weight)  # a weight loaded from disk may hold NaN\n    ct = torch.float32 if x.dtype in (torch.float16, torch.bfloat16) else x.dtype\n    xf = x.to(ct)\n    ms = xf.pow(2).mean(dim=-1, keepdim=True)\n    return (xf * torch.rsqrt(ms + eps) * weight.to(ct)).to(x.dtype)\n'}),
+    # second call: print options left changed
+    'sandwich_leaves_print_options_changed': ('test_sandwich', {'sandwich': '\ndef sandwich_decoder_layer(y, memory, self_allowed, memory_allowed, p):\n    torch.set_printoptions(precision=10, sci_mode=False)  # left from debugging\n    h = layer_norm(y, *p["pre1"])\n    y = y + layer_norm(mha(h, None, self_allowed, p["self_attn"]), *p["post1"])\n    h = layer_norm(y, *p["pre2"])\n    y = y + layer_norm(mha(h, memory, memory_allowed, p["cross_attn"]), *p["post2"])\n    h = layer_norm(y, *p["pre3"])\n    return y + layer_norm(feed_forward(h, p["ff"]), *p["post3"])\n'}),
+}
+MUTANTS.update(ROUND_30)
+place_mutants(MUTANTS, MUTANT_BATCHES, list(ROUND_30), "new")
