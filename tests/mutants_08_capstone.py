@@ -1555,3 +1555,36 @@ ROUND_29_SWEEP_AG_TOPK = {
 }
 MUTANTS.update(ROUND_29_SWEEP_AG_TOPK)
 place_mutants(MUTANTS, MUTANT_BATCHES, list(ROUND_29_SWEEP_AG_TOPK), "new")
+# red team 30 (the validator): eps = 1 refused where the text says "both included" (no case had eps = 1; two now do),
+# and tokens "repaired" before they are compared, with strip() or a Unicode normal form (no case had tokens that differ
+# only there; four now do)
+ROUND_30 = {
+    "sentence_loss_refuses_eps_1": ("test_sentence_loss", {"sentence_loss": _replaced(
+        _MODEL_08["sentence_loss"], "    logp = torch.log_softmax(logits, dim=-1)\n",
+        "    if not 0 <= eps < 1:\n        raise ValueError(\"eps must lie in [0, 1)\")\n"
+        "    logp = torch.log_softmax(logits, dim=-1)\n", once=True)}),
+    "bleu_strips_tokens": ("test_bleu", {"bleu": _replaced(
+        _MODEL_08["bleu"], "    for hyp, ref in zip(hypotheses, references):\n",
+        "    for hyp, ref in zip(hypotheses, references):\n"
+        "        hyp, ref = [w.strip() for w in hyp], [w.strip() for w in ref]  # stray spaces are no part of a token\n",
+        once=True)}),
+    "bleu_normalises_unicode": ("test_bleu", {"bleu": "import unicodedata\n" + _replaced(
+        _MODEL_08["bleu"], "    for hyp, ref in zip(hypotheses, references):\n",
+        "    for hyp, ref in zip(hypotheses, references):\n"
+        "        hyp = [unicodedata.normalize(\"NFKC\", w) for w in hyp]  # one spelling of each character\n"
+        "        ref = [unicodedata.normalize(\"NFKC\", w) for w in ref]\n", once=True)}),
+}
+MUTANTS.update(ROUND_30)
+place_mutants(MUTANTS, MUTANT_BATCHES, list(ROUND_30), "new")
+# red team 30 (the second-call student): a float64 copy of float32 logits kept per id() (every "same objects, new
+# values" case had float64 logits, their own conversion); a float32 case now
+ROUND_30_CONVERTED = {
+    "sentence_loss_converted_logits_cached_by_id": ("test_sentence_loss", {"sentence_loss": "CONVERTED = {}\n\n" + _replaced(
+        _MODEL_08["sentence_loss"], "    logp = torch.log_softmax(logits, dim=-1)\n",
+        "    if id(logits) not in CONVERTED:  # the logits in float64, once per tensor\n"
+        "        CONVERTED.clear()\n"
+        "        CONVERTED[id(logits)] = logits.double()\n"
+        "    logp = torch.log_softmax(CONVERTED[id(logits)], dim=-1).to(logits.dtype)\n", once=True)}),
+}
+MUTANTS.update(ROUND_30_CONVERTED)
+place_mutants(MUTANTS, MUTANT_BATCHES, list(ROUND_30_CONVERTED), "new")
