@@ -1942,3 +1942,44 @@ ROUND_29_CLASS_SWEEP_PASS_3 = {
 }
 MUTANTS.update(ROUND_29_CLASS_SWEEP_PASS_3)
 place_mutants(MUTANTS, MUTANT_BATCHES, ROUND_29_CLASS_SWEEP_PASS_3, "new")
+# red team 30 (the second-call student, the validator): a converted copy of an input kept per id() (its float32 or
+# float64 copy, made once): every "same objects, new values" case had float64 inputs, which are their own conversion,
+# so the copy was the input itself; float16, bfloat16 and float32 objects now go through them too (Parts 1, 2 and 4).
+# And a layout that is not a string answered with a TypeError (Part 5: any other layout raises a ValueError)
+_SOL30 = solution_code(CHAPTER)
+ROUND_30 = {
+    "swiglu_converted_weight_cached_by_id": ("test_fused_swiglu", {"fused_swiglu": "CONVERTED = {}\n\n" + _changed(
+        _SOL30["fused_swiglu"], "    both = x.to(work) @ w_gate_up.to(work).T  # (..., 2F)\n",
+        "    if id(w_gate_up) not in CONVERTED:  # convert the packed checkpoint once\n"
+        "        CONVERTED[id(w_gate_up)] = w_gate_up.to(work)\n"
+        "    both = x.to(work) @ CONVERTED[id(w_gate_up)].T\n", once=True)}),
+    "rms_converted_weight_cached_by_id": ("test_head_rms_norm", {"head_rms_norm": "CONVERTED = {}\n\n" + _changed(
+        _SOL30["head_rms_norm"], "    scale = weight.to(work) + 1 if unit_offset else weight.to(work)\n",
+        "    if id(weight) not in CONVERTED:  # the weight in the working dtype, once\n"
+        "        CONVERTED[id(weight)] = weight.to(work)\n"
+        "    scale = CONVERTED[id(weight)] + 1 if unit_offset else CONVERTED[id(weight)]\n", once=True)}),
+    "loss_converted_logits_cached_by_id": ("test_masked_lm_loss", {"masked_lm_loss": "CONVERTED = {}\n\n" + _changed(
+        _SOL30["masked_lm_loss"], "    scores = logits[:, :-1][chosen].to(work)  # (count, V)\n",
+        "    if id(logits) not in CONVERTED:  # the logits in the working dtype, once per tensor\n"
+        "        CONVERTED.clear()\n"
+        "        CONVERTED[id(logits)] = logits.to(work)\n"
+        "    scores = CONVERTED[id(logits)][:, :-1][chosen]\n", once=True)}),
+    "block_type_error_for_non_string_layout": ("test_block_variant", {"block_variant": _changed(
+        _SOL30["block_variant"], "    if layout == \"parallel\":\n",
+        "    if not isinstance(layout, str):\n"
+        "        raise TypeError(f\"layout must be a string, not {type(layout).__name__}\")\n"
+        "    if layout == \"parallel\":\n", once=True)}),
+}
+MUTANTS.update(ROUND_30)
+place_mutants(MUTANTS, MUTANT_BATCHES, list(ROUND_30), "new")
+# the same class in Part 6: x's float64 copy kept per id() (float32, float16 and bfloat16 x objects now)
+ROUND_30_ROPE = {
+    "rope_converted_x_cached_by_id": ("test_rope_llama3", {"rope_llama3": "CONVERTED = {}\n\n" + _changed(
+        _SOL30["rope_llama3"], "    first, second = x.to(torch.float64).chunk(2, dim=-1)\n",
+        "    if id(x) not in CONVERTED:  # x in float64, once per tensor\n"
+        "        CONVERTED.clear()\n"
+        "        CONVERTED[id(x)] = x.to(torch.float64)\n"
+        "    first, second = CONVERTED[id(x)].chunk(2, dim=-1)\n", once=True)}),
+}
+MUTANTS.update(ROUND_30_ROPE)
+place_mutants(MUTANTS, MUTANT_BATCHES, list(ROUND_30_ROPE), "new")
