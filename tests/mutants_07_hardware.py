@@ -2049,3 +2049,28 @@ ROUND_29_SWEEP_PASS_2 = {
 }
 MUTANTS.update(ROUND_29_SWEEP_PASS_2)
 _place_mutants(MUTANTS, MUTANT_BATCHES, list(ROUND_29_SWEEP_PASS_2), "new")
+# Red team round 30 (tests/redteam/round30/07-verdicts.md): the validator student refused a `block` longer than the cache
+# (Part 7 never passed one: now a block longer than the keys a chunk sees, and than the whole cache, with and without
+# the mask), and the second-call student left torch's number of threads changed, which neither the grader's switches
+# nor the hidden tests watched: `_torch_settings` now compares it with the count at the setup cell, after each part's
+# tests (a function that changes it) and before them (an answer cell that changed it when it ran, when the part before
+# ran its hidden tests to the end). The mutants set a count other than the one they find, whatever the grader's is.
+ROUND_30 = {
+    "backward_refuses_a_block_longer_than_the_cache": ("test_chunk_attention", {"chunk_attention": _replaced(
+        _SOLUTION["chunk_attention"], "    T, Dh = q.shape\n",
+        "    T, Dh = q.shape\n    if not 1 <= block <= k.shape[0]:\n"
+        "        raise ValueError('block must be between 1 and the length of the cache')\n", once=True)}),
+    "backward_refuses_a_block_longer_than_the_keys_seen": ("test_chunk_attention", {"chunk_attention": _replaced(
+        _SOLUTION["chunk_attention"], "    T, Dh = q.shape\n",
+        "    T, Dh = q.shape\n    if causal and block > offset + T:\n"
+        "        raise ValueError('block is longer than the keys this chunk sees')\n", once=True)}),
+    "max_batch_cell_changes_torch_threads": ("test_max_batch", {"max_batch":
+        "torch.set_num_threads(2 if torch.get_num_threads() != 2 else 1)  # timing the notebook: left so\n"
+        + _SOLUTION["max_batch"]}),
+    "pack_changes_torch_threads_inside": ("test_pack_bits", {"pack_bits": _replaced(
+        _SOLUTION["pack_bits"], "def pack_bits(q, bits):\n",
+        "def pack_bits(q, bits):\n    torch.set_num_threads(2 if torch.get_num_threads() != 2 else 1)  # one thread is faster here\n",
+        once=True)}),
+}
+MUTANTS.update(ROUND_30)
+_place_mutants(MUTANTS, MUTANT_BATCHES, list(ROUND_30), "new")
