@@ -965,6 +965,34 @@ def test_a_function_that_leaves_a_torch_setting_changed_fails_the_test_that_call
                                     "(torch.set_flush_denormal)"]
 
 
+@pytest.mark.slow
+def test_a_function_that_sets_the_default_dtype_and_puts_it_back_is_graded_on_its_results(tmp_path):
+    """Round 30: torch.set_default_dtype rebinds torch.Storage in torch's module dict, so a function that set the dtype
+    and put it back while a hidden test ran (leaving torch's settings as it found them) was flagged as replacing a name
+    of torch. torch.Storage now lives outside the dict (guard.FUNCTORCH_PRELOAD): that answer is graded on its results,
+    torch.Storage still follows the default dtype, and round 28's torch.layer_norm replaced and put back during the
+    test is still flagged when the same call also sets the dtype and puts it back."""
+    attack = load_script("tests/redteam/round28/hostile/lead_just_in_time.py")
+    set_and_restore = "    torch.set_default_dtype(torch.float64)\n    torch.set_default_dtype(torch.float32)\n"
+    honest = ("import torch\ndef f(x):\n    old = torch.get_default_dtype()\n    torch.set_default_dtype(torch.float64)\n"
+              "    try:\n        return (x * torch.tensor(2.0)).to(old)\n    finally:\n        torch.set_default_dtype(old)\n")
+    follows = ("torch.set_default_dtype(torch.float64)\nassert torch.Storage is torch.DoubleStorage\n"
+               "torch.set_default_dtype(torch.float32)\nassert torch.Storage is torch.FloatStorage\n")
+    wrong, _ = attack.CASES["torch name read by torch"]
+    wrong = wrong.replace("def f(x):\n", "def f(x):\n" + set_and_restore)
+    assert set_and_restore in wrong
+    helpers = ("import torch", "setup", "locked"), (attack.plain.cell_source(), "grading_helpers", "locked")
+    ctx, cells = run_notebook(tmp_path, [*helpers, (honest, "answer", "student"),
+                                         (attack.TEST.format(want="torch.full((3,), 2.0)"), "t1", "test"),
+                                         (follows, "after", "student")], timeout=300)
+    assert ctx.tampered == [] and ctx.settings_changed == [], (ctx.tampered, ctx.settings_changed)
+    assert not cells["t1"].outputs and not cells["after"].outputs, (cells["t1"].outputs, cells["after"].outputs)
+    ctx, cells = run_notebook(tmp_path / "wrong", [*helpers, (wrong, "answer", "student"),
+                                                   (attack.TEST.format(want="F.layer_norm(torch.arange(3.0), (3,))"),
+                                                    "t1", "test")], timeout=300)
+    assert ctx.tampered and "t1" in ctx.skipped_tests, ctx.tampered
+
+
 # ----------------------------------------------------------------------------- the hook's own footing (red team 23)
 # Attacks on what the audit hook and the grader's requests call, rather than on the tests: each replaces, shadows or
 # imitates something the grader's in-kernel code looked up or trusted when an event came, so that a frame reader the
