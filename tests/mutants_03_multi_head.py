@@ -1513,3 +1513,51 @@ ROUND_29_SWEEP = {
 }
 MUTANTS.update(ROUND_29_SWEEP)
 place_mutants(MUTANTS, MUTANT_BATCHES, list(ROUND_29_SWEEP), "new")
+
+
+# Red team 30 (tests/redteam/round30/03-verdicts.md). The second-call student: a torch.set_grad_enabled(False) ...
+# torch.set_grad_enabled(True) pair (or a lone set_grad_enabled(True)) inside a function switches the grad mode on for a
+# caller inside torch.no_grad(); the grader's check after the cell never saw it (the mode was on there, as it should be).
+# Parts 1, 5, 6 and 7 are now also called inside torch.no_grad() and check that the mode is still off. The validator: an
+# empty input "repaired" into a new tensor of its shape (an empty cache, an empty batch) keeps every value and loses the
+# caller's gradient; Parts 6 and 7 now take gradients with respect to empty inputs too (Part 6's case, an empty batch
+# replaced, was checked by hand: no batch has room for another Part 6 mutant, and one more batch costs more than it proves).
+ROUND_30 = {
+    "interleaved_grad_mode_switched_on": ("test_interleaved", {"interleaved": _replaced_code(
+        _MODEL["interleaved"], "    if d % num_heads:\n",
+        "    torch.set_grad_enabled(False)  # the check needs no gradient\n    bad = d % num_heads\n"
+        "    torch.set_grad_enabled(True)\n    if bad:\n", once=True)}),
+    "contributions_grad_mode_switched_on": ("test_contributions", {"contributions": _replaced_code(
+        _MODEL["contributions"], "    heads = attention(q, k, v)  # (B, H, T, Dh)\n",
+        "    torch.set_grad_enabled(True)  # gradients must flow through the heads\n"
+        "    heads = attention(q, k, v)  # (B, H, T, Dh)\n", once=True)}),
+    "left_padded_grad_mode_switched_on": ("test_left_padded", {"left_padded": _replaced_code(
+        _MODEL["left_padded"], "    real = torch.arange(s)[None, :] >= s - memory_lengths.long()[:, None]\n",
+        "    torch.set_grad_enabled(False)  # the mask needs no gradient\n"
+        "    real = torch.arange(s)[None, :] >= s - memory_lengths.long()[:, None]\n"
+        "    torch.set_grad_enabled(True)\n", once=True)}),
+    "cache_grad_mode_switched_on": ("test_cache", {"cache": _replaced_code(
+        _MODEL["cache"], "    allowed = torch.ones(t, p + t, dtype=torch.bool).tril(diagonal=p)  # query t sees keys 0 .. p + t\n",
+        "    torch.set_grad_enabled(False)  # the mask needs no gradient\n"
+        "    allowed = torch.ones(t, p + t, dtype=torch.bool).tril(diagonal=p)\n"
+        "    torch.set_grad_enabled(True)\n", once=True)}),
+    "cache_empty_cache_replaced_by_new_zeros": ("test_cache", {"cache": _replaced_code(
+        _MODEL["cache"], "    p, t = past_k.shape[2], x.shape[1]\n",
+        "    p, t = past_k.shape[2], x.shape[1]\n"
+        "    if p == 0:  # an empty cache: start a fresh one of the right dtype\n"
+        "        past_k, past_v = x.new_zeros(past_k.shape), x.new_zeros(past_v.shape)\n", once=True)}),
+}
+MUTANTS.update(ROUND_30)
+place_mutants(MUTANTS, MUTANT_BATCHES, list(ROUND_30), "new")
+# Red team 30, after grading: the default dtype set to float64 for a function's own work and "put back" as float32, not
+# as the dtype the caller had (S3, which slipped once the grader no longer flagged set_default_dtype as tampering).
+# Parts 1, 5, 6 and 7 are now also called with float64 as the default dtype, which must still be float64 after the call.
+ROUND_30_DTYPE = {
+    "contributions_default_dtype_reset_to_float32": ("test_contributions", {"contributions": _replaced_code(
+        _MODEL["contributions"], "    heads = attention(q, k, v)  # (B, H, T, Dh)\n",
+        "    torch.set_default_dtype(torch.float64)  # the softmax in double precision\n"
+        "    heads = attention(q, k, v)  # (B, H, T, Dh)\n"
+        "    torch.set_default_dtype(torch.float32)  # back to the default\n", once=True)}),
+}
+MUTANTS.update(ROUND_30_DTYPE)
+place_mutants(MUTANTS, MUTANT_BATCHES, list(ROUND_30_DTYPE), "new")
