@@ -1251,3 +1251,58 @@ ROUND_29_SWEEP = {
 }
 MUTANTS.update(ROUND_29_SWEEP)
 place_mutants(MUTANTS, MUTANT_BATCHES, list(ROUND_29_SWEEP), "new")
+
+
+# Red team 30 (tests/redteam/round30/04-verdicts.md). The validator: negative positions refused (or clamped to 0), which
+# the text allows (int8 positions; Part 7's negative offsets as positions); Part 1 now has negative positions and its text
+# says so. The incremental student: `equivariant` set from each trial in turn, so that the last trial decides (or the
+# first); Part 8 now has three trials whose last (then first) permutation is the identity. The second-call student: a
+# torch.set_grad_enabled(False) ... (True) pair inside a function switches the grad mode on for a caller inside
+# torch.no_grad(); Parts 1, 2, 4, 5, 7 and 8 are now also called inside torch.no_grad() and check that it stays off (Part
+# 5's mutant was run by hand: every batch holds a Part 5 mutant, and a batch of its own costs more than it proves).
+def _grad_switched(code, line):
+    """``code`` with ``line`` (a line of it, kept once) run between torch.set_grad_enabled(False) and (True)."""
+    indent = line[:len(line) - len(line.lstrip())]
+    return _replaced_code(code, line, f"{indent}torch.set_grad_enabled(False)  # needs no gradient\n{line}"
+                                      f"{indent}torch.set_grad_enabled(True)\n", once=True)
+
+
+ROUND_30 = {
+    "table_halves_refuses_negative_positions": ("test_table_halves", {"table_halves": _replaced_code(
+        _MODEL["table_halves"], '        raise ValueError(f"d_model must be even and at least 4, got {d_model}")\n',
+        '        raise ValueError(f"d_model must be even and at least 4, got {d_model}")\n'
+        '    if positions.numel() and int(positions.min()) < 0:\n'
+        '        raise ValueError("positions must be non-negative")\n', once=True)}),
+    "table_halves_clamps_negative_positions": ("test_table_halves", {"table_halves": _replaced_code(
+        _MODEL["table_halves"], "positions.to(torch.float64)", "positions.clamp(min=0).to(torch.float64)", once=True)}),
+    "equivariance_last_trial_decides": ("test_equivariance", {"equivariance": _replaced_code(
+        _MODEL["equivariance"], "    return worst <= tol, float(worst)", "    return gaps[-1] <= tol, float(worst)", once=True)}),
+    "equivariance_first_trial_decides": ("test_equivariance", {"equivariance": _replaced_code(
+        _MODEL["equivariance"], "    return worst <= tol, float(worst)", "    return gaps[0] <= tol, float(worst)", once=True)}),
+    "table_halves_grad_mode_switched_on": ("test_table_halves", {"table_halves": _grad_switched(
+        _MODEL["table_halves"], "    exponents = torch.arange(0, d_model, 2, dtype=torch.float64) / d_model  # (D/2,)\n")}),
+    "alibi_grad_mode_switched_on": ("test_alibi_block", {"alibi_block": _grad_switched(
+        _MODEL["alibi_block"], "    slopes = 2.0 ** (-8.0 * torch.arange(1, num_heads + 1, dtype=torch.float64) / num_heads)  # (H,)\n")}),
+    "position_grad_mode_switched_on": ("test_position", {"position": _grad_switched(
+        _MODEL["position"], "    sin, cos = float(row[-2]), float(row[-1])\n")}),
+    "shift_grad_mode_switched_on": ("test_shift", {"shift": _grad_switched(
+        _MODEL["shift"], "    freq = base ** (-torch.arange(0, d_model, 2, dtype=torch.float64) / d_model)  # (D/2,)\n")}),
+    "equivariance_grad_mode_switched_on": ("test_equivariance", {"equivariance": _replaced_code(_replaced_code(
+        _MODEL["equivariance"], "    with torch.no_grad():\n", "    torch.set_grad_enabled(False)  # a test needs no gradient\n"
+        "    if True:\n", once=True), "    worst = max(gaps)\n", "    torch.set_grad_enabled(True)\n    worst = max(gaps)\n",
+        once=True)}),
+}
+MUTANTS.update(ROUND_30)
+place_mutants(MUTANTS, MUTANT_BATCHES, list(ROUND_30), "new")
+# Red team 30, after grading: the default dtype set to float64 for a function's own work and "put back" as float32, not
+# as the dtype the caller had (S2, which slipped once the grader no longer flagged set_default_dtype as tampering).
+# Parts 1, 5, 7 and 8 are now also called with float64 as the default dtype, which must still be float64 after the call.
+ROUND_30_DTYPE = {
+    "table_halves_default_dtype_reset_to_float32": ("test_table_halves", {"table_halves": _replaced_code(
+        _MODEL["table_halves"], "    exponents = torch.arange(0, d_model, 2, dtype=torch.float64) / d_model  # (D/2,)\n",
+        "    torch.set_default_dtype(torch.float64)  # angles in double precision\n"
+        "    exponents = torch.arange(0, d_model, 2) / d_model  # (D/2,)\n"
+        "    torch.set_default_dtype(torch.float32)  # back to the default\n", once=True)}),
+}
+MUTANTS.update(ROUND_30_DTYPE)
+place_mutants(MUTANTS, MUTANT_BATCHES, list(ROUND_30_DTYPE), "new")
