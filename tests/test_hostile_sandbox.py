@@ -42,7 +42,7 @@ SLEEPER = f"attnlab-sleeper-{RUN}"
 ABSTRACT = f"\0attnlab-test-{RUN}"
 # runaway code ends at 15 s of CPU time (the model notebook's kernel used 3.5 s on an idle machine: user
 # + system of the kernel process, read by getrusage in its last cell); the wall-clock limits are far
-# away even on a busy machine. The loop and cpuburn cases spend the whole limit twice (idle and loaded).
+# away even on a busy machine. The loop case spends the whole limit twice (idle and loaded), cpuburn once.
 # The compile case's kernel also imports torch's compiler and compiles, which on a slow CI machine (torch's
 # import alone 2.5 s of CPU, 1.6 s on a quick one) passed 10 s: the kernel was killed mid-notebook and its
 # silence flagged
@@ -261,9 +261,11 @@ STATUS = {case: "flagged" if case in FLAGGED else "graded" for case in EXPECTED_
 REASON = {"loop": "cell {first} crashed the kernel (killed by signal 24)",
           "cpuburn": "cell {first} crashed the kernel (killed by signal 24)"} | {
           case: "modifies the grading machinery" for case in FLAGGED}
-# graded again with every core busy: the honest notebooks, the two the CPU-time limit ends, and the signal
-# (environment and import cases do not depend on load; they are graded once)
-LOADED = ("model", "firststub", "loop", "cpuburn", "kill")
+# graded again with every core busy: the honest notebooks, the loop that the CPU-time limit ends, and the signal
+# (environment and import cases do not depend on load; they are graded once). cpuburn (the same limit reached by two
+# threads) is graded idle only: its threads' CPU time adds up the same however busy the cores are, and its second run
+# spent the whole CPU limit again, then a run of the notebook without its cell, with the busy loop running all along
+LOADED = ("model", "firststub", "loop", "kill")
 
 # the grader: grades the spec's submissions with its pid written into them; SIGUSR1 is recorded
 # (only in the main process: the grading processes import this file too)
