@@ -1588,3 +1588,35 @@ ROUND_30_CONVERTED = {
 }
 MUTANTS.update(ROUND_30_CONVERTED)
 place_mutants(MUTANTS, MUTANT_BATCHES, list(ROUND_30_CONVERTED), "new")
+
+
+# Round 30 class sweep (tests/redteam/round30/08-sweep-verdicts.md), class AJ: an argument "repaired" in place with the
+# values it held (clamp_, masked_fill_ of NaN it does not hold) slipped in Parts 1 and 4-7, since every check compared
+# values only; every tensor argument's version counter is now read before the call and compared after it (in Parts 6
+# and 7 that of every tensor next_logprobs returns)
+ROUND_30_SWEEP = {
+    "decoder_io_targets_clamped_in_place": ("test_decoder_io", {"decoder_io": _replaced(
+        _MODEL_08["decoder_io"], "    tgt_in = torch.full_like(targets, PAD)\n",
+        "    targets.clamp_(min=0)  # ids are never negative\n    tgt_in = torch.full_like(targets, PAD)\n", once=True)}),
+    "loss_logits_nan_masked_in_place": ("test_sentence_loss", {"sentence_loss": _replaced(
+        _MODEL_08["sentence_loss"], "    logp = torch.log_softmax(logits, dim=-1)\n",
+        "    with torch.no_grad():\n        logits.masked_fill_(logits.isnan(), float(\"-inf\"))\n"
+        "    logp = torch.log_softmax(logits, dim=-1)\n", once=True)}),
+    "loss_targets_clamped_in_place": ("test_sentence_loss", {"sentence_loss": _replaced(
+        _MODEL_08["sentence_loss"], "    logp = torch.log_softmax(logits, dim=-1)\n",
+        "    targets.clamp_(0, logits.shape[-1] - 1)\n    logp = torch.log_softmax(logits, dim=-1)\n", once=True)}),
+    "average_entries_nan_masked_in_place": ("test_average", {"average": _replaced(
+        _MODEL_08["average"], "    out = {}\n",
+        "    for s in states:\n        for t in s.values():\n            if t.is_floating_point():\n"
+        "                t.masked_fill_(t.isnan(), 0.0)\n    out = {}\n", once=True)}),
+    "sample_logprobs_nan_masked_in_place": ("test_sample", {"sample": _replaced(
+        _MODEL_08["sample"], "        scores = next_logprobs([[starts[i]] + outs[i] for i in live]) / temperature\n",
+        "        lp = next_logprobs([[starts[i]] + outs[i] for i in live])\n"
+        "        lp.masked_fill_(lp.isnan(), float(\"-inf\"))\n        scores = lp / temperature\n", once=True)}),
+    "beam_logprobs_clamped_in_place": ("test_beam_search", {"beam_search": _replaced(
+        _MODEL_08["beam_search"], "        logprobs = next_logprobs([[start] + tokens for tokens, _ in live])\n",
+        "        logprobs = next_logprobs([[start] + tokens for tokens, _ in live])\n        logprobs.clamp_(max=0.0)\n",
+        once=True)}),
+}
+MUTANTS.update(ROUND_30_SWEEP)
+place_mutants(MUTANTS, MUTANT_BATCHES, list(ROUND_30_SWEEP), "new")
