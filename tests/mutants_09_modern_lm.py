@@ -1983,3 +1983,47 @@ ROUND_30_ROPE = {
 }
 MUTANTS.update(ROUND_30_ROPE)
 place_mutants(MUTANTS, MUTANT_BATCHES, list(ROUND_30_ROPE), "new")
+
+
+# Round 30 class sweep (tests/redteam/round30/09-sweep-verdicts.md): class AJ, an argument "repaired" in place with the
+# values it held (clamp_, masked_fill_ of NaN it does not hold, &=), slipped in Parts 1, 2 and 4-8 (every check compared
+# values only; every tensor argument's version counter, and that of the logits Part 8's step returns, is now compared);
+# class AK, a term under no_grad or detached for float16 and bfloat16 inputs only, slipped in Parts 1, 2, 4, 5 and 6
+# (gradients are now compared for half-precision inputs too)
+_HALF = "x.dtype in (torch.float16, torch.bfloat16)"
+ROUND_30_SWEEP = {}
+for _name, _test, _part, _old, _new in (
+    ("rms_weight_nan_masked_in_place", "test_head_rms_norm", "head_rms_norm", "    work = torch.float64",
+     "    with torch.no_grad():\n        weight.masked_fill_(weight.isnan(), 0.0)  # a weight loaded from disk may hold NaN\n"
+     "    work = torch.float64"),
+    ("swiglu_w_down_nan_masked_in_place", "test_fused_swiglu", "fused_swiglu", "    work = x.dtype",
+     "    with torch.no_grad():\n        w_down.masked_fill_(w_down.isnan(), 0.0)\n    work = x.dtype"),
+    ("loss_mask_anded_in_place", "test_masked_lm_loss", "masked_lm_loss", "    work = torch.float64",
+     "    target_mask &= ids >= 0  # negative ids are never targets\n    work = torch.float64"),
+    ("block_x_nan_masked_in_place", "test_block_variant", "block_variant", "    if layout == \"parallel\":",
+     "    with torch.no_grad():\n        x.masked_fill_(x.isnan(), 0.0)\n    if layout == \"parallel\":"),
+    ("rope_positions_clamped_in_place", "test_rope_llama3", "rope_llama3", "    theta = base",
+     "    positions.clamp_(0, 131071)\n    theta = base"),
+    ("ragged_lengths_clamped_in_place", "test_ragged_cached_attention", "ragged_cached_attention", "    slots = lengths.long()",
+     "    lengths.clamp_(min=0)\n    slots = lengths.long()"),
+    ("generate_step_logits_nan_masked_in_place", "test_generate_with_cache", "generate_with_cache",
+     "        scores = logits[:, -1].clone()",
+     "        logits.masked_fill_(logits.isnan(), float('-inf'))\n        scores = logits[:, -1].clone()"),
+    ("rms_half_inv_rms_detached", "test_head_rms_norm", "head_rms_norm", "    scale = weight",
+     "    if " + _HALF + ":\n        inv_rms = inv_rms.detach()\n    scale = weight"),
+    ("swiglu_half_sigmoid_detached", "test_fused_swiglu", "fused_swiglu",
+     "    return ((gate * torch.sigmoid(beta * gate) * up)",
+     "    sig = torch.sigmoid(beta * gate)\n    if " + _HALF + ":\n        sig = sig.detach()\n    return ((gate * sig * up)"),
+    ("loss_half_zloss_log_z_detached", "test_masked_lm_loss", "masked_lm_loss",
+     "    per_token = (log_z - picked) + z_loss * log_z.square()",
+     "    zl = log_z.detach() if logits.dtype in (torch.float16, torch.bfloat16) else log_z\n"
+     "    per_token = (log_z - picked) + z_loss * zl.square()"),
+    ("block_half_ffn_under_no_grad", "test_block_variant", "block_variant", "        return x + attn(n) + ffn(n)",
+     "        if " + _HALF + ":\n            with torch.no_grad():\n                f = ffn(n)\n            return x + attn(n) + f\n"
+     "        return x + attn(n) + ffn(n)"),
+    ("rope_half_rotated_term_detached", "test_rope_llama3", "rope_llama3", "    out = torch.cat(",
+     "    if " + _HALF + ":\n        second = second.detach()\n    out = torch.cat("),
+):
+    ROUND_30_SWEEP[_name] = (_test, {_part: _changed(solution_code(CHAPTER)[_part], _old, _new, once=True)})
+MUTANTS.update(ROUND_30_SWEEP)
+place_mutants(MUTANTS, MUTANT_BATCHES, list(ROUND_30_SWEEP), "new")
