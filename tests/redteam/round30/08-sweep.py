@@ -77,3 +77,19 @@ add("AM5-shape-by-broadcast-runtimeerror", "average",
          "        for k in keys & set(s):\n            torch.broadcast_shapes(s[k].shape, states[0][k].shape)\n"
          "        if set(s) != keys or any(s[k].shape != states[0][k].shape for k in keys):"),
     "Part 5: shapes that differ raise ValueError (here RuntimeError when they do not broadcast)")
+
+# correct answers the new version checks must keep (written after the first grading; graded in 08-sweep-after.txt)
+add("OK6-decoder-asked-under-inference-mode", "sample",
+    swap("sample", "        scores = next_logprobs([[starts[i]] + outs[i] for i in live]) / temperature",
+         "        with torch.inference_mode():  # no gradient is needed to decode\n"
+         "            lp = next_logprobs([[starts[i]] + outs[i] for i in live])\n"
+         "        scores = lp.clone() / temperature"),
+    "the log-probabilities are inference tensors, which keep no version counter: allowed (lists are returned)", correct=True)
+add("OK7-decoder-asked-under-inference-mode", "beam_search",
+    swap("beam_search", "        logprobs = next_logprobs([[start] + tokens for tokens, _ in live])",
+         "        with torch.inference_mode():\n            logprobs = next_logprobs([[start] + tokens for tokens, _ in live]).clone()"),
+    "as above, for Part 7", correct=True)
+add("OK5-entries-read-through-detach", "average",
+    swap("average", "            total = sum(s[k].double() for s in states)",
+         "            total = sum(s[k].detach().to(torch.float64, copy=True) for s in states)"),
+    "reads only: no version counter moves", correct=True)

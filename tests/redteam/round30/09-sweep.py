@@ -128,3 +128,22 @@ add("AN8-one-new-token-refused", "generate_with_cache",
     swap("generate_with_cache", "    logits, cache = step(prompt, None)",
          "    if max_new_tokens < 2:\n        raise ValueError('need at least two new tokens')\n    logits, cache = step(prompt, None)"),
     "Part 8: 'max_new_tokens is at least 1'")
+
+# correct answers the new checks must keep (written after the first grading; graded in 09-sweep-after.txt)
+add("OK1-float64-inside", "head_rms_norm",
+    swap("head_rms_norm", "work = torch.float64 if x.dtype == torch.float64 else torch.float32", "work = torch.float64"),
+    "Part 1: float64 for every input dtype is accepted", correct=True)
+add("OK2-bfloat16-in-its-own-dtype", "fused_swiglu",
+    swap("fused_swiglu", "work = x.dtype if x.dtype in (torch.float32, torch.float64) else torch.float32",
+         "work = x.dtype if x.dtype != torch.float16 else torch.float32"),
+    "Part 2: bfloat16 inputs may be computed in bfloat16", correct=True)
+add("OK4-float64-inside", "masked_lm_loss",
+    swap("masked_lm_loss", "    work = torch.float64 if logits.dtype == torch.float64 else torch.float32",
+         "    work = torch.float64",
+         "    return per_token.sum() / max(count, 1), count",
+         "    out_dtype = torch.float64 if logits.dtype == torch.float64 else torch.float32\n"
+         "    return (per_token.sum() / max(count, 1)).to(out_dtype), count"),
+    "Part 4: float64 inside for every dtype is accepted, the loss returned in float32", correct=True)
+add("OK8-step-logits-copied-first", "generate_with_cache",
+    swap("generate_with_cache", "        scores = logits[:, -1].clone()", "        scores = logits.clone()[:, -1].contiguous()"),
+    "Part 8: copy before penalising", correct=True)
