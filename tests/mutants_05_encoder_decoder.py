@@ -1330,3 +1330,16 @@ ROUND_30 = {
 }
 MUTANTS.update(ROUND_30)
 place_mutants(MUTANTS, MUTANT_BATCHES, list(ROUND_30), "new")
+
+
+# Round 30 class sweep (tests/redteam/round30/05-sweep-verdicts.md), class AL from chapter 9: a converted copy of an
+# input kept per id() (the original kept alive beside it), unseen where every same-object case was float64, its own
+# conversion; now float32 (and float16, bfloat16 where the part takes them) same objects through .data and set_
+ROUND_30_SWEEP = {
+    # AL: float64 copies of memory and of the parameters kept per id()
+    'sandwich_memory_params_float64_kept_per_id': ('test_sandwich', {'sandwich': '\nCONVERTED = {}\ndef converted(t):\n    kept = CONVERTED.get(id(t))\n    if kept is None or kept[0] is not t:  # the original is kept alive with its copy, so its id() is never reused\n        kept = CONVERTED[id(t)] = (t, t.to(torch.float64))\n    return kept[1]\ndef conv_p(p):\n    return {name: (converted(v) if torch.is_tensor(v) else\n                   tuple(converted(t) for t in v) if isinstance(v, (tuple, list)) else\n                   {key: converted(t) for key, t in v.items()})\n            for name, v in p.items()}\ndef sandwich_decoder_layer(y, memory, self_allowed, memory_allowed, p):\n    dtype = y.dtype\n    p = conv_p(p)\n    memory = converted(memory)\n    y = y.to(torch.float64)\n    y = y + layer_norm(mha(layer_norm(y, *p["pre1"]), None, self_allowed, p["self_attn"]), *p["post1"])\n    y = y + layer_norm(mha(layer_norm(y, *p["pre2"]), memory, memory_allowed, p["cross_attn"]), *p["post2"])\n    return (y + layer_norm(feed_forward(layer_norm(y, *p["pre3"]), p["ff"]), *p["post3"])).to(dtype)\n'}),
+    # AL: float64 copies of the weights kept per id() (the same-object case was float64, its own copy)
+    'cached_weights_float64_kept_per_id': ('test_cached_attention', {'cached_attention': '\nCONVERTED = {}\ndef converted(t):\n    kept = CONVERTED.get(id(t))\n    if kept is None or kept[0] is not t:  # the original kept alive with its copy: its id() is never reused\n        kept = CONVERTED[id(t)] = (t, t.to(torch.float64))\n    return kept[1]\ndef cached_self_attention(x_new, params, cache):\n    b, n, d = x_new.shape\n    dh = d // NUM_HEADS\n    (w_q, w_k, w_v), (b_q, b_k, b_v) = converted(params["w_qkv"]).chunk(3), converted(params["b_qkv"]).chunk(3)\n    split = lambda x: x.reshape(b, n, NUM_HEADS, dh).transpose(1, 2)\n    x64 = x_new.to(torch.float64)\n    q, k, v = split(x64 @ w_q.T + b_q), split(x64 @ w_k.T + b_k), split(x64 @ w_v.T + b_v)\n    k, v = k.to(x_new.dtype), v.to(x_new.dtype)\n    if "k" in cache:\n        k, v = torch.cat([cache["k"], k], dim=2), torch.cat([cache["v"], v], dim=2)\n    cache["k"], cache["v"] = k, v\n    past = k.shape[2] - n\n    rows = torch.arange(past, past + n)[:, None]\n    cols = torch.arange(past + n)[None, :]\n    scores = q @ k.to(torch.float64).transpose(-2, -1) / math.sqrt(dh)\n    weights = torch.softmax(scores.masked_fill(~(cols <= rows), float("-inf")), dim=-1)\n    heads = weights @ v.to(torch.float64)\n    return (heads.transpose(1, 2).reshape(b, n, d) @ converted(params["w_o"]).T + converted(params["b_o"])).to(x_new.dtype)\n'}),
+}
+MUTANTS.update(ROUND_30_SWEEP)
+place_mutants(MUTANTS, MUTANT_BATCHES, list(ROUND_30_SWEEP), "new")
