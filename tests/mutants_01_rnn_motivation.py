@@ -1447,3 +1447,52 @@ ROUND_29_SWEEP_COLUMNS = {
 }
 MUTANTS.update(ROUND_29_SWEEP_COLUMNS)
 place_mutants(MUTANTS, MUTANT_BATCHES, list(ROUND_29_SWEEP_COLUMNS), "new")
+# Round 30 class sweep (tests/redteam/round30/01-sweep-verdicts.md): AJ an input written in place with the values it
+# held (the version counter moves), AK the gradient path cut for bfloat16 inputs only, AL a float64 copy of an input
+# kept per id() (the input itself for float64 objects, so the float64 same-object turns could not see it)
+_HALF30 = "(torch.float16, torch.bfloat16)"
+
+
+def _first30(cell, name, line, pre=""):
+    """the model answer of ``cell`` with ``line`` first in the body of ``name`` (``pre`` before the function)."""
+    head = f"def {name}("
+    code = _MODEL[cell]
+    signature_end = code.index("):\n", code.index(head)) + 3
+    return pre + code[:signature_end] + line + code[signature_end:]
+
+
+def _kept30(arg):
+    local = "    p = dict(p)  # the caller's dict keeps its entries\n" if arg.startswith("p[") else ""
+    return local + f"    {arg} = KEPT30.setdefault(id({arg}), ({arg}, {arg}.to(torch.float64)))[1].to({arg}.dtype)\n"
+
+
+ROUND_30_SWEEP = {
+    "jacobian_h_nan_to_num_in_place": ("test_rnn_step", {"rnn_step": _first30(
+        "rnn_step", "leaky_step_jacobian", "    h.nan_to_num_()  # values kept, version counter moved\n")}),
+    "reverse_lengths_clamped_in_place": ("test_rnn_unroll", {"rnn_unroll": _first30(
+        "rnn_unroll", "rnn_unroll_reverse", "    lengths.clamp_(min=0)  # values kept, version counter moved\n")}),
+    "norms_x_nan_to_num_in_place": ("test_gradient_norms", {"gradient_norms": _first30(
+        "gradient_norms", "jacobian_norms", "    x.nan_to_num_()  # values kept, version counter moved\n")}),
+    "decoder_allowed_anded_in_place": ("test_additive", {"additive": _first30(
+        "additive", "coverage_decoder", "    allowed &= allowed.any(dim=-1, keepdim=True)  # every row has one: kept\n")}),
+    "jacobian_half_candidate_detached": ("test_rnn_step", {"rnn_step": _replaced(
+        _MODEL["rnn_step"], "    slope = ", f"    if x.dtype in {_HALF30}:\n        candidate = candidate.detach()\n"
+        "    slope = ", once=True)}),
+    "reverse_half_steps_detached": ("test_rnn_unroll", {"rnn_unroll": _replaced(
+        _MODEL["rnn_unroll"], "        h = torch.where(inside, h_new, h)",
+        f"        if x.dtype in {_HALF30}:\n            h_new = h_new.detach()\n        h = torch.where(inside, h_new, h)",
+        once=True)}),
+    "decoder_half_alpha_detached": ("test_additive", {"additive": _replaced(
+        _MODEL["additive"], "        context = ", f"        if x.dtype in {_HALF30}:\n            alpha = alpha.detach()\n"
+        "        context = ", once=True)}),
+    "jacobian_w_hh_f64_kept_per_id": ("test_rnn_step", {"rnn_step": _first30(
+        "rnn_step", "leaky_step_jacobian", _kept30("p['W_hh']"), "KEPT30 = {}\n\n")}),
+    "reverse_x_f64_kept_per_id": ("test_rnn_unroll", {"rnn_unroll": _first30(
+        "rnn_unroll", "rnn_unroll_reverse", _kept30("x"), "KEPT30 = {}\n\n")}),
+    "norms_w_hh_f64_kept_per_id": ("test_gradient_norms", {"gradient_norms": _first30(
+        "gradient_norms", "jacobian_norms", _kept30("p['W_hh']"), "KEPT30 = {}\n\n")}),
+    "decoder_h_f64_kept_per_id": ("test_additive", {"additive": _first30(
+        "additive", "coverage_decoder", _kept30("h"), "KEPT30 = {}\n\n")}),
+}
+MUTANTS.update(ROUND_30_SWEEP)
+place_mutants(MUTANTS, MUTANT_BATCHES, list(ROUND_30_SWEEP), "new")
