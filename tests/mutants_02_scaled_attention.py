@@ -2025,3 +2025,51 @@ class FixedSelfAttention(SeedSelfAttention):
 }
 MUTANTS.update(ROUND_29_SWEEP)
 place_mutants(MUTANTS, MUTANT_BATCHES, list(ROUND_29_SWEEP), "new")
+# Round 30 class sweep (tests/redteam/round30/02-sweep-verdicts.md): AJ an input written in place with the values it
+# held (the version counter moves), AK the gradient path cut for half-precision inputs only, AL a converted copy of an
+# input kept per id() (the input itself for float64 objects, or int64 ones, so those same-object turns could not see it)
+_HALF30 = "(torch.float16, torch.bfloat16)"
+
+
+def _first30(cell, name, line, pre="", indent="    "):
+    """the model answer of ``cell`` with ``line`` first in the body of ``name`` (after ``forward``'s first line)."""
+    code = _SOLUTION[cell]
+    start = code.index("):\n", code.index(f"def {name}(")) + 3
+    if name == "forward":
+        start = code.index("\n", start) + 1
+    return pre + code[:start] + "".join(indent + l + "\n" for l in line.splitlines()) + code[start:]
+
+
+def _kept30(arg):
+    return f"{arg} = KEPT30.setdefault(id({arg}), ({arg}, {arg}.to(torch.float64)))[1].to({arg}.dtype)"
+
+
+ROUND_30_SWEEP = {
+    "raw_scores_q_nan_to_num_in_place": ("test_raw_scores", {"raw_scores": _first30(
+        "raw_scores", "raw_scores", "q.nan_to_num_()  # values kept, version counter moved")}),
+    "padding_lengths_clamped_in_place": ("test_padding_mask", {"padding_mask": _first30(
+        "padding_mask", "padding_mask", "lengths.clamp_(min=0)  # values kept, version counter moved")}),
+    "masked_attention_v_nan_to_num_in_place": ("test_masked_attention", {"masked_attention": _first30(
+        "masked_attention", "masked_attention", "v.nan_to_num_()  # values kept, version counter moved")}),
+    "fixed_x_nan_to_num_in_place": ("test_fixed_self_attention", {"fixed_self_attention": _first30(
+        "fixed_self_attention", "forward", "x.nan_to_num_()  # values kept, version counter moved", indent="        ")}),
+    "raw_scores_half_dots_detached": ("test_raw_scores", {"raw_scores": _replaced(
+        _SOLUTION["raw_scores"], "    return (-(", f"    if q.dtype in {_HALF30}:\n        dots = dots.detach()\n"
+        "    return (-(", once=True)}),
+    "masked_attention_half_e_detached": ("test_masked_attention", {"masked_attention": _replaced(
+        _SOLUTION["masked_attention"], "    total = ", f"    if q.dtype in {_HALF30}:\n        e = e.detach()\n"
+        "    total = ", once=True)}),
+    "fixed_half_scores_detached": ("test_fixed_self_attention", {"fixed_self_attention": _replaced(
+        FIX_MODEL, "        allowed = torch.ones(", f"        if x.dtype in {_HALF30}:\n            scores = scores.detach()\n"
+        "        allowed = torch.ones(", once=True)}),
+    "raw_scores_q_f64_kept_per_id": ("test_raw_scores", {"raw_scores": _first30(
+        "raw_scores", "raw_scores", _kept30("q"), "KEPT30 = {}\n\n")}),
+    "softmax_backward_weights_f64_kept_per_id": ("test_softmax_backward", {"softmax_backward": _first30(
+        "softmax_backward", "softmax_backward", _kept30("weights"), "KEPT30 = {}\n\n")}),
+    "masked_attention_q_f64_kept_per_id": ("test_masked_attention", {"masked_attention": _first30(
+        "masked_attention", "masked_attention", _kept30("q"), "KEPT30 = {}\n\n")}),
+    "fixed_x_f64_kept_per_id": ("test_fixed_self_attention", {"fixed_self_attention": _first30(
+        "fixed_self_attention", "forward", _kept30("x"), "KEPT30 = {}\n\n", indent="        ")}),
+}
+MUTANTS.update(ROUND_30_SWEEP)
+place_mutants(MUTANTS, MUTANT_BATCHES, list(ROUND_30_SWEEP), "new")
