@@ -2074,3 +2074,28 @@ ROUND_30 = {
 }
 MUTANTS.update(ROUND_30)
 _place_mutants(MUTANTS, MUTANT_BATCHES, list(ROUND_30), "new")
+# Round 30 class sweep (tests/redteam/round30/07-sweep-verdicts.md): class AJ, an input written in place with the
+# values it held (a clamp_ at +-inf, a mask &= 2**bits - 1: only values were compared), now every tensor argument's
+# version counter, in every dtype each part takes; class AK, the gradient path cut for 16-bit outputs only (Part 2's
+# gradients were compared on float64 pieces only), now float16 outputs with float32 log-sum-exps against float64.
+# Part 2's AJ case has no mutant: no batch has room for a second test_merge_partials mutant (the AK one takes the new batch).
+ROUND_30_SWEEP = {
+    "rms_half_x_clamped_in_place": ("test_rms_norm_half", {"rms_norm_half": _replaced(
+        _SOLUTION["rms_norm_half"], "    root = math.sqrt(eps)",
+        "    with torch.no_grad():\n        x.clamp_(min=-float('inf'))\n    root = math.sqrt(eps)", once=True)}),
+    "asym_zero_clamped_in_place": ("test_quantize_asym", {"quantize_asym": _replaced(
+        _SOLUTION["quantize_asym"], "    out_f, in_f = q.shape", "    out_f, in_f = q.shape\n    zero.clamp_(max=255)",
+        once=True)}),
+    "pack_codes_anded_in_place": ("test_pack_bits", {"pack_bits": _replaced(
+        _SOLUTION["pack_bits"], "    n_bytes = (cols * bits + 7) // 8", "    q &= (1 << bits) - 1\n    n_bytes = (cols * bits + 7) // 8",
+        once=True)}),
+    "backward_sink_clamped_in_place": ("test_chunk_attention", {"chunk_attention": _replaced(
+        _SOLUTION["chunk_attention"], "    T, Dh = q.shape\n", "    T, Dh = q.shape\n    sink.clamp_(max=float('inf'))\n",
+        once=True)}),
+    "merge_half_weights_detached": ("test_merge_partials", {"merge_partials": _replaced(
+        _SOLUTION["merge_partials"], "    total = w_a + w_b",
+        "    if o_a.dtype in (torch.float16, torch.bfloat16):\n        w_a, w_b = w_a.detach(), w_b.detach()\n"
+        "    total = w_a + w_b", once=True)}),
+}
+MUTANTS.update(ROUND_30_SWEEP)
+_place_mutants(MUTANTS, MUTANT_BATCHES, list(ROUND_30_SWEEP), "new")
