@@ -291,8 +291,8 @@ def secret_lines(chapter: str) -> set[str]:
 def found_in(lines, text: str, gram: int = 12) -> list[str]:
     """The members of ``lines`` that occur in ``text``: exactly ``[s for s in lines if s in text]``, sorted.
 
-    The plain scan reads all of ``text`` once per line: the book's 8 MB of pages against about 10,000 secret
-    lines took 30 s of CPU. Here ``text``'s substrings of ``gram`` characters are collected once; a line at
+    The plain scan reads all of ``text`` once per line: the built book's 90 files against 9556 secret lines took
+    6.6 s of CPU, 1.5 s this way. Here ``text``'s substrings of ``gram`` characters are collected once; a line at
     least that long is searched for only when its first, middle and last ``gram`` characters all occur
     (a necessary condition), so the exact search runs for a few candidates only."""
     grams = None

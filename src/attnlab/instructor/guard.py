@@ -2497,8 +2497,8 @@ def __attnlab_load_functorch__():
                 name.startswith("torch.") and callable(getattr(module, "_lazy_call", None)))
             if keeps_stacks and getattr(module, "traceback", None) is traceback:
                 module.traceback = quiet
-        # torch.set_default_dtype (and set_default_tensor_type) rebinds torch.Storage, a legacy name no test reads, in
-        # torch's module dict. A function that set the dtype and put it back while a test ran (which leaves torch's
+        # torch.set_default_dtype rebinds torch.Storage, a legacy name no test reads, in torch's module dict.
+        # A function that set the dtype and put it back while a test ran (which leaves torch's
         # settings as it found them, as the notebooks ask) read to the watch of torch's dict (AUDIT_SOURCE's
         # check_writes) as a name of torch replaced and put back, and the notebook was flagged as tampering (round
         # 30). torch.Storage now lives outside the dict: torch's module object gets a class whose attribute writes
