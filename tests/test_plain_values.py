@@ -402,3 +402,91 @@ def test_hidden_tests_may_scribble_on_student_results():
     test = _hidden("_x = _REF(3)\n_first = f(_x.clone())\n_scribble(_first, 'f(x)')\n"
                    "_close(_tensor(f(_x.clone()), 'f(x) again'), _x * 2)")
     assert _problems(_nb(ANSWER, test)) == []
+
+
+def _state():
+    opts = torch._tensor_str.PRINT_OPTS
+    return (torch.is_grad_enabled(), torch.get_default_dtype(), torch.is_anomaly_enabled(),
+            torch.get_float32_matmul_precision(), torch.get_num_threads(),
+            (opts.precision, opts.threshold, opts.edgeitems, opts.linewidth, opts.sci_mode))
+
+
+def _restorer(kind):
+    """A function that changes one setting and then puts back the default instead of what it found."""
+    def answer(x):
+        if kind == "grad":
+            torch.set_grad_enabled(False)
+            y = x * 2
+            torch.set_grad_enabled(True)
+        elif kind == "dtype":
+            torch.set_default_dtype(torch.float64)
+            y = x * 2
+            torch.set_default_dtype(torch.float32)
+        elif kind == "anomaly":
+            torch.autograd.set_detect_anomaly(False)
+            y = x * 2
+        elif kind == "flush":
+            torch.set_flush_denormal(True)
+            y = x * 2
+            torch.set_flush_denormal(False)
+        elif kind == "matmul":
+            torch.set_float32_matmul_precision("highest")
+            y = x * 2
+        elif kind == "threads":
+            torch.set_num_threads(4)
+            y = x * 2
+        else:
+            torch.set_printoptions(profile="default")
+            y = x * 2
+        return y
+    return answer
+
+
+@pytest.mark.parametrize("kind, named", [("grad", "the grad mode"), ("dtype", "the default dtype"),
+                                         ("anomaly", "anomaly detection"), ("flush", "the flush-denormal mode"),
+                                         ("matmul", "the float32 matmul precision"), ("threads", "the number of threads"),
+                                         ("print", "the print options")])
+def test_settings_kept_catches_a_function_that_puts_back_the_default_not_what_it_found(ns, kind, named):
+    before = _state()
+    # called with the defaults on, as every other test calls it, the function leaves nothing changed
+    _restorer(kind)(torch.ones(3))
+    if kind != "threads":
+        assert _state() == before
+    torch.set_num_threads(before[4])
+    with pytest.raises(AssertionError, match=f"left changed: {named}") as err:
+        ns["_settings_kept"](_restorer(kind), (torch.ones(3),), what="f")
+    assert err.value.args[0].count(";") == 0 or kind == "threads"  # only the setting it touched is named
+    assert _state() == before  # every setting back as the helper found it
+
+
+def test_settings_kept_passes_with_blocks_and_restoring_functions_and_ignores_errors(ns):
+    before = _state()
+
+    def with_blocks(x, scale=1.0):
+        with torch.no_grad(), torch.autograd.set_detect_anomaly(False):
+            y = x * scale
+        prev = torch.get_default_dtype()
+        torch.set_default_dtype(torch.float32)
+        try:
+            z = torch.zeros(3)
+        finally:
+            torch.set_default_dtype(prev)
+        return y + z
+
+    assert ns["_settings_kept"](with_blocks, (torch.ones(3),), {"scale": 2.0}, "g") is None
+    called = []
+
+    def raises(x):
+        called.append(x)
+        raise RuntimeError("needs gradients")
+
+    assert ns["_settings_kept"](raises, (torch.ones(2),)) is None  # an error is not looked at
+    assert len(called) == 1
+    assert _state() == before
+
+
+def test_hidden_tests_may_hand_a_student_function_to_settings_kept():
+    allowed = _hidden("_x = _REF(3)\n_settings_kept(f, (_x.clone(),), {'n': 2}, 'f')")
+    assert _problems(_nb(ANSWER, allowed)) == []
+    refused = _hidden("_x = _REF(3)\n_settings_kept(f, (answer,), None, 'f')")
+    assert any("`(answer,)` comes from student code" in p for p in _problems(_nb(ANSWER, refused)))

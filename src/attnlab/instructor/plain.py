@@ -66,7 +66,7 @@ from .guard import module_bindings
 
 HELPER_GRADE_ID = "grading_helpers"
 HELPER_NAMES = ("_plain", "_tensor", "_number", "_float", "_integer", "_text", "_flag", "_items", "_grad",
-                "_scribble", "_same_object", "_owned", "_close", "_equal", "_use_references")
+                "_scribble", "_same_object", "_owned", "_settings_kept", "_close", "_equal", "_use_references")
 SANITISERS = frozenset(HELPER_NAMES) - {"_close", "_equal", "_use_references"}
 
 
@@ -296,6 +296,68 @@ def _attnlab_plain_helpers(namespace):
                  f"input {number} after the caller wrote into {what} (the result must share memory with no input)")
         return before
 
+    # torch's process-wide settings, each as (what it is, read it, set it): what the grader checks after every test cell
+    C, tensor_str = torch._C, torch._tensor_str
+    get_grad, set_grad, get_dtype, set_dtype = torch.is_grad_enabled, C._set_grad_enabled, torch.get_default_dtype, torch.set_default_dtype
+    get_anomaly, get_anomaly_nan, set_anomaly = torch.is_anomaly_enabled, torch.is_anomaly_check_nan_enabled, torch.set_anomaly_enabled
+    get_matmul, set_matmul = torch.get_float32_matmul_precision, torch.set_float32_matmul_precision
+    get_threads, set_threads, set_flush, set_print = torch.get_num_threads, torch.set_num_threads, torch.set_flush_denormal, torch.set_printoptions
+    full, div, float32, getattr_ = torch.full, Tensor.div, torch.float32, getattr
+    print_fields = ("precision", "threshold", "edgeitems", "linewidth", "sci_mode")
+
+    def flushing():
+        # a subnormal float32 quotient comes out 0 only in the flush-denormal mode, which torch offers no way to read
+        return float_(div(full((1,), 2e-38, dtype=float32, device="cpu"), 4.0)[0]) == 0.0
+
+    def printing():
+        options = tensor_str.PRINT_OPTS
+        return tuple_(getattr_(options, name, None) for name in print_fields)
+
+    def set_printing(values):
+        set_print(**{name: value for name, value in zip_(print_fields, values) if name != "sci_mode"},
+                  sci_mode=values[4])
+
+    settings = (
+        ("the grad mode (off: called under torch.no_grad())", get_grad, set_grad, lambda found: False),
+        ("the default dtype (float64: called after torch.set_default_dtype(torch.float64))", get_dtype, set_dtype,
+         lambda found: float64),
+        ("anomaly detection (on)", lambda: (get_anomaly(), get_anomaly_nan()), lambda v: set_anomaly(v[0], v[1]),
+         lambda found: (True, True)),
+        ("the flush-denormal mode (on)", flushing, set_flush, lambda found: True),
+        ("the float32 matmul precision ('medium')", get_matmul, set_matmul, lambda found: "medium"),
+        ("the number of threads (torch.set_num_threads)", get_threads, set_threads, lambda found: 2 if found == 1 else 1),
+        ("the print options (torch.set_printoptions: precision 7)", printing, set_printing,
+         lambda found: (7, 500, 2, 120, True)),
+    )
+
+    def settings_kept(function, args=(), kwargs=None, what="the function"):
+        # red team 30 (the settings student): a function that changes a setting and then puts back the default rather
+        # than what it found (torch.set_grad_enabled(True) at its end, torch.set_default_dtype(torch.float32)) leaves
+        # every check between cells content, since the tests call it with the defaults on. Here it is called with
+        # every setting away from its default; its result and any error it raises are not looked at, only whether
+        # each setting is as it was when the call began
+        settled()
+        found = [read() for _, read, _, _ in settings]
+        unusual = [other(value) for (_, _, _, other), value in zip_(settings, found)]
+        try:
+            for (_, _, write, _), value in zip_(settings, unusual):
+                write(value)
+            try:
+                function(*args, **(kwargs or {}))
+            except Exception:
+                pass
+            after = [read() for _, read, _, _ in settings]
+        finally:
+            for (_, _, write, _), value in zip_(settings, found):
+                write(value)
+        changed = [name for (name, _, _, _), before, now in zip_(settings, unusual, after) if now != before]
+        if changed:
+            raise AssertionError(f"{what}, called with torch's settings away from their defaults, left changed: "
+                                 f"{'; '.join(changed)}. A function that changes a setting must put back the value it "
+                                 "found, not the default: use a `with` block (`with torch.no_grad():`), or read the "
+                                 "setting first and restore that value")
+        return None
+
     def use_references(**functions):
         for name, function in items(functions):
             namespace[name] = function
@@ -303,10 +365,10 @@ def _attnlab_plain_helpers(namespace):
     helpers = {"_plain": plain, "_tensor": tensor, "_number": number, "_float": strict(float_, "float"),
                "_integer": strict(int_, "int"), "_text": strict(str_, "str"), "_flag": strict(bool_, "bool"),
                "_items": pair_of_items, "_grad": gradient, "_scribble": scribble, "_same_object": same_object, "_owned": owned,
-               "_close": close, "_equal": same, "_use_references": use_references}
+               "_settings_kept": settings_kept, "_close": close, "_equal": same, "_use_references": use_references}
     return tuple_(helpers[name] for name in ("_plain", "_tensor", "_number", "_float", "_integer", "_text", "_flag",
-                                             "_items", "_grad", "_scribble", "_same_object", "_owned", "_close", "_equal",
-                                             "_use_references"))
+                                             "_items", "_grad", "_scribble", "_same_object", "_owned", "_settings_kept",
+                                             "_close", "_equal", "_use_references"))
 
 
 CELL_HEADER = """\
