@@ -92,6 +92,10 @@ class _NoCoursePackage:  # as in a grading kernel: `import attnlab` fails
         return None
 
 
+# the thread count the process was given (as_in_a_grading_kernel), which a test cell's check compares with
+_THREADS: int | None = None
+
+
 def as_in_a_grading_kernel(threads: int) -> None:
     """In a forked process, before notebook code runs: the course package cannot be imported (it is
     dropped from ``sys.modules`` and refused by a finder), torch uses ``threads`` threads, and
@@ -102,6 +106,8 @@ def as_in_a_grading_kernel(threads: int) -> None:
         del sys.modules[name]
     sys.meta_path.insert(0, _NoCoursePackage)
     torch.set_num_threads(threads)
+    global _THREADS
+    _THREADS = threads  # as the grader reads the kernel's count before any student code
     devnull = os.open(os.devnull, os.O_WRONLY)
     os.dup2(devnull, 1)
     os.dup2(devnull, 2)
@@ -115,7 +121,7 @@ def run_cell(namespace: dict, gid: str, code: str, points: float) -> tuple[str, 
 
     error, raised = "", None
     if points:  # as the grader does before every test cell: torch's global switches back to their defaults
-        eval(guard.RESET_SWITCHES, {"__builtins__": builtins})
+        eval(guard.reset_switches(_THREADS), {"__builtins__": builtins})
     filename = f"<cell {gid}>"
     # as IPython does: the cell's source in linecache, so that inspect.getsource finds what the cell defined
     # (chapter 7's Part 8 hands its kernel's source to Triton's compiler)
@@ -125,10 +131,10 @@ def run_cell(namespace: dict, gid: str, code: str, points: float) -> tuple[str, 
     except BaseException as err:  # noqa: BLE001 - a cell's error (SystemExit included) is its result
         error, raised = "".join(traceback.format_exception_only(type(err), err)).strip()[-300:], err
     if points:  # as the grader does after every test cell: a switch an answer left changed fails the cell
-        changed = eval(guard.SETTINGS_CHANGED, {"__builtins__": builtins})
+        changed = eval(guard.settings_changed(_THREADS), {"__builtins__": builtins})
         if changed:
             error = error or f"GlobalSettings: {guard.settings_message(changed)}"
-            eval(guard.RESET_SWITCHES, {"__builtins__": builtins})
+            eval(guard.reset_switches(_THREADS), {"__builtins__": builtins})
     return error, raised
 
 

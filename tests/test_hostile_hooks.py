@@ -947,22 +947,39 @@ def test_a_test_cells_source_is_not_in_linecache_while_it_runs(tmp_path):
 @pytest.mark.slow
 def test_a_function_that_leaves_a_torch_setting_changed_fails_the_test_that_called_it(tmp_path):
     """Red team 9: a function turning on the flush-denormal mode (or another process-wide setting) and leaving
-    it so. The same call at the top of a cell is put back before the next test cell and costs nothing."""
-    answers = ("torch.set_default_dtype(torch.float64)\ntorch.set_float32_matmul_precision('medium')\n"
+    it so. The same call at the top of a cell is put back before the next test cell and costs nothing. Round 30: the
+    number of threads (back to the count the kernel started with, not a fixed one) and the print options too."""
+    answers = ("start = torch.get_num_threads()\n"
+               "torch.set_default_dtype(torch.float64)\ntorch.set_float32_matmul_precision('medium')\n"
+               "torch.set_num_threads(start + 6)\ntorch.set_printoptions(precision=2, sci_mode=True)\n"
                "def f(x):\n    torch.set_flush_denormal(True)\n    return x\n"
-               "def g(x):\n    with torch.no_grad():\n        return x * 2\n")
+               "def g(x):\n    with torch.no_grad():\n        return x * 2\n"
+               "def h(x):\n    torch.set_num_threads(start + 4)\n    return x\n"
+               "def p(x):\n    torch.set_printoptions(linewidth=200)\n    return x\n")
     ctx, cells = run_notebook(tmp_path, [(SETUP, "setup", "locked"), (answers, "a1", "student"),
                                          ("assert torch.get_default_dtype() == torch.float32\n"
                                           "assert torch.get_float32_matmul_precision() == 'highest'\n"
+                                          "assert torch.get_num_threads() == start\n"
+                                          "o = torch._tensor_str.PRINT_OPTS\n"
+                                          "assert (o.precision, o.sci_mode, o.linewidth) == (4, None, 80)\n"
                                           "assert g(torch.ones(1)).item() == 2", "t1", "test"),
                                          ("assert f(torch.ones(1)).item() == 1", "t2", "test"),
-                                         ("assert float((torch.tensor([2e-38]) / 4)[0]) != 0", "t3", "test")])
+                                         ("assert float((torch.tensor([2e-38]) / 4)[0]) != 0", "t3", "test"),
+                                         ("assert h(torch.ones(1)).item() == 1", "t4", "test"),
+                                         ("assert torch.get_num_threads() == start\nassert p(1) == 1", "t5", "test"),
+                                         ("assert torch._tensor_str.PRINT_OPTS.linewidth == 80", "t6", "test")])
     assert ctx.tampered == [], ctx.tampered
-    assert not cells["t1"].outputs and not cells["t3"].outputs, (cells["t1"].outputs, cells["t3"].outputs)
-    assert cells["t2"].outputs[0]["ename"] == "GlobalSettings", cells["t2"].outputs
-    assert "the flush-denormal mode (torch.set_flush_denormal)" in cells["t2"].outputs[0]["evalue"]
-    assert ctx.settings_changed == ["test cell t2 failed: the answers it ran changed the flush-denormal mode "
-                                    "(torch.set_flush_denormal)"]
+    for gid in ("t1", "t3", "t6"):
+        assert not cells[gid].outputs, (gid, cells[gid].outputs)
+    for gid, named in (("t2", "the flush-denormal mode (torch.set_flush_denormal)"),
+                       ("t4", "the number of threads (torch.set_num_threads)"),
+                       ("t5", "the print options (torch.set_printoptions)")):
+        assert cells[gid].outputs[0]["ename"] == "GlobalSettings", (gid, cells[gid].outputs)
+        assert named in cells[gid].outputs[0]["evalue"], (gid, cells[gid].outputs)
+    assert ctx.settings_changed == [
+        "test cell t2 failed: the answers it ran changed the flush-denormal mode (torch.set_flush_denormal)",
+        "test cell t4 failed: the answers it ran changed the number of threads (torch.set_num_threads)",
+        "test cell t5 failed: the answers it ran changed the print options (torch.set_printoptions)"]
 
 
 @pytest.mark.slow

@@ -264,6 +264,7 @@ class HardenedExecute(Execute):
         self._truncated_cells: set[int] = set()
         self._guard_ready = False
         self._functorch_loaded = False
+        self._threads: int | None = None  # the kernel's thread count before any student code (None: torch not loaded)
         self._gate_set = False   # the hook holds the gate's secret: the grader's expressions go to it
         self._baseline: dict | None = None
         self._digest: dict = {}
@@ -603,8 +604,15 @@ class HardenedExecute(Execute):
                 from .libraries import allowed_modules
 
                 locked = [c.source for c in self.nb.cells if c.cell_type == "code" and _kind(c) == "locked"]
-                await self._silent(("import torch\n" if "torch" in allowed_modules(locked) else "")
-                                   + guard.FUNCTORCH_PRELOAD)
+                # the number of threads the kernel starts with (its share of the cores), read before any student code:
+                # what the check after every test cell compares with and puts back
+                started = await self._silent(("import torch\n" if "torch" in allowed_modules(locked) else "")
+                                             + guard.FUNCTORCH_PRELOAD, guard.THREADS_AT_START)
+                try:
+                    threads = ast.literal_eval(started) if started else None
+                except (ValueError, SyntaxError):
+                    threads = None
+                self._threads = threads if type(threads) is int and threads > 0 else None
             await self._check((gid, "student" if kind == "student" else "grader"))
         except DeadKernelError:
             return await self._died(cell, self._last[0] if self._last else cell, cell_index)
@@ -616,7 +624,7 @@ class HardenedExecute(Execute):
             # torch's global switches back to their defaults, so that a part is not graded under a mode an
             # earlier cell left on (`torch.set_grad_enabled(False)` at the top of an answer would fail every
             # later gradient check); evaluated as a user expression, so no input transformer sees it
-            turned_on = await self._silent("", f"({PREFILTER_OFF}, {guard.RESET_SWITCHES})[0]")
+            turned_on = await self._silent("", f"({PREFILTER_OFF}, {guard.reset_switches(self._threads)})[0]")
             if self._ctx.hidden_builtins:
                 await self._silent("", guard.HIDE_SHADOWS % (tuple(self._ctx.hidden_builtins),))
         else:
@@ -679,14 +687,14 @@ class HardenedExecute(Execute):
             await self._silent("", guard.RESTORE_SHADOWS)
         if kind == "test" and not self._ctx.stopped:
             try:  # the repr of a str, '' when every setting is at its default
-                changed = ast.literal_eval(await self._silent("", guard.SETTINGS_CHANGED) or "''")
+                changed = ast.literal_eval(await self._silent("", guard.settings_changed(self._threads)) or "''")
             except (ValueError, SyntaxError):
                 changed = ""
             if isinstance(changed, str) and changed:
                 # before any other output, so that nothing printed before it reads as a score
                 cell.outputs.insert(0, _error("GlobalSettings", guard.settings_message(changed)))
                 self._ctx.settings_changed.append(f"test cell {gid} failed: the answers it ran changed {changed}")
-                await self._silent("", guard.RESET_SWITCHES)
+                await self._silent("", guard.reset_switches(self._threads))
         if kind == "test" and len(self._ctx.timed_out) > timeouts:
             return await self._without(cell, cell_index, kept_running=False)
         if kind == "student" and self._ctx.static.get(gid):

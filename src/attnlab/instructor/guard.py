@@ -866,25 +866,53 @@ def edited_locked_cells(submitted: dict, released: dict) -> tuple[list[str], lis
 # (only when the notebook has imported torch: importing it here would change what the tamper guard watches).
 # torch.use_deterministic_algorithms imports torch._inductor (about 1.2 s of CPU, torch._dynamo and sympy with
 # it); it is called only when there is something to put back: the flag or its warn_only set, or inductor's
-# config loaded (whose `deterministic` it sets too)
-RESET_SWITCHES = ("(lambda t: t is not None and (t.set_grad_enabled(True), t.autograd.set_detect_anomaly(False), "
-                  "(t.are_deterministic_algorithms_enabled() or t.is_deterministic_algorithms_warn_only_enabled() "
-                  "or 'torch._inductor.config' in __import__('sys').modules) and t.use_deterministic_algorithms(False), "
-                  "t.set_default_dtype(t.float32), t.set_flush_denormal(False), "
-                  "t.set_float32_matmul_precision('highest'), " + "%s" + ") and None)(__import__('sys').modules.get('torch'))")
+# config loaded (whose `deterministic` it sets too). The number of threads goes back to the count the kernel started
+# with (``threads``, read by the grader before any student code; None: not checked), the print options to torch's
+# defaults (torch.set_printoptions(profile="default") also sets sci_mode back to None)
+_RESET = ("(lambda t: t is not None and (t.set_grad_enabled(True), t.autograd.set_detect_anomaly(False), "
+          "(t.are_deterministic_algorithms_enabled() or t.is_deterministic_algorithms_warn_only_enabled() "
+          "or 'torch._inductor.config' in __import__('sys').modules) and t.use_deterministic_algorithms(False), "
+          "t.set_default_dtype(t.float32), t.set_flush_denormal(False), "
+          "t.set_float32_matmul_precision('highest'), t.set_printoptions(profile='default'), %s, %s) and None)"
+          "(__import__('sys').modules.get('torch'))")
 # the default device back to the CPU: torch.set_default_device's mode, and those `with torch.device(...)` blocks
 # left on the stack, when the stack holds nothing else (any other mode is the tamper guard's to report)
-RESET_SWITCHES %= (
+_RESET_DEVICE = (
     "(lambda d: d is not None and all(type(t._C._get_function_stack_at(i)) is d.DeviceContext for i in "
     "range(t._C._len_torch_function_stack())) and ([t._C._pop_torch_function_stack() for _ in "
     "range(t._C._len_torch_function_stack())], setattr(t._GLOBAL_DEVICE_CONTEXT, 'device_context', None), "
     "setattr(d, 'CURRENT_DEVICE', None)))(__import__('sys').modules.get('torch.utils._device'))")
+# torch's print options as torch.set_printoptions(profile="default") leaves them
+_PRINT_DEFAULTS = "(4, 1000, 3, 80, None)"
+_PRINT_NOW = ("tuple(getattr(t._tensor_str.PRINT_OPTS, n, None) for n in "
+              "('precision', 'threshold', 'edgeitems', 'linewidth', 'sci_mode'))")
+
+
+def _threads(threads) -> int | None:
+    if threads is None:
+        return None
+    if type(threads) is not int or threads < 1:
+        raise ValueError(f"the kernel's thread count must be a positive int or None, not {threads!r}")
+    return threads
+
+
+def reset_switches(threads: int | None = None) -> str:
+    """The expression that puts torch's global switches back to their defaults before a test cell, and the number of
+    threads back to ``threads`` (the count the kernel started with; None: left as it is)."""
+    threads = _threads(threads)
+    put_back = "None" if threads is None else f"t.get_num_threads() != {threads} and t.set_num_threads({threads})"
+    return _RESET % (_RESET_DEVICE, put_back)
+
+
+RESET_SWITCHES = reset_switches(None)
+# the kernel's thread count, read once before any student code (None where torch is not loaded yet)
+THREADS_AT_START = "(lambda t: None if t is None else t.get_num_threads())(__import__('sys').modules.get('torch'))"
 
 # after a test cell: those of the switches above that are no longer at their defaults. No hidden test changes
 # them, so a change there was made by an answer the test called (a function that calls torch.set_default_dtype or
 # torch.set_flush_denormal and leaves it so); that test cell loses its points. A subnormal float32 quotient that
 # comes out 0 shows the flush-denormal mode, which torch offers no way to read.
-SETTINGS_CHANGED = (
+_CHANGED = (
     "(lambda t: '' if t is None else '; '.join(name for name, changed in ("
     "('the default dtype (torch.set_default_dtype)', t.get_default_dtype() != t.float32), "
     "('the flush-denormal mode (torch.set_flush_denormal)', "
@@ -895,8 +923,20 @@ SETTINGS_CHANGED = (
     "('anomaly detection (torch.autograd.set_detect_anomaly)', t.is_anomaly_enabled()), "
     "('deterministic algorithms (torch.use_deterministic_algorithms)', t.are_deterministic_algorithms_enabled()), "
     "('the default device (torch.set_default_device)', t._C._len_torch_function_stack() > 0 and "
-    "t.get_default_device().type != 'cpu')"
+    "t.get_default_device().type != 'cpu'), "
+    "('the print options (torch.set_printoptions)', " + _PRINT_NOW + " != " + _PRINT_DEFAULTS + "), "
+    "('the number of threads (torch.set_num_threads)', %s)"
     ") if changed))(__import__('sys').modules.get('torch'))")
+
+
+def settings_changed(threads: int | None = None) -> str:
+    """The expression whose value names the settings that are not at their defaults after a test cell ('' when none
+    is), the number of threads compared with ``threads`` (the count the kernel started with; None: not checked)."""
+    threads = _threads(threads)
+    return _CHANGED % ("False" if threads is None else f"t.get_num_threads() != {threads}")
+
+
+SETTINGS_CHANGED = settings_changed(None)
 
 
 def settings_message(changed: str) -> str:
