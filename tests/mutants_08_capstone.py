@@ -1620,3 +1620,45 @@ ROUND_30_SWEEP = {
 }
 MUTANTS.update(ROUND_30_SWEEP)
 place_mutants(MUTANTS, MUTANT_BATCHES, list(ROUND_30_SWEEP), "new")
+
+
+# Round 31 class sweep (tests/redteam/round31/08-sweep.md), class AO: a function that changes one of torch's
+# process-wide settings and "puts it back" by setting the default (or sets the default it assumes) leaves the setting
+# changed for a caller who had it otherwise; every test called the answers with the defaults on. Each part's hidden
+# tests now also call its function through _settings_kept (every setting away from its default)
+ROUND_31_SWEEP = {}
+for _name, _test, _part, _old, _new in (
+    ("decoder_io_grad_mode_put_back_on", "test_decoder_io", "decoder_io", "    tgt_in = torch.full_like(targets, PAD)\n",
+     "    torch.set_grad_enabled(False)  # ids need no gradient\n    tgt_in = torch.full_like(targets, PAD)\n"),
+    ("decoder_io_grad_mode_put_back_on", "test_decoder_io", "decoder_io", "    return tgt_in, targets",
+     "    torch.set_grad_enabled(True)\n    return tgt_in, targets"),
+    ("lr_at_default_dtype_put_back_float32", "test_lr_at", "lr_at", "    progress = (step - warmup) / (total - warmup)\n",
+     "    torch.set_default_dtype(torch.float64)  # the progress in float64\n"
+     "    progress = float(torch.tensor(step - warmup) / (total - warmup))\n"
+     "    torch.set_default_dtype(torch.float32)\n"),
+    ("sentence_loss_anomaly_detection_put_back_off", "test_sentence_loss", "sentence_loss",
+     "    logp = torch.log_softmax(logits, dim=-1)\n",
+     "    torch.autograd.set_detect_anomaly(True)  # a NaN in the loss's graph is reported where it starts\n"
+     "    logp = torch.log_softmax(logits, dim=-1)\n"),
+    ("sentence_loss_anomaly_detection_put_back_off", "test_sentence_loss", "sentence_loss",
+     "    return per_sentence.mean()",
+     "    loss = per_sentence.mean()\n    torch.autograd.set_detect_anomaly(False)\n    return loss"),
+    ("average_threads_put_back_to_one", "test_average", "average", "    out = {}\n",
+     "    torch.set_num_threads(4)  # the sums of big checkpoints on four threads\n    out = {}\n"),
+    ("average_threads_put_back_to_one", "test_average", "average", "    return out",
+     "    torch.set_num_threads(1)\n    return out"),
+    ("sample_flush_denormal_set_off", "test_sample", "sample",
+     "    outs = [[] for _ in starts]\n",
+     "    torch.set_flush_denormal(False)  # tiny probabilities must not become 0\n    outs = [[] for _ in starts]\n"),
+    ("beam_print_options_put_back_default", "test_beam_search", "beam_search", "    live = [([], 0.0)]\n",
+     "    torch.set_printoptions(precision=10)  # scores printed in full while debugging\n    live = [([], 0.0)]\n"),
+    ("beam_print_options_put_back_default", "test_beam_search", "beam_search",
+     "    return max(finished, key=lambda pair: pair[0])[1]",
+     "    torch.set_printoptions(profile=\"default\")\n    return max(finished, key=lambda pair: pair[0])[1]"),
+    ("bleu_matmul_precision_set_highest", "test_bleu", "bleu", "    matches, totals = [0] * 4, [0] * 4\n",
+     "    torch.set_float32_matmul_precision(\"highest\")  # exact counts\n    matches, totals = [0] * 4, [0] * 4\n"),
+):
+    _code = ROUND_31_SWEEP[_name][1][_part] if _name in ROUND_31_SWEEP else _MODEL_08[_part]
+    ROUND_31_SWEEP[_name] = (_test, {_part: _replaced(_code, _old, _new, once=True)})
+MUTANTS.update(ROUND_31_SWEEP)
+place_mutants(MUTANTS, MUTANT_BATCHES, list(ROUND_31_SWEEP), "new")
