@@ -1343,3 +1343,46 @@ ROUND_30_SWEEP = {
 }
 MUTANTS.update(ROUND_30_SWEEP)
 place_mutants(MUTANTS, MUTANT_BATCHES, list(ROUND_30_SWEEP), "new")
+
+
+# Round 31 class sweep (tests/redteam/round31/05-sweep.md), class AO: a setting changed inside a function and put back
+# as the default (or as the value found when the cell ran), not as the function found it. Every hidden call ran with the
+# defaults on, so nothing was left changed; each part now also hands its function to _settings_kept, which calls it with
+# every setting away from its default. One mutant per part, a different setting in each
+_M31 = _solution_code(CHAPTER)
+
+
+def _put_back(code, before, after, prologue=""):
+    """``code`` (a model answer: a def whose last line returns) with ``before`` as its first statement and ``after``
+    just before it returns."""
+    head, body = code.split("\n", 1)
+    lines = body.split("\n")
+    last = lines[-1]
+    assert last.startswith("    return "), last
+    return (prologue + head + "\n    " + before + "\n" + "\n".join(lines[:-1]) + "\n    out = " + last[len("    return "):]
+            + "\n    " + after + "\n    return out\n")
+
+
+ROUND_31_SWEEP = {
+    'rms_default_dtype_put_back_float32': ('test_rms_norm', {'rms_norm': _put_back(
+        _M31["rms_norm"], "torch.set_default_dtype(torch.float64)  # anything made here in double precision",
+        "torch.set_default_dtype(torch.float32)")}),
+    'params_matmul_precision_put_back_highest': ('test_modern_params', {'modern_params': _put_back(
+        _M31["modern_params"], 'torch.set_float32_matmul_precision("high")', 'torch.set_float32_matmul_precision("highest")')}),
+    'prefill_print_options_put_back_default': ('test_cache_count_without', {'cache_count_without': _put_back(
+        _M31["cache_count_without"], "torch.set_printoptions(precision=2)  # while debugging the counts",
+        'torch.set_printoptions(profile="default")')}),
+    'request_flush_denormal_put_back_off': ('test_cache_count_with', {'cache_count_with': _put_back(
+        _M31["cache_count_with"], "torch.set_flush_denormal(True)", "torch.set_flush_denormal(False)")}),
+    'packed_anomaly_put_back_off': ('test_packed_masks', {'packed_masks': _put_back(
+        _M31["packed_masks"], "torch.set_anomaly_enabled(True)", "torch.set_anomaly_enabled(False)")}),
+    'sandwich_threads_put_back_as_the_cell_found_them': ('test_sandwich', {'sandwich': _put_back(
+        _M31["sandwich"], "torch.set_num_threads(1)  # small matrices: one thread is faster",
+        "torch.set_num_threads(THREADS)", prologue="THREADS = torch.get_num_threads()\n\n")}),
+    'cached_mask_grad_mode_put_back_on': ('test_cached_attention', {'cached_attention': _replaced(_replaced(
+        _M31["cached_attention"], "    rows = torch.arange(", "    torch.set_grad_enabled(False)  # the mask needs no gradient\n"
+        "    rows = torch.arange(", once=True), "    allowed = cols <= rows  # (n, past + n)\n",
+        "    allowed = cols <= rows  # (n, past + n)\n    torch.set_grad_enabled(True)\n", once=True)}),
+}
+MUTANTS.update(ROUND_31_SWEEP)
+place_mutants(MUTANTS, MUTANT_BATCHES, list(ROUND_31_SWEEP), "new")
