@@ -2027,3 +2027,50 @@ for _name, _test, _part, _old, _new in (
     ROUND_30_SWEEP[_name] = (_test, {_part: _changed(solution_code(CHAPTER)[_part], _old, _new, once=True)})
 MUTANTS.update(ROUND_30_SWEEP)
 place_mutants(MUTANTS, MUTANT_BATCHES, list(ROUND_30_SWEEP), "new")
+
+
+# Round 31 class sweep (tests/redteam/round31/09-sweep.md), class AO: a function that changes one of torch's
+# process-wide settings and "puts it back" by setting the default (or sets the default it assumes) leaves the setting
+# changed for a caller who had it otherwise; every test called the answers with the defaults on. Each part's hidden
+# tests now also call its function through _settings_kept (every setting away from its default)
+ROUND_31_SWEEP = {}
+for _name, _test, _part, _old, _new in (
+    ("rms_default_dtype_put_back_float32", "test_head_rms_norm", "head_rms_norm", "    work = torch.float64",
+     "    torch.set_default_dtype(torch.float64)  # the norm in float64\n    work = torch.float64"),
+    ("rms_default_dtype_put_back_float32", "test_head_rms_norm", "head_rms_norm",
+     "    return (heads * inv_rms * scale)",
+     "    torch.set_default_dtype(torch.float32)\n    return (heads * inv_rms * scale)"),
+    ("swiglu_grad_mode_put_back_on", "test_fused_swiglu", "fused_swiglu", "    work = x.dtype",
+     "    torch.set_grad_enabled(False)  # checking the shapes needs no graph\n"
+     "    assert w_gate_up.shape[-1] == x.shape[-1] and w_down.shape[-1] * 2 == w_gate_up.shape[0]\n"
+     "    torch.set_grad_enabled(True)\n    work = x.dtype"),
+    ("moe_print_options_put_back_default", "test_moe_params", "moe_params", "    embeddings = vocab",
+     "    torch.set_printoptions(sci_mode=False)  # counts printed in full while checking them\n    embeddings = vocab"),
+    ("moe_print_options_put_back_default", "test_moe_params", "moe_params", "    return int(total), int(active)",
+     "    torch.set_printoptions(profile=\"default\")\n    return int(total), int(active)"),
+    ("loss_anomaly_detection_put_back_off", "test_masked_lm_loss", "masked_lm_loss", "    work = torch.float64",
+     "    torch.autograd.set_detect_anomaly(True)  # a NaN in the loss's graph is reported where it starts\n"
+     "    work = torch.float64"),
+    ("loss_anomaly_detection_put_back_off", "test_masked_lm_loss", "masked_lm_loss",
+     "    return per_token.sum() / max(count, 1), count",
+     "    torch.autograd.set_detect_anomaly(False)\n    return per_token.sum() / max(count, 1), count"),
+    ("block_threads_put_back_to_one", "test_block_variant", "block_variant", "    if layout == \"parallel\":",
+     "    torch.set_num_threads(4)  # the sublayers on four threads\n    try:\n        return block_body(x, attn, ffn, norm_1, norm_2, layout, post_norms)\n"
+     "    finally:\n        torch.set_num_threads(1)\n\n\ndef block_body(x, attn, ffn, norm_1, norm_2, layout, post_norms):\n"
+     "    if layout == \"parallel\":"),
+    ("rope_flush_denormal_set_off", "test_rope_llama3", "rope_llama3", "    theta = base",
+     "    torch.set_flush_denormal(False)  # tiny angles must not become 0\n    theta = base"),
+    ("ragged_matmul_precision_set_highest", "test_ragged_cached_attention", "ragged_cached_attention",
+     "    qg = q.reshape(",
+     "    torch.set_float32_matmul_precision(\"highest\")  # the scores in full float32\n    qg = q.reshape("),
+    ("generate_grad_mode_put_back_on", "test_generate_with_cache", "generate_with_cache",
+     "    logits, cache = step(prompt, None)",
+     "    torch.set_grad_enabled(False)  # generation needs no gradients\n    logits, cache = step(prompt, None)"),
+    ("generate_grad_mode_put_back_on", "test_generate_with_cache", "generate_with_cache",
+     "    return torch.stack(chosen, dim=1)",
+     "    torch.set_grad_enabled(True)\n    return torch.stack(chosen, dim=1)"),
+):
+    _code = ROUND_31_SWEEP[_name][1][_part] if _name in ROUND_31_SWEEP else solution_code(CHAPTER)[_part]
+    ROUND_31_SWEEP[_name] = (_test, {_part: _changed(_code, _old, _new, once=True)})
+MUTANTS.update(ROUND_31_SWEEP)
+place_mutants(MUTANTS, MUTANT_BATCHES, list(ROUND_31_SWEEP), "new")
