@@ -2069,6 +2069,9 @@ for _name, _test, _part, _old, _new in (
     ("generate_grad_mode_put_back_on", "test_generate_with_cache", "generate_with_cache",
      "    return torch.stack(chosen, dim=1)",
      "    torch.set_grad_enabled(True)\n    return torch.stack(chosen, dim=1)"),
+    # the lead's addition: deterministic algorithms, which _settings_kept turns on through torch._C since this sweep
+    ("ragged_deterministic_set_off", "test_ragged_cached_attention", "ragged_cached_attention", "    qg = q.reshape(",
+     "    torch.use_deterministic_algorithms(False)  # no deterministic kernel needed for the scores\n    qg = q.reshape("),
 ):
     _code = ROUND_31_SWEEP[_name][1][_part] if _name in ROUND_31_SWEEP else solution_code(CHAPTER)[_part]
     ROUND_31_SWEEP[_name] = (_test, {_part: _changed(_code, _old, _new, once=True)})

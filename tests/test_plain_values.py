@@ -407,6 +407,7 @@ def test_hidden_tests_may_scribble_on_student_results():
 def _state():
     opts = torch._tensor_str.PRINT_OPTS
     return (torch.is_grad_enabled(), torch.get_default_dtype(), torch.is_anomaly_enabled(),
+            torch.are_deterministic_algorithms_enabled(), torch.is_deterministic_algorithms_warn_only_enabled(),
             torch.get_float32_matmul_precision(), torch.get_num_threads(),
             (opts.precision, opts.threshold, opts.edgeitems, opts.linewidth, opts.sci_mode))
 
@@ -424,6 +425,9 @@ def _restorer(kind):
             torch.set_default_dtype(torch.float32)
         elif kind == "anomaly":
             torch.autograd.set_detect_anomaly(False)
+            y = x * 2
+        elif kind == "deterministic":
+            torch.use_deterministic_algorithms(False)
             y = x * 2
         elif kind == "flush":
             torch.set_flush_denormal(True)
@@ -443,7 +447,8 @@ def _restorer(kind):
 
 
 @pytest.mark.parametrize("kind, named", [("grad", "the grad mode"), ("dtype", "the default dtype"),
-                                         ("anomaly", "anomaly detection"), ("flush", "the flush-denormal mode"),
+                                         ("anomaly", "anomaly detection"), ("deterministic", "deterministic algorithms"),
+                                         ("flush", "the flush-denormal mode"),
                                          ("matmul", "the float32 matmul precision"), ("threads", "the number of threads"),
                                          ("print", "the print options")])
 def test_settings_kept_catches_a_function_that_puts_back_the_default_not_what_it_found(ns, kind, named):
@@ -452,7 +457,7 @@ def test_settings_kept_catches_a_function_that_puts_back_the_default_not_what_it
     _restorer(kind)(torch.ones(3))
     if kind != "threads":
         assert _state() == before
-    torch.set_num_threads(before[4])
+    torch.set_num_threads(before[6])
     with pytest.raises(AssertionError, match=f"left changed: {named}") as err:
         ns["_settings_kept"](_restorer(kind), (torch.ones(3),), what="f")
     assert err.value.args[0].count(";") == 0 or kind == "threads"  # only the setting it touched is named

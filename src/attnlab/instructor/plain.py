@@ -323,6 +323,9 @@ def _attnlab_plain_helpers(namespace):
          lambda found: float64),
         ("anomaly detection (on)", lambda: (get_anomaly(), get_anomaly_nan()), lambda v: set_anomaly(v[0], v[1]),
          lambda found: (True, True)),
+        # through torch._C: torch.use_deterministic_algorithms imports torch._inductor (about a second of CPU)
+        ("deterministic algorithms (on)", lambda: (C._get_deterministic_algorithms(), C._get_deterministic_algorithms_warn_only()),
+         lambda v: C._set_deterministic_algorithms(v[0], warn_only=v[1]), lambda found: (True, False)),
         ("the flush-denormal mode (on)", flushing, set_flush, lambda found: True),
         ("the float32 matmul precision ('medium')", get_matmul, set_matmul, lambda found: "medium"),
         ("the number of threads (torch.set_num_threads)", get_threads, set_threads, lambda found: 2 if found == 1 else 1),
