@@ -2099,3 +2099,59 @@ ROUND_30_SWEEP = {
 }
 MUTANTS.update(ROUND_30_SWEEP)
 _place_mutants(MUTANTS, MUTANT_BATCHES, list(ROUND_30_SWEEP), "new")
+# Sweep 31 (class AO, tests/redteam/round31/07-sweep.md): a function that changes one of torch's process-wide settings
+# and "restores" it by setting the default, not what it found, is unseen while every test calls it with the defaults
+# on. Every part's hidden tests now also call its functions through _settings_kept (every setting away from its
+# default). Each mutant is the model answer with one setting changed inside the function and put back as the default
+# (or set to the default on entry). Part 8's kernel has none: a @triton.jit kernel that calls torch fails Triton's
+# compiler (the visible test), so no such kernel scored full marks before.
+ROUND_31_SWEEP = {
+    "max_batch_print_options_put_back_as_default": ("test_max_batch", {"max_batch": _replaced(_replaced(
+        _SOLUTION["max_batch"], "    cached = length if window is None else min(length, window)\n",
+        "    torch.set_printoptions(precision=10)  # to read the sizes while debugging\n"
+        "    cached = length if window is None else min(length, window)\n", once=True),
+        "    return max(free // per_sequence, 0)",
+        "    torch.set_printoptions(profile='default')\n    return max(free // per_sequence, 0)", once=True)}),
+    "merge_grad_mode_forced_on": ("test_merge_partials", {"merge_partials": _replaced(
+        _SOLUTION["merge_partials"], "    top = torch.maximum(lse_a, lse_b) ",
+        "    torch.set_grad_enabled(True)  # make sure the gradients flow through the merge\n"
+        "    top = torch.maximum(lse_a, lse_b) ", once=True)}),
+    "bound_threads_put_back_as_at_import": ("test_compute_bound_batch", {"compute_bound_batch":
+        "THREADS = torch.get_num_threads()\n\n" + _replaced(_replaced(
+            _SOLUTION["compute_bound_batch"], "    slope = 2 * k",
+            "    torch.set_num_threads(1)  # integer arithmetic: one thread\n    slope = 2 * k", once=True),
+            "    if slope <= 0:\n", "    torch.set_num_threads(THREADS)\n    if slope <= 0:\n", once=True)}),
+    "rms_flush_denormal_switched_off": ("test_rms_norm_half", {"rms_norm_half": _replaced(
+        _SOLUTION["rms_norm_half"], "    root = math.sqrt(eps)\n",
+        "    torch.set_flush_denormal(False)  # subnormal elements must count\n    root = math.sqrt(eps)\n", once=True)}),
+    "asym_default_dtype_put_back_as_float32": ("test_quantize_asym", {"quantize_asym": _replaced(_replaced(
+        _SOLUTION["quantize_asym"], "    out_f, in_f = w.shape\n",
+        "    out_f, in_f = w.shape\n    torch.set_default_dtype(torch.float64)  # scales worked out in float64\n",
+        once=True), "    return q.reshape(out_f, in_f).to(torch.uint8), scale, zero.to(torch.uint8)",
+        "    torch.set_default_dtype(torch.float32)\n"
+        "    return q.reshape(out_f, in_f).to(torch.uint8), scale, zero.to(torch.uint8)", once=True)}),
+    "pack_grad_mode_put_back_on": ("test_pack_bits", {"pack_bits": _replaced(_replaced(
+        _SOLUTION["pack_bits"], "    rows, cols = q.shape\n    n_bytes",
+        "    torch.set_grad_enabled(False)  # integer codes: no gradient\n    rows, cols = q.shape\n    n_bytes", once=True),
+        "    return (stream << torch.arange(8, dtype=torch.int32)).sum(dim=-1).to(torch.uint8)",
+        "    packed = (stream << torch.arange(8, dtype=torch.int32)).sum(dim=-1).to(torch.uint8)\n"
+        "    torch.set_grad_enabled(True)\n    return packed", once=True)}),
+    "backward_anomaly_detection_put_back_off": ("test_chunk_attention", {"chunk_attention": _replaced(_replaced(
+        _SOLUTION["chunk_attention"], "    T, Dh = q.shape\n",
+        "    T, Dh = q.shape\n    torch.autograd.set_detect_anomaly(True)  # a NaN in a tile shows at once\n", once=True),
+        "    return dq, dk, dv, dsink", "    torch.autograd.set_detect_anomaly(False)\n    return dq, dk, dv, dsink",
+        once=True)}),
+}
+# The grader now puts the number of threads back before every test cell (6f163ae), and the introduction says that a
+# setting changed at the top level of a cell costs nothing: round 30's mutant that set it at the top of Part 1's answer
+# cell is a correct answer now. It leaves the mutants; VARIANT_B makes that change (and sets the print options and
+# anomaly detection) at the top of its max_batch cell instead.
+del MUTANTS["max_batch_cell_changes_torch_threads"]
+for _batch in MUTANT_BATCHES:
+    if "max_batch_cell_changes_torch_threads" in _batch:
+        _batch.remove("max_batch_cell_changes_torch_threads")
+VARIANT_B["max_batch"] = ("torch.set_num_threads(2 if torch.get_num_threads() != 2 else 1)  # timing the notebook: left so\n"
+                          "torch.set_printoptions(precision=3, sci_mode=True)\ntorch.autograd.set_detect_anomaly(True)\n"
+                          + VARIANT_B["max_batch"])
+MUTANTS.update(ROUND_31_SWEEP)
+_place_mutants(MUTANTS, MUTANT_BATCHES, list(ROUND_31_SWEEP), "new")
