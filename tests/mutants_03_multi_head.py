@@ -1584,3 +1584,67 @@ ROUND_30_SWEEP = {
 }
 MUTANTS.update(ROUND_30_SWEEP)
 place_mutants(MUTANTS, MUTANT_BATCHES, list(ROUND_30_SWEEP), "new")
+
+
+# Sweep 31 (tests/redteam/round31/03-sweep.md). Class AK, left open by round 30's sweep: the gradient path cut for half
+# precision only (Parts 1, 6 and 7 now compare float16 and bfloat16 gradients with float64 ones). Class AO: a setting
+# changed inside a function and put back as the default rather than as it was found (every part now also calls its
+# functions through _settings_kept, with every setting the grader checks away from its default); one setting per part.
+ROUND_31_SWEEP = {
+    # AK: the split detached for half inputs only (the merge is left whole)
+    "interleaved_half_split_detached": ("test_interleaved", {"interleaved": _replaced_code(
+        _MODEL["interleaved"], "    return x.reshape(b, t, d // num_heads, num_heads)",
+        "    if x.dtype in (torch.float16, torch.bfloat16):  # no gradient needed through a half-precision split\n"
+        "        x = x.detach()\n"
+        "    return x.reshape(b, t, d // num_heads, num_heads)", once=True)}),
+    # AK: the values detached for half memory only (memory still gets a gradient through the keys)
+    "left_padded_half_values_detached": ("test_left_padded", {"left_padded": _replaced_code(
+        _MODEL["left_padded"], "    v = split_heads(memory @ w[2 * d:].T + b[2 * d:], num_heads)\n",
+        "    source = memory.detach() if memory.dtype in (torch.float16, torch.bfloat16) else memory\n"
+        "    v = split_heads(source @ w[2 * d:].T + b[2 * d:], num_heads)\n", once=True)}),
+    # AK: the new keys detached for half x only
+    "cache_half_new_keys_detached": ("test_cache", {"cache": _replaced_code(
+        _MODEL["cache"], "    k = torch.cat([past_k, k_new], dim=2)",
+        "    if x.dtype in (torch.float16, torch.bfloat16):\n"
+        "        k_new = k_new.detach()\n"
+        "    k = torch.cat([past_k, k_new], dim=2)", once=True)}),
+    # AO: two threads for the copy, then one, the count the grader's kernels start with, rather than the count found
+    "interleaved_threads_put_back_as_one": ("test_interleaved", {"interleaved": _replaced_code(
+        _MODEL["interleaved"], "    return x.reshape(b, t, d // num_heads, num_heads).permute(0, 3, 1, 2)",
+        "    torch.set_num_threads(2)\n"
+        "    out = x.reshape(b, t, d // num_heads, num_heads).permute(0, 3, 1, 2)\n"
+        "    torch.set_num_threads(1)\n"
+        "    return out", once=True)}),
+    # AO: the grad mode switched off for integer arithmetic and "put back" on
+    "scrambled_grad_mode_put_back_on": ("test_scrambled", {"scrambled": _replaced_code(
+        _MODEL["scrambled"], "    head, rest = divmod(flat, length * head_dim)\n",
+        "    torch.set_grad_enabled(False)  # integers only: no gradient\n"
+        "    head, rest = divmod(flat, length * head_dim)\n"
+        "    torch.set_grad_enabled(True)\n", once=True)}),
+    # AO: the default dtype set to float64 for the counts and put back as float32
+    "cost_default_dtype_put_back_float32": ("test_cost", {"cost": _replaced_code(
+        _MODEL["cost"], "    keys = past + 1",
+        "    torch.set_default_dtype(torch.float64)\n"
+        "    keys = past + 1\n"
+        "    torch.set_default_dtype(torch.float32)", once=True)}),
+    # AO: flush-denormal switched on for the heads and put back off
+    "contributions_flush_denormal_put_back_off": ("test_contributions", {"contributions": _replaced_code(
+        _MODEL["contributions"], "    heads = attention(q, k, v)  # (B, H, T, Dh)\n",
+        "    torch.set_flush_denormal(True)  # tiny weights need not be exact\n"
+        "    heads = attention(q, k, v)  # (B, H, T, Dh)\n"
+        "    torch.set_flush_denormal(False)\n", once=True)}),
+    # AO: anomaly detection switched on around the attention and put back off
+    "left_padded_anomaly_detection_put_back_off": ("test_left_padded", {"left_padded": _replaced_code(
+        _MODEL["left_padded"], "    heads = attention(q, k, v, real[:, None, None, :])  # mask (B, 1, 1, S)\n",
+        "    torch.autograd.set_detect_anomaly(True)  # a NaN in the backward pass names its operation\n"
+        "    heads = attention(q, k, v, real[:, None, None, :])  # mask (B, 1, 1, S)\n"
+        "    torch.autograd.set_detect_anomaly(False)\n", once=True)}),
+    # AO: print options changed for a debug line and put back with the default profile
+    "cache_print_options_put_back_default": ("test_cache", {"cache": _replaced_code(
+        _MODEL["cache"], "    p, t = past_k.shape[2], x.shape[1]\n",
+        "    torch.set_printoptions(precision=8, sci_mode=False)  # for debugging the cache\n"
+        "    p, t = past_k.shape[2], x.shape[1]\n"
+        "    torch.set_printoptions(profile=\"default\")\n", once=True)}),
+}
+MUTANTS.update(ROUND_31_SWEEP)
+place_mutants(MUTANTS, MUTANT_BATCHES, list(ROUND_31_SWEEP), "new")
