@@ -1325,3 +1325,56 @@ ROUND_30_SWEEP = {
 }
 MUTANTS.update(ROUND_30_SWEEP)
 place_mutants(MUTANTS, MUTANT_BATCHES, list(ROUND_30_SWEEP), "new")
+
+
+# Sweep 31 (tests/redteam/round31/04-sweep.md). Class AK, left open by round 30's sweep: the gradient path cut for half
+# precision only (Part 5 now compares float16 and bfloat16 gradients with float64 ones). Class AO: a setting changed
+# inside a function and put back as the default rather than as it was found (every part now also calls its function
+# through _settings_kept, with every setting the grader checks away from its default); one setting per part.
+ROUND_31_SWEEP = {
+    # AK: the partner half detached for half x only
+    "rope_half_partner_detached": ("test_rotate_half", {"rotate_half": _replaced_code(
+        _MODEL["rotate_half"], "    a, b = x[..., :half].to(work), x[..., half:rotary_dim].to(work)",
+        "    partner = x[..., half:rotary_dim]\n"
+        "    if x.dtype in (torch.float16, torch.bfloat16):\n"
+        "        partner = partner.detach()\n"
+        "    a, b = x[..., :half].to(work), partner.to(work)", once=True)}),
+    # AO: print options changed for a debug line and put back with the default profile
+    "table_halves_print_options_put_back_default": ("test_table_halves", {"table_halves": _replaced_code(
+        _MODEL["table_halves"], "    stretched = base * scale ** (d_model / (d_model - 2))\n",
+        "    torch.set_printoptions(precision=10)  # to inspect the angles\n"
+        "    stretched = base * scale ** (d_model / (d_model - 2))\n"
+        "    torch.set_printoptions(profile=\"default\")\n", once=True)}),
+    # AO: the default dtype set to float64 for the slopes and put back as float32
+    "alibi_default_dtype_put_back_float32": ("test_alibi_block", {"alibi_block": _replaced_code(
+        _MODEL["alibi_block"], "    query_pos = torch.arange(offset, offset + t)[:, None]",
+        "    torch.set_default_dtype(torch.float64)\n"
+        "    query_pos = torch.arange(offset, offset + t)[:, None]\n"
+        "    torch.set_default_dtype(torch.float32)", once=True)}),
+    # AO: two threads for the reading, then one, the count the grader's kernels start with, rather than the count found
+    "position_threads_put_back_as_one": ("test_position", {"position": _replaced_code(
+        _MODEL["position"], "    sin, cos = float(row[-2]), float(row[-1])\n",
+        "    torch.set_num_threads(2)\n"
+        "    sin, cos = float(row[-2]), float(row[-1])\n"
+        "    torch.set_num_threads(1)\n", once=True)}),
+    # AO: anomaly detection switched on around the rotation and put back off
+    "rope_anomaly_detection_put_back_off": ("test_rotate_half", {"rotate_half": _replaced_code(
+        _MODEL["rotate_half"], "    rotated = torch.cat(",
+        "    torch.autograd.set_detect_anomaly(True)  # a NaN in the backward pass names its operation\n"
+        "    rotated = torch.cat(", once=True).replace(
+        "    return torch.cat([rotated,", "    torch.autograd.set_detect_anomaly(False)\n    return torch.cat([rotated,")}),
+    # AO: flush-denormal switched on for the matrix and put back off
+    "shift_flush_denormal_put_back_off": ("test_shift", {"shift": _replaced_code(
+        _MODEL["shift"], "    c, s = torch.cos(offset * freq), torch.sin(offset * freq)\n",
+        "    torch.set_flush_denormal(True)  # tiny sines need not be exact\n"
+        "    c, s = torch.cos(offset * freq), torch.sin(offset * freq)\n"
+        "    torch.set_flush_denormal(False)\n", once=True)}),
+    # AO: the float32 matmul precision lowered for the trials and put back as "highest"
+    "equivariance_matmul_precision_put_back_highest": ("test_equivariance", {"equivariance": _replaced_code(
+        _MODEL["equivariance"], "    t = x.shape[1]\n",
+        "    t = x.shape[1]\n"
+        "    torch.set_float32_matmul_precision(\"high\")  # faster trials\n", once=True).replace(
+        "    worst = max(gaps)\n", "    torch.set_float32_matmul_precision(\"highest\")\n    worst = max(gaps)\n")}),
+}
+MUTANTS.update(ROUND_31_SWEEP)
+place_mutants(MUTANTS, MUTANT_BATCHES, list(ROUND_31_SWEEP), "new")
