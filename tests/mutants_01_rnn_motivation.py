@@ -1496,3 +1496,42 @@ ROUND_30_SWEEP = {
 }
 MUTANTS.update(ROUND_30_SWEEP)
 place_mutants(MUTANTS, MUTANT_BATCHES, list(ROUND_30_SWEEP), "new")
+# Round 31 class sweep (tests/redteam/round31/01-sweep.md), class AO: a torch setting changed inside the function and
+# "put back" as its default rather than as the call found it. The tests called every function with the defaults on,
+# so the grader's check after each test cell saw nothing; each test cell now also calls its function through
+# _settings_kept (every setting away from its default). One setting per part: the default dtype, the grad mode, the
+# thread count, the print options
+
+
+def _first31(code, name, line, pre=""):
+    """``code`` with ``line`` first in the body of ``name`` (``pre`` before the function)."""
+    end = code.index("):\n", code.index(f"def {name}(")) + 3
+    return pre + code[:end] + line + code[end:]
+
+
+ROUND_31_SWEEP = {
+    "jacobian_default_dtype_put_back_as_float32": ("test_rnn_step", {"rnn_step": _first31(_replaced(
+        _MODEL["rnn_step"], '    return slope[:, :, None] * p["W_hh"] + keep',
+        '    jacobian = slope[:, :, None] * p["W_hh"] + keep\n'
+        "    torch.set_default_dtype(torch.float32)  # back to the default\n    return jacobian", once=True),
+        "leaky_step_jacobian", "    torch.set_default_dtype(torch.float64)  # float64 while it works\n")}),
+    "reverse_grad_mode_put_back_as_on": ("test_rnn_unroll", {"rnn_unroll": _replaced(_replaced(
+        _MODEL["rnn_unroll"], "        inside = (step < lengths)[:, None]", "        inside = masks[step]", once=True),
+        "    outputs = [None] * t\n",
+        "    outputs = [None] * t\n"
+        "    torch.set_grad_enabled(False)  # the masks need no gradient\n"
+        "    masks = [(step < lengths)[:, None] for step in range(t)]\n"
+        "    torch.set_grad_enabled(True)\n", once=True)}),
+    "norms_threads_put_back_as_cell_default": ("test_gradient_norms", {"gradient_norms": _first31(_replaced(
+        _MODEL["gradient_norms"], "    return torch.stack(norms)",
+        "    torch.set_num_threads(THREADS)  # back to the default\n    return torch.stack(norms)", once=True),
+        "jacobian_norms", "    torch.set_num_threads(1)  # one thread: the same sums every run\n",
+        "THREADS = torch.get_num_threads()  # the default, read when the cell ran\n\n")}),
+    "decoder_print_options_put_back_as_default_profile": ("test_additive", {"additive": _first31(_replaced(
+        _MODEL["additive"], "    return torch.stack(states, dim=1), torch.stack(weights, dim=1)",
+        '    torch.set_printoptions(profile="default")\n'
+        "    return torch.stack(states, dim=1), torch.stack(weights, dim=1)", once=True),
+        "coverage_decoder", "    torch.set_printoptions(precision=10)  # to read the weights while debugging\n")}),
+}
+MUTANTS.update(ROUND_31_SWEEP)
+place_mutants(MUTANTS, MUTANT_BATCHES, list(ROUND_31_SWEEP), "new")
