@@ -2073,3 +2073,55 @@ ROUND_30_SWEEP = {
 }
 MUTANTS.update(ROUND_30_SWEEP)
 place_mutants(MUTANTS, MUTANT_BATCHES, list(ROUND_30_SWEEP), "new")
+# Round 31 class sweep (tests/redteam/round31/02-sweep.md), class AO: a torch setting changed inside the function (or
+# forward) and "put back" as its default rather than as the call found it. The tests called every function with the
+# defaults on, so the grader's check after each test cell saw nothing; each test cell now also calls its function
+# through _settings_kept (every setting away from its default). One setting per part: anomaly detection, the default
+# dtype, the flush-denormal mode, the grad mode, the float32 matmul precision, the thread count, the print options
+
+
+def _first31(code, name, line, pre=""):
+    """``code`` with ``line`` first in the body of ``name`` (``pre`` before the function)."""
+    end = code.index("):\n", code.index(f"def {name}(")) + 3
+    return pre + code[:end] + line + code[end:]
+
+
+ROUND_31_SWEEP = {
+    "raw_scores_anomaly_put_back_as_off": ("test_raw_scores", {"raw_scores": _first31(_replaced(
+        _SOLUTION["raw_scores"], "    return (-(q_norms",
+        "    torch.autograd.set_detect_anomaly(False)\n    return (-(q_norms", once=True),
+        "raw_scores", "    torch.autograd.set_detect_anomaly(True)  # find where a NaN comes from\n")}),
+    "softmax_backward_default_dtype_put_back_as_float32": ("test_softmax_backward", {"softmax_backward": _first31(
+        _replaced(_SOLUTION["softmax_backward"], "    return weights * (grad_weights - inner) / temperature",
+                  "    torch.set_default_dtype(torch.float32)  # back to the default\n"
+                  "    return weights * (grad_weights - inner) / temperature", once=True),
+        "softmax_backward", "    torch.set_default_dtype(torch.float64)\n")}),
+    "causal_mask_flush_denormal_put_back_as_off": ("test_causal_mask", {"causal_mask": _first31(_replaced(
+        _SOLUTION["causal_mask"], "    return key_position <= query_position",
+        "    torch.set_flush_denormal(False)\n    return key_position <= query_position", once=True),
+        "causal_mask", "    torch.set_flush_denormal(True)  # faster, and a mask has no subnormal numbers\n")}),
+    "padding_mask_grad_mode_put_back_as_on": ("test_padding_mask", {"padding_mask": _first31(_replaced(
+        _SOLUTION["padding_mask"], "    return allowed, positions",
+        "    torch.set_grad_enabled(True)\n    return allowed, positions", once=True),
+        "padding_mask", "    torch.set_grad_enabled(False)  # masks and positions need no gradient\n")}),
+    "masked_attention_matmul_precision_put_back_as_highest": ("test_masked_attention", {"masked_attention": _first31(
+        _replaced(_SOLUTION["masked_attention"], "    return weights @ v, lse",
+                  '    out = weights @ v\n    torch.set_float32_matmul_precision("highest")  # the default\n'
+                  "    return out, lse", once=True),
+        "masked_attention", '    torch.set_float32_matmul_precision("high")  # TF32 where there is one\n')}),
+    "variance_threads_put_back_as_cell_default": ("test_variance_experiment", {"variance_experiment": _first31(
+        _replaced(_SOLUTION["variance_experiment"], "    return dots.var().item()",
+                  "    torch.set_num_threads(THREADS)  # back to the default\n    return dots.var().item()", once=True),
+        "dot_product_variance", "    torch.set_num_threads(1)  # one thread: the same sums every run\n",
+        "THREADS = torch.get_num_threads()  # the default, read when the cell ran\n\n")}),
+    "fixed_attention_print_options_put_back_as_default_profile": ("test_fixed_self_attention", {
+        "fixed_self_attention": _replaced(_replaced(
+            FIX_MODEL, "        t = x.shape[1]\n",
+            "        torch.set_printoptions(precision=6, sci_mode=False)  # to read the scores while debugging\n"
+            "        t = x.shape[1]\n", once=True),
+            "        if lengths is None:\n            return torch.softmax",
+            '        torch.set_printoptions(profile="default")\n        if lengths is None:\n            return torch.softmax',
+            once=True)}),
+}
+MUTANTS.update(ROUND_31_SWEEP)
+place_mutants(MUTANTS, MUTANT_BATCHES, list(ROUND_31_SWEEP), "new")
