@@ -85,3 +85,24 @@ def test_the_slowest_groups_are_handed_out_first(request):
     pytest_collection_modifyitems(request.config, items)
     assert [item.marks[0].args[0] for item in items] == ["book", "test_distributed"] + ["test_rnn"] * 3
     assert request.config.option.loadscopereorder is False or "PYTEST_XDIST_WORKER" not in os.environ
+
+
+def test_grading_kernels_take_no_more_threads_than_the_environment_allows(monkeypatch):
+    """Each grading kernel gets its share of the cores (cores // workers), capped by OMP_NUM_THREADS and the like
+    where set: the suite sets them to each test process's share, so that a kernel graded with one worker on a
+    machine of many cores does not run threads that only spin (benchmarks/kernel_threads.py)."""
+    from attnlab.instructor.grading import kernel_threads
+    from attnlab.instructor.sandbox import THREAD_ENV
+
+    monkeypatch.setattr(os, "sched_getaffinity", lambda pid: set(range(8)))
+    for name in THREAD_ENV:
+        monkeypatch.delenv(name, raising=False)
+    assert [kernel_threads(w) for w in (1, 2, 3, 8, 16)] == [8, 4, 2, 1, 1]
+    monkeypatch.setenv("OMP_NUM_THREADS", "2")
+    assert [kernel_threads(w) for w in (1, 2, 8)] == [2, 2, 1]
+    monkeypatch.setenv("MKL_NUM_THREADS", "1")
+    assert kernel_threads(1) == 1
+    for value in ("", "0", "two", "-3"):  # not a positive count: no cap
+        monkeypatch.setenv("MKL_NUM_THREADS", value)
+        monkeypatch.setenv("OMP_NUM_THREADS", value)
+        assert kernel_threads(1) == 8

@@ -49,7 +49,7 @@ from dataclasses import asdict
 from pathlib import Path
 
 from . import tempdirs
-from .grading import NOTEBOOK, Limits, Part, Result, SetupError, check_submissions, check_unchanged
+from .grading import NOTEBOOK, Limits, Part, Result, SetupError, check_submissions, check_unchanged, kernel_threads
 
 # a notebook whose worker dies while grading it is sent again at most this often; then it is a grading failure
 RETRIES = 2
@@ -250,7 +250,7 @@ def _prepare(payload: dict) -> dict:
     chapter = payload["chapter"]
     host = here.split("://")[-1].rsplit(":", 1)[0]
     share = payload.get("workers_per_host", {}).get(host)
-    threads = max(1, len(os.sched_getaffinity(0)) // share) if share else 1
+    threads = kernel_threads(share) if share else 1
     try:
         isolation = probe_isolation(limits.isolation, limits.landlock)
         pool = ProcessPoolExecutor(1, mp_context=multiprocessing.get_context("spawn"), initializer=_pool_init,
