@@ -673,6 +673,13 @@ def shift_matrix_halves(offset, d_model, base=10000.0):
     # frequencies: row j of the identity, alone in a sequence of length |offset| + 1, comes back as row j of the
     # rotation by |offset|. The shift by +k turns the other way, the transpose.
     k = abs(offset)
+    if k > 2 ** 16:  # red team 31: offsets up to 2**53 are tested, and |offset| + 1 rows do not fit: the angles directly
+        half = d_model // 2
+        angle = offset * base ** (-torch.arange(0, d_model, 2, dtype=torch.float64) / d_model)
+        m = torch.zeros(d_model, d_model, dtype=torch.float64)
+        i = torch.arange(half)
+        m[i, i], m[i + half, i], m[i, i + half], m[i + half, i + half] = angle.cos(), angle.sin(), -angle.sin(), angle.cos()
+        return m
     rows = torch.zeros(d_model, 1, k + 1, d_model, dtype=torch.float64)
     rows[:, 0, -1] = torch.eye(d_model, dtype=torch.float64)
     turned = rope_partial_left_padded(rows, torch.full((d_model,), k + 1, dtype=torch.int32), d_model, base=base)
@@ -1378,3 +1385,27 @@ ROUND_31_SWEEP = {
 }
 MUTANTS.update(ROUND_31_SWEEP)
 place_mutants(MUTANTS, MUTANT_BATCHES, list(ROUND_31_SWEEP), "new")
+
+
+# Red team 31 (tests/redteam/round31/04-verdicts.md), the Python-scalar student: Part 7's offsets far out. The hidden
+# tests went to offsets of 30 001 only, so an offset passed through float32 (torch.tensor(float(offset)), a 0-d float32
+# tensor) and an angle reduced modulo the float 2 * math.pi both slipped; Part 7 now checks the frequency-1 pair at
+# offsets 2**24 + 1, 3, 5 and 10**12 and 2**53 - 1 (both signs) to 1e-9, and its text says to keep the offset exact.
+ROUND_31_RED_TEAM = {
+    "shift_offset_through_float32": ("test_shift", {"shift": _replaced_code(
+        _MODEL["shift"], "    c, s = torch.cos(offset * freq), torch.sin(offset * freq)\n",
+        "    offset = torch.tensor(float(offset))  # a 0-d tensor of the offset (float32)\n"
+        "    c, s = torch.cos(offset * freq), torch.sin(offset * freq)\n", once=True)}),
+    "shift_angle_reduced_by_float_two_pi": ("test_shift", {"shift": """
+def shift_matrix_halves(offset, d_model, base=10000.0):
+    half = d_model // 2
+    m = torch.zeros(d_model, d_model, dtype=torch.float64)
+    for i in range(half):
+        angle = math.fmod(offset * base ** (-2 * i / d_model), 2 * math.pi)  # keep the angle small
+        m[i, i] = m[i + half, i + half] = math.cos(angle)
+        m[i + half, i], m[i, i + half] = math.sin(angle), -math.sin(angle)
+    return m
+"""}),
+}
+MUTANTS.update(ROUND_31_RED_TEAM)
+place_mutants(MUTANTS, MUTANT_BATCHES, list(ROUND_31_RED_TEAM), "new")
