@@ -2125,3 +2125,63 @@ ROUND_31_SWEEP = {
 }
 MUTANTS.update(ROUND_31_SWEEP)
 place_mutants(MUTANTS, MUTANT_BATCHES, list(ROUND_31_SWEEP), "new")
+
+
+# Round 31, phase 2 of the blind helper for chapters 1-2 (the hand-written-backward student): a torch.autograd.Function
+# whose forward is right for any leading dimensions and whose backward is written for (B, T, Dh) inputs only; every
+# gradient check was 3-D, so both kept full marks. Parts 1 and 5 now compare gradients without leading dimensions and
+# with two of them (Part 5 with a (H, T, S) mask).
+ROUND_31_BACKWARD_RANK = {
+    "raw_scores_backward_bmm": ("test_raw_scores", {"raw_scores": """
+def raw_scores(q, k):
+    return NegSqDist.apply(q, k)
+
+
+class NegSqDist(torch.autograd.Function):
+    @staticmethod
+    def forward(ctx, q, k):
+        ctx.save_for_backward(q, k)
+        a, b = q.to(torch.float64), k.to(torch.float64)
+        s = 2 * (a @ b.transpose(-2, -1)) - (a * a).sum(-1)[..., :, None] - (b * b).sum(-1)[..., None, :]
+        return s.clamp(max=0).to(q.dtype)
+
+    @staticmethod
+    def backward(ctx, g):
+        q, k = ctx.saved_tensors
+        gq = -2 * (g.sum(-1, keepdim=True) * q - torch.bmm(g, k))  # batched matrix products: (B, T, S) inputs
+        gk = -2 * (g.sum(-2)[..., None] * k - torch.bmm(g.transpose(-2, -1), q))
+        return gq, gk
+"""}),
+    "masked_attention_backward_dims_1_2": ("test_masked_attention", {"masked_attention": """
+def masked_attention(q, k, v, allowed):
+    return MaskedAttention.apply(q, k, v, allowed)
+
+
+class MaskedAttention(torch.autograd.Function):
+    @staticmethod
+    def forward(ctx, q, k, v, allowed):
+        scale = 1 / math.sqrt(q.shape[-1])
+        s = ((q @ k.transpose(-2, -1)) * scale).masked_fill(~allowed, float("-inf"))
+        m = s.amax(-1, keepdim=True)
+        m = torch.where(torch.isfinite(m), m, torch.zeros_like(m))
+        e = torch.exp(s - m)
+        total = e.sum(-1, keepdim=True)
+        safe = torch.where(total > 0, total, torch.ones_like(total))
+        p = e / safe
+        out = p @ v
+        lse = torch.where(total > 0, m + torch.log(safe), torch.full_like(m, float("-inf"))).squeeze(-1)
+        ctx.save_for_backward(q, k, v, p, out)
+        ctx.scale = scale
+        return out, lse
+
+    @staticmethod
+    def backward(ctx, d_out, d_lse):
+        q, k, v, p, out = ctx.saved_tensors
+        dv = p.transpose(1, 2) @ d_out  # (B, S, T) @ (B, T, Dv)
+        dp = d_out @ v.transpose(1, 2)
+        ds = p * (dp - (d_out * out).sum(-1, keepdim=True) + d_lse[..., None]) * ctx.scale
+        return ds @ k, ds.transpose(1, 2) @ q, dv, None
+"""}),
+}
+MUTANTS.update(ROUND_31_BACKWARD_RANK)
+place_mutants(MUTANTS, MUTANT_BATCHES, list(ROUND_31_BACKWARD_RANK), "new")
