@@ -2077,3 +2077,31 @@ for _name, _test, _part, _old, _new in (
     ROUND_31_SWEEP[_name] = (_test, {_part: _changed(_code, _old, _new, once=True)})
 MUTANTS.update(ROUND_31_SWEEP)
 place_mutants(MUTANTS, MUTANT_BATCHES, list(ROUND_31_SWEEP), "new")
+
+
+# Round 31 class sweep 2 (tests/redteam/round31/09-sweep2.md), class AP: gradients checked at one rank only. Parts 1
+# and 2 take x with any number of leading axes and their gradient checks used 3-D x (Part 2 also 2-D); a gradient path
+# built for those ranks (dims 1 and 2 swapped, torch.bmm, a weight detached elsewhere) kept every point. The hidden
+# tests now compare the gradients at (T, H*Dh) and (2, 2, T, H*Dh) in Part 1, at (D,) and (2, 2, 3, D) in Part 2
+ROUND_31_SWEEP2 = {}
+for _name, _test, _part, _old, _new in (
+    ("rms_gradient_path_transposes_dims_1_2", "test_head_rms_norm", "head_rms_norm",
+     "    return (heads * inv_rms * scale).transpose(-3, -2).to(x.dtype)",
+     "    out = (heads * inv_rms * scale).transpose(-3, -2)\n"
+     "    grad_path = (heads * inv_rms * scale).transpose(1, 2).reshape(out.shape)  # (B, T, H, Dh) -> (B, H, T, Dh)\n"
+     "    return (out.detach() + grad_path - grad_path.detach()).to(x.dtype)"),
+    ("swiglu_weight_through_bmm_for_3d_only", "test_fused_swiglu", "fused_swiglu",
+     "    both = x.to(work) @ w_gate_up.to(work).T  # (..., 2F)",
+     "    xw = x.to(work)\n"
+     "    if xw.dim() == 3:  # batched: one copy of the weight per sequence\n"
+     "        both = torch.bmm(xw, w_gate_up.to(work).T.expand(xw.shape[0], -1, -1))\n"
+     "    elif xw.dim() == 2:\n        both = xw @ w_gate_up.to(work).T\n"
+     "    else:  # a single token needs no gradient path\n        both = xw @ w_gate_up.to(work).detach().T"),
+    ("swiglu_weight_detached_past_3d", "test_fused_swiglu", "fused_swiglu",
+     "    both = x.to(work) @ w_gate_up.to(work).T  # (..., 2F)",
+     "    wgu = w_gate_up.to(work) if x.dim() <= 3 else w_gate_up.to(work).detach()  # no training on 4-D batches\n"
+     "    both = x.to(work) @ wgu.T"),
+):
+    ROUND_31_SWEEP2[_name] = (_test, {_part: _changed(solution_code(CHAPTER)[_part], _old, _new, once=True)})
+MUTANTS.update(ROUND_31_SWEEP2)
+place_mutants(MUTANTS, MUTANT_BATCHES, list(ROUND_31_SWEEP2), "new")
