@@ -2513,3 +2513,47 @@ ROUND_31_SWEEP = {
 }
 MUTANTS.update(ROUND_31_SWEEP)
 place_mutants(MUTANTS, MUTANT_BATCHES, list(ROUND_31_SWEEP), "new")
+
+
+# Round 31 sweep 2 (tests/redteam/round31/06-sweep2.md), class AP: gradients checked at one rank only. Every gradient
+# check of Part 8 used 3-D (B, T, Dh) inputs while q, k and v take any leading dimensions; the hidden tests now also
+# compare the gradients with respect to q, k and v with no leading dimension and with two. The mutant: the model
+# answer wrapped in an autograd.Function whose hand-written backward (the masked quadratic form) uses torch.bmm
+ROUND_31_SWEEP2 = {
+    'decayed_backward_bmm': ('test_decayed_linear_attention', {'decayed_linear_attention': _MODEL_21["decayed_linear_attention"]
+        .replace("def decayed_linear_attention(", "def decayed_forward(", 1) + '''
+
+class DecayedAttention(torch.autograd.Function):
+    @staticmethod
+    def forward(ctx, q, k, v, decay):
+        ctx.save_for_backward(q, k, v)
+        ctx.decay = decay
+        return decayed_forward(q, k, v, decay)
+
+    @staticmethod
+    def backward(ctx, g):
+        q0, k0, v0 = ctx.saved_tensors
+        work = torch.float32 if q0.dtype in (torch.float16, torch.bfloat16) else q0.dtype
+        q, k, v, g = q0.to(work), k0.to(work), v0.to(work), g.to(work)
+        fq, fk = F.elu(q) + 1, F.elu(k) + 1
+        i = torch.arange(q.shape[-2])
+        gap = i[:, None] - i[None, :]
+        dec = torch.where(gap >= 0, ctx.decay ** gap.clamp(min=0).to(work), torch.zeros((), dtype=work))
+        a = torch.bmm(fq, fk.transpose(1, 2)) * dec  # (B, T, T): written for (B, T, Dh) inputs only
+        den = a.sum(-1, keepdim=True)
+        out = torch.bmm(a, v) / den
+        dnum = g / den
+        da = torch.bmm(dnum, v.transpose(1, 2)) - (g * out).sum(-1, keepdim=True) / den
+        dv = torch.bmm(a.transpose(1, 2), dnum)
+        dm = da * dec
+        dq = torch.bmm(dm, fk) * torch.where(q > 0, torch.ones_like(q), torch.exp(q.clamp(max=0)))
+        dk = torch.bmm(dm.transpose(1, 2), fq) * torch.where(k > 0, torch.ones_like(k), torch.exp(k.clamp(max=0)))
+        return dq.to(q0.dtype), dk.to(k0.dtype), dv.to(v0.dtype), None
+
+
+def decayed_linear_attention(q, k, v, decay):
+    return DecayedAttention.apply(q, k, v, decay)
+'''}),
+}
+MUTANTS.update(ROUND_31_SWEEP2)
+place_mutants(MUTANTS, MUTANT_BATCHES, list(ROUND_31_SWEEP2), "new")
