@@ -1662,3 +1662,19 @@ for _name, _test, _part, _old, _new in (
     ROUND_31_SWEEP[_name] = (_test, {_part: _replaced(_code, _old, _new, once=True)})
 MUTANTS.update(ROUND_31_SWEEP)
 place_mutants(MUTANTS, MUTANT_BATCHES, list(ROUND_31_SWEEP), "new")
+
+
+# Round 31 class sweep 2 (tests/redteam/round31/08-sweep2.md), class AQ: an integer through float32. Part 2's step,
+# warmup and total have no upper bound and the hidden steps stopped at 10**6; a step (or step - warmup) put through a
+# float32 tensor and the rest done in float64 kept every point. Part 2 now checks blocks of odd steps past 2**24,
+# past 10**12 and near 2**53 on each branch
+ROUND_31_SWEEP2 = {}
+for _name, _test, _part, _old, _new in (
+    ("lr_at_progress_offset_through_float32", "test_lr_at", "lr_at", "    progress = (step - warmup) / (total - warmup)",
+     "    progress = float(torch.tensor(float(step - warmup))) / (total - warmup)"),
+    ("lr_at_warmup_step_through_float32", "test_lr_at", "lr_at", "        return peak * step / warmup",
+     "        return peak * float(torch.tensor(float(step))) / warmup"),
+):
+    ROUND_31_SWEEP2[_name] = (_test, {_part: _replaced(_MODEL_08[_part], _old, _new, once=True)})
+MUTANTS.update(ROUND_31_SWEEP2)
+place_mutants(MUTANTS, MUTANT_BATCHES, list(ROUND_31_SWEEP2), "new")
