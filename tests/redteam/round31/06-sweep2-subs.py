@@ -142,3 +142,10 @@ SUBS.update({
         "MM = lambda a, b: torch.bmm(a[None], b[None])[0] if a.dim() == 2 else torch.bmm(a, b)\nTR = lambda t: t.transpose(-2, -1)\n"
         + DECAYED_FUNCTION}),
 })
+
+SUBS.update({
+    # Part 3: the prompt length through float32 (the counts are Python ints; the tests reach 2**62)
+    "AQ-05p3-prompt-through-float32": ("test_cache_count_without", {"cache_count_without": swap(_M5["cache_count_without"],
+        "full, rest = divmod(prompt_len, chunk)",
+        "p32 = int(torch.tensor(float(prompt_len), dtype=torch.float32).item())\n    full, rest = divmod(p32, chunk)")}),
+})
