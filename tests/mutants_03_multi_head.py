@@ -836,11 +836,10 @@ def decode_step_cost(past, d_model, num_heads, num_kv_heads, head_dim, bias=True
         params += n_in * n_out + (n_out if bias else 0)
         macs += n_in * n_out  # one token through the projection
     for _ in range(num_heads):  # each query head: scores against past + 1 keys, then the weighted sum
-        for _ in range(past + 1):
-            macs += 2 * head_dim
+        macs += 2 * (past + 1) * head_dim  # (past may pass 2**53: no loop over the cached positions)
     cached = 0
-    for _ in range(past + 1):
-        cached += 2 * num_kv_heads * head_dim
+    for _ in range(2):  # the keys, then the values
+        cached += num_kv_heads * head_dim * (past + 1)
     return params, macs, cached
 """,
     "contributions": """
@@ -1648,3 +1647,16 @@ ROUND_31_SWEEP = {
 }
 MUTANTS.update(ROUND_31_SWEEP)
 place_mutants(MUTANTS, MUTANT_BATCHES, list(ROUND_31_SWEEP), "new")
+
+
+# Sweep 31b (tests/redteam/round31/03-sweep2.md). Class AQ, found in chapter 4 Part 7: an integer position through
+# float32. Part 4's `past` (unbounded) now reaches 2**24 + 1 and + 2, 2**53 + 1, 2**64 + 1 and 10**30 + 1. Class AP
+# (gradients checked at one rank only) has no place here: every part's text fixes the rank of every tensor input.
+ROUND_31_SWEEP2 = {
+    # AQ: the number of cached positions through a float32 tensor (2**24 + 1 becomes 2**24)
+    "cost_past_through_float32": ("test_cost", {"cost": _replaced_code(
+        _MODEL["cost"], "    keys = past + 1",
+        "    keys = int(torch.tensor(float(past), dtype=torch.float32).item()) + 1", once=True)}),
+}
+MUTANTS.update(ROUND_31_SWEEP2)
+place_mutants(MUTANTS, MUTANT_BATCHES, list(ROUND_31_SWEEP2), "new")
