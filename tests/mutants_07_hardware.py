@@ -2155,3 +2155,39 @@ VARIANT_B["max_batch"] = ("torch.set_num_threads(2 if torch.get_num_threads() !=
                           + VARIANT_B["max_batch"])
 MUTANTS.update(ROUND_31_SWEEP)
 _place_mutants(MUTANTS, MUTANT_BATCHES, list(ROUND_31_SWEEP), "new")
+# Round 31 sweep 2 (tests/redteam/round31/07-sweep2.md). Class AP: Part 4's x is (..., D), leading dimensions possibly
+# none, and its gradients were compared at two and three dimensions only: a hand-written backward that makes rows with
+# x.flatten(0, -2) (which a 1-D x refuses) kept the points. The hidden tests now also compare gradients of 1-D inputs.
+# Class AQ: Part 1's length and window are positive Python ints with no bound, and every hidden length stayed below
+# 100 001: the number of cached tokens through a float32 tensor kept the point. The hidden tests now take lengths and
+# windows past 2**24 and 2**53.
+ROUND_31_SWEEP_2 = {
+    "rms_backward_rows_by_flatten": ("test_rms_norm_half", {"rms_norm_half": "def rms_rows(x, eps):\n"
+        + _SOLUTION["rms_norm_half"].split("\n", 1)[1] + '''
+
+class RMSHalf(torch.autograd.Function):
+    @staticmethod
+    def forward(ctx, x, eps):
+        ctx.save_for_backward(x)
+        ctx.eps = eps
+        return rms_rows(x, eps)
+
+    @staticmethod
+    def backward(ctx, g):  # autograd of the forward on the rows of x (a 1-D x has no dim -2 to flatten)
+        x, = ctx.saved_tensors
+        rows = x.flatten(0, -2).detach().requires_grad_(True)
+        with torch.enable_grad():
+            y = rms_rows(rows, ctx.eps)
+        d_rows, = torch.autograd.grad(y, rows, g.flatten(0, -2))
+        return d_rows.reshape(x.shape), None
+
+
+def rms_norm_half(x, eps=1e-6):
+    return RMSHalf.apply(x, eps)
+'''}),
+    "max_batch_cached_through_float32": ("test_max_batch", {"max_batch": _replaced(
+        _SOLUTION["max_batch"], "    cached = length if window is None else min(length, window)",
+        "    cached = int(torch.tensor(float(length if window is None else min(length, window))))", once=True)}),
+}
+MUTANTS.update(ROUND_31_SWEEP_2)
+_place_mutants(MUTANTS, MUTANT_BATCHES, list(ROUND_31_SWEEP_2), "new")
