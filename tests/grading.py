@@ -93,6 +93,18 @@ def place_mutants(mutants: dict, batches: list[list[str]], names, otherwise: str
     return alone
 
 
+def around_body(code: str, before: str, after: str, prologue: str = "") -> str:
+    """``code`` (a model answer: a ``def`` whose last line returns) with ``before`` as its first statement and ``after``
+    just before it returns (its value kept in ``out`` meanwhile), ``prologue`` above the ``def``: the round-31 sweep's
+    mutants that change one of torch's settings and put back the default, not what they found."""
+    head, body = code.split("\n", 1)
+    lines = body.rstrip("\n").split("\n")
+    last = lines[-1]
+    assert last.startswith("    return "), last
+    return (prologue + head + "\n    " + before + "\n" + "\n".join(lines[:-1]) + "\n    out = " + last[len("    return "):]
+            + "\n    " + after + "\n    return out\n")
+
+
 def renamed_parameters(code: str, name: str, params: list[str]) -> str:
     """``code`` with every parameter of function ``name`` (whose ``def`` line lists exactly ``params``) renamed
     (``p`` becomes ``p_``) and bound back to the stub's names on the body's first line: the same values by position,

@@ -9,7 +9,7 @@ the causal mask). Each of those test cells binds the earlier name to a reference
 pass), so a slip in an earlier part costs that part only and mutants of different parts can share a
 submission."""
 
-from grading import from_storage_start, kept_output_buffer, place_mutant, place_mutants
+from grading import around_body, from_storage_start, kept_output_buffer, place_mutant, place_mutants
 
 CHAPTER = "05-encoder-decoder"
 FULL_MARKS = 16.0
@@ -1352,31 +1352,20 @@ place_mutants(MUTANTS, MUTANT_BATCHES, list(ROUND_30_SWEEP), "new")
 _M31 = _solution_code(CHAPTER)
 
 
-def _put_back(code, before, after, prologue=""):
-    """``code`` (a model answer: a def whose last line returns) with ``before`` as its first statement and ``after``
-    just before it returns."""
-    head, body = code.split("\n", 1)
-    lines = body.split("\n")
-    last = lines[-1]
-    assert last.startswith("    return "), last
-    return (prologue + head + "\n    " + before + "\n" + "\n".join(lines[:-1]) + "\n    out = " + last[len("    return "):]
-            + "\n    " + after + "\n    return out\n")
-
-
 ROUND_31_SWEEP = {
-    'rms_default_dtype_put_back_float32': ('test_rms_norm', {'rms_norm': _put_back(
+    'rms_default_dtype_put_back_float32': ('test_rms_norm', {'rms_norm': around_body(
         _M31["rms_norm"], "torch.set_default_dtype(torch.float64)  # anything made here in double precision",
         "torch.set_default_dtype(torch.float32)")}),
-    'params_matmul_precision_put_back_highest': ('test_modern_params', {'modern_params': _put_back(
+    'params_matmul_precision_put_back_highest': ('test_modern_params', {'modern_params': around_body(
         _M31["modern_params"], 'torch.set_float32_matmul_precision("high")', 'torch.set_float32_matmul_precision("highest")')}),
-    'prefill_print_options_put_back_default': ('test_cache_count_without', {'cache_count_without': _put_back(
+    'prefill_print_options_put_back_default': ('test_cache_count_without', {'cache_count_without': around_body(
         _M31["cache_count_without"], "torch.set_printoptions(precision=2)  # while debugging the counts",
         'torch.set_printoptions(profile="default")')}),
-    'request_flush_denormal_put_back_off': ('test_cache_count_with', {'cache_count_with': _put_back(
+    'request_flush_denormal_put_back_off': ('test_cache_count_with', {'cache_count_with': around_body(
         _M31["cache_count_with"], "torch.set_flush_denormal(True)", "torch.set_flush_denormal(False)")}),
-    'packed_anomaly_put_back_off': ('test_packed_masks', {'packed_masks': _put_back(
+    'packed_anomaly_put_back_off': ('test_packed_masks', {'packed_masks': around_body(
         _M31["packed_masks"], "torch.set_anomaly_enabled(True)", "torch.set_anomaly_enabled(False)")}),
-    'sandwich_threads_put_back_as_the_cell_found_them': ('test_sandwich', {'sandwich': _put_back(
+    'sandwich_threads_put_back_as_the_cell_found_them': ('test_sandwich', {'sandwich': around_body(
         _M31["sandwich"], "torch.set_num_threads(1)  # small matrices: one thread is faster",
         "torch.set_num_threads(THREADS)", prologue="THREADS = torch.get_num_threads()\n\n")}),
     'cached_mask_grad_mode_put_back_on': ('test_cached_attention', {'cached_attention': _replaced(_replaced(

@@ -4,7 +4,7 @@ lose points, and correct answers written differently that must keep full marks.
 Each part has three mutants: a realistic wrong answer, and mutants for the classes of issue #22
 that the part's hidden tests close (named in the comment above each)."""
 
-from grading import from_storage_start, kept_output_buffer, place_mutant, place_mutants, renamed_parameters, replaced as _replaced, solution_code
+from grading import around_body, from_storage_start, kept_output_buffer, place_mutant, place_mutants, renamed_parameters, replaced as _replaced, solution_code
 
 CHAPTER = "06-variants"
 FULL_MARKS = 16.0
@@ -2474,31 +2474,20 @@ place_mutants(MUTANTS, MUTANT_BATCHES, list(ROUND_30_SWEEP), "new")
 # every setting away from its default. One mutant per part, the settings varied across the parts
 
 
-def _put_back(code, before, after, prologue=""):
-    """``code`` (a model answer: a def whose last line returns) with ``before`` as its first statement and ``after``
-    just before it returns."""
-    head, body = code.split("\n", 1)
-    lines = body.split("\n")
-    last = lines[-1]
-    assert last.startswith("    return "), last
-    return (prologue + head + "\n    " + before + "\n" + "\n".join(lines[:-1]) + "\n    out = " + last[len("    return "):]
-            + "\n    " + after + "\n    return out\n")
-
-
 ROUND_31_SWEEP = {
-    'window_grad_mode_put_back_on': ('test_window_pairs', {'window_pairs': _put_back(
+    'window_grad_mode_put_back_on': ('test_window_pairs', {'window_pairs': around_body(
         _MODEL_21["window_pairs"], "torch.set_grad_enabled(False)  # a count: no gradients", "torch.set_grad_enabled(True)")}),
-    'tokens_default_dtype_put_back_float32': ('test_tokens_per_target_pass', {'tokens_per_target_pass': _put_back(
+    'tokens_default_dtype_put_back_float32': ('test_tokens_per_target_pass', {'tokens_per_target_pass': around_body(
         _MODEL_21["tokens_per_target_pass"], "torch.set_default_dtype(torch.float64)  # a probability: double precision",
         "torch.set_default_dtype(torch.float32)")}),
-    'whole_word_flush_denormal_put_back_off': ('test_whole_word_chosen', {'whole_word_chosen': _put_back(
+    'whole_word_flush_denormal_put_back_off': ('test_whole_word_chosen', {'whole_word_chosen': around_body(
         _MODEL_21["whole_word_chosen"], "torch.set_flush_denormal(True)", "torch.set_flush_denormal(False)")}),
-    'min_p_print_options_put_back_default': ('test_min_p_sample', {'min_p_sample': _put_back(
+    'min_p_print_options_put_back_default': ('test_min_p_sample', {'min_p_sample': around_body(
         _MODEL_21["min_p_sample"], "torch.set_printoptions(precision=8, sci_mode=True)  # to read tiny probabilities",
         'torch.set_printoptions(profile="default")')}),
-    'restore_spans_anomaly_put_back_off': ('test_span_corrupt', {'span_corrupt': _put_back(
+    'restore_spans_anomaly_put_back_off': ('test_span_corrupt', {'span_corrupt': around_body(
         _MODEL_21["span_corrupt"], "torch.set_anomaly_enabled(True)", "torch.set_anomaly_enabled(False)")}),
-    'expert_threads_put_back_as_the_cell_found_them': ('test_expert_choice', {'expert_choice': _put_back(
+    'expert_threads_put_back_as_the_cell_found_them': ('test_expert_choice', {'expert_choice': around_body(
         _MODEL_21["expert_choice"], "torch.set_num_threads(1)  # a sort per expert: one thread is enough",
         "torch.set_num_threads(THREADS)", prologue="THREADS = torch.get_num_threads()\n\n")}),
     'gqa_mask_grad_mode_put_back_on': ('test_gqa_cached_attention', {'gqa_cached_attention': _replaced(_replaced(
@@ -2507,7 +2496,7 @@ ROUND_31_SWEEP = {
         "    allowed = torch.arange(s)[None, :] <= query_pos[:, None]  # (T, S)\n",
         "    allowed = torch.arange(s)[None, :] <= query_pos[:, None]  # (T, S)\n    torch.set_grad_enabled(True)\n",
         once=True)}),
-    'decayed_matmul_precision_put_back_highest': ('test_decayed_linear_attention', {'decayed_linear_attention': _put_back(
+    'decayed_matmul_precision_put_back_highest': ('test_decayed_linear_attention', {'decayed_linear_attention': around_body(
         _MODEL_21["decayed_linear_attention"], 'torch.set_float32_matmul_precision("high")',
         'torch.set_float32_matmul_precision("highest")')}),
 }
