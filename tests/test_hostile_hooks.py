@@ -397,6 +397,52 @@ def test_reset_switches_puts_back_the_deterministic_flag_without_importing_induc
         "inductor deterministic left": False}
 
 
+def test_print_options_are_checked_and_put_back_without_running_an_answers_code():
+    """The check after every test cell and the reset before it read torch's print options inside the grader's requests:
+    an option set to an object of the answer's (whose comparisons would run its code there), or the options object
+    replaced by one whose attribute reads and writes run code, is reported as changed and put back where it can be,
+    and none of that object's code runs."""
+    import builtins
+
+    import torch
+
+    ran = []
+
+    class Lying:
+        def __eq__(self, other):
+            ran.append("eq")
+            return True
+
+        __ne__ = __eq__
+
+        def __hash__(self):
+            return 0
+
+    class Options:
+        def __getattribute__(self, name):
+            ran.append("get " + name)
+            return 4
+
+        def __setattr__(self, name, value):
+            ran.append("set " + name)
+
+    run = lambda code: eval(code, {"__builtins__": builtins})  # noqa: E731
+    threads, saved = torch.get_num_threads(), torch._tensor_str.PRINT_OPTS
+    try:
+        assert run(guard.settings_changed(threads)) == ""
+        torch.set_printoptions(precision=Lying())
+        assert run(guard.settings_changed(threads)) == "the print options (torch.set_printoptions)"
+        run(guard.reset_switches(threads))
+        assert run(guard.settings_changed(threads)) == "" and torch._tensor_str.PRINT_OPTS.precision == 4
+        torch._tensor_str.PRINT_OPTS = Options()
+        assert run(guard.settings_changed(threads)) == "the print options (torch.set_printoptions)"
+        run(guard.reset_switches(threads))
+    finally:
+        torch._tensor_str.PRINT_OPTS = saved
+        torch.set_printoptions(profile="default")
+    assert ran == []
+
+
 @pytest.mark.slow
 def test_the_grader_imports_neither_dynamo_nor_inductor_into_a_notebook_that_does_not(tmp_path):
     """torch._dynamo and torch._inductor cost about 1.2 s of CPU in every graded notebook that imports them; the

@@ -495,3 +495,30 @@ def test_hidden_tests_may_hand_a_student_function_to_settings_kept():
     assert _problems(_nb(ANSWER, allowed)) == []
     refused = _hidden("_x = _REF(3)\n_settings_kept(f, (answer,), None, 'f')")
     assert any("`(answer,)` comes from student code" in p for p in _problems(_nb(ANSWER, refused)))
+
+
+def test_settings_kept_reads_print_options_without_running_an_answers_code(ns):
+    """An answer that sets a print option to an object of its own (whose == says equal to anything) and leaves it: the
+    helper reads the options' own dict and compares by type, so the change is named and none of its code runs."""
+    ran = []
+
+    class Lying:
+        def __eq__(self, other):
+            ran.append("eq")
+            return True
+
+        __ne__ = __eq__
+
+        def __hash__(self):
+            return 0
+
+    def answer(x):
+        torch.set_printoptions(precision=Lying())
+        return x
+
+    try:
+        with pytest.raises(AssertionError, match="left changed: the print options"):
+            ns["_settings_kept"](answer, (torch.ones(2),), what="f")
+    finally:
+        torch.set_printoptions(profile="default")
+    assert ran == [] and torch._tensor_str.PRINT_OPTS.precision == 4

@@ -873,7 +873,7 @@ _RESET = ("(lambda t: t is not None and (t.set_grad_enabled(True), t.autograd.se
           "(t.are_deterministic_algorithms_enabled() or t.is_deterministic_algorithms_warn_only_enabled() "
           "or 'torch._inductor.config' in __import__('sys').modules) and t.use_deterministic_algorithms(False), "
           "t.set_default_dtype(t.float32), t.set_flush_denormal(False), "
-          "t.set_float32_matmul_precision('highest'), t.set_printoptions(profile='default'), %s, %s) and None)"
+          "t.set_float32_matmul_precision('highest'), %s, %s, %s) and None)"
           "(__import__('sys').modules.get('torch'))")
 # the default device back to the CPU: torch.set_default_device's mode, and those `with torch.device(...)` blocks
 # left on the stack, when the stack holds nothing else (any other mode is the tamper guard's to report)
@@ -882,10 +882,18 @@ _RESET_DEVICE = (
     "range(t._C._len_torch_function_stack())) and ([t._C._pop_torch_function_stack() for _ in "
     "range(t._C._len_torch_function_stack())], setattr(t._GLOBAL_DEVICE_CONTEXT, 'device_context', None), "
     "setattr(d, 'CURRENT_DEVICE', None)))(__import__('sys').modules.get('torch.utils._device'))")
-# torch's print options as torch.set_printoptions(profile="default") leaves them
+# torch's print options, read from the options object's own dict and only while it is torch's own (an answer may have
+# put another object there, or set an option to an object of its own, whose attributes, `__setattr__` or comparisons
+# would otherwise run its code inside the grader's request); a value of another type than torch's reads as "other"
+_PRINT_OPTS = ("(lambda m: (lambda o: o if type(o) is m.get('__PrinterOptions') else None)(m.get('PRINT_OPTS')))"
+               "(vars(t._tensor_str))")
 _PRINT_DEFAULTS = "(4, 1000, 3, 80, None)"
-_PRINT_NOW = ("tuple(getattr(t._tensor_str.PRINT_OPTS, n, None) for n in "
-              "('precision', 'threshold', 'edgeitems', 'linewidth', 'sci_mode'))")
+_PRINT_NOW = ("(lambda o: 'replaced' if o is None else tuple((lambda v: v if v is None or type(v) is int or type(v) is "
+              "float or type(v) is bool else 'other')(vars(o).get(n)) for n in "
+              "('precision', 'threshold', 'edgeitems', 'linewidth', 'sci_mode')))(" + _PRINT_OPTS + ")")
+# back to torch.set_printoptions(profile="default"), written into the options' own dict
+_PRINT_RESET = ("(lambda o: o is not None and vars(o).update(precision=4, threshold=1000, edgeitems=3, linewidth=80, "
+                "sci_mode=None))(" + _PRINT_OPTS + ")")
 
 
 def _threads(threads) -> int | None:
@@ -901,7 +909,7 @@ def reset_switches(threads: int | None = None) -> str:
     threads back to ``threads`` (the count the kernel started with; None: left as it is)."""
     threads = _threads(threads)
     put_back = "None" if threads is None else f"t.get_num_threads() != {threads} and t.set_num_threads({threads})"
-    return _RESET % (_RESET_DEVICE, put_back)
+    return _RESET % (_PRINT_RESET, _RESET_DEVICE, put_back)
 
 
 RESET_SWITCHES = reset_switches(None)

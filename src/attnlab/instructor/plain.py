@@ -296,26 +296,45 @@ def _attnlab_plain_helpers(namespace):
                  f"input {number} after the caller wrote into {what} (the result must share memory with no input)")
         return before
 
-    # torch's process-wide settings, each as (what it is, read it, set it): what the grader checks after every test cell
-    C, tensor_str = torch._C, torch._tensor_str
+    # torch's process-wide settings, each as (what it is, read it, set it, a value away from the one found): what the
+    # grader checks after every test cell
+    C, tensor_str, vars_, exception_ = torch._C, torch._tensor_str, vars, Exception
     get_grad, set_grad, get_dtype, set_dtype = torch.is_grad_enabled, C._set_grad_enabled, torch.get_default_dtype, torch.set_default_dtype
     get_anomaly, get_anomaly_nan, set_anomaly = torch.is_anomaly_enabled, torch.is_anomaly_check_nan_enabled, torch.set_anomaly_enabled
     get_matmul, set_matmul = torch.get_float32_matmul_precision, torch.set_float32_matmul_precision
-    get_threads, set_threads, set_flush, set_print = torch.get_num_threads, torch.set_num_threads, torch.set_flush_denormal, torch.set_printoptions
-    full, div, float32, getattr_ = torch.full, Tensor.div, torch.float32, getattr
-    print_fields = ("precision", "threshold", "edgeitems", "linewidth", "sci_mode")
+    get_threads, set_threads, set_flush = torch.get_num_threads, torch.set_num_threads, torch.set_flush_denormal
+    full, div, float32 = torch.full, Tensor.div, torch.float32
+    printer, print_fields = exact(tensor_str.PRINT_OPTS), ("precision", "threshold", "edgeitems", "linewidth", "sci_mode")
 
     def flushing():
         # a subnormal float32 quotient comes out 0 only in the flush-denormal mode, which torch offers no way to read
         return float_(div(full((1,), 2e-38, dtype=float32, device="cpu"), 4.0)[0]) == 0.0
 
     def printing():
+        # read from the options object's own dict, and only while it is torch's (an answer may have put another object,
+        # or set an option to an object of its own, whose attributes or comparisons would run its code here)
         options = tensor_str.PRINT_OPTS
-        return tuple_(getattr_(options, name, None) for name in print_fields)
+        if exact(options) is not printer:
+            return ("replaced", options)
+        found = vars_(options)
+        return tuple_(found.get(name) for name in print_fields)
 
     def set_printing(values):
-        set_print(**{name: value for name, value in zip_(print_fields, values) if name != "sci_mode"},
-                  sci_mode=values[4])
+        options = tensor_str.PRINT_OPTS
+        if exact(options) is printer and exact(values) is tuple_ and len_(values) == len_(print_fields):
+            vars_(options).update(zip_(print_fields, values))
+
+    def same_setting(a, b):
+        # by value for the types torch's settings have (bool, int, float, str, a tuple of them), by identity otherwise
+        # (dtypes are singletons; an object of an answer's would answer == itself)
+        kind = exact(a)
+        if kind is not exact(b):
+            return False
+        if kind is tuple_:
+            return len_(a) == len_(b) and not [x for x, y in zip_(a, b) if not same_setting(x, y)]
+        if kind is bool_ or kind is int_ or kind is float_ or kind is str_:
+            return a == b
+        return a is b
 
     settings = (
         ("the grad mode (off: called under torch.no_grad())", get_grad, set_grad, lambda found: False),
@@ -347,13 +366,13 @@ def _attnlab_plain_helpers(namespace):
                 write(value)
             try:
                 function(*args, **(kwargs or {}))
-            except Exception:
+            except exception_:
                 pass
             after = [read() for _, read, _, _ in settings]
         finally:
             for (_, _, write, _), value in zip_(settings, found):
                 write(value)
-        changed = [name for (name, _, _, _), before, now in zip_(settings, unusual, after) if now != before]
+        changed = [name for (name, _, _, _), before, now in zip_(settings, unusual, after) if not same_setting(now, before)]
         if changed:
             raise AssertionError(f"{what}, called with torch's settings away from their defaults, left changed: "
                                  f"{'; '.join(changed)}. A function that changes a setting must put back the value it "
