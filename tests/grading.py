@@ -93,6 +93,22 @@ def place_mutants(mutants: dict, batches: list[list[str]], names, otherwise: str
     return alone
 
 
+def equal_to_anything(ran: list) -> type:
+    """A class whose instances say they equal anything (``==`` and ``!=`` both answer True) and note each comparison in
+    ``ran``: an answer's object that code comparing settings or values must not consult."""
+    class Lying:
+        def __eq__(self, other):
+            ran.append("eq")
+            return True
+
+        __ne__ = __eq__
+
+        def __hash__(self):
+            return 0
+
+    return Lying
+
+
 def around_body(code: str, before: str, after: str, prologue: str = "") -> str:
     """``code`` (a model answer: a ``def`` whose last line returns) with ``before`` as its first statement and ``after``
     just before it returns (its value kept in ``out`` meanwhile), ``prologue`` above the ``def``: the round-31 sweep's

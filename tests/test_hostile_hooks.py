@@ -32,7 +32,7 @@ import pytest
 from attnlab.instructor import guard
 from attnlab.instructor.execute import (CONTEXT, KEPT_RUNNING, TEST_INTERRUPTED, HardenedExecute, StudentContext,
                                         crash_message, replaced_message)
-from grading import ROOT, load, load_script, solution_code, write_submission
+from grading import ROOT, equal_to_anything, load, load_script, solution_code, write_submission
 from instructor_course import CHAPTER, cli, copy_course, part_grades, summary_rows
 
 CHAPTERS = sorted(p.name for p in (ROOT / "solutions").iterdir() if (p / "exercises.ipynb").is_file())
@@ -407,16 +407,7 @@ def test_print_options_are_checked_and_put_back_without_running_an_answers_code(
     import torch
 
     ran = []
-
-    class Lying:
-        def __eq__(self, other):
-            ran.append("eq")
-            return True
-
-        __ne__ = __eq__
-
-        def __hash__(self):
-            return 0
+    Lying = equal_to_anything(ran)
 
     class Options:
         def __getattribute__(self, name):

@@ -11,7 +11,7 @@ import pytest
 import torch
 
 from attnlab.instructor import plain
-from grading import LIAR_PRELUDE
+from grading import LIAR_PRELUDE, equal_to_anything
 
 
 @pytest.fixture()
@@ -501,16 +501,7 @@ def test_settings_kept_reads_print_options_without_running_an_answers_code(ns):
     """An answer that sets a print option to an object of its own (whose == says equal to anything) and leaves it: the
     helper reads the options' own dict and compares by type, so the change is named and none of its code runs."""
     ran = []
-
-    class Lying:
-        def __eq__(self, other):
-            ran.append("eq")
-            return True
-
-        __ne__ = __eq__
-
-        def __hash__(self):
-            return 0
+    Lying = equal_to_anything(ran)
 
     def answer(x):
         torch.set_printoptions(precision=Lying())
