@@ -513,3 +513,59 @@ def test_settings_kept_reads_print_options_without_running_an_answers_code(ns):
     finally:
         torch.set_printoptions(profile="default")
     assert ran == [] and torch._tensor_str.PRINT_OPTS.precision == 4
+
+
+def _sweep(ns, function, **options):
+    """_dtype_sweep on a two-argument function whose reference is x * w + x (one result), float64, float32 and bfloat16
+    inputs, gradients with respect to both arguments in bfloat16, the same objects called again in float32."""
+    def make(g, dtype):
+        return {"x": torch.randn(3, 4, generator=g, dtype=torch.float64).to(dtype),
+                "w": torch.randn(3, 4, generator=g, dtype=torch.float64).to(dtype)}
+
+    settings = dict(dtypes={torch.float64: 1e-12, torch.float32: 1e-5, torch.bfloat16: 5e-2},
+                    grads={torch.bfloat16: 5e-2}, labels=("x", "w"), same_objects={torch.float32: 1e-5})
+    settings.update(options)
+    return ns["_dtype_sweep"](function, "f", lambda a: (a["x"], a["w"]), make, lambda v: [v["x"] * v["w"] + v["x"]],
+                              lambda dtype: [((3, 4), dtype)], **settings)
+
+
+def test_dtype_sweep_passes_an_honest_function_and_catches_each_of_round_30s_classes(ns):
+    assert _sweep(ns, lambda x, w: x * w + x) is None
+    assert _sweep(ns, lambda x, w: torch.addcmul(x, x, w)) is None  # written differently, the same values
+
+    def writes_back(x, w):  # AJ: an input written in place with the values it held
+        x.clamp_(min=-1e30)
+        return x * w + x
+    with pytest.raises(AssertionError, match="f for torch.float64 inputs .* wrote into x, even if only values it already held"):
+        _sweep(ns, writes_back)
+
+    def detached_in_half(x, w):  # AK: the gradient path cut for half precision only
+        out = x * w + x
+        return out.detach().clone() if x.dtype == torch.bfloat16 else out
+    with pytest.raises(AssertionError, match="cannot be differentiated|does not depend on its input"):
+        _sweep(ns, detached_in_half)
+    assert _sweep(ns, detached_in_half, grads={}) is None  # only the gradient sweep sees it
+
+    kept = {}
+
+    def kept_per_id(x, w):  # AL: a converted copy kept per id(), stale once the values change in place
+        wide = kept.setdefault(id(x), x.to(torch.float64))
+        return (wide * w.to(torch.float64) + wide).to(x.dtype)
+    with pytest.raises(AssertionError, match=r"f called again \(call 2\) on the same torch.float32 objects"):
+        _sweep(ns, kept_per_id, dtypes={}, grads={})
+
+
+def test_dtype_sweep_checks_the_form_of_each_result(ns):
+    with pytest.raises(AssertionError, match="f for torch.float32 inputs .*, result 0 must have dtype torch.float32"):
+        _sweep(ns, lambda x, w: (x * w + x).double())
+    with pytest.raises(AssertionError, match="must be a torch.Tensor"):
+        _sweep(ns, lambda x, w: (x * w + x).tolist())
+
+
+def test_hidden_tests_may_hand_a_student_function_to_dtype_sweep():
+    allowed = _hidden("_dtype_sweep(f, 'f', lambda a: (a['x'],), lambda g, d: {'x': _REF(3)}, lambda v: [v['x']],"
+                      " lambda d: [((3,), d)], {1: 0.0})")
+    assert _problems(_nb(ANSWER, allowed)) == []
+    refused = _hidden("_dtype_sweep(f, 'f', lambda a: (answer,), lambda g, d: {'x': _REF(3)}, lambda v: [v['x']],"
+                      " lambda d: [((3,), d)], {1: 0.0})")
+    assert any("comes from student code" in p for p in _problems(_nb(ANSWER, refused)))

@@ -66,7 +66,8 @@ from .guard import module_bindings
 
 HELPER_GRADE_ID = "grading_helpers"
 HELPER_NAMES = ("_plain", "_tensor", "_number", "_float", "_integer", "_text", "_flag", "_items", "_grad",
-                "_scribble", "_same_object", "_owned", "_settings_kept", "_close", "_equal", "_use_references")
+                "_scribble", "_same_object", "_owned", "_settings_kept", "_dtype_sweep", "_close", "_equal",
+                "_use_references")
 SANITISERS = frozenset(HELPER_NAMES) - {"_close", "_equal", "_use_references"}
 
 
@@ -380,6 +381,92 @@ def _attnlab_plain_helpers(namespace):
                                  "setting first and restore that value")
         return None
 
+    generator_, randn_ = torch.Generator, torch.randn
+    is_float_, version_of, data_of = Tensor.is_floating_point, Tensor._version.__get__, Tensor.data.__get__
+    requires_grad_, copy_, set_ = Tensor.requires_grad_, Tensor.copy_, Tensor.set_
+    isinstance_, enumerate_, as_int = isinstance, enumerate, strict(int_, "int")
+
+    def dtype_sweep(function, name, build, make, reference, outs, dtypes, grads=None, labels=(), same_objects=None,
+                    seed=3030):
+        # round 30's class sweep (tests/redteam/round30/BRIEF-SWEEP.md), three classes, for any function:
+        # AJ (an input written in place with the values it held: a clamp_, nan_to_num_ or &= that changes nothing still
+        #   moves the caller's version counter, after which a backward pass through a graph that saved it fails): every
+        #   tensor argument's _version read before and after the call, in every dtype of `dtypes` ({dtype: tolerance});
+        # AK (the gradient path cut for half precision only): gradients for the dtypes of `grads`, with respect to every
+        #   argument of `labels` (a label, or (label, indexes of the results it reaches)), against float64 ones of the
+        #   same values;
+        # AL (a converted copy of an input kept per id(), which is the input itself for float64 ones): the same objects
+        #   of the dtypes of `same_objects`, called again after new values were written through .data and after set_.
+        # make(generator, dtype) -> {label: tensor}; function(*build({label: tensor})) is the call; reference({label:
+        # float64 values}) -> a list of float64 results; outs(dtype) -> [(shape, dtype) of each result]; one result is
+        # returned alone, several as a tuple. `name` names the function in messages
+        g = generator_()
+        g.manual_seed(seed)
+
+        def results(result, what, dtype):
+            spec = outs(dtype)
+            got = pair_of_items(result, len_(spec), what) if len_(spec) > 1 else [result]
+            return [tensor(item_, f"{what}, result {i}", dtype=kind_, shape=shape)
+                    for i, (item_, (shape, kind_)) in enumerate_(zip_(got, spec))]
+
+        def wide(values):
+            return {label: (to(value, float64) if is_float_(value) else clone(value)) for label, value in items(values)}
+
+        def compare(got, values, what, tol):
+            want = reference(wide(values))
+            for i, got_i in enumerate_(got):
+                if is_float_(got_i):
+                    close(to(got_i, float64), want[i], f"{what}, result {i}", rtol=tol, atol=tol)
+                else:
+                    same(got_i, want[i], f"{what}, result {i}")
+
+        for dtype, tol in items(dtypes):
+            values = make(g, dtype)
+            args = {label: clone(value) for label, value in items(values)}
+            before = {label: as_int(version_of(t), f"the version counter of {label}") for label, t in items(args)}
+            what = f"{name} for {dtype} inputs (version counters read before and after the call)"
+            got = results(plain(function(*build(args)), what), what, dtype)
+            for label, t in items(args):
+                if as_int(version_of(t), f"the version counter of {label} after the call") != before[label]:
+                    raise AssertionError(
+                        f"{what} wrote into {label}, even if only values it already held (its version counter moved: a "
+                        "caller whose autograd graph saved it can no longer run backward): leave the tensors you are "
+                        "given as they are")
+            compare(got, values, what, tol)
+
+        for dtype, tol in items(grads or {}):
+            values = make(g, dtype)
+            for label in labels:
+                label, which = label if isinstance_(label, tuple_) else (label, range_(len_(outs(dtype))))
+                for i in which:
+                    w = randn_(*outs(dtype)[i][0], generator=g, dtype=float64)
+                    leaf = requires_grad_(clone(values[label]), True)
+                    args = {**{other: clone(value) for other, value in items(values)}, label: clone(leaf)}
+                    what = f"the gradient of {name}'s result {i} with respect to {label} for {dtype} inputs"
+                    got = gradient(function(*build(args)), leaf, what, index=i if len_(outs(dtype)) > 1 else None,
+                                   weights=w)
+                    own = requires_grad_(to(values[label], float64), True)
+                    want = gradient(reference({**wide(values), label: own})[i], own, f"the reference for {what}",
+                                    weights=w)
+                    close(to(got, float64), want, f"{what} (gradients must flow through the result in every dtype: "
+                          "nothing under torch.no_grad() or detached for half precision only)", rtol=tol, atol=tol)
+
+        for dtype, tol in items(same_objects or {}):
+            objs = make(g, dtype)
+            for turn in range_(3):
+                if turn:
+                    new = make(g, dtype)
+                    for label, obj in items(objs):
+                        if turn == 1:
+                            copy_(data_of(obj), new[label])  # through .data: the version counters stay where they were
+                        else:
+                            set_(obj, clone(new[label]))  # new memory for the same objects (as `param.data = new` does)
+                values = {label: clone(value) for label, value in items(objs)}
+                what = (f"{name} called again (call {turn + 1}) on the same {dtype} objects after their values changed "
+                        "in place (keep nothing between calls keyed on id(), not even a converted copy)")
+                compare(results(plain(function(*build(objs)), what), what, dtype), values, what, tol)
+        return None
+
     def use_references(**functions):
         for name, function in items(functions):
             namespace[name] = function
@@ -387,10 +474,10 @@ def _attnlab_plain_helpers(namespace):
     helpers = {"_plain": plain, "_tensor": tensor, "_number": number, "_float": strict(float_, "float"),
                "_integer": strict(int_, "int"), "_text": strict(str_, "str"), "_flag": strict(bool_, "bool"),
                "_items": pair_of_items, "_grad": gradient, "_scribble": scribble, "_same_object": same_object, "_owned": owned,
-               "_settings_kept": settings_kept, "_close": close, "_equal": same, "_use_references": use_references}
+               "_settings_kept": settings_kept, "_dtype_sweep": dtype_sweep, "_close": close, "_equal": same, "_use_references": use_references}
     return tuple_(helpers[name] for name in ("_plain", "_tensor", "_number", "_float", "_integer", "_text", "_flag",
                                              "_items", "_grad", "_scribble", "_same_object", "_owned", "_settings_kept",
-                                             "_close", "_equal", "_use_references"))
+                                             "_dtype_sweep", "_close", "_equal", "_use_references"))
 
 
 CELL_HEADER = """\
