@@ -261,3 +261,49 @@ def test_committed_student_notebook_equals_fresh_generation(chapter):
     assert committed == course.generated_student_notebook(chapter, ROOT), (
         f"run `attnlab-course generate {chapter}` and commit the result"
     )
+
+
+def gradients_with_output_tensors(source: str) -> list[str]:
+    """The calls in ``source`` that take a gradient with a tensor of output gradients: ``autograd.grad`` (under any
+    name ending in ``grad``) with a third argument or ``grad_outputs``, ``.backward`` with an argument. The first such
+    call in a process imports torch's symbolic shapes and sympy: about 0.4 s of CPU, 0.9 s under the grading kernel's
+    audit hook, in every graded notebook that reaches it."""
+    found = []
+    for node in ast.walk(ast.parse(source)):
+        if not isinstance(node, ast.Call):
+            continue
+        callee = ast.unparse(node.func)
+        keywords = {k.arg for k in node.keywords}
+        # torch.autograd.grad, or a reference to it: _REF["grad"], _REF["autograd_grad"] (not the helper _grad, whose
+        # third argument names the value, and which weights a result into a scalar itself)
+        autograd = callee.endswith("autograd.grad") or (
+            isinstance(node.func, ast.Subscript) and isinstance(node.func.slice, ast.Constant)
+            and str(node.func.slice.value).endswith("grad"))
+        if autograd and (len(node.args) > 2 or "grad_outputs" in keywords):
+            found.append(ast.unparse(node)[:120])
+        elif callee.endswith(".backward") and (node.args or "gradient" in keywords):
+            found.append(ast.unparse(node)[:120])
+    return found
+
+
+@pytest.mark.parametrize("chapter", CHAPTERS)
+def test_hidden_tests_take_gradients_of_scalars(chapter):
+    """A hidden test takes the vector-Jacobian product it compares with as the gradient of a sum, ``(out * g).sum()``,
+    which gives the same values, rather than with a tensor of output gradients (see gradients_with_output_tensors)."""
+    nb = load(ROOT / "solutions" / chapter / "exercises.ipynb")
+    calls = {}
+    for cell in nb["cells"]:
+        meta = cell["metadata"].get("nbgrader", {})
+        if cell["cell_type"] == "code" and meta.get("grade"):
+            found = gradients_with_output_tensors("".join(cell["source"]))
+            if found:
+                calls[meta["grade_id"]] = found
+    assert calls == {}
+
+
+def test_the_gradient_check_finds_output_tensors_under_any_name():
+    assert gradients_with_output_tensors('_REF["autograd_grad"](y, x, g)\ntorch.autograd.grad(y, [x], grad_outputs=g)\n'
+                                         'y.backward(g)\ny.backward(gradient=g)\n') == [
+        "_REF['autograd_grad'](y, x, g)", "torch.autograd.grad(y, [x], grad_outputs=g)", "y.backward(g)",
+        "y.backward(gradient=g)"]
+    assert gradients_with_output_tensors('_REF["grad"]((y * g).sum(), x)\ny.sum().backward()\n_grad(y, x, "y", weights=g)\n') == []
