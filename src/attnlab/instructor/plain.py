@@ -412,15 +412,15 @@ def _attnlab_plain_helpers(namespace):
         def wide(values):
             return {label: (to(value, float64) if is_float_(value) else clone(value)) for label, value in items(values)}
 
-        def compare(got, values, what, tol):
+        def compare(got, values, what, allowed):
             want = reference(wide(values))
             for i, got_i in enumerate_(got):
                 if is_float_(got_i):
-                    close(to(got_i, float64), want[i], f"{what}, result {i}", rtol=tol, atol=tol)
+                    close(to(got_i, float64), want[i], f"{what}, result {i}", rtol=allowed, atol=allowed)
                 else:
                     same(got_i, want[i], f"{what}, result {i}")
 
-        for dtype, tol in items(dtypes):
+        for dtype, allowed in items(dtypes):
             values = make(g, dtype)
             args = {label: clone(value) for label, value in items(values)}
             before = {label: as_int(version_of(t), f"the version counter of {label}") for label, t in items(args)}
@@ -432,9 +432,9 @@ def _attnlab_plain_helpers(namespace):
                         f"{what} wrote into {label}, even if only values it already held (its version counter moved: a "
                         "caller whose autograd graph saved it can no longer run backward): leave the tensors you are "
                         "given as they are")
-            compare(got, values, what, tol)
+            compare(got, values, what, allowed)
 
-        for dtype, tol in items(grads or {}):
+        for dtype, allowed in items(grads or {}):
             values = make(g, dtype)
             for label in labels:
                 label, which = label if isinstance_(label, tuple_) else (label, range_(len_(outs(dtype))))
@@ -446,12 +446,13 @@ def _attnlab_plain_helpers(namespace):
                     got = gradient(function(*build(args)), leaf, what, index=i if len_(outs(dtype)) > 1 else None,
                                    weights=w)
                     own = requires_grad_(to(values[label], float64), True)
-                    want = gradient(reference({**wide(values), label: own})[i], own, f"the reference for {what}",
-                                    weights=w)
-                    close(to(got, float64), want, f"{what} (gradients must flow through the result in every dtype: "
-                          "nothing under torch.no_grad() or detached for half precision only)", rtol=tol, atol=tol)
+                    expected = gradient(reference({**wide(values), label: own})[i], own,
+                                        f"the float64 gradient expected of {what}", weights=w)
+                    close(to(got, float64), expected, f"{what} (gradients must flow through the result in every "
+                          "dtype: no torch.no_grad() and no .detach() for half-precision inputs alone)",
+                          rtol=allowed, atol=allowed)
 
-        for dtype, tol in items(same_objects or {}):
+        for dtype, allowed in items(same_objects or {}):
             objs = make(g, dtype)
             for turn in range_(3):
                 if turn:
@@ -464,7 +465,7 @@ def _attnlab_plain_helpers(namespace):
                 values = {label: clone(value) for label, value in items(objs)}
                 what = (f"{name} called again (call {turn + 1}) on the same {dtype} objects after their values changed "
                         "in place (keep nothing between calls keyed on id(), not even a converted copy)")
-                compare(results(plain(function(*build(objs)), what), what, dtype), values, what, tol)
+                compare(results(plain(function(*build(objs)), what), what, dtype), values, what, allowed)
         return None
 
     def use_references(**functions):
