@@ -95,6 +95,21 @@ def test_chapter_hidden_lines_cover_the_secret_lines_of_the_test_suite():
     assert secrets and secrets <= set(lines)
 
 
+@pytest.mark.parametrize("chapter", sorted(p.name for p in (ROOT / "solutions").iterdir() if (p / "exercises.ipynb").is_file()))
+def test_no_hidden_line_of_any_chapter_is_shown_by_a_student_notebook(chapter):
+    """The feedback hides a chapter's hidden lines except those its student notebook shows anyway (a line shared with
+    a visible test). The notebook is read squashed, across its lines: a line of the grading_helpers cell, which every
+    student notebook holds, that ends as a hidden test's line begins made both one string (the helpers' round-30 sweep
+    did: 'f"the reference for {what}", weights=w)' of chapters 2 and 6), and the feedback then showed that hidden line
+    while the leak scans counted it as leaked. Every hidden line the test suite counts as secret (tests/grading.py),
+    long enough for the feedback to look for, is one the feedback hides."""
+    source = json.loads((ROOT / "solutions" / chapter / "exercises.ipynb").read_text(encoding="utf-8"))
+    hidden = {squash(line) for cell in source["cells"] if fb.BEGIN in "".join(cell["source"])
+              for line in "".join(cell["source"]).split("\n")}
+    secrets = {s for s in secret_lines(chapter) if s in hidden and len(s) >= fb.MIN_LINE}
+    assert secrets - set(fb.chapter_hidden_lines(ROOT, chapter)) == set()
+
+
 @pytest.mark.parametrize("dress", [
     lambda s: s,                                        # raised as an AssertionError's message
     lambda s: repr(s),                                  # printed inside a list or a dict
