@@ -1660,3 +1660,16 @@ ROUND_31_SWEEP2 = {
 }
 MUTANTS.update(ROUND_31_SWEEP2)
 place_mutants(MUTANTS, MUTANT_BATCHES, list(ROUND_31_SWEEP2), "new")
+
+
+# Red team 32 (tests/redteam/round32/03-verdicts.md), the integer-range student: Part 2's range check made against a
+# bound in floats (float(num_heads) * head_dim). Every width the hidden tests used was below 2**53 (only the lengths
+# were larger), so the rounded bound never showed; Part 2 now checks widths past 2**53 and 2**64 and a length past 2**53,
+# the last column and position kept and the ones after them refused, and its text says to compare exact integers.
+ROUND_32 = {
+    "scrambled_range_checked_in_floats": ("test_scrambled", {"scrambled": scrambled(SCRAMBLED, check=(
+        "    if not (0 <= position < float(length) and 0 <= column < float(num_heads) * head_dim):\n"
+        "        raise ValueError('out of range')\n"))}),
+}
+MUTANTS.update(ROUND_32)
+place_mutants(MUTANTS, MUTANT_BATCHES, list(ROUND_32), "new")
