@@ -1409,3 +1409,22 @@ def shift_matrix_halves(offset, d_model, base=10000.0):
 }
 MUTANTS.update(ROUND_31_RED_TEAM)
 place_mutants(MUTANTS, MUTANT_BATCHES, list(ROUND_31_RED_TEAM), "new")
+
+
+# Red team 32 (tests/redteam/round32/04-verdicts.md), the integer-range student. Part 1: int64 positions passed through
+# int32 "to treat every integer dtype alike" (the hidden positions stopped at 10**8 + 7, inside int32's range); Part 1
+# now checks int64 positions past 2**31 and 2**32, both signs, to 1e-5, and its text says so. Part 8: the differences
+# widened to float32 only (promote_types(dtype, float32)), exact for the float16 cases there were; Part 8 now has a
+# bfloat16 pair 6e38 apart (inf in float32) and a float16 pair 60000 - 2**-24 apart (rounded to 60000 in float32).
+ROUND_32 = {
+    "table_halves_positions_through_int32": ("test_table_halves", {"table_halves": _replaced_code(
+        _MODEL["table_halves"], "positions.to(torch.float64)", "positions.to(torch.int32).to(torch.float64)",
+        once=True)}),
+    "equivariance_differences_in_float32": ("test_equivariance", {"equivariance": _replaced_code(
+        _MODEL["equivariance"],
+        "(layer(x[:, perm]).double() - reference[:, perm].double())",
+        "(layer(x[:, perm]).to(torch.promote_types(reference.dtype, torch.float32))"
+        " - reference[:, perm].to(torch.promote_types(reference.dtype, torch.float32)))", once=True)}),
+}
+MUTANTS.update(ROUND_32)
+place_mutants(MUTANTS, MUTANT_BATCHES, list(ROUND_32), "new")
