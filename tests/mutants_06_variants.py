@@ -2546,3 +2546,19 @@ def decayed_linear_attention(q, k, v, decay):
 }
 MUTANTS.update(ROUND_31_SWEEP2)
 place_mutants(MUTANTS, MUTANT_BATCHES, list(ROUND_31_SWEEP2), "new")
+
+# red team 32 (slipped blind, the quantity-confuser): the min-p threshold compared as float32 log-probabilities, which
+# round at their magnitude (about 69 for min_p = 1e-30): keeps a token 9.1e-6 below min_p times the best
+ROUND_32 = {
+    "min_p_threshold_in_log_softmax": ("test_min_p_sample", {"min_p_sample": """
+def min_p_sample(logits, min_p, generator):
+    if logits.shape[0] == 0:
+        return torch.zeros(0, dtype=torch.long)
+    logp = torch.log_softmax(logits, dim=-1)
+    keep = logp >= logp.max(dim=-1, keepdim=True).values + math.log(min_p)
+    w = torch.where(keep, logp.exp(), torch.zeros_like(logp))
+    return torch.multinomial(w, 1, generator=generator).squeeze(-1)
+"""}),
+}
+MUTANTS.update(ROUND_32)
+place_mutants(MUTANTS, MUTANT_BATCHES, list(ROUND_32), "new")
