@@ -1673,3 +1673,18 @@ ROUND_32 = {
 }
 MUTANTS.update(ROUND_32)
 place_mutants(MUTANTS, MUTANT_BATCHES, list(ROUND_32), "new")
+
+
+# Sweep 32 (tests/redteam/round32/03-sweep.md), class AV: a slice from a negative start at a length of 0. Part 6's
+# real keys marked per sentence with real[i, -n:] keep every position for n = 0 (closed before by the length-0
+# sentences of the batched cases; the B = 1 path is left_padded_one_sentence_cuts_with_negative_slice).
+SWEEP_32 = {
+    "left_padded_real_keys_from_minus_length": ("test_left_padded", {"left_padded": _replaced_code(
+        _MODEL["left_padded"],
+        "    real = torch.arange(s)[None, :] >= s - memory_lengths.long()[:, None]\n",
+        "    real = torch.zeros(x.shape[0], s, dtype=torch.bool)\n"
+        "    for i, n in enumerate(memory_lengths.tolist()):\n"
+        "        real[i, -n:] = True\n", once=True)}),
+}
+MUTANTS.update(SWEEP_32)
+place_mutants(MUTANTS, MUTANT_BATCHES, list(SWEEP_32), "new")

@@ -1428,3 +1428,20 @@ ROUND_32 = {
 }
 MUTANTS.update(ROUND_32)
 place_mutants(MUTANTS, MUTANT_BATCHES, list(ROUND_32), "new")
+
+
+# Sweep 32 (tests/redteam/round32/04-sweep.md), class AV: a slice from a negative start at a length of 0, both closed
+# before. Part 2: the queries' positions cut from the keys' with [-t:], every key's position for T = 0. Part 5: the
+# padding rows' positions zeroed with pos[b, :-n], none of them for a sequence of length 0.
+SWEEP_32 = {
+    "alibi_block_queries_from_minus_t": ("test_alibi_block", {"alibi_block": _replaced_code(
+        _MODEL["alibi_block"], "    query_pos = torch.arange(offset, offset + t)[:, None]",
+        "    query_pos = torch.arange(offset + t)[-t:][:, None]", once=True)}),
+    "partial_rope_padding_zeroed_up_to_minus_length": ("test_rotate_half", {"rotate_half": _replaced_code(
+        _MODEL["rotate_half"], "    pos = (torch.arange(t)[None, :] - first_real[:, None]).clamp(min=0)",
+        "    pos = torch.arange(t)[None, :] - first_real[:, None]\n"
+        "    for i, n in enumerate(lengths.tolist()):\n"
+        "        pos[i, :-n] = 0", once=True)}),
+}
+MUTANTS.update(SWEEP_32)
+place_mutants(MUTANTS, MUTANT_BATCHES, list(SWEEP_32), "new")
