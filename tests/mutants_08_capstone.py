@@ -1678,3 +1678,15 @@ for _name, _test, _part, _old, _new in (
     ROUND_31_SWEEP2[_name] = (_test, {_part: _replaced(_MODEL_08[_part], _old, _new, once=True)})
 MUTANTS.update(ROUND_31_SWEEP2)
 place_mutants(MUTANTS, MUTANT_BATCHES, list(ROUND_31_SWEEP2), "new")
+
+
+# Round 32 (tests/redteam/round32/08-verdicts.md), the Python-containers student: Part 5's keys compared pairwise in
+# sort order with zip, which stops at the shorter list, so a key that sorts last, extra in a later state or missing
+# from the first, was never refused. Part 5 now refuses both
+ROUND_32 = {
+    "average_keys_zipped_in_sort_order": ("test_average", {"average": _replaced(
+        _MODEL_08["average"], "        if set(s) != keys or any(",
+        "        if any(a != b for a, b in zip(sorted(s), sorted(keys))) or any(", once=True)}),
+}
+MUTANTS.update(ROUND_32)
+place_mutants(MUTANTS, MUTANT_BATCHES, list(ROUND_32), "new")
