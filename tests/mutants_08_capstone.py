@@ -1690,3 +1690,19 @@ ROUND_32 = {
 }
 MUTANTS.update(ROUND_32)
 place_mutants(MUTANTS, MUTANT_BATCHES, list(ROUND_32), "new")
+
+# round 32 sweep (class AT): lr_at's branch bounds compared in floats; steps one past warmup or one short of total past
+# 2**53 round onto the bound
+ROUND_32_SWEEP = {
+    "lr_bounds_compared_in_floats": ("test_lr_at", {"lr_at": """
+def lr_at(step, peak, warmup, total, floor=0.0):
+    if float(step) <= float(warmup):
+        return peak * step / warmup
+    if float(step) >= float(total):
+        return float(floor)
+    progress = (step - warmup) / (total - warmup)
+    return floor + (peak - floor) * 0.5 * (1 + math.cos(math.pi * progress))
+"""}),
+}
+MUTANTS.update(ROUND_32_SWEEP)
+place_mutants(MUTANTS, MUTANT_BATCHES, list(ROUND_32_SWEEP), "new")
