@@ -2191,3 +2191,23 @@ def rms_norm_half(x, eps=1e-6):
 }
 MUTANTS.update(ROUND_31_SWEEP_2)
 _place_mutants(MUTANTS, MUTANT_BATCHES, list(ROUND_31_SWEEP_2), "new")
+
+# Round 32 sweep (tests/redteam/round32/07-sweep.md). Class AV, a slice from a negative start or end at zero: Part 6's
+# unpack_bits dropping the unused top bits as [:, :-extra] (none when cols * bits fills the last byte), and Part 7
+# cutting the unwritten cache positions off as k[:-(S - (offset + T))] (none at all when the chunk ends the cache).
+# Both were refused before (bits = 8 and caches the chunk fills); kept as cheap members of the batches.
+ROUND_32_SWEEP = {
+    "unpack_tail_dropped_from_minus_extra": ("test_pack_bits", {"pack_bits": _replaced(
+        _SOLUTION["pack_bits"],
+        "    stream = stream.reshape(rows, -1)[:, :cols * bits].reshape(rows, cols, bits)",
+        "    extra = packed.shape[1] * 8 - cols * bits\n"
+        "    stream = stream.reshape(rows, -1)[:, :-extra].reshape(rows, cols, bits)", once=True)}),
+    "backward_unwritten_cut_from_minus": ("test_chunk_attention", {"chunk_attention": _replaced(_replaced(
+        _SOLUTION["chunk_attention"],
+        "    scale = 1.0 / math.sqrt(Dh)\n",
+        "    scale = 1.0 / math.sqrt(Dh)\n    S0 = k.shape[0]\n    dk0, dv0 = torch.zeros_like(k), torch.zeros_like(v)\n"
+        "    if causal:\n        k, v = k[:-(S0 - stop)], v[:-(S0 - stop)]\n", once=True),
+        "    dk = torch.zeros_like(k)\n    dv = torch.zeros_like(v)\n", "    dk, dv = dk0, dv0\n", once=True)}),
+}
+MUTANTS.update(ROUND_32_SWEEP)
+_place_mutants(MUTANTS, MUTANT_BATCHES, list(ROUND_32_SWEEP), "new")
