@@ -15,6 +15,7 @@ import nbformat
 import pytest
 from nbformat.v4 import new_code_cell, new_markdown_cell, new_notebook, new_output
 
+from attnlab import course
 from attnlab.instructor import feedback as fb
 from grading import ROOT, found_in, secret_lines, solution_code, squash, write_submission
 from instructor_course import CHAPTER, cli, copy_course
@@ -52,12 +53,12 @@ def _html(nb) -> str:
     return HTMLExporter(template_name="classic").from_notebook_node(nb)[0]
 
 
-def _source_nb():
-    return json.loads((ROOT / "solutions" / CHAPTER / "exercises.ipynb").read_text(encoding="utf-8"))
+def _source_nb(chapter: str = CHAPTER):
+    return json.loads((ROOT / "solutions" / chapter / "exercises.ipynb").read_text(encoding="utf-8"))
 
 
-def _hidden_cells() -> list[str]:
-    return ["".join(c["source"]) for c in _source_nb()["cells"] if fb.BEGIN in "".join(c["source"])]
+def _hidden_cells(chapter: str = CHAPTER) -> list[str]:
+    return ["".join(c["source"]) for c in _source_nb(chapter)["cells"] if fb.BEGIN in "".join(c["source"])]
 
 
 def _hidden_secrets() -> set[str]:
@@ -95,7 +96,7 @@ def test_chapter_hidden_lines_cover_the_secret_lines_of_the_test_suite():
     assert secrets and secrets <= set(lines)
 
 
-@pytest.mark.parametrize("chapter", sorted(p.name for p in (ROOT / "solutions").iterdir() if (p / "exercises.ipynb").is_file()))
+@pytest.mark.parametrize("chapter", course.chapters(ROOT))
 def test_no_hidden_line_of_any_chapter_is_shown_by_a_student_notebook(chapter):
     """The feedback hides a chapter's hidden lines except those its student notebook shows anyway (a line shared with
     a visible test). The notebook is read squashed, across its lines: a line of the grading_helpers cell, which every
@@ -103,9 +104,7 @@ def test_no_hidden_line_of_any_chapter_is_shown_by_a_student_notebook(chapter):
     did: 'f"the reference for {what}", weights=w)' of chapters 2 and 6), and the feedback then showed that hidden line
     while the leak scans counted it as leaked. Every hidden line the test suite counts as secret (tests/grading.py),
     long enough for the feedback to look for, is one the feedback hides."""
-    source = json.loads((ROOT / "solutions" / chapter / "exercises.ipynb").read_text(encoding="utf-8"))
-    hidden = {squash(line) for cell in source["cells"] if fb.BEGIN in "".join(cell["source"])
-              for line in "".join(cell["source"]).split("\n")}
+    hidden = {squash(line) for cell in _hidden_cells(chapter) for line in cell.split("\n")}
     secrets = {s for s in secret_lines(chapter) if s in hidden and len(s) >= fb.MIN_LINE}
     assert secrets - set(fb.chapter_hidden_lines(ROOT, chapter)) == set()
 

@@ -473,7 +473,7 @@ def _attnlab_plain_helpers(namespace):
             namespace[name] = function
 
     helpers = {"_plain": plain, "_tensor": tensor, "_number": number, "_float": strict(float_, "float"),
-               "_integer": strict(int_, "int"), "_text": strict(str_, "str"), "_flag": strict(bool_, "bool"),
+               "_integer": as_int, "_text": strict(str_, "str"), "_flag": strict(bool_, "bool"),
                "_items": pair_of_items, "_grad": gradient, "_scribble": scribble, "_same_object": same_object, "_owned": owned,
                "_settings_kept": settings_kept, "_dtype_sweep": dtype_sweep, "_close": close, "_equal": same, "_use_references": use_references}
     return tuple_(helpers[name] for name in ("_plain", "_tensor", "_number", "_float", "_integer", "_text", "_flag",
