@@ -1502,6 +1502,20 @@ def test_the_first_reply_waits_for_a_loaded_machine():
     assert execute._get_timeout(None) == 300
 
 
+def test_the_notebooks_own_cells_before_any_answer_wait_for_a_loaded_machine(tmp_path):
+    """The setup cell (torch's import) hit a 10 s cell limit on a loaded CI machine: interrupted mid-import,
+    the student was flagged and lost every part. The course's own cells before the first cell of the student's
+    get the start's limit; every cell from the first answer on, locked or not, gets the cell's limit."""
+    slow = "import time\ntime.sleep(3)"
+    ctx, cells = run_notebook(tmp_path, [
+        (slow, "setup", "locked"), (slow, "grading_helpers", "locked"), ("x = 1", "a1", "student"),
+        (slow, "late", "locked"), (slow, "a2", "student"), ("assert x == 1", "t1", "test")],
+        timeout=1, startup_timeout=30, interrupt_grace=5)
+    assert ctx.timed_out == ["late", "a2"], ctx
+    assert not any(o.get("output_type") == "error" for gid in ("setup", "grading_helpers", "a1", "t1")
+                   for o in cells[gid].outputs), cells
+
+
 # --------------------------------------------------------------------------- whole chapter-2 submissions
 
 def _order() -> list[tuple[str, str]]:

@@ -302,10 +302,16 @@ class HardenedExecute(Execute):
         return super()._get_timeout(cell)
 
     def _cell_timeout(self, cell):
+        limit = self.timeout
+        if limit and cell is not None and _kind(cell) == "locked" and not self._functorch_loaded:
+            # the notebook's own cells before any cell of the student's (nbgrader restored their source): they
+            # import torch, which on a loaded machine took longer than a cell's limit, and the interrupted import
+            # then cost the student every part. Only the course's code runs here, so they get the start's limit
+            limit = max(self.startup_timeout, limit)
         if self._deadline is None:
-            return self.timeout
+            return limit
         remaining = max(1, int(self._deadline - time.monotonic()) + 1)
-        return min(self.timeout, remaining) if self.timeout else remaining
+        return min(limit, remaining) if limit else remaining
 
     def _time_left(self) -> bool:
         """Whether the notebook's limit, shared by all its runs, leaves time for another run."""
