@@ -2185,3 +2185,26 @@ class MaskedAttention(torch.autograd.Function):
 }
 MUTANTS.update(ROUND_31_BACKWARD_RANK)
 place_mutants(MUTANTS, MUTANT_BATCHES, list(ROUND_31_BACKWARD_RANK), "new")
+
+
+# Round 33, blind helper for chapters 1-2 (the global-statistics student): Part 1 kept the squares in range with one
+# scale for the whole tensor (its largest entry), not one per row: every case had rows of one size, so it kept full
+# marks. Rows near 1e-140 beside rows near 1e140 in float64 (and 1e-17 beside 1e17 in bfloat16 worked in float32) now
+# lose their squares below the dtype's range after that scaling.
+ROUND_33 = {
+    "raw_scores_one_scale_for_the_whole_tensor": ("test_raw_scores", {"raw_scores": """
+def raw_scores(q, k):
+    c = torch.maximum(q.abs().amax(), k.abs().amax())
+    c = torch.where(c > 0, c, torch.ones_like(c))
+    if q.dtype in (torch.bfloat16, torch.float16):
+        qs, ks, c = (q / c).float(), (k / c).float(), c.float()
+    elif q.dtype == torch.float32:
+        qs, ks, c = (q / c).double(), (k / c).double(), c.double()
+    else:
+        qs, ks = q / c, k / c
+    s = 2 * qs @ ks.transpose(-2, -1) - (qs * qs).sum(-1, keepdim=True) - (ks * ks).sum(-1).unsqueeze(-2)
+    return (s.clamp(max=0) * c * c).to(q.dtype)
+"""}),
+}
+MUTANTS.update(ROUND_33)
+place_mutants(MUTANTS, MUTANT_BATCHES, list(ROUND_33), "new")
