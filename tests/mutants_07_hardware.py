@@ -1048,11 +1048,10 @@ def unpack_bits(packed, bits, cols):
 """
 VARIANT_A_BACKWARD = """
 def chunk_attention_backward(q, k, v, sink, out, lse, d_out, offset, block, causal=True):
-    # tiles of queries as well as keys; the sink's probability as 1 - (the keys' probabilities)
+    # tiles of queries as well as keys; the sink's probability rebuilt from its own logit, as the text asks
     T, S = q.shape[0], k.shape[0]
     scale = q.shape[1] ** -0.5
     dq, dk, dv = torch.zeros_like(q), torch.zeros_like(k), torch.zeros_like(v)
-    key_share = torch.zeros(T, dtype=q.dtype)
     # refbind pass (round 11): delta from the forward output rebuilt with Part 2's merge_partials, by keyword, one key
     # tile at a time from the sink (a piece whose value is 0); a tile a query cannot see is NaN with lse -inf
     o_run, l_run = torch.zeros(T, v.shape[1], dtype=q.dtype), sink.expand(T)
@@ -1074,12 +1073,11 @@ def chunk_attention_backward(q, k, v, sink, out, lse, d_out, offset, block, caus
             if causal:
                 ok = torch.arange(j0, j1)[None, :] <= torch.arange(offset + i0, offset + i1)[:, None]
                 p = torch.where(ok, p, torch.zeros((), dtype=p.dtype))
-            key_share[i0:i1] += p.sum(dim=1)
             dv[j0:j1] += torch.einsum("ts,td->sd", p, d_out[i0:i1])
             ds = p * (torch.einsum("td,sd->ts", d_out[i0:i1], v[j0:j1]) - delta[i0:i1, None])
             dq[i0:i1] += torch.einsum("ts,sd->td", ds, k[j0:j1]) * scale
             dk[j0:j1] += torch.einsum("ts,td->sd", ds, q[i0:i1]) * scale
-    return dq, dk, dv, -((1 - key_share) * delta).sum()
+    return dq, dk, dv, -torch.einsum("t,t->", torch.exp(sink - lse), delta)
 """
 VARIANT_A_KERNEL = """
 @triton.jit
@@ -1754,7 +1752,8 @@ _place_mutants(MUTANTS, MUTANT_BATCHES, list(ROUND_26_SWEEP), "new")
 # other ("the shares sum to 1"), right in exact arithmetic, keeps none of its digits where it is tiny. Part 2's tiny
 # shares (1e-13, 1e-30) lay in piece a only, so w_b = 1 - w_a passed; the hidden tests now repeat that case with the
 # pieces swapped. (Part 7's sink probability as 1 - sum_j P_ij slipped too, but VARIANT_A_BACKWARD computes it that
-# way as a correct answer and the text asks no relative accuracy of dsink: a mislabel, left to the lead.)
+# way as a correct answer and the text asked no relative accuracy of dsink: a mislabel then. Session 41 made it a
+# stated rule with a case and two mutants, ROUND_32_SINK below, and variant A rebuilds the sink's share from its logit.)
 ROUND_27 = {
     "merge_share_b_as_one_minus_share_a": ("test_merge_partials", {"merge_partials": _replaced(
         _SOLUTION["merge_partials"], "* (w_b / total)[:, None]", "* (1 - w_a / total)[:, None]", once=True)}),
@@ -2211,3 +2210,28 @@ ROUND_32_SWEEP = {
 }
 MUTANTS.update(ROUND_32_SWEEP)
 _place_mutants(MUTANTS, MUTANT_BATCHES, list(ROUND_32_SWEEP), "new")
+
+# Red team 32 (tests/redteam/round32/07-verdicts.md), class AR, the quantity-confuser: Part 7's sink probability taken
+# as one minus the keys' total kept the points (rounds 27, 31 and 32 each found it), since dsink was compared with an
+# absolute slack only. The text now asks every probability from its own logit, the sink's too, and a hidden case makes
+# the sink's share, then the keys' total, tiny in turn (sinks of -700 ... 700) and compares every gradient relative to
+# its own size. The second mutant is the mirror: the keys' probabilities scaled by one minus the sink's share.
+ROUND_32_SINK = {
+    "backward_sink_share_as_one_minus_keys": ("test_chunk_attention", {"chunk_attention": _replaced(_replaced(_replaced(
+        _SOLUTION["chunk_attention"],
+        "    pos = torch.arange(offset, offset + T)[:, None]\n",
+        "    pos = torch.arange(offset, offset + T)[:, None]\n    keys_total = torch.zeros_like(lse)\n", once=True),
+        "        dv[j0:j1] = p.T @ d_out ", "        keys_total += p.sum(dim=1)\n        dv[j0:j1] = p.T @ d_out ",
+        once=True),
+        "    dsink = -(torch.exp(sink - lse) * delta).sum()\n", "    dsink = -((1 - keys_total) * delta).sum()\n",
+        once=True)}),
+    "backward_key_shares_through_one_minus_sink": ("test_chunk_attention", {"chunk_attention": _replaced(_replaced(
+        _SOLUTION["chunk_attention"],
+        "    pos = torch.arange(offset, offset + T)[:, None]\n",
+        "    pos = torch.arange(offset, offset + T)[:, None]\n    sink_share = torch.exp(sink - lse)\n"
+        "    keys_lse = lse + torch.log1p(-sink_share)    # log of the keys' total\n", once=True),
+        "        p = torch.exp(q @ kj.T * scale - lse[:, None]) ",
+        "        p = torch.exp(q @ kj.T * scale - keys_lse[:, None]) * (1 - sink_share)[:, None] ", once=True)}),
+}
+MUTANTS.update(ROUND_32_SINK)
+_place_mutants(MUTANTS, MUTANT_BATCHES, list(ROUND_32_SINK), "new")
