@@ -1706,3 +1706,52 @@ def lr_at(step, peak, warmup, total, floor=0.0):
 }
 MUTANTS.update(ROUND_32_SWEEP)
 place_mutants(MUTANTS, MUTANT_BATCHES, list(ROUND_32_SWEEP), "new")
+
+
+# Round 33 (tests/redteam/round33/08-verdicts.md), the equality student. Part 7: the k best taken as every candidate
+# that scores at least the k-th best score, so a tie for the last place of the beam keeps more than k (no model had
+# exactly tied candidates); Part 4: the rows of PAD found as the sentences whose loss is exactly 0, so a real sentence
+# with a loss of 0 (eps = 0, a sure prediction) was dropped (no case had one). The hidden tests now have a model with
+# a tie for the last place, and a sentence whose loss is exactly 0
+ROUND_33 = {
+    "beam_keeps_ties_at_the_kth_score": ("test_beam_search", {"beam_search": """
+def beam_search(next_logprobs, start, k, max_len, alpha):
+    live, finished = [([], 0.0)], []
+    for _ in range(max_len):
+        if not live:
+            break
+        lp = next_logprobs([[start] + t for t, _ in live])
+        base = torch.tensor([s for _, s in live], dtype=torch.float64)
+        cand = base[:, None] + lp
+        flat = cand.reshape(-1)
+        kth = torch.topk(flat, min(k, flat.numel())).values[-1]
+        V = cand.shape[1]
+        nxt = []
+        for i in (flat >= kth).nonzero()[:, 0].tolist():     # the candidates at or above the k-th score
+            toks = live[i // V][0] + [i % V]
+            v = float(flat[i])
+            if i % V == EOS:
+                finished.append((v / length_penalty(len(toks), alpha), toks))
+            else:
+                nxt.append((toks, v))
+        live = nxt
+    for toks, s in live:
+        finished.append((s / length_penalty(len(toks), alpha), toks))
+    return [int(t) for t in max(finished, key=lambda f: f[0])[1]]
+"""}),
+    "sentence_loss_empty_rows_found_by_a_zero_loss": ("test_sentence_loss", {"sentence_loss": """
+def sentence_smoothed_loss(logits, targets, eps):
+    V = logits.shape[-1]
+    logp = torch.log_softmax(logits, dim=-1)
+    t = targets.long()
+    real = t != PAD
+    lp_y = logp.gather(-1, t.unsqueeze(-1)).squeeze(-1)
+    others = logp[..., PAD + 1:].sum(-1)
+    ell = -(1 - eps) * lp_y - eps / (V - 1) * others
+    ell = ell.masked_fill(~real, 0.0)
+    sent = ell.sum(-1) / real.sum(-1).clamp(min=1)
+    return sent[sent != 0].mean()     # rows of PAD have a loss of 0: leave them out
+"""}),
+}
+MUTANTS.update(ROUND_33)
+place_mutants(MUTANTS, MUTANT_BATCHES, list(ROUND_33), "new")
