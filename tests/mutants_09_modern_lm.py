@@ -2105,3 +2105,26 @@ for _name, _test, _part, _old, _new in (
     ROUND_31_SWEEP2[_name] = (_test, {_part: _changed(solution_code(CHAPTER)[_part], _old, _new, once=True)})
 MUTANTS.update(ROUND_31_SWEEP2)
 place_mutants(MUTANTS, MUTANT_BATCHES, list(ROUND_31_SWEEP2), "new")
+
+
+# Round 33 (tests/redteam/round33/09-verdicts.md), the late-binding student: Part 4's 0 for a batch with no predicted
+# token was one tensor made at the top of the cell (`ZERO.to(float32)` is ZERO itself), so a caller's write into one
+# result changed the next; the hidden tests now write into that 0 and call again
+ROUND_33 = {
+    "loss_shared_zero_when_nothing_predicted": ("test_masked_lm_loss", {"masked_lm_loss": """
+ZERO = torch.zeros(())
+
+def masked_lm_loss(logits, ids, target_mask, z_loss=0.0):
+    cdt = torch.float64 if logits.dtype == torch.float64 else torch.float32
+    m = target_mask[:, 1:]
+    count = int(m.sum())
+    if count == 0:
+        return ZERO.to(cdt), 0          # nothing to predict
+    sel = logits[:, :-1][m].to(cdt)
+    y = ids[:, 1:][m].long()
+    lse = torch.logsumexp(sel, dim=-1)
+    return (lse - sel.gather(-1, y[:, None])[:, 0] + z_loss * lse ** 2).mean(), count
+"""}),
+}
+MUTANTS.update(ROUND_33)
+place_mutants(MUTANTS, MUTANT_BATCHES, list(ROUND_33), "new")
