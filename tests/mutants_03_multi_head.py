@@ -1688,3 +1688,33 @@ SWEEP_32 = {
 }
 MUTANTS.update(SWEEP_32)
 place_mutants(MUTANTS, MUTANT_BATCHES, list(SWEEP_32), "new")
+
+
+# Red team 33 (tests/redteam/round33/03-verdicts.md), the side-effect student: the params dict left with the same tensor
+# objects in another order (w_o and b_o popped and put back: every check read the dict by key), and the .grad of the
+# caller's parameters cleared (`p.grad = None`, "to start from clean gradients": every .grad check passed clones or
+# leaves without one). Parts 5 to 7 now compare the dict's key order, and Parts 1 and 5 to 7 pass leaves that hold a
+# .grad and check that it is still the same tensor with the same values.
+ROUND_33 = {
+    "left_padded_params_taken_out_and_put_back": ("test_left_padded", {"left_padded": _replaced_code(
+        _MODEL["left_padded"], "    return merge_heads(heads) @ params[\"w_o\"].T + params[\"b_o\"]",
+        "    w_o, b_o = params.pop(\"w_o\"), params.pop(\"b_o\")\n"
+        "    params[\"b_o\"], params[\"w_o\"] = b_o, w_o\n"
+        "    return merge_heads(heads) @ w_o.T + b_o", once=True)}),
+    "contributions_params_taken_out_and_put_back": ("test_contributions", {"contributions": _replaced_code(
+        _MODEL["contributions"], "    b, t, d = x.shape\n",
+        "    b, t, d = x.shape\n"
+        "    params[\"b_o\"] = params.pop(\"b_o\")  # (the same tensor, moved last)\n", once=True)}),
+    "cache_clears_params_grad": ("test_cache", {"cache": _replaced_code(
+        _MODEL["cache"], "    p, t = past_k.shape[2], x.shape[1]\n",
+        "    for tensor in params.values():  # start from clean gradients\n"
+        "        tensor.grad = None\n"
+        "    p, t = past_k.shape[2], x.shape[1]\n", once=True)}),
+    "left_padded_zeroes_memory_grad": ("test_left_padded", {"left_padded": _replaced_code(
+        _MODEL["left_padded"], "    d, s = x.shape[-1], memory.shape[1]\n",
+        "    d, s = x.shape[-1], memory.shape[1]\n"
+        "    if memory.grad is not None:  # the encoder's gradient comes from this call only\n"
+        "        memory.grad = torch.zeros_like(memory)\n", once=True)}),
+}
+MUTANTS.update(ROUND_33)
+place_mutants(MUTANTS, MUTANT_BATCHES, list(ROUND_33), "new")
