@@ -1445,3 +1445,33 @@ SWEEP_32 = {
 }
 MUTANTS.update(SWEEP_32)
 place_mutants(MUTANTS, MUTANT_BATCHES, list(SWEEP_32), "new")
+
+
+# Red team 33 (tests/redteam/round33/04-verdicts.md), the side-effect student: Part 8's module left changed other than in
+# its mode (a forward hook that turns its outputs to float64 left registered; its parameters frozen with
+# requires_grad_(False); their .grad cleared with zero_grad()), and the .grad a caller's tensor holds cleared. Part 8 now
+# calls a module with a parameter that holds a .grad before and after the answer and checks its hooks, flags and .grad;
+# Part 5 passes an x that holds a .grad.
+ROUND_33 = {
+    "equivariance_float64_hook_left_registered": ("test_equivariance", {"equivariance": _replaced_code(
+        _MODEL["equivariance"], "    t = x.shape[1]\n",
+        "    t = x.shape[1]\n"
+        "    if isinstance(layer, torch.nn.Module):  # compare the outputs in float64\n"
+        "        layer.register_forward_hook(lambda module, args, out: out.double())\n", once=True)}),
+    "equivariance_layer_frozen": ("test_equivariance", {"equivariance": _replaced_code(
+        _MODEL["equivariance"], "    t = x.shape[1]\n",
+        "    t = x.shape[1]\n"
+        "    if isinstance(layer, torch.nn.Module):\n"
+        "        layer.requires_grad_(False)  # a test needs no gradient\n", once=True)}),
+    "equivariance_zero_grad": ("test_equivariance", {"equivariance": _replaced_code(
+        _MODEL["equivariance"], "    t = x.shape[1]\n",
+        "    t = x.shape[1]\n"
+        "    if isinstance(layer, torch.nn.Module):\n"
+        "        layer.zero_grad()  # leave no gradients behind\n", once=True)}),
+    "partial_rope_clears_x_grad": ("test_rotate_half", {"rotate_half": _replaced_code(
+        _MODEL["rotate_half"], "    half = rotary_dim // 2\n",
+        "    half = rotary_dim // 2\n"
+        "    x.grad = None  # the rotation's gradient starts from nothing\n", once=True)}),
+}
+MUTANTS.update(ROUND_33)
+place_mutants(MUTANTS, MUTANT_BATCHES, list(ROUND_33), "new")
