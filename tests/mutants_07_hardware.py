@@ -2235,3 +2235,17 @@ ROUND_32_SINK = {
 }
 MUTANTS.update(ROUND_32_SINK)
 _place_mutants(MUTANTS, MUTANT_BATCHES, list(ROUND_32_SINK), "new")
+
+# Red team 33 (tests/redteam/round33/07-verdicts.md), the side-effect student: Part 7's hand-written backward pass also
+# stored its results in the caller's q.grad, k.grad, v.grad and sink.grad, as autograd's backward would; the hidden
+# tests checked the inputs' values and requires_grad flags, never their .grad. The text now says to leave the .grad
+# of the inputs as they were, and the main case loop checks that every input's .grad is still None.
+ROUND_33_SIDE_EFFECT = {
+    "backward_sets_grad_attributes": ("test_chunk_attention", {"chunk_attention": _replaced(
+        _SOLUTION["chunk_attention"], "    return dq, dk, dv, dsink",
+        "    for given, grad in ((q, dq), (k, dk), (v, dv), (sink, dsink)):\n"
+        "        given.grad = grad.clone()  # like a backward pass\n"
+        "    return dq, dk, dv, dsink", once=True)}),
+}
+MUTANTS.update(ROUND_33_SIDE_EFFECT)
+_place_mutants(MUTANTS, MUTANT_BATCHES, list(ROUND_33_SIDE_EFFECT), "new")
