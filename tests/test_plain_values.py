@@ -347,6 +347,29 @@ def test_scribble_writes_into_a_result_as_its_owner_may(ns):
         ns["_scribble"](ns["_liar"](), "a lying result")
 
 
+def test_scribble_appends_to_every_list_of_a_list_result_and_refuses_shared_rows(ns):
+    """Red team 33 (the late-binding student): a list made once and returned again for an empty input is seen at the
+    next call through the item the caller appended; rows that are one list fail at once."""
+    kept = []  # a module-level [] an answer hands out for an empty batch
+    assert ns["_scribble"](kept, "an empty result") is None and kept == [None]
+    rows = [[1, 2], [], [3, [4]]]
+    ns["_scribble"](rows, "token lists")
+    assert rows == [[1, 2, None], [None], [3, [4, None], None], None]
+    for shared, what in (([[]] * 3, "rows made with [[]] * n"), ((lambda r: [r, [5], r])([7]), "one row twice")):
+        with pytest.raises(AssertionError, match="holds one list in two places"):
+            ns["_scribble"](shared, what)
+    cyclic = [1]
+    cyclic.append(cyclic)
+    with pytest.raises(AssertionError, match="holds one list in two places"):
+        ns["_scribble"](cyclic, "a list that holds itself")
+
+    class Rows(list):  # a subclass is not a list the helper writes into: it goes the tensor way, and fails
+        pass
+
+    with pytest.raises(AssertionError, match="must be a torch.Tensor"):
+        ns["_scribble"](Rows([[1]]), "a list subclass")
+
+
 def test_owned_refuses_an_input_handed_back_a_view_of_one_and_a_broadcast_view(ns):
     x, w = torch.zeros(0, 3), torch.ones(4)
     with pytest.raises(AssertionError, match="one of the tensors the caller passed in, returned as it is"):

@@ -29,7 +29,9 @@ runs:
     writes into a returned tensor in place, as a caller that owns its result may (booleans are
     negated, numbers increased by 1), so that the test can call again and see that no later result
     shares memory with it (a slice of a table kept between calls); a tensor that cannot be written
-    in place (a broadcast view made with ``expand``) fails, as the caller's own write would.
+    in place (a broadcast view made with ``expand``) fails, as the caller's own write would. An exact
+    ``list`` gets ``None`` appended to it and to every list nested in it (a list kept between calls
+    then shows it at the next call), and fails when one list sits in two places of it.
 ``_same_object(got, expected, what)``
     ``got`` must be the very object ``expected`` (``is``, which no class can redefine): a caller's
     container still holds the caller's tensors after a call, not an equal copy and not a view of the
@@ -108,6 +110,7 @@ def _attnlab_plain_helpers(namespace):
                           torch.float64: (1e-7, 1e-7), torch.complex64: (1.3e-6, 1e-5), torch.complex128: (1e-7, 1e-7)}
     inf_ = float("inf")
     tuple_, list_, dict_, len_, float_, int_, str_, bool_ = tuple, list, dict, len, float, int, str, bool
+    list_append, list_pop, id_ = list.append, list.pop, id
     zip_, range_, items, reversed_, divmod_ = zip, range, dict.items, reversed, divmod
 
     def kind(x):
@@ -209,6 +212,8 @@ def _attnlab_plain_helpers(namespace):
         return tensor(found, f"the gradient of {what}")
 
     def scribble(x, what="the result"):
+        if exact(x) is list_:
+            return scribble_lists(x, what)
         dense(x, what)
         if numel(x) == 0:
             return None
@@ -225,6 +230,26 @@ def _attnlab_plain_helpers(namespace):
                                  "what a function returns belongs to the caller, who may change it in place: return "
                                  "a tensor of its own (a broadcast view made with .expand() needs .clone() or "
                                  ".contiguous())") from None
+        return None
+
+    def scribble_lists(x, what):
+        # red team 33 (the late-binding student): a list made once and handed out again (a module-level [] returned
+        # for an empty input), or rows that are one list ([[]] * n): the caller appends one item to every list of the
+        # result, nested lists included, as it may; a list met twice is one list in two places of the result
+        seen, nodes, pending = {}, [], [x]
+        while len_(pending):
+            node = list_pop(pending)
+            if id_(node) in seen:
+                raise AssertionError(f"{what} holds one list in two places (rows made with [[]] * n, or one list "
+                                     "appended twice): a caller that appends to one of them changes the other; "
+                                     "make a new list for each")
+            seen[id_(node)] = True
+            list_append(nodes, node)
+            for item in node:  # an exact list: iterating it runs no code of the student's
+                if exact(item) is list_:
+                    list_append(pending, item)
+        for node in nodes:
+            list_append(node, None)
         return None
 
     def same_object(got, expected, what="the result"):
