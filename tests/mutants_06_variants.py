@@ -2562,3 +2562,37 @@ def min_p_sample(logits, min_p, generator):
 }
 MUTANTS.update(ROUND_32)
 place_mutants(MUTANTS, MUTANT_BATCHES, list(ROUND_32), "new")
+
+# red team 33 (slipped blind, the equality student: tests/redteam/round33/06-verdicts.md): a float argument a hair below
+# its special value 1 taken for 1 (math.isclose's default rel_tol 1e-9, torch.isclose's 1e-5, or the argument rounded to
+# float32). Part 8: decay = 1 - 5e-10 over 200 float64 positions; Part 4 (the same class): min_p = 1 - 1e-10, which keeps
+# a token 5e-11 below the best that a "greedy" path for min_p = 1 drops
+ROUND_33 = {
+    "decayed_decay_near_one_as_cumsum": ("test_decayed_linear_attention", {"decayed_linear_attention": """
+def decayed_linear_attention(q, k, v, decay):
+    work = torch.float64 if q.dtype == torch.float64 else torch.float32
+    fq, fk, vv = F.elu(q.to(work)) + 1, F.elu(k.to(work)) + 1, v.to(work)
+    if math.isclose(decay, 1.0):
+        # no decay: the lesson's causal linear attention with cumulative sums
+        S = torch.cumsum(fk.unsqueeze(-1) * vv.unsqueeze(-2), dim=-3)
+        z = torch.cumsum(fk, dim=-2)
+        num = (fq.unsqueeze(-1) * S).sum(-2)
+        den = (fq * z).sum(-1, keepdim=True)
+        return (num / den).to(q.dtype)
+    T = q.shape[-2]
+    i = torch.arange(T)[:, None]
+    j = torch.arange(T)[None, :]
+    gap = (i - j).clamp(min=0).to(torch.float64)
+    w = torch.where(i >= j, torch.pow(torch.tensor(decay, dtype=torch.float64), gap), 0.0).to(work)
+    scores = (fq @ fk.transpose(-2, -1)) * w
+    return ((scores @ vv) / scores.sum(dim=-1, keepdim=True)).to(q.dtype)
+"""}),
+    "min_p_near_one_greedy": ("test_min_p_sample", {"min_p_sample": _replaced(
+        _MODEL_21["min_p_sample"], "    keep = probs >= min_p * probs.amax(dim=-1, keepdim=True)\n",
+        "    if math.isclose(min_p, 1.0):  # min_p = 1: only the best token(s)\n"
+        "        keep = probs == probs.amax(dim=-1, keepdim=True)\n"
+        "    else:\n"
+        "        keep = probs >= min_p * probs.amax(dim=-1, keepdim=True)\n", once=True)}),
+}
+MUTANTS.update(ROUND_33)
+place_mutants(MUTANTS, MUTANT_BATCHES, list(ROUND_33), "new")
