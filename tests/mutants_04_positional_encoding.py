@@ -1475,3 +1475,44 @@ ROUND_33 = {
 }
 MUTANTS.update(ROUND_33)
 place_mutants(MUTANTS, MUTANT_BATCHES, list(ROUND_33), "new")
+
+
+# Sweep 33 (tests/redteam/round33/04-sweep.md). Class BA (one statistic for the whole tensor): Part 8's differences
+# scaled by the largest output (a power of two, exact) to keep their squares in range, which squares the differences of
+# rows near 1e-140 beside rows near 1e140 to 0; Part 8 now has such outputs, the only gaps in the small rows. Class BB (a
+# .grad the caller holds): Part 8's x.grad cleared; Part 8 now passes an x that holds a .grad.
+SWEEP_33 = {
+    "equivariance_squares_scaled_by_the_largest_output": ("test_equivariance", {"equivariance": _replaced_code(
+        _MODEL["equivariance"],
+        "            gaps.append((layer(x[:, perm]).double() - reference[:, perm].double()).abs().max().item())"
+        "  # largest entry\n",
+        "            out, ref = layer(x[:, perm]).double(), reference[:, perm].double()\n"
+        "            # one scale for the whole output (a power of two: exact) keeps the squares in range\n"
+        "            top = torch.maximum(out.abs().amax(), ref.abs().amax())\n"
+        "            top = torch.where(torch.isfinite(top) & (top > 0), top, torch.ones_like(top))\n"
+        "            scale = torch.pow(2.0, torch.frexp(top).exponent.double())\n"
+        "            d = (out - ref) / scale\n"
+        "            gaps.append(((d * d).amax().sqrt() * scale).item())\n", once=True)}),
+    "equivariance_clears_x_grad": ("test_equivariance", {"equivariance": _replaced_code(
+        _MODEL["equivariance"], "    t = x.shape[1]\n",
+        "    t = x.shape[1]\n    x.grad = None  # a test leaves no gradient behind\n", once=True)}),
+}
+MUTANTS.update(SWEEP_33)
+place_mutants(MUTANTS, MUTANT_BATCHES, list(SWEEP_33), "new")
+# Class BF (a constant object returned on an edge branch), caught before: Part 7's identity made once per width and
+# returned at offset 0 (the hidden tests write into the offset-0 matrix and call again). Kept where a batch has room.
+SWEEP_33_CAUGHT = {
+    "shift_identity_kept_for_offset_0": ("test_shift", {"shift": "IDENTITY = {}\n" + _replaced_code(
+        _MODEL["shift"], "    half = d_model // 2\n",
+        "    if offset == 0:  # no shift: the identity, made once per width\n"
+        "        if d_model not in IDENTITY:\n"
+        "            IDENTITY[d_model] = torch.eye(d_model, dtype=torch.float64)\n"
+        "        return IDENTITY[d_model]\n"
+        "    half = d_model // 2\n", once=True)}),
+}
+for _name in SWEEP_33_CAUGHT:
+    MUTANTS[_name] = SWEEP_33_CAUGHT[_name]
+    try:
+        place_mutant(MUTANTS, MUTANT_BATCHES, _name, "free")
+    except StopIteration:  # no batch has room: not kept
+        del MUTANTS[_name]
