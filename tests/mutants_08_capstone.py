@@ -1755,3 +1755,34 @@ def sentence_smoothed_loss(logits, targets, eps):
 }
 MUTANTS.update(ROUND_33)
 place_mutants(MUTANTS, MUTANT_BATCHES, list(ROUND_33), "new")
+
+
+# Round 33 class sweep (tests/redteam/round33/08-sweep.md): classes BB (a .grad the caller holds, cleared) and BC (a
+# container the caller owns changed without changing its entries), which slipped in Parts 4, 5 and 8
+_SOL_33 = solution_code(CHAPTER)
+ROUND_33_SWEEP = {
+    # BC: each given dict's keys taken out and put back in sorted order (same keys, same tensors, another order)
+    "average_sorts_the_given_dicts_keys": ("test_average", {"average": _replaced(_SOL_33["average"], "    keys = set(states[0])\n",
+        "    for s in states:  # the keys in one order, to compare the states\n        for k in sorted(s):\n"
+        "            s[k] = s.pop(k)\n    keys = set(states[0])\n", once=True)}),
+    # BB: the given tensors' .grad cleared ("a state dict holds no gradients")
+    "average_clears_the_entries_grad": ("test_average", {"average": _replaced(_SOL_33["average"], "    out = {}\n",
+        "    for s in states:\n        for t in s.values():\n            t.grad = None\n    out = {}\n", once=True)}),
+    # BC: hypotheses and references sorted alike by length, in place (the same BLEU, the caller's lists reordered)
+    "bleu_sorts_the_given_lists_by_length": ("test_bleu", {"bleu": _replaced(_SOL_33["bleu"], "    matches, totals = [0] * 4, [0] * 4\n",
+        "    order = sorted(range(len(hypotheses)), key=lambda i: len(hypotheses[i]))\n"
+        "    hypotheses[:] = [hypotheses[i] for i in order]\n    references[:] = [references[i] for i in order]\n"
+        "    matches, totals = [0] * 4, [0] * 4\n", once=True)}),
+    # BB: a leaf's .grad cleared before the loss is formed
+    "sentence_loss_clears_logits_grad": ("test_sentence_loss", {"sentence_loss": _replaced(_SOL_33["sentence_loss"],
+        "    logp = torch.log_softmax(logits, dim=-1)\n",
+        "    if logits.is_leaf:\n        logits.grad = None  # a fresh gradient for this batch\n"
+        "    logp = torch.log_softmax(logits, dim=-1)\n", once=True)}),
+    # BD: a decoder module put in eval mode for the search and left there
+    "beam_leaves_the_decoder_in_eval_mode": ("test_beam_search", {"beam_search": _replaced(_SOL_33["beam_search"],
+        "    live = [([], 0.0)]\n",
+        "    if isinstance(next_logprobs, torch.nn.Module):\n        next_logprobs.eval()  # decoding runs in eval mode\n"
+        "    live = [([], 0.0)]\n", once=True)}),
+}
+MUTANTS.update(ROUND_33_SWEEP)
+place_mutants(MUTANTS, MUTANT_BATCHES, list(ROUND_33_SWEEP), "new")
