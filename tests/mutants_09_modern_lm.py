@@ -2128,3 +2128,43 @@ def masked_lm_loss(logits, ids, target_mask, z_loss=0.0):
 }
 MUTANTS.update(ROUND_33)
 place_mutants(MUTANTS, MUTANT_BATCHES, list(ROUND_33), "new")
+
+
+# Round 33 class sweep (tests/redteam/round33/09-sweep.md): BA (one statistic for the whole tensor), BB (a .grad the
+# caller holds, cleared) and BD (a module the caller passes, left changed), which slipped in Parts 1, 2 and 4 to 8
+_SOL_33 = solution_code(CHAPTER)
+ROUND_33_SWEEP = {
+    # BA: one scale (the largest value of the whole tensor) to keep the squares in range: heads far smaller underflow
+    "rms_one_scale_for_the_whole_tensor": ("test_head_rms_norm", {"head_rms_norm": _changed(_SOL_33["head_rms_norm"],
+        "    inv_rms = torch.rsqrt(heads.double().square().mean(dim=-1, keepdim=True) + eps).to(work)  # (..., T, H, 1)\n",
+        "    big = heads.abs().amax() if heads.numel() else torch.ones((), dtype=work)\n"
+        "    big = torch.where(big > 0, big, torch.ones_like(big))\n    r = heads / big  # every value at most 1: squares in range\n"
+        "    inv_rms = (torch.rsqrt(r.double().square().mean(dim=-1, keepdim=True) + eps / big.double() ** 2)\n"
+        "               / big.double()).to(work)\n", once=True)}),
+    # BB: the inputs' .grad cleared ("stale gradients")
+    "rms_clears_the_inputs_grad": ("test_head_rms_norm", {"head_rms_norm": _changed(_SOL_33["head_rms_norm"],
+        "    work = torch.float64", "    x.grad = None\n    weight.grad = None\n    work = torch.float64", once=True)}),
+    "swiglu_clears_the_inputs_grad": ("test_fused_swiglu", {"fused_swiglu": _changed(_SOL_33["fused_swiglu"],
+        "    work = x.dtype", "    for t in (x, w_gate_up, w_down):\n        t.grad = None\n    work = x.dtype", once=True)}),
+    "loss_clears_the_logits_grad": ("test_masked_lm_loss", {"masked_lm_loss": _changed(_SOL_33["masked_lm_loss"],
+        "    work = torch.float64", "    logits.grad = None\n    work = torch.float64", once=True)}),
+    "block_clears_the_x_grad": ("test_block_variant", {"block_variant": _changed(_SOL_33["block_variant"],
+        '    if layout == "parallel":\n', '    x.grad = None\n    if layout == "parallel":\n', once=True)}),
+    "rope_clears_the_x_grad": ("test_rope_llama3", {"rope_llama3": _changed(_SOL_33["rope_llama3"],
+        "    b, _, t, dh = x.shape\n", "    x.grad = None\n    b, _, t, dh = x.shape\n", once=True)}),
+    "ragged_clears_the_inputs_grad": ("test_ragged_cached_attention", {"ragged_cached_attention": _changed(
+        _SOL_33["ragged_cached_attention"], "    b, h, t, dh = q.shape\n",
+        "    for z in (q, k_new, v_new):\n        z.grad = None\n    b, h, t, dh = q.shape\n", once=True)}),
+    # BD: zero_grad() on the functions that are modules, "before the forward pass"
+    "block_zero_grads_the_module_functions": ("test_block_variant", {"block_variant": _changed(_SOL_33["block_variant"],
+        '    if layout == "parallel":\n',
+        "    for f in (attn, ffn, norm_1, norm_2, *(post_norms or ())):\n        if isinstance(f, torch.nn.Module):\n"
+        '            f.zero_grad()\n    if layout == "parallel":\n', once=True)}),
+    # BD: a model put in eval mode for generation and left there
+    "generate_leaves_the_model_in_eval_mode": ("test_generate_with_cache", {"generate_with_cache": _changed(
+        _SOL_33["generate_with_cache"], "    logits, cache = step(prompt, None)\n",
+        "    if isinstance(step, torch.nn.Module):\n        step.eval()  # generation runs in eval mode\n"
+        "    logits, cache = step(prompt, None)\n", once=True)}),
+}
+MUTANTS.update(ROUND_33_SWEEP)
+place_mutants(MUTANTS, MUTANT_BATCHES, list(ROUND_33_SWEEP), "new")
