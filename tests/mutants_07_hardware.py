@@ -2249,3 +2249,39 @@ ROUND_33_SIDE_EFFECT = {
 }
 MUTANTS.update(ROUND_33_SIDE_EFFECT)
 _place_mutants(MUTANTS, MUTANT_BATCHES, list(ROUND_33_SIDE_EFFECT), "new")
+
+# Sweep 33 (tests/redteam/round33/07-sweep.md). Class BB (a .grad the caller holds cleared or replaced), in the parts
+# besides Part 7 whose results are differentiable: Parts 2 and 4 checked only that their leaves' .grad stayed None, on
+# leaves that held none, so x.grad = None passed; they now pass leaves that hold a .grad and check each is the same
+# tensor with the same values (the introduction says so).
+SWEEP_33 = {
+    "merge_partials_clears_grads": ("test_merge_partials", {"merge_partials": _replaced(
+        _SOLUTION["merge_partials"], "    top = torch.maximum(lse_a, lse_b)",
+        "    for t in (o_a, lse_a, o_b, lse_b):\n        t.grad = None  # the merge's gradients start from nothing\n"
+        "    top = torch.maximum(lse_a, lse_b)", once=True)}),
+    "rms_norm_half_clears_x_grad": ("test_rms_norm_half", {"rms_norm_half": _replaced(
+        _SOLUTION["rms_norm_half"], "    root = math.sqrt(eps)\n",
+        "    root = math.sqrt(eps)\n    x.grad = None  # the norm's gradient starts from nothing\n", once=True)}),
+}
+MUTANTS.update(SWEEP_33)
+_place_mutants(MUTANTS, MUTANT_BATCHES, list(SWEEP_33), "new")
+# Class BG (an empty group told apart by a value), caught before: rows of zeros (Part 4) and groups of zeros (Part 5)
+# found by a sum of squares, which underflows to 0 for rows of 1e-4 in float16 and for subnormal weights. Kept where an
+# existing batch has room.
+SWEEP_33_CAUGHT = {
+    "rms_norm_half_zero_rows_by_their_squares": ("test_rms_norm_half", {"rms_norm_half": _replaced(
+        _SOLUTION["rms_norm_half"], "    return torch.where(rms >= torch.finfo(x.dtype).tiny, x / rms, s / r)",
+        "    out = torch.where(rms >= torch.finfo(x.dtype).tiny, x / rms, s / r)\n"
+        "    zero_rows = (x * x).sum(dim=-1, keepdim=True) == 0  # a row of zeros: x / sqrt(eps)\n"
+        "    return torch.where(zero_rows, x / root, out)", once=True)}),
+    "quantize_zero_groups_by_their_squares": ("test_quantize_asym", {"quantize_asym": _replaced(
+        _SOLUTION["quantize_asym"], "    zero = torch.round(-lo / scale)",
+        "    scale = torch.where((groups * groups).sum(dim=-1) == 0, torch.ones_like(scale), scale)  # a group of zeros\n"
+        "    zero = torch.round(-lo / scale)", once=True)}),
+}
+for _name in SWEEP_33_CAUGHT:
+    MUTANTS[_name] = SWEEP_33_CAUGHT[_name]
+    try:
+        _place_mutant(MUTANTS, MUTANT_BATCHES, _name, "free")
+    except StopIteration:  # no batch has room: not kept
+        del MUTANTS[_name]
