@@ -1786,3 +1786,19 @@ ROUND_33_SWEEP = {
 }
 MUTANTS.update(ROUND_33_SWEEP)
 place_mutants(MUTANTS, MUTANT_BATCHES, list(ROUND_33_SWEEP), "new")
+
+
+# Round 33, the late-binding student (tests/redteam/round33/08-verdicts.md, left for the lead: it needed _scribble to
+# write into lists): Part 6's result is lists the caller may append to. An empty list kept for an empty batch and
+# handed out again gives the right value at the first call. Every batch holds a Part 6 mutant, so this one has a batch
+# of its own; rows that are one list ([[]] * n, the case's max_len 0) are refused by _scribble itself, whose own test
+# covers them (tests/test_plain_values.py), and have no mutant here to spare another batch
+_SOL_33_LISTS = solution_code(CHAPTER)
+ROUND_33_LISTS = {
+    "sample_decode_hands_out_one_empty_list": ("test_sample", {"sample": _replaced(
+        _SOL_33_LISTS["sample"], "def sample_decode(next_logprobs, starts, max_len, temperature, top_k, generator):\n",
+        "_NO_ROWS = []\n\n\ndef sample_decode(next_logprobs, starts, max_len, temperature, top_k, generator):\n"
+        "    if not starts:\n        return _NO_ROWS\n", once=True)}),
+}
+MUTANTS.update(ROUND_33_LISTS)
+place_mutants(MUTANTS, MUTANT_BATCHES, list(ROUND_33_LISTS), "new")
