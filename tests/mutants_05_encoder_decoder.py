@@ -1375,3 +1375,47 @@ ROUND_31_SWEEP = {
 }
 MUTANTS.update(ROUND_31_SWEEP)
 place_mutants(MUTANTS, MUTANT_BATCHES, list(ROUND_31_SWEEP), "new")
+
+# Round 33 class sweep (tests/redteam/round33/05-sweep.md): each slipped before its case was added
+from grading import replaced as _replaced33, solution_code as _solution_code33
+
+_M33 = _solution_code33(CHAPTER)
+
+
+def _first_lines33(code: str, name: str, *lines: str) -> str:
+    """``code`` with ``lines`` run first in the body of ``name``."""
+    head, sep, body = code.partition(f"def {name}(")
+    signature, colon, rest = body.partition("):\n")
+    return head + sep + signature + colon + "".join(f"    {line}\n" for line in lines) + rest
+
+
+ROUND_33_SWEEP = {
+    # Part 1 -- class BA: one scale for the whole tensor (to keep the squares in range): small rows beside rows near
+    # 1e140 underflow to a mean square of 0
+    "rms_norm_scaled_by_the_whole_tensors_max": ("test_rms_norm", {"rms_norm": """
+def rms_norm(x, weight, eps=1e-6):
+    x32 = x.float() if x.dtype in (torch.float16, torch.bfloat16) else x
+    s = x32.detach().abs().amax() if x32.numel() else x32.new_ones(())
+    s = torch.where(s > 0, s, torch.ones_like(s))
+    ms = (x32 / s).pow(2).mean(dim=-1, keepdim=True) * s * s
+    return (x32 * torch.rsqrt(ms + eps) * weight.to(x32.dtype)).to(x.dtype)
+"""}),
+    # Part 1 -- class BB: the caller's .grad cleared
+    "rms_norm_clears_the_inputs_grad": ("test_rms_norm", {"rms_norm": _first_lines33(
+        _M33["rms_norm"], "rms_norm", "x.grad = None", "weight.grad = None")}),
+    # Part 5 -- class BB: the parameters' .grad cleared
+    "sandwich_clears_the_params_grad": ("test_sandwich", {"sandwich": _first_lines33(
+        _M33["sandwich"], "sandwich_decoder_layer", "for t in p['self_attn'].values(): t.grad = None")}),
+    # Part 5 -- class BC: a key of p taken out and put back (it moves to the end)
+    "sandwich_moves_a_key_of_p": ("test_sandwich", {"sandwich": _first_lines33(
+        _M33["sandwich"], "sandwich_decoder_layer", "p['ff'] = p.pop('ff')")}),
+    # Part 6 -- class BB: the .grad of x_new and of the parameters cleared
+    "cached_attention_clears_the_inputs_grad": ("test_cached_attention", {"cached_attention": _first_lines33(
+        _M33["cached_attention"], "cached_self_attention", "for t in params.values(): t.grad = None",
+        "x_new.grad = None")}),
+    # Part 6 -- class BC: a key of params taken out and put back (it moves to the end)
+    "cached_attention_moves_a_key_of_params": ("test_cached_attention", {"cached_attention": _first_lines33(
+        _M33["cached_attention"], "cached_self_attention", "params['w_o'] = params.pop('w_o')")}),
+}
+MUTANTS.update(ROUND_33_SWEEP)
+place_mutants(MUTANTS, MUTANT_BATCHES, list(ROUND_33_SWEEP), "new")

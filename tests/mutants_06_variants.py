@@ -2596,3 +2596,34 @@ def decayed_linear_attention(q, k, v, decay):
 }
 MUTANTS.update(ROUND_33)
 place_mutants(MUTANTS, MUTANT_BATCHES, list(ROUND_33), "new")
+
+# Round 33 class sweep (tests/redteam/round33/06-sweep.md): each slipped before its case was added
+_M33 = solution_code(CHAPTER)
+
+
+def _first_lines33(code: str, name: str, *lines: str) -> str:
+    """``code`` with ``lines`` run first in the body of ``name``."""
+    head, sep, body = code.partition(f"def {name}(")
+    signature, colon, rest = body.partition("):\n")
+    return head + sep + signature + colon + "".join(f"    {line}\n" for line in lines) + rest
+
+
+ROUND_33_SWEEP = {
+    # Part 2 -- class BH: an alpha just above 0 taken for 0 (torch.isclose's default atol 1e-8)
+    "tokens_per_pass_alpha_near_zero_as_zero": ("test_tokens_per_target_pass", {"tokens_per_target_pass": _first_lines33(
+        _M33["tokens_per_target_pass"], "tokens_per_target_pass",
+        "if torch.isclose(torch.tensor(float(alpha)), torch.tensor(0.0)): return 1.0")}),
+    # Part 8 -- class BH: a decay just above 0 taken for 0 (each output its own value)
+    "decayed_decay_near_zero_as_zero": ("test_decayed_linear_attention", {"decayed_linear_attention": _first_lines33(
+        _M33["decayed_linear_attention"], "decayed_linear_attention",
+        "if torch.isclose(torch.tensor(float(decay)), torch.tensor(0.0)): return v.clone()")}),
+    # Parts 6, 7, 8 -- class BB: the caller's .grad cleared
+    "expert_choice_clears_the_logits_grad": ("test_expert_choice", {"expert_choice": _first_lines33(
+        _M33["expert_choice"], "expert_choice", "router_logits.grad = None")}),
+    "gqa_clears_the_inputs_grad": ("test_gqa_cached_attention", {"gqa_cached_attention": _first_lines33(
+        _M33["gqa_cached_attention"], "gqa_cached_attention", "q.grad = None", "k.grad = None", "v.grad = None")}),
+    "decayed_clears_the_inputs_grad": ("test_decayed_linear_attention", {"decayed_linear_attention": _first_lines33(
+        _M33["decayed_linear_attention"], "decayed_linear_attention", "q.grad = None", "k.grad = None", "v.grad = None")}),
+}
+MUTANTS.update(ROUND_33_SWEEP)
+place_mutants(MUTANTS, MUTANT_BATCHES, list(ROUND_33_SWEEP), "new")
