@@ -1535,3 +1535,43 @@ ROUND_31_SWEEP = {
 }
 MUTANTS.update(ROUND_31_SWEEP)
 place_mutants(MUTANTS, MUTANT_BATCHES, list(ROUND_31_SWEEP), "new")
+
+
+# Round 33 class sweep (BB, a .grad the caller holds cleared; BC, the caller's dict reordered with the same entries):
+# every hidden call passed clones, or leaves with no .grad, and compared p's entries by key, so an answer that set
+# the inputs' .grad to None "to start clean", or popped an entry of p and put it back (the same tensor object, now
+# last), kept full marks in Parts 1, 4, 5 and 6. Each part now passes the caller's leaves, all but one holding a
+# .grad, and checks each .grad (same object, same values), the bare leaf's None, and p's key order. Every batch
+# holds a Part 6 (test_additive) mutant, so Part 6's two were run alone in a plain process (round33/01-sweep.md) and
+# are not kept here: a batch of their own costs a notebook every run.
+_CLEAR33 = ("    for _t in [{}, *p.values()]:  # start from clean gradients\n"
+            "        if isinstance(_t, torch.Tensor) and _t.is_leaf and _t.requires_grad:\n"
+            "            _t.grad = None\n")
+_REORDER33 = '    _w = p.pop("W_hh")  # the recurrent weights looked at alone\n    p["W_hh"] = _w\n'
+ROUND_33_SWEEP = {}
+for _cell, _fn, _args, _test, _short in [
+        ("rnn_step", "leaky_step_jacobian", "x, h, leak", "test_rnn_step", "jacobian"),
+        ("rnn_unroll", "rnn_unroll_reverse", "x, h0", "test_rnn_unroll", "reverse"),
+        ("gradient_norms", "jacobian_norms", "x", "test_gradient_norms", "norms"),
+        ("additive", "coverage_decoder", "x, h, s0", "test_additive", "decoder")]:
+    if _short == "decoder":  # every batch holds a Part 6 mutant: both were run alone (01-sweep.md), not kept here
+        continue
+    ROUND_33_SWEEP[f"{_short}_clears_the_callers_grad"] = (_test, {_cell: _first31(_MODEL[_cell], _fn, _CLEAR33.format(_args))})
+    ROUND_33_SWEEP[f"{_short}_p_entry_taken_out_and_put_back"] = (_test, {_cell: _first31(_MODEL[_cell], _fn, _REORDER33)})
+MUTANTS.update(ROUND_33_SWEEP)
+place_mutants(MUTANTS, MUTANT_BATCHES, list(ROUND_33_SWEEP), "new")
+
+# Round 33 class sweep (BF, a kept object returned on an edge branch): Part 4 with every length 0 handed out a zeros
+# tensor kept per shape (zeroed again at each call); the caller's write into it and a second call went unseen until
+# the all-empty case also called again and checked the held first result.
+ROUND_33_BF = {
+    "reverse_all_empty_outputs_kept_per_shape": ("test_rnn_unroll", {"rnn_unroll": _first31(
+        _MODEL["rnn_unroll"], "rnn_unroll_reverse",
+        "    if x.shape[0] and not bool((lengths > 0).any()):  # nothing to read: zeros, and the start state\n"
+        "        shape = (*x.shape[:2], p['W_hh'].shape[0])\n"
+        "        out = _EMPTY.setdefault((shape, x.dtype), torch.zeros(shape, dtype=x.dtype)).zero_()\n"
+        "        return out, (torch.zeros(x.shape[0], shape[2], dtype=x.dtype) if h0 is None else h0.clone())\n",
+        "_EMPTY = {}\n\n")}),
+}
+MUTANTS.update(ROUND_33_BF)
+place_mutants(MUTANTS, MUTANT_BATCHES, list(ROUND_33_BF), "new")

@@ -2208,3 +2208,52 @@ def raw_scores(q, k):
 }
 MUTANTS.update(ROUND_33)
 place_mutants(MUTANTS, MUTANT_BATCHES, list(ROUND_33), "new")
+
+
+# Round 33 class sweep (chapter 2, BB, BD and BF): every hidden call passed clones, or leaves with no .grad, so an
+# answer that cleared its inputs' .grad "to start clean" kept full marks in Parts 1, 2, 5 and 7 (Part 7 with
+# self.zero_grad() too); Part 7's layer was only ever called in training mode, so a self.train() inside passed; and
+# Part 4's scribble-and-call-again cases never had one slot, where a kept 1 x 1 pair was served. Now each part passes
+# the caller's leaves holding a .grad, Part 7 calls a layer in eval mode and then in training mode, and Part 4 also
+# calls with s = 1. Every batch holds a Part 5 mutant, so Part 5's (the inputs' .grad cleared) was run alone in a
+# plain process (tests/redteam/round33/02-sweep.md) and is not kept here: a batch of its own costs a notebook a run.
+def _first33(code, name, line, pre=""):
+    end = code.index("):\n", code.index(f"def {name}(")) + 3
+    return pre + code[:end] + line + code[end:]
+
+
+_CLEAR33 = ("    for _t in [{}]:  # start from clean gradients\n"
+            "        if isinstance(_t, torch.Tensor) and _t.is_leaf and _t.requires_grad:\n"
+            "            _t.grad = None\n")
+ROUND_33_SWEEP = {
+    "raw_scores_clears_the_callers_grad": ("test_raw_scores", {"raw_scores": _first33(
+        _SOLUTION["raw_scores"], "raw_scores", _CLEAR33.format("q, k"))}),
+    "softmax_backward_clears_the_callers_grad": ("test_softmax_backward", {"softmax_backward": _first33(
+        _SOLUTION["softmax_backward"], "softmax_backward", _CLEAR33.format("weights, grad_weights"))}),
+    "fixed_attention_zero_grad": ("test_fixed_self_attention", {"fixed_self_attention": _first33(
+        FIX_MODEL, "forward", "        self.zero_grad()  # clean gradients for this batch\n")}),
+    "fixed_attention_leaves_training_mode": ("test_fixed_self_attention", {"fixed_self_attention": _first33(
+        FIX_MODEL, "forward", "        self.train()  # no dropout here, so the mode is harmless\n")}),
+    "padding_mask_constant_for_one_slot": ("test_padding_mask", {"padding_mask": _first33(
+        _SOLUTION["padding_mask"], "padding_mask",
+        "    if lengths.numel() == 1 and s == 1 and int(lengths[0]) == 1:  # one real token: nothing to work out\n"
+        "        return _ONE, _ZERO\n",
+        "_ONE = torch.ones(1, 1, dtype=torch.bool)\n_ZERO = torch.zeros(1, 1, dtype=torch.long)\n\n")}),
+}
+MUTANTS.update(ROUND_33_SWEEP)
+place_mutants(MUTANTS, MUTANT_BATCHES, list(ROUND_33_SWEEP), "new")
+
+# Round 33 class sweep (BF, a kept object returned on an edge branch): Part 7 with every length 0 handed out a zeros
+# tensor kept per shape (zeroed again at each call), Part 5 likewise where no key is allowed; the caller's write and a
+# second call went unseen until those cases also called again and checked the held first result. Part 5's mutant was
+# run alone (round33/02-sweep.md): every batch holds a Part 5 mutant.
+ROUND_33_BF = {
+    "fixed_attention_all_padding_output_kept_per_shape": ("test_fixed_self_attention", {"fixed_self_attention": _replaced(
+        FIX_MODEL, "        real = torch.arange(t, device=x.device)[None, :] < lengths[:, None]  # (B, T)\n",
+        "        real = torch.arange(t, device=x.device)[None, :] < lengths[:, None]  # (B, T)\n"
+        "        if not bool(real.any()):  # every token padding: all zeros\n"
+        "            return _EMPTY.setdefault((x.shape, x.dtype), torch.zeros(x.shape, dtype=x.dtype)).zero_()\n",
+        once=True).replace("class FixedSelfAttention", "_EMPTY = {}\n\n\nclass FixedSelfAttention", 1)}),
+}
+MUTANTS.update(ROUND_33_BF)
+place_mutants(MUTANTS, MUTANT_BATCHES, list(ROUND_33_BF), "new")
