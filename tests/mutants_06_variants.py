@@ -2627,3 +2627,10 @@ ROUND_33_SWEEP = {
 }
 MUTANTS.update(ROUND_33_SWEEP)
 place_mutants(MUTANTS, MUTANT_BATCHES, list(ROUND_33_SWEEP), "new")
+ROUND_33_SWEEP_P4 = {
+    # Part 4 -- class BB: the caller's .grad cleared (logits may be a leaf)
+    "min_p_clears_the_logits_grad": ("test_min_p_sample", {"min_p_sample": _first_lines33(
+        _M33["min_p_sample"], "min_p_sample", "logits.grad = None")}),
+}
+MUTANTS.update(ROUND_33_SWEEP_P4)
+place_mutants(MUTANTS, MUTANT_BATCHES, list(ROUND_33_SWEEP_P4), "new")
