@@ -2285,3 +2285,16 @@ for _name in SWEEP_33_CAUGHT:
         _place_mutant(MUTANTS, MUTANT_BATCHES, _name, "free")
     except StopIteration:  # no batch has room: not kept
         del MUTANTS[_name]
+
+# Sweep 33, Part 7 (left open by the sweep helper for the lead, tests/redteam/round33/07-sweep.md): a hand-written
+# backward that starts by "zeroing" its inputs' gradients (x.grad = None) kept the points, since Part 7's inputs held
+# no .grad; every third case now gives each input a .grad of its own. Every batch held a Part 7 mutant: a batch of its
+# own
+ROUND_33_SWEEP_P7 = {
+    "backward_clears_the_inputs_grad": ("test_chunk_attention", {"chunk_attention": _replaced(
+        _SOLUTION["chunk_attention"], "    return dq, dk, dv, dsink",
+        "    for given in (q, k, v, sink):\n        given.grad = None  # fresh gradients for this call\n"
+        "    return dq, dk, dv, dsink", once=True)}),
+}
+MUTANTS.update(ROUND_33_SWEEP_P7)
+_place_mutants(MUTANTS, MUTANT_BATCHES, list(ROUND_33_SWEEP_P7), "new")
