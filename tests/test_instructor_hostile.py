@@ -181,7 +181,9 @@ def _hostile(root: Path) -> dict[str, tuple[str, bytes]]:
         "neighbour": ("neighbour_exercises.ipynb", _notebook({"mc_answers": write_attack.format(
             str(alice), f"../../source/{CHAPTER}/exercises.ipynb")})),
         "steal": ("steal_exercises.ipynb", _notebook({"mc_answers": steal}, base="student")),
-        "flood": ("flood_exercises.ipynb", _notebook(_answers_with("mc_answers", "print('x' * 100_000_000)"))),
+        # 10 MB of output, a hundred times the cap (100 MB took more than a cell's 20 s and its 10 s of grace to stream
+        # at a load of 10 on 2 cores, and the cell was replaced instead of capped)
+        "flood": ("flood_exercises.ipynb", _notebook(_answers_with("mc_answers", "print('x' * 10_000_000)"))),
         "killer": ("killer_exercises.ipynb", _notebook(_answers_with(
             # SIGKILL by number: an import of signal is flagged by the static scan, and this case tests the sandbox
             "mc_answers", "import os\ntry:\n    os.kill(os.getppid(), 9)\nexcept OSError as _e:\n    print(_e)"))),
