@@ -370,6 +370,28 @@ def test_scribble_appends_to_every_list_of_a_list_result_and_refuses_shared_rows
         ns["_scribble"](Rows([[1]]), "a list subclass")
 
 
+def test_grads_kept_refuses_a_grad_cleared_replaced_changed_or_set(ns):
+    """Round 33, class BB: the .grad a caller's tensor holds stays that very tensor with its values; none stays none."""
+    def leaves():
+        held, bare = torch.ones(3, requires_grad=True), torch.zeros(2, requires_grad=True)
+        held.grad = torch.full((3,), 0.5)
+        return {"held": held, "bare": bare}
+
+    honest = leaves()
+    check = ns["_grads_kept"](honest, "f(x)")
+    honest["held"].grad.detach()  # reading it changes nothing
+    assert check() is None
+    for change, message in ((lambda t: setattr(t["held"], "grad", None), "is not the object"),
+                            (lambda t: setattr(t["held"], "grad", torch.full((3,), 0.5)), "is not the object"),
+                            (lambda t: t["held"].grad.zero_(), "the .grad of held after f"),
+                            (lambda t: setattr(t["bare"], "grad", torch.ones(2)), "bare got a .grad during the call")):
+        tensors = leaves()
+        check = ns["_grads_kept"](tensors, "f(x)")
+        change(tensors)
+        with pytest.raises(AssertionError, match=message):
+            check()
+
+
 def test_owned_refuses_an_input_handed_back_a_view_of_one_and_a_broadcast_view(ns):
     x, w = torch.zeros(0, 3), torch.ones(4)
     with pytest.raises(AssertionError, match="one of the tensors the caller passed in, returned as it is"):

@@ -38,6 +38,10 @@ runs:
     same memory put in their place. Returns ``None``.
 ``_close(got, expected, what, rtol=..., atol=...)`` and ``_equal(got, expected, what)``
     compare plain tensors (dtype and shape included) with code captured before any student cell.
+``_grads_kept(named, what)``
+    for ``{name: tensor}`` of the test's own tensors (some holding a ``.grad``): returns a check to run
+    after the call, which fails unless each ``.grad`` is still the very tensor it was, with the same
+    values, and a tensor that held none still holds none (a caller accumulates gradients there).
 ``_owned(result, inputs, what)``
     the checks of a result the caller owns, for a part's degenerate sizes (an empty batch, one position): the result
     is none of ``inputs`` (the tests' own list of the tensors passed, as ``is`` tells; an empty tensor handed back is
@@ -68,7 +72,7 @@ from .guard import module_bindings
 
 HELPER_GRADE_ID = "grading_helpers"
 HELPER_NAMES = ("_plain", "_tensor", "_number", "_float", "_integer", "_text", "_flag", "_items", "_grad",
-                "_scribble", "_same_object", "_owned", "_settings_kept", "_dtype_sweep", "_close", "_equal",
+                "_scribble", "_same_object", "_owned", "_grads_kept", "_settings_kept", "_dtype_sweep", "_close", "_equal",
                 "_use_references")
 SANITISERS = frozenset(HELPER_NAMES) - {"_close", "_equal", "_use_references"}
 
@@ -111,6 +115,7 @@ def _attnlab_plain_helpers(namespace):
     inf_ = float("inf")
     tuple_, list_, dict_, len_, float_, int_, str_, bool_ = tuple, list, dict, len, float, int, str, bool
     list_append, list_pop, id_ = list.append, list.pop, id
+    grad_of = Tensor.grad.__get__
     zip_, range_, items, reversed_, divmod_ = zip, range, dict.items, reversed, divmod
 
     def kind(x):
@@ -251,6 +256,24 @@ def _attnlab_plain_helpers(namespace):
         for node in nodes:
             list_append(node, None)
         return None
+
+    def grads_kept(named, what):
+        # red team 33 (class BB): the .grad each of the test's own tensors holds now; the check returned says, after the
+        # call, that each is still that very tensor with the same values, and that a tensor with none still has none
+        before = [(name, t, grad_of(t), None if grad_of(t) is None else tensor(grad_of(t), f"the .grad of {name}"))
+                  for name, t in items(named)]
+
+        def check():
+            for name, t, held, values in before:
+                if held is None:
+                    if grad_of(t) is not None:
+                        raise AssertionError(f"{what}: {name} got a .grad during the call: leave .grad to the caller")
+                    continue
+                same_object(grad_of(t), held, f"the .grad of {name} after {what} (leave the caller's .grad alone)")
+                same(tensor(held, f"the .grad of {name}"), values,
+                     f"the .grad of {name} after {what}: leave the caller's .grad alone")
+            return None
+        return check
 
     def same_object(got, expected, what="the result"):
         if got is not expected:
@@ -500,9 +523,10 @@ def _attnlab_plain_helpers(namespace):
     helpers = {"_plain": plain, "_tensor": tensor, "_number": number, "_float": strict(float_, "float"),
                "_integer": as_int, "_text": strict(str_, "str"), "_flag": strict(bool_, "bool"),
                "_items": pair_of_items, "_grad": gradient, "_scribble": scribble, "_same_object": same_object, "_owned": owned,
-               "_settings_kept": settings_kept, "_dtype_sweep": dtype_sweep, "_close": close, "_equal": same, "_use_references": use_references}
+               "_grads_kept": grads_kept, "_settings_kept": settings_kept, "_dtype_sweep": dtype_sweep, "_close": close, "_equal": same, "_use_references": use_references}
     return tuple_(helpers[name] for name in ("_plain", "_tensor", "_number", "_float", "_integer", "_text", "_flag",
-                                             "_items", "_grad", "_scribble", "_same_object", "_owned", "_settings_kept",
+                                             "_items", "_grad", "_scribble", "_same_object", "_owned", "_grads_kept",
+                                             "_settings_kept",
                                              "_dtype_sweep", "_close", "_equal", "_use_references"))
 
 
