@@ -11,6 +11,7 @@ every chapter both ways and requires equal points, so the two cannot drift apart
 
 from __future__ import annotations
 
+import functools
 import multiprocessing
 import multiprocessing.connection
 import multiprocessing.forkserver
@@ -77,11 +78,19 @@ def _library_rule(cells: list[tuple[str, str, float]], kinds: list[str]) -> list
     answers = [(gid, code) for (gid, code, _), kind in zip(cells, kinds) if kind == "student"]
     parts = libraries.part_tests([(kind, gid, bool(points)) for (gid, _, points), kind in zip(cells, kinds)])
     failing = {}
-    for gid, reasons in libraries.scan(answers, libraries.allowed_modules(locked)).items():
-        why = libraries.message(gid, reasons, libraries.notebook_libraries(locked))
+    allowed, named = _notebook_rule(tuple(locked))
+    for gid, reasons in libraries.scan(answers, allowed).items():
+        why = libraries.message(gid, reasons, named)
         failing.update({test: why for test in parts.get(gid, [])})
     return [(gid, code + f"\nraise AssertionError({failing[gid]!r})\n" if gid in failing else code, points)
             for gid, code, points in cells]
+
+
+@functools.lru_cache(maxsize=16)
+def _notebook_rule(locked: tuple[str, ...]):
+    """The modules a notebook's locked cells allow and name: the same cells for every batch of a chapter, parsed
+    once per test process (as the grader does once per grading process), not once per batch."""
+    return frozenset(libraries.allowed_modules(list(locked))), tuple(libraries.notebook_libraries(list(locked)))
 
 
 class _NoCoursePackage:  # as in a grading kernel: `import attnlab` fails

@@ -136,6 +136,31 @@ def test_a_cell_the_gate_cannot_cut_is_sent_as_it_is(source):
     assert guard.test_segments(source) is None and guard.test_cell_gate(source, "s3cret", "t1cket") is None
 
 
+def test_the_course_cells_are_read_once_a_process_and_each_caller_gets_its_own_copy(monkeypatch):
+    """A grading process reads the same test and locked cells for every notebook of a chapter, so the cuts and the
+    bound names are cached (benchmarks/grader_cells.py); a caller that changes the list it got changes no later
+    answer, and the answer is the same as computed afresh."""
+    test_cell = "x = 1\n### BEGIN HIDDEN TESTS\nassert x == 1\n### END HIDDEN TESTS\ny = 2"
+    locked = "import torch\n_seen = []\ndef _helper():\n    return 1\n"
+    guard._test_segments.cache_clear()
+    guard._bound_names.cache_clear()
+    compiled = []
+    real_compile = compile
+    monkeypatch.setattr("builtins.compile", lambda *a, **k: compiled.append(a[0]) or real_compile(*a, **k))
+    first = guard.test_segments(test_cell)
+    assert first == [(False, "x = 1", 1), (True, "assert x == 1", 3), (False, "y = 2", 5)]
+    first.append("changed")
+    first[0] = None
+    assert guard.test_segments(test_cell) == [(False, "x = 1", 1), (True, "assert x == 1", 3), (False, "y = 2", 5)]
+    assert len(compiled) == 3  # each stretch compiled once, not again for the second notebook
+    names = guard.bound_names(locked)
+    assert names == ["torch", "_seen", "_helper"]
+    names.clear()
+    assert guard.bound_names(locked) == ["torch", "_seen", "_helper"]
+    assert guard._bound_names.cache_info().hits == 1
+    assert guard.bound_names(locked + "z = 3\n") == ["torch", "_seen", "_helper", "z"]  # another text: read again
+
+
 def test_a_request_answers_only_through_its_keyed_hash_and_ignores_the_notebooks_globals():
     """In a fresh interpreter with the audit hook: a request is evaluated with the builtins as they were (a notebook
     global `len` is not called) and answered as (repr, keyed hash of the nonce and the repr); the grader takes the

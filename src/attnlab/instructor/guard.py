@@ -2610,6 +2610,14 @@ def gate_expression(gate: str, key: str | None = None) -> str:
 def test_segments(source: str) -> list[tuple[bool, str, int]] | None:
     """A test cell cut at its hidden-test markers: ``(hidden, text, first line)`` per stretch, in order; None when
     the cell has no hidden tests or its stretches do not parse on their own."""
+    segments = _test_segments(source)
+    return None if segments is None else list(segments)
+
+
+# a test cell is the course's own text, the same in every notebook of a chapter, and each of its stretches is
+# compiled to check it: cut once per grading process, not once per notebook (see benchmarks/grader_cells.py)
+@functools.lru_cache(maxsize=256)
+def _test_segments(source: str) -> tuple[tuple[bool, str, int], ...] | None:
     from .plain import HIDDEN_BEGIN, HIDDEN_END
 
     lines = source.splitlines()
@@ -2630,7 +2638,7 @@ def test_segments(source: str) -> list[tuple[bool, str, int]] | None:
             compile(text, "<test cell>", "exec", dont_inherit=True)
     except (SyntaxError, ValueError):
         return None
-    return segments
+    return tuple(segments)
 
 
 def stage_expression(source: str, gate: str, ticket: str, token: str) -> str:
@@ -2658,11 +2666,17 @@ def test_cell_gate(source: str, gate: str, ticket: str) -> str | None:
 
 def bound_names(source: str) -> list[str]:
     """The names a cell binds in the notebook's namespace (none when it does not parse)."""
+    return list(_bound_names(source))
+
+
+# asked after every locked cell, whose text is the course's own: parsed once per grading process
+@functools.lru_cache(maxsize=256)
+def _bound_names(source: str) -> tuple[str, ...]:
     try:
         tree = _parse_cell(source)
     except TooDeep:
-        return []
-    return [] if tree is None else list(dict.fromkeys(name for name, _ in module_bindings(tree)))
+        return ()
+    return () if tree is None else tuple(dict.fromkeys(name for name, _ in module_bindings(tree)))
 
 
 def trust_expression(names, gate: str) -> str:
