@@ -1802,3 +1802,37 @@ ROUND_33_LISTS = {
 }
 MUTANTS.update(ROUND_33_LISTS)
 place_mutants(MUTANTS, MUTANT_BATCHES, list(ROUND_33_LISTS), "new")
+
+
+# Round 34 class sweep (tests/redteam/round34/08-sweep.md): class BH (a float just beside its special value taken as
+# that value) slipped in Parts 4 (eps near 0 and near 1), 6 (a temperature near 1) and 7 (alpha near 0); and class BD
+# in Part 6, left open in round 33 (a decoder module put in eval mode and left there). The hidden tests now use eps
+# 1e-12, 1e-15 and 1 - 1e-12, temperatures 1 +- 1e-11 (the probabilities compared), alpha +-1e-13, and a decoder
+# module in train and in eval mode. Every batch held a Part 6 mutant: the two Part 6 mutants have a batch each
+_SOL_34 = solution_code(CHAPTER)
+_PER_TOKEN_34 = "    per_token = (1 - eps) * nll + eps * spread\n"
+_SCORES_34 = "        scores = next_logprobs([[starts[i]] + outs[i] for i in live]) / temperature\n"
+ROUND_34_SWEEP = {
+    "sentence_loss_eps_near_zero_as_zero": ("test_sentence_loss", {"sentence_loss": _replaced(
+        _SOL_34["sentence_loss"], _PER_TOKEN_34,
+        "    if eps < 1e-9:  # no smoothing: the plain negative log-likelihood\n        per_token = nll\n"
+        "    else:\n        per_token = (1 - eps) * nll + eps * spread\n", once=True)}),
+    "sentence_loss_eps_near_one_as_one": ("test_sentence_loss", {"sentence_loss": _replaced(
+        _SOL_34["sentence_loss"], _PER_TOKEN_34,
+        "    if eps > 1 - 1e-9:  # all of the target's mass spread\n        per_token = spread\n"
+        "    else:\n        per_token = (1 - eps) * nll + eps * spread\n", once=True)}),
+    "beam_alpha_near_zero_as_zero": ("test_beam_search", {"beam_search": _replaced(
+        _SOL_34["beam_search"], "    live = [([], 0.0)]\n",
+        "    if abs(alpha) < 1e-9:  # no length penalty\n        alpha = 0.0\n    live = [([], 0.0)]\n", once=True)}),
+    "sample_leaves_the_decoder_in_eval_mode": ("test_sample", {"sample": _replaced(
+        _SOL_34["sample"], "    outs = [[] for _ in starts]\n",
+        "    if isinstance(next_logprobs, torch.nn.Module):\n        next_logprobs.eval()  # decoding runs in eval mode\n"
+        "    outs = [[] for _ in starts]\n", once=True)}),
+    "sample_temperature_near_one_not_divided": ("test_sample", {"sample": _replaced(
+        _SOL_34["sample"], _SCORES_34,
+        "        scores = next_logprobs([[starts[i]] + outs[i] for i in live])\n"
+        "        if not math.isclose(temperature, 1.0):  # a temperature of 1 changes nothing\n"
+        "            scores = scores / temperature\n", once=True)}),
+}
+MUTANTS.update(ROUND_34_SWEEP)
+place_mutants(MUTANTS, MUTANT_BATCHES, list(ROUND_34_SWEEP), "new")
