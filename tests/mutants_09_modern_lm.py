@@ -2168,3 +2168,57 @@ ROUND_33_SWEEP = {
 }
 MUTANTS.update(ROUND_33_SWEEP)
 place_mutants(MUTANTS, MUTANT_BATCHES, list(ROUND_33_SWEEP), "new")
+
+
+# Round 34 class sweep (tests/redteam/round34/09-sweep.md): class BH (a float just beside its special value taken as
+# that value) slipped in Part 1 (eps near 0), Part 2 (beta near 1 and near 0, a limit near 0), Part 4 (a z_loss near
+# 0), Part 6 (a factor near 1) and Part 8 (a penalty and a temperature near 1). The hidden tests now use those values
+# beside the special ones, with inputs that make the shortcut visible. rms_weight_near_one_not_multiplied (the product
+# skipped where torch.allclose(scale, 1)) was caught before, by the weights of exactly 1, whose gradient it loses; it
+# joined an existing batch
+_SOL_34 = solution_code(CHAPTER)
+_SWIGLU_34 = "    return ((gate * torch.sigmoid(beta * gate) * up) @ w_down.to(work).T).to(x.dtype)"
+ROUND_34_SWEEP = {
+    "rms_eps_near_zero_as_zero": ("test_head_rms_norm", {"head_rms_norm": _changed(
+        _SOL_34["head_rms_norm"], "    work = torch.float64 if x.dtype == torch.float64 else torch.float32\n",
+        "    if eps < 1e-12:\n        eps = 0.0  # too small to matter\n"
+        "    work = torch.float64 if x.dtype == torch.float64 else torch.float32\n", once=True)}),
+    "rms_weight_near_one_not_multiplied": ("test_head_rms_norm", {"head_rms_norm": _changed(
+        _SOL_34["head_rms_norm"], "    return (heads * inv_rms * scale).transpose(-3, -2).to(x.dtype)",
+        "    if torch.allclose(scale, torch.ones_like(scale)):  # the identity scale\n"
+        "        return (heads * inv_rms).transpose(-3, -2).to(x.dtype)\n"
+        "    return (heads * inv_rms * scale).transpose(-3, -2).to(x.dtype)", once=True)}),
+    "swiglu_beta_near_one_as_silu": ("test_fused_swiglu", {"fused_swiglu": _changed(_SOL_34["fused_swiglu"], _SWIGLU_34,
+        "    act = F.silu(gate) if abs(beta - 1.0) < 1e-9 else gate * torch.sigmoid(beta * gate)  # beta = 1 is SiLU\n"
+        "    return ((act * up) @ w_down.to(work).T).to(x.dtype)", once=True)}),
+    "swiglu_beta_near_zero_as_half": ("test_fused_swiglu", {"fused_swiglu": _changed(_SOL_34["fused_swiglu"], _SWIGLU_34,
+        "    act = gate / 2 if abs(beta) < 1e-9 else gate * torch.sigmoid(beta * gate)  # sigma(0) = 1/2\n"
+        "    return ((act * up) @ w_down.to(work).T).to(x.dtype)", once=True)}),
+    "swiglu_limit_near_zero_as_zero": ("test_fused_swiglu", {"fused_swiglu": _changed(
+        _SOL_34["fused_swiglu"], "    if limit is not None:\n",
+        "    if limit is not None and abs(limit) < 1e-9:\n        limit = 0.0  # as good as 0\n    if limit is not None:\n",
+        once=True)}),
+    "loss_z_loss_near_zero_left_out": ("test_masked_lm_loss", {"masked_lm_loss": _changed(
+        _SOL_34["masked_lm_loss"], "    per_token = (log_z - picked) + z_loss * log_z.square()\n",
+        "    per_token = log_z - picked\n    if abs(z_loss) > 1e-9:  # a z-loss too small to matter is left out\n"
+        "        per_token = per_token + z_loss * log_z.square()\n", once=True)}),
+    "rope_factor_near_one_as_one": ("test_rope_llama3", {"rope_llama3": _changed(
+        _SOL_34["rope_llama3"], "    b, _, t, dh = x.shape\n",
+        "    if math.isclose(factor, 1.0):\n        factor = 1.0  # no stretching\n    b, _, t, dh = x.shape\n", once=True)}),
+    "generate_penalty_near_one_left_out": ("test_generate_with_cache", {"generate_with_cache": _changed(
+        _SOL_34["generate_with_cache"],
+        "        penalised = torch.where(scores > 0, scores / penalty, scores * penalty)\n"
+        "        scores = torch.where(occurs, penalised, scores)\n",
+        "        if abs(penalty - 1.0) > 1e-6:  # a penalty of 1 changes nothing\n"
+        "            penalised = torch.where(scores > 0, scores / penalty, scores * penalty)\n"
+        "            scores = torch.where(occurs, penalised, scores)\n", once=True)}),
+    "generate_temperature_near_one_not_divided": ("test_generate_with_cache", {"generate_with_cache": _changed(
+        _SOL_34["generate_with_cache"],
+        "            token = torch.multinomial(torch.softmax(scores / temperature, dim=-1), 1, generator=generator)[:, 0]\n",
+        "            if abs(temperature - 1.0) > 1e-5:  # a temperature of 1 changes nothing\n"
+        "                scores = scores / temperature\n"
+        "            token = torch.multinomial(torch.softmax(scores, dim=-1), 1, generator=generator)[:, 0]\n",
+        once=True)}),
+}
+MUTANTS.update(ROUND_34_SWEEP)
+place_mutants(MUTANTS, MUTANT_BATCHES, list(ROUND_34_SWEEP), "new")
