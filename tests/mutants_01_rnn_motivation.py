@@ -1575,3 +1575,19 @@ ROUND_33_BF = {
 }
 MUTANTS.update(ROUND_33_BF)
 place_mutants(MUTANTS, MUTANT_BATCHES, list(ROUND_33_BF), "new")
+
+# Round 34 class sweep (tests/redteam/round34/01-sweep.md), class BH: a rate just beside 0 or 1 taken as that value.
+# Every hidden rate was random or exactly 0 or 1, so an answer that snapped the rates within torch.isclose of 0 (or of
+# 1) to that value, keeping their gradient (straight through, so that the gradient checks at exactly 0 and 1 agree),
+# kept full marks. Part 1 now passes rates of 5e-10, 1e-9 and 1e-6 beside 0 and 1 - 1e-9 ... 1 - 2**-53 beside 1,
+# compared at 1e-12 in float64, and J's diagonal (1 - leak, W_hh's diagonal being 0) with no absolute slack.
+ROUND_34_SWEEP = {
+    "jacobian_rates_near_0_taken_as_0": ("test_rnn_step", {"rnn_step": _first31(
+        _MODEL["rnn_step"], "leaky_step_jacobian",
+        "    leak = torch.where(torch.isclose(leak, torch.zeros_like(leak)), leak - leak.detach(), leak)  # no leak\n")}),
+    "jacobian_rates_near_1_taken_as_1": ("test_rnn_step", {"rnn_step": _first31(
+        _MODEL["rnn_step"], "leaky_step_jacobian",
+        "    leak = torch.where(torch.isclose(leak, torch.ones_like(leak)), leak - leak.detach() + 1, leak)  # Elman\n")}),
+}
+MUTANTS.update(ROUND_34_SWEEP)
+place_mutants(MUTANTS, MUTANT_BATCHES, list(ROUND_34_SWEEP), "new")

@@ -2257,3 +2257,16 @@ ROUND_33_BF = {
 }
 MUTANTS.update(ROUND_33_BF)
 place_mutants(MUTANTS, MUTANT_BATCHES, list(ROUND_33_BF), "new")
+
+# Round 34 class sweep (tests/redteam/round34/02-sweep.md), class BH: a temperature just beside 1 taken as 1. Part 2's
+# hidden temperatures were 1 exactly or far from it, so an answer that skipped the division when
+# math.isclose(temperature, 1) kept full marks; the part now also runs temperatures of 1 + 5e-10 and 1 - 5e-10 in
+# float64 at 1e-12. Every batch holds a Part 2 mutant, so this one opens a batch of its own.
+ROUND_34_SWEEP = {
+    "softmax_backward_temperature_near_1_as_1": ("test_softmax_backward", {"softmax_backward": _replaced(
+        _SOLUTION["softmax_backward"], "    return weights * (grad_weights - inner) / temperature",
+        "    out = weights * (grad_weights - inner)\n"
+        "    return out if math.isclose(temperature, 1.0) else out / temperature  # 1: nothing to divide", once=True)}),
+}
+MUTANTS.update(ROUND_34_SWEEP)
+place_mutants(MUTANTS, MUTANT_BATCHES, list(ROUND_34_SWEEP), "new")
