@@ -1516,3 +1516,48 @@ for _name in SWEEP_33_CAUGHT:
         place_mutant(MUTANTS, MUTANT_BATCHES, _name, "free")
     except StopIteration:  # no batch has room: not kept
         del MUTANTS[_name]
+
+
+# Sweep 34 (tests/redteam/round34/04-sweep.md). Class BH (a float just beside its special value taken as that value):
+# Part 1's scale within 1e-9 of 1 taken as 1 (math.isclose: "scale = 1 gives the plain table"), which no hidden scale came
+# near (1, 2, 3, ... 1e6); Part 1 now has scales 1 + 2**-30 and 1 + 2**-40 at base 10, d_model 4, positions near 3000 in
+# float64, and its text says a scale just above 1 is not 1. Class BJ (a bound the text states, taken tighter): Part 7's
+# offsets went to 2**53 - 1, below the text's |k| < 2**63, so a check refusing offsets past 2**53 and an offset made an
+# int64 tensor with torch.arange(offset, offset + 1) (offset + 1 overflows int64 at 2**63 - 1) both kept the points;
+# Part 7 now has offsets +-(2**63 - 1).
+SWEEP_34 = {
+    "table_halves_scale_isclose_to_one_as_one": ("test_table_halves", {"table_halves": _replaced_code(
+        _MODEL["table_halves"], "    stretched = base * scale ** (d_model / (d_model - 2))\n",
+        "    if math.isclose(scale, 1.0):  # scale = 1 gives the plain table\n"
+        "        scale = 1.0\n"
+        "    stretched = base * scale ** (d_model / (d_model - 2))\n", once=True)}),
+    "shift_refuses_offsets_past_2_53": ("test_shift", {"shift": _replaced_code(
+        _MODEL["shift"], "    half = d_model // 2\n",
+        "    if abs(offset) >= 2 ** 53:  # float64 holds every integer only below 2**53\n"
+        "        raise ValueError(f\"offset {offset} is too large to be exact in float64\")\n"
+        "    half = d_model // 2\n", once=True)}),
+    "shift_offset_through_arange": ("test_shift", {"shift": _replaced_code(
+        _MODEL["shift"], "    c, s = torch.cos(offset * freq), torch.sin(offset * freq)\n",
+        "    k = torch.arange(offset, offset + 1).to(torch.float64)  # the offset as an int64 tensor, then float64\n"
+        "    c, s = torch.cos(k * freq), torch.sin(k * freq)\n", once=True)}),
+}
+MUTANTS.update(SWEEP_34)
+place_mutants(MUTANTS, MUTANT_BATCHES, list(SWEEP_34), "new")
+# Classes BH and BI caught before, kept where a batch has room: Part 8's tol below 1e-12 taken as 0 ("that small means
+# exact"; the case of a subnormal gap with tol equal to it), and Part 4's angle from atan2 left in (-pi, pi], a negative
+# position past half a turn of the slowest pair (PE[9935] at width 16).
+SWEEP_34_CAUGHT = {
+    "equivariance_tiny_tol_taken_as_zero": ("test_equivariance", {"equivariance": _replaced_code(
+        _MODEL["equivariance"], "    return worst <= tol, float(worst)",
+        "    if tol < 1e-12:  # a tol that small means exact\n        tol = 0.0\n"
+        "    return worst <= tol, float(worst)", once=True)}),
+    "position_atan2_not_turned_positive": ("test_position", {"position": _replaced_code(
+        _MODEL["position"], "    angle = math.atan2(sin, cos) % (2 * math.pi)  # in [0, 2 pi)\n",
+        "    angle = math.atan2(sin, cos)\n", once=True)}),
+}
+for _name in SWEEP_34_CAUGHT:
+    MUTANTS[_name] = SWEEP_34_CAUGHT[_name]
+    try:
+        place_mutant(MUTANTS, MUTANT_BATCHES, _name, "free")
+    except StopIteration:  # no batch has room: not kept
+        del MUTANTS[_name]
