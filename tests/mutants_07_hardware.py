@@ -2298,3 +2298,54 @@ ROUND_33_SWEEP_P7 = {
 }
 MUTANTS.update(ROUND_33_SWEEP_P7)
 _place_mutants(MUTANTS, MUTANT_BATCHES, list(ROUND_33_SWEEP_P7), "new")
+
+# Sweep 34 (tests/redteam/round34/07-sweep.md). Class BH (a float just beside its special value taken as that value):
+# Part 2's log-sum-exps within 1e-3 of each other merged as equal pieces, lse their mean plus log 2 (exact, and with the
+# right gradient, where they are equal, so the round 15 case of equal log-sum-exps let it through; no other pair came
+# that close). Part 2 now has pairs from 1e-9 to 0.05 apart, and its text says close is not equal. (torch.isclose's
+# default, relative 1e-5, was caught before by the log-sum-exps near 3e8, where it spans thousands.)
+SWEEP_34 = {
+    "merge_lse_within_1e_3_taken_as_equal": ("test_merge_partials", {"merge_partials": _replaced(
+        _SOLUTION["merge_partials"],
+        "    return (part_a + part_b).to(o_a.dtype), (top + torch.log(total)).to(lse_a.dtype)",
+        "    lse = top + torch.log(total)\n"
+        "    near = (lse_a - lse_b).abs() < 1e-3  # equal pieces: one log 2 above their mean\n"
+        "    lse = torch.where(near, (lse_a + lse_b) / 2 + math.log(2.0), lse)\n"
+        "    return (part_a + part_b).to(o_a.dtype), lse.to(lse_a.dtype)", once=True)}),
+}
+MUTANTS.update(SWEEP_34)
+_place_mutants(MUTANTS, MUTANT_BATCHES, list(SWEEP_34), "new")
+# Classes BH, BI and BJ caught before, kept where a batch has room: Part 2's log-sum-exps torch.isclose calls equal
+# (the case near 3e8), Part 4's eps below 1e-10 taken as 0 (rows of zeros at eps 1e-12), Part 5's halves rounded up
+# and away from zero (the weights on half steps), Part 7's tiles of block + 1 keys (the tile rule at block 8), Part 8's
+# rows stored up to n <= N (the addresses watched).
+SWEEP_34_CAUGHT = {
+    "merge_lse_isclose_taken_as_equal": ("test_merge_partials", {"merge_partials": _replaced(
+        _SOLUTION["merge_partials"],
+        "    return (part_a + part_b).to(o_a.dtype), (top + torch.log(total)).to(lse_a.dtype)",
+        "    lse = top + torch.log(total)\n"
+        "    near = torch.isclose(lse_a, lse_b)  # equal pieces: one log 2 above their mean\n"
+        "    lse = torch.where(near, (lse_a + lse_b) / 2 + math.log(2.0), lse)\n"
+        "    return (part_a + part_b).to(o_a.dtype), lse.to(lse_a.dtype)", once=True)}),
+    "rms_tiny_eps_taken_as_zero": ("test_rms_norm_half", {"rms_norm_half": _replaced(
+        _SOLUTION["rms_norm_half"], "    root = math.sqrt(eps)\n",
+        "    root = math.sqrt(eps) if eps >= 1e-10 else 0.0  # a negligible eps\n", once=True)}),
+    "asym_rounds_halves_up": ("test_quantize_asym", {"quantize_asym": _replaced(
+        _SOLUTION["quantize_asym"], "torch.round(groups / scale[..., None])",
+        "torch.floor(groups / scale[..., None] + 0.5)", once=True)}),
+    "asym_rounds_halves_away_from_zero": ("test_quantize_asym", {"quantize_asym": _replaced(
+        _SOLUTION["quantize_asym"], "torch.round(groups / scale[..., None])",
+        "(torch.sign(groups / scale[..., None]) * torch.floor((groups / scale[..., None]).abs() + 0.5))", once=True)}),
+    "backward_tiles_of_block_plus_one_keys": ("test_chunk_attention", {"chunk_attention": _replaced(_replaced(
+        _SOLUTION["chunk_attention"], "    for j0 in range(0, stop, block):\n",
+        "    for j0 in range(0, stop, block + 1):\n", once=True),
+        "        j1 = min(j0 + block, stop)\n", "        j1 = min(j0 + block + 1, stop)\n", once=True)}),
+    "dequant_stores_row_n_too": ("test_split_kv_kernel", {"split_kv_kernel": _replaced(
+        _SOLUTION["split_kv_kernel"], "    ok = rows < N\n", "    ok = rows <= N\n", once=True)}),
+}
+for _name in SWEEP_34_CAUGHT:
+    MUTANTS[_name] = SWEEP_34_CAUGHT[_name]
+    try:
+        _place_mutant(MUTANTS, MUTANT_BATCHES, _name, "free")
+    except StopIteration:  # no batch has room: not kept
+        del MUTANTS[_name]
