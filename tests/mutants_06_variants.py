@@ -2634,3 +2634,38 @@ ROUND_33_SWEEP_P4 = {
 }
 MUTANTS.update(ROUND_33_SWEEP_P4)
 place_mutants(MUTANTS, MUTANT_BATCHES, list(ROUND_33_SWEEP_P4), "new")
+
+# Red team 34 (tests/redteam/round34/06-verdicts.md): a correct sampler that sorts each row, hands torch.multinomial the
+# sorted kept probabilities and maps the draw back with gather was refused: the watch on torch.multinomial read its
+# weights by vocabulary position. The watched rows are now compared as multisets (the text: the weights may be in any
+# order). Every CORRECT_VARIANTS entry already fills min_p_sample, so the sorted answer is graded in
+# tests/redteam/round34/06-after.txt (OK); these are its slips, each caught in the sorted layout: a floor, a slack under
+# the threshold, the smallest kept share computed as one minus the others, and the draw not mapped back
+_SORTED_34 = '''
+def min_p_sample(logits, min_p, generator):
+    if logits.shape[0] == 0:
+        return torch.zeros(0, dtype=torch.int64)
+    sorted_logits, order = torch.sort(logits, dim=-1, descending=True)
+    ratio = torch.exp(sorted_logits - sorted_logits[:, :1])      # p_i / p_max, a difference of logits
+    keep = ratio >= min_p
+    probs = torch.softmax(sorted_logits, dim=-1)
+    w = torch.where(keep, probs, torch.zeros((), dtype=probs.dtype))
+    pick = torch.multinomial(w, 1, generator=generator)
+    return torch.gather(order, 1, pick).squeeze(1)
+'''
+ROUND_34 = {
+    "min_p_sorted_floors_dropped_tokens": ("test_min_p_sample", {"min_p_sample": _replaced(
+        _SORTED_34, "    pick = torch.multinomial(w, 1,", "    pick = torch.multinomial(w.clamp(min=1e-12), 1,", once=True)}),
+    "min_p_sorted_slack_of_1e15_under_the_threshold": ("test_min_p_sample", {"min_p_sample": _replaced(
+        _SORTED_34, "    keep = ratio >= min_p\n", "    keep = ratio >= min_p - 1e-15\n", once=True)}),
+    "min_p_sorted_last_kept_share_one_minus_the_others": ("test_min_p_sample", {"min_p_sample": _replaced(
+        _SORTED_34, "    pick = torch.multinomial(w, 1,",
+        "    w = w / w.sum(dim=-1, keepdim=True)\n"
+        "    last = keep.sum(dim=-1, keepdim=True) - 1  # the smallest kept share: one minus the others\n"
+        "    w = w.scatter(1, last, (1 - (w.sum(dim=-1, keepdim=True) - w.gather(1, last))).clamp(min=0))\n"
+        "    pick = torch.multinomial(w, 1,", once=True)}),
+    "min_p_sorted_draw_not_mapped_back": ("test_min_p_sample", {"min_p_sample": _replaced(
+        _SORTED_34, "    return torch.gather(order, 1, pick).squeeze(1)\n", "    return pick.squeeze(1)\n", once=True)}),
+}
+MUTANTS.update(ROUND_34)
+place_mutants(MUTANTS, MUTANT_BATCHES, list(ROUND_34), "new")
