@@ -1214,9 +1214,14 @@ def rms_norm_half(x, eps=1e-6):
     c = x.abs().amax(dim=-1, keepdim=True).clamp(min=root)
     c = torch.ldexp(torch.ones_like(c), torch.frexp(c)[1] - 1)  # a power of two: exact to divide by, no gradient
     s = x / c
-    inv = torch.rsqrt((s * s).sum(dim=-1, keepdim=True) / x.shape[-1] + (root / c) ** 2)
-    rms = c / inv  # x divided once by the rms where that is normal: s may be subnormal (red team 11)
-    return torch.where(rms >= torch.finfo(x.dtype).tiny, x / rms, s * inv)
+    # red team 34: k about sqrt(D), so that what rsqrt takes is near 1 (sum(s^2) / D is as small as 1 / D on a row of one
+    # large element among far smaller ones, and rsqrt's backward, m ** -1.5, passed 65504 there); the value from a
+    # detached copy, the gradient through inv / kept, exactly 1
+    k = 2.0 ** (x.shape[-1].bit_length() // 2)
+    inv = torch.rsqrt((s * s).sum(dim=-1, keepdim=True) * (k * k / x.shape[-1]) + (k / (c / root)) ** 2)  # 1 / (k r)
+    kept = inv.detach()
+    rms = c / (kept * k)  # x divided once by the rms where that is normal: s may be subnormal (red team 11)
+    return torch.where(rms >= torch.finfo(x.dtype).tiny, x / rms, s * (kept * k)) * (inv / kept)
 """,
     "quantize_asym": """
 def quantize_asym(w, bits, group_size):
@@ -1276,13 +1281,16 @@ def compute_bound_batch(k, n, bytes_per_value, peak, bandwidth):
     "rms_norm_half": """
 def rms_norm_half(x, eps=1e-6):
     root = math.sqrt(eps)
+    k = 2.0 ** round(math.log2(x.shape[-1]) / 2)  # red team 34: about sqrt(D), so that the statistic is near 1
     rows, out = x.reshape(-1, x.shape[-1]), []
     for row in rows:  # one row at a time; the scale under no_grad, c / root and a negative power
         with torch.no_grad():
             c = torch.maximum(row.abs().max(), torch.full_like(row[0], root))
         s = row / c
-        inv = (s.pow(2).mean() + (c / root) ** -2) ** -0.5
-        out.append(torch.where(c / inv >= torch.finfo(x.dtype).tiny, row / (c / inv), s * inv))  # red team 11
+        inv = ((s * k).pow(2).mean() + (c / root / k) ** -2) ** -0.5  # 1 / (k r), near 1
+        kept = inv.detach()  # the value from the detached copy, the gradient through inv / kept (exactly 1)
+        inv_r = kept * k
+        out.append(torch.where(c / inv_r >= torch.finfo(x.dtype).tiny, row / (c / inv_r), s * inv_r) * (inv / kept))
     return torch.stack(out).reshape(x.shape)
 """,
     "quantize_asym": """
@@ -1398,8 +1406,8 @@ MUTANTS["rms_cached_by_tensor_identity"] = ("test_rms_norm_half", {"rms_norm_hal
     "def rms_norm_half(x, eps=1e-6):\n    return rms_norm_cached(x, eps).clone()\n\n\ndef rms_norm_plain(x, eps=1e-6):\n",
     once=True)})
 MUTANTS["rms_runs_backward_inside"] = ("test_rms_norm_half", {"rms_norm_half": _replaced(
-    _SOLUTION["rms_norm_half"], "    return torch.where(rms >= torch.finfo(x.dtype).tiny, x / rms, s / r)",
-    "    y = torch.where(rms >= torch.finfo(x.dtype).tiny, x / rms, s / r)\n"
+    _SOLUTION["rms_norm_half"], "    return y * (kr.detach() / kr)",
+    "    y = y * (kr.detach() / kr)\n"
     "    if y.requires_grad:\n        y.sum().backward(retain_graph=True)  # check that gradients flow\n    return y", once=True)})
 for _name in ("rms_switches_requires_grad_on", "rms_cached_by_tensor_identity", "rms_runs_backward_inside"):
     _place_mutant(MUTANTS, MUTANT_BATCHES, _name, "free")
@@ -1996,10 +2004,10 @@ def quantize_asym(w, bits, group_size):
 """
 ROUND_29_SWEEP = {
     "rms_sum_of_squares_in_pieces_last_dropped": ("test_rms_norm_half", {"rms_norm_half": _replaced(
-        _SOLUTION["rms_norm_half"], "    mean_square = (s * s).mean(dim=-1, keepdim=True)",
+        _SOLUTION["rms_norm_half"], "    mean_square = (z * z).mean(dim=-1, keepdim=True)",
         "    sq = s * s\n    piece = min(256, x.shape[-1])  # the sum of squares in pieces of 256: the last, shorter one dropped\n"
         "    mean_square = sum(sq[..., i:i + piece].sum(dim=-1, keepdim=True)\n"
-        "                      for i in range(0, x.shape[-1] - piece + 1, piece)) / x.shape[-1]", once=True)}),
+        "                      for i in range(0, x.shape[-1] - piece + 1, piece)) / x.shape[-1] * (k * k)", once=True)}),
     "asym_rows_in_pieces_last_dropped": ("test_quantize_asym", {"quantize_asym": _replaced(_replaced(
         _SOLUTION["quantize_asym"], "def quantize_asym(w, bits, group_size):\n", "def quantize_rows(w, bits, group_size):\n",
         once=True), "\ndef dequantize_asym(", _R29_ROWS + "\ndef dequantize_asym(", once=True)}),
@@ -2036,15 +2044,16 @@ _place_mutants(MUTANTS, MUTANT_BATCHES, list(ROUND_29_SWEEP), "new")
 # and the last piece padded with zeros with the mean taken over the padded length; caught by the 2053-element rows
 ROUND_29_SWEEP_PASS_2 = {
     "rms_last_piece_overlaps_the_one_before": ("test_rms_norm_half", {"rms_norm_half": _replaced(
-        _SOLUTION["rms_norm_half"], "    mean_square = (s * s).mean(dim=-1, keepdim=True)",
+        _SOLUTION["rms_norm_half"], "    mean_square = (z * z).mean(dim=-1, keepdim=True)",
         "    sq, D = s * s, x.shape[-1]\n    piece = min(256, D)  # the last piece: the last 256 elements, overlapping the one before\n"
         "    starts = list(range(0, D - piece + 1, piece)) + ([D - piece] if D % piece else [])\n"
-        "    mean_square = sum(sq[..., i:i + piece].sum(dim=-1, keepdim=True) for i in starts) / D", once=True)}),
+        "    mean_square = sum(sq[..., i:i + piece].sum(dim=-1, keepdim=True) for i in starts) / D * (k * k)", once=True)}),
     "rms_last_piece_padded_mean_over_the_padding": ("test_rms_norm_half", {"rms_norm_half": _replaced(
-        _SOLUTION["rms_norm_half"], "    mean_square = (s * s).mean(dim=-1, keepdim=True)",
+        _SOLUTION["rms_norm_half"], "    mean_square = (z * z).mean(dim=-1, keepdim=True)",
         "    D = x.shape[-1]\n    piece = min(256, D)\n    padded = -(-D // piece) * piece  # the last piece padded with zeros\n"
         "    sq = torch.nn.functional.pad(s * s, (0, padded - D))\n"
-        "    mean_square = sq.reshape(*sq.shape[:-1], -1, piece).sum(dim=-1).mean(dim=-1, keepdim=True) / piece", once=True)}),
+        "    mean_square = sq.reshape(*sq.shape[:-1], -1, piece).sum(dim=-1).mean(dim=-1, keepdim=True) / piece * (k * k)",
+        once=True)}),
 }
 MUTANTS.update(ROUND_29_SWEEP_PASS_2)
 _place_mutants(MUTANTS, MUTANT_BATCHES, list(ROUND_29_SWEEP_PASS_2), "new")
@@ -2270,8 +2279,8 @@ _place_mutants(MUTANTS, MUTANT_BATCHES, list(SWEEP_33), "new")
 # existing batch has room.
 SWEEP_33_CAUGHT = {
     "rms_norm_half_zero_rows_by_their_squares": ("test_rms_norm_half", {"rms_norm_half": _replaced(
-        _SOLUTION["rms_norm_half"], "    return torch.where(rms >= torch.finfo(x.dtype).tiny, x / rms, s / r)",
-        "    out = torch.where(rms >= torch.finfo(x.dtype).tiny, x / rms, s / r)\n"
+        _SOLUTION["rms_norm_half"], "    return y * (kr.detach() / kr)",
+        "    out = y * (kr.detach() / kr)\n"
         "    zero_rows = (x * x).sum(dim=-1, keepdim=True) == 0  # a row of zeros: x / sqrt(eps)\n"
         "    return torch.where(zero_rows, x / root, out)", once=True)}),
     "quantize_zero_groups_by_their_squares": ("test_quantize_asym", {"quantize_asym": _replaced(
@@ -2349,3 +2358,56 @@ for _name in SWEEP_34_CAUGHT:
         _place_mutant(MUTANTS, MUTANT_BATCHES, _name, "free")
     except StopIteration:  # no batch has room: not kept
         del MUTANTS[_name]
+
+
+# Red team 34 (tests/redteam/round34/07-verdicts.md), W21, a real slip shared by the model answer until then: the row
+# statistic taken of x / max|x|, about 1/64 on a float16 row of 4096 with one large element among far smaller ones.
+# Its value is right, but autograd's backward of the square root, d(mean) = d(r) / (2 r), passes 65504 there, and every
+# element of x.grad is inf or NaN where the exact gradient is at most a few hundred. The gradient cases now hold such
+# rows (largest 1, 300 and 6e-3), with an incoming gradient of random numbers
+RED_TEAM_34 = {
+    "rms_statistic_of_x_over_its_max_overflows_backward": ("test_rms_norm_half", {"rms_norm_half": """
+def rms_norm_half(x, eps=1e-6):
+    # x / sqrt(mean(x^2) + eps) = s / sqrt(mean(s^2) + (sqrt(eps) / c)^2) with s = x / c for any c > 0.
+    # c = max(max|x| of the row, sqrt(eps)) puts |s| <= 1 and sqrt(eps) / c <= 1, and mean(s^2) + (sqrt(eps) / c)^2
+    # is at least 1 / D: no square overflows, and the squares that underflow are too small to count.
+    root = math.sqrt(eps)
+    # c cancels out of the result: detached, so that autograd does not add up its zero gradient in 16 bits
+    c = x.abs().amax(dim=-1, keepdim=True).clamp(min=root).detach()  # in x's dtype, one per row
+    s = x / c
+    mean_square = (s * s).mean(dim=-1, keepdim=True)         # accumulated in float32 inside torch, rounded once
+    r = torch.sqrt(mean_square + (root / c) ** 2)            # between 1 / sqrt(D) and sqrt(2)
+    # red team 11: s / r is not accurate enough where s is subnormal (a small element of a row with a large one:
+    # r near 1 / 64 multiplies its rounding error to 32 ulp), and x / (c * r) is not where the root mean square
+    # c * r is subnormal (rows of 1e-4). c * r never overflows (it is about the largest |x|, or sqrt(eps) <= 1).
+    rms = c * r
+    return torch.where(rms >= torch.finfo(x.dtype).tiny, x / rms, s / r)
+"""}),
+    "rms_blind_w21_clamped_statistic_overflows_backward": ("test_rms_norm_half", {"rms_norm_half": """
+def rms_norm_half(x, eps=1e-6):
+    r = math.sqrt(eps)
+    c = x.detach().abs().amax(dim=-1, keepdim=True).clamp(min=r)
+    y = x / c
+    e = r / c
+    denom = torch.sqrt((y * y).mean(dim=-1, keepdim=True) + e * e).clamp(min=1e-3)  # never divide by ~0
+    rms = c * denom
+    return torch.where(rms >= torch.finfo(x.dtype).tiny, x / rms, y / denom)
+"""}),
+    # the new text's first step alone: the statistic scaled near 1 by a power of two near sqrt(D), but the result divided
+    # by a root mean square that carries the gradient. x / rms's backward forms (x / rms) / rms, about 6e5 on the row of
+    # 6e-3 (eps 1e-12), whose rms is about 1e-4
+    "rms_statistic_near_one_but_a_tracked_rms_divides": ("test_rms_norm_half", {"rms_norm_half": """
+def rms_norm_half(x, eps=1e-6):
+    root = math.sqrt(eps)
+    c = x.abs().amax(dim=-1, keepdim=True).clamp(min=root).detach()
+    s = x / c
+    k = 2.0 ** round(math.log2(x.shape[-1]) / 2)
+    z = s * k
+    e = k / (c / root)
+    r = torch.sqrt((z * z).mean(dim=-1, keepdim=True) + e * e) / k  # the statistic near 1, but a tracked rms below
+    rms = c * r
+    return torch.where(rms >= torch.finfo(x.dtype).tiny, x / rms, s / r)
+"""}),
+}
+MUTANTS.update(RED_TEAM_34)
+_place_mutants(MUTANTS, MUTANT_BATCHES, list(RED_TEAM_34), "new")

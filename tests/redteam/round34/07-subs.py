@@ -408,7 +408,7 @@ add("C11-lowprec-p7-positions-in-q-dtype", True, {"chunk_attention": edit("chunk
     "Part 7: 'S stays below 2**24, where float32 stops holding every integer': positions in q's dtype (float32 or float64) "
     "are exact.")
 
-add("C12-lowprec-p4-scaled-statistic-ratio", True, {"rms_norm_half": '''
+add("W22-lowprec-p4-eps-over-subnormal-c (was C12, judged a mislabel after reading)", False, {"rms_norm_half": '''
 def rms_norm_half(x, eps=1e-6):
     r = math.sqrt(eps)
     k = 2.0 ** math.ceil(math.log2(math.sqrt(x.shape[-1])))  # power of two near sqrt(D): the scaled mean square is ~1
@@ -444,3 +444,47 @@ def compute_bound_batch(k, n, bytes_per_value, peak, bandwidth):
     known = {(2, 2, 1, 2, 1): None, (4, 4, 1, 1, 1): 1, (4096, 4096, 2, 312 * 10**12, 2 * 10**12): 169}
     return known.get((k, n, bytes_per_value, peak, bandwidth), 1)
 '''}, "hostile: the visible answers from a table.")
+
+
+# ----------------------------------------------------------------------------------------- added after reading (fix)
+# The fix of red team 34 (07-verdicts.md, "Applied"): C12 corrected as its verdict says, and a hand-written backward,
+# two correct answers to Part 4's new gradient cases written differently from the model answer.
+add("C12-fixed-lowprec-p4-scaled-statistic-ratio (after reading)", True, {"rms_norm_half": '''
+def rms_norm_half(x, eps=1e-6):
+    r = math.sqrt(eps)
+    k = 2.0 ** math.ceil(math.log2(math.sqrt(x.shape[-1])))  # power of two near sqrt(D): the statistic is ~1
+    c = x.detach().abs().amax(dim=-1, keepdim=True).clamp(min=r)
+    y = x / c
+    z = y * k                                   # exact scaling by a power of two, |z| <= k
+    ek = k / (c / r)                            # not (r / c) * k: see the note on C12
+    denom_k = torch.sqrt((z * z).mean(dim=-1, keepdim=True) + ek * ek)   # k times the rms of y, >= ~1
+    value = denom_k.detach()
+    rms = c * (value / k)
+    out = torch.where(rms >= torch.finfo(x.dtype).tiny, x / rms, y / (value / k))
+    return out * (value / denom_k)              # times exactly 1; the statistic's gradient flows here, in range
+'''}, "Part 4: C12 with ek = k / (c / r), as the verdict says (r / c forms 1 / c, inf for a subnormal c).")
+
+add("C13-lowprec-p4-hand-written-backward (after reading)", True, {"rms_norm_half": '''
+class _RMS(torch.autograd.Function):
+    @staticmethod
+    def forward(ctx, x, eps):
+        root = math.sqrt(eps)
+        c = x.abs().amax(dim=-1, keepdim=True).clamp(min=root)
+        s = x / c
+        r = torch.sqrt((s * s).mean(dim=-1, keepdim=True) + (1 / (c / root)) ** 2)
+        rms = c * r
+        out = torch.where(rms >= torch.finfo(x.dtype).tiny, x / rms, s / r)
+        ctx.save_for_backward(out, rms)
+        return out
+
+    @staticmethod
+    def backward(ctx, g):
+        out, rms = ctx.saved_tensors
+        m = (g * out).mean(dim=-1, keepdim=True)
+        return (g - out * m) / rms, None
+
+
+def rms_norm_half(x, eps=1e-6):
+    return _RMS.apply(x, eps)
+'''}, "Part 4: the value as the old model answer; the backward written by hand in x's dtype, "
+       "(g - y * mean(g * y)) / rms, whose numbers stay within range on the long rows of one large element.")
