@@ -1561,3 +1561,53 @@ for _name in SWEEP_34_CAUGHT:
         place_mutant(MUTANTS, MUTANT_BATCHES, _name, "free")
     except StopIteration:  # no batch has room: not kept
         del MUTANTS[_name]
+
+
+# Red team 34 (tests/redteam/round34/04-verdicts.md). Part 2 (the magic-number student): the bias clamped at -65504 "so
+# that it stays finite in float16", which no hidden case reached (the farthest bias was about -17 500); Part 2 now has
+# (8, 1, 300 007), whose steepest head reaches about -150 000. Part 8 (the module-registration student): the mode put
+# back with layer.train(layer.training), which sets every submodule to the top flag; requires_grad_(True) on every
+# parameter after the test, which unfreezes frozen ones; the layer called through .forward, which skips its hooks; and
+# torch's global random state saved and put back between the two calls of a trial, so that a dropout drawing from it
+# drops the same entries twice. Part 8 now has a model with a block in the other mode and frozen parameters, modules with
+# a forward hook and a forward pre-hook, and a dropout drawing from the global generator at T = 1.
+ROUND_34 = {
+    "alibi_block_clamped_at_float16_min": ("test_alibi_block", {"alibi_block": _replaced_code(
+        _MODEL["alibi_block"], "    return bias, key_pos <= query_pos",
+        "    bias = bias.clamp(min=-65504.0)  # stays finite if the caller uses float16\n"
+        "    return bias, key_pos <= query_pos", once=True)}),
+    "equivariance_mode_put_back_with_train_flag": ("test_equivariance", {"equivariance": _replaced_code(
+        _MODEL["equivariance"], "    worst = max(gaps)\n",
+        "    worst = max(gaps)\n"
+        "    if isinstance(layer, torch.nn.Module):\n"
+        "        layer.train(layer.training)  # put the mode back as it was\n", once=True)}),
+    "equivariance_parameters_thawed_after": ("test_equivariance", {"equivariance": _replaced_code(_replaced_code(
+        _MODEL["equivariance"], "    t = x.shape[1]\n",
+        "    t = x.shape[1]\n"
+        "    params = list(layer.parameters()) if isinstance(layer, torch.nn.Module) else []\n"
+        "    for p in params:\n"
+        "        p.requires_grad_(False)  # no graph while testing\n", once=True),
+        "    worst = max(gaps)\n",
+        "    worst = max(gaps)\n"
+        "    for p in params:\n"
+        "        p.requires_grad_(True)\n", once=True)}),
+    "equivariance_forward_skips_hooks": ("test_equivariance", {"equivariance": _replaced_code(
+        _MODEL["equivariance"], "    t = x.shape[1]\n",
+        "    t = x.shape[1]\n"
+        "    layer = layer.forward if isinstance(layer, torch.nn.Module) else layer  # skip the __call__ overhead\n",
+        once=True)}),
+    "equivariance_global_rng_replayed": ("test_equivariance", {"equivariance": _replaced_code(_replaced_code(
+        _MODEL["equivariance"], "        reference = layer(x)\n",
+        "        state = torch.get_rng_state()  # every call draws the same dropout mask: a fair comparison\n"
+        "        reference = layer(x)\n", once=True),
+        "            perm = torch.randperm(t, generator=generator)\n",
+        "            perm = torch.randperm(t, generator=generator)\n"
+        "            torch.set_rng_state(state)\n", once=True)}),
+}
+MUTANTS.update(ROUND_34)
+# no batch has room for a test_equivariance mutant (a batch names each graded test once): one new batch at most, the
+# other Part 8 mutants each run alone
+place_mutants(MUTANTS, MUTANT_BATCHES, ["alibi_block_clamped_at_float16_min", "equivariance_mode_put_back_with_train_flag"],
+              "new")
+place_mutants(MUTANTS, MUTANT_BATCHES, ["equivariance_parameters_thawed_after", "equivariance_forward_skips_hooks",
+                                        "equivariance_global_rng_replayed"], "alone")
