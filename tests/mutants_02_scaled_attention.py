@@ -1342,12 +1342,15 @@ class FixedSelfAttention(SeedSelfAttention):
         q, k, v = self.query(x), self.key(x), self.value(x)
         # round 11, refbind pass: the masks from Parts 3 and 4, by keyword
         allowed = causal_mask(t=t, s=t, offset=0) if causal else torch.ones(t, t, dtype=torch.bool, device=x.device)
-        if lengths is not None:
-            left, _ = padding_mask(lengths=lengths, s=t)  # real tokens in the last slots
-            real = left.flip(-1)                          # the lesson's right padding: the same rows read backwards
-            allowed = allowed & real[:, None, :] & real[:, :, None]
-        out, _ = masked_attention(q, k, v, allowed)
-        return out
+        if lengths is None:
+            return masked_attention(q, k, v, allowed)[0]
+        left, _ = padding_mask(lengths=lengths, s=t)  # real tokens in the last slots
+        real = left.flip(-1)                          # the lesson's right padding: the same rows read backwards
+        # red team 34: Part 5 promises finite gradients only where a query has an allowed key, so every query keeps
+        # key 0 (a real key of every real query) and the padding queries' rows are zeroed here
+        keys = real | (torch.arange(t, device=x.device) == 0)[None, :]
+        out, _ = masked_attention(q, k, v, allowed & keys[:, None, :])
+        return out.masked_fill(~real[:, :, None], 0.0)
 """, "padding_mask": PADDING_CALLING_CAUSAL}
 
 CORRECT_VARIANTS = {
@@ -2270,3 +2273,54 @@ ROUND_34_SWEEP = {
 }
 MUTANTS.update(ROUND_34_SWEEP)
 place_mutants(MUTANTS, MUTANT_BATCHES, list(ROUND_34_SWEEP), "new")
+
+# Red team 34 (tests/redteam/round34/02-verdicts.md), two slips in Part 7 and the composer's class in Part 4.
+# w15, the composer: Part 7 built on Part 5's masked_attention with padding queries that have no allowed key, kept
+# because the stand-in bound to masked_attention sent no NaN back from such a row, which Part 5's text does not promise;
+# the stand-in is now exactly as wide as Part 5's text (NaN gradients from an empty row), and layer_calls_part_5 gives
+# every query key 0 and zeroes the padding rows itself. w16, the module-registration student: nanoGPT's causal buffer of
+# 1024 rows registered in __init__ (and a plain attribute of the same), unseen while no test went past T = 521 or read
+# the layer's state; a fresh layer now holds exactly what SeedSelfAttention's constructor makes. Part 4's stand-in for
+# Part 3 answered offset -1 (outside Part 3's text, where a correct Part 3 sliced from a table fails): it now refuses
+# calls outside Part 3's text, and a Part 4 built on Part 3 without the full-row branch loses Part 4.
+ROUND_34 = {
+    "fix_builds_on_masked_attention_with_empty_rows": ("test_fixed_self_attention", {"fixed_self_attention": """
+class FixedSelfAttention(SeedSelfAttention):
+    def forward(self, x, lengths=None, causal=False):
+        B, T, _ = x.shape
+        q, k, v = self.query(x), self.key(x), self.value(x)
+        allowed = torch.ones(B, T, T, dtype=torch.bool)
+        if causal:
+            allowed = allowed & causal_mask(T, T, 0)
+        if lengths is not None:
+            real = torch.arange(T)[None, :] < lengths.long()[:, None]
+            allowed = allowed & real[:, None, :] & real[:, :, None]   # padding queries see nothing -> zero rows
+        out, _ = masked_attention(q, k, v, allowed)                     # Part 5: 1/sqrt(d_k), zero rows
+        return out
+"""}),
+    "fix_nanogpt_causal_buffer_in_init": ("test_fixed_self_attention", {"fixed_self_attention": _replaced(_replaced(
+        FIX_MODEL, "class FixedSelfAttention(SeedSelfAttention):\n",
+        "class FixedSelfAttention(SeedSelfAttention):\n"
+        "    def __init__(self, embed_dim, head_dim):\n"
+        "        super().__init__(embed_dim, head_dim)\n"
+        "        self.register_buffer(\"bias\", torch.tril(torch.ones(1024, 1024)).view(1, 1024, 1024))  # block_size\n\n",
+        once=True),
+        "            allowed = allowed.tril()                                  # key j <= query i, the diagonal included\n",
+        "            allowed = self.bias[0, :t, :t] != 0\n", once=True)}),
+    "fix_causal_mask_attribute_in_init": ("test_fixed_self_attention", {"fixed_self_attention": _replaced(_replaced(
+        FIX_MODEL, "class FixedSelfAttention(SeedSelfAttention):\n",
+        "class FixedSelfAttention(SeedSelfAttention):\n"
+        "    def __init__(self, embed_dim, head_dim):\n"
+        "        super().__init__(embed_dim, head_dim)\n"
+        "        self.mask = torch.tril(torch.ones(1024, 1024, dtype=torch.bool))  # block_size, made once\n\n",
+        once=True),
+        "            allowed = allowed.tril()                                  # key j <= query i, the diagonal included\n",
+        "            allowed = self.mask[:t, :t]\n", once=True)}),
+    "padding_mask_calls_causal_mask_at_offset_minus_1": ("test_padding_mask", {"padding_mask": _replaced(
+        PADDING_CALLING_CAUSAL,
+        "        rows.append(~causal_mask(1, s, s - n - 1)[0] if n < s else torch.ones(s, dtype=torch.bool))\n",
+        "        rows.append(~causal_mask(1, s, s - n - 1)[0])  # a full row: offset -1, no key before slot 0\n",
+        once=True)}),
+}
+MUTANTS.update(ROUND_34)
+place_mutants(MUTANTS, MUTANT_BATCHES, list(ROUND_34), "new")
