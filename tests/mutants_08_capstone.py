@@ -1836,3 +1836,49 @@ ROUND_34_SWEEP = {
 }
 MUTANTS.update(ROUND_34_SWEEP)
 place_mutants(MUTANTS, MUTANT_BATCHES, list(ROUND_34_SWEEP), "new")
+
+
+# Round 34, blind red team (tests/redteam/round34/08-verdicts.md): four slips in three classes. Part 2: a rate within
+# 1e-12 of floor snapped onto it (the last steps of a long schedule lie 2.5e-15 above it). Part 8: empty-string tokens
+# dropped before counting. Parts 6 and 7, the module-state class: a decoder module switched to eval mode for the call
+# and put back with module.train(was) (which sets every submodule to the root's mode), requires_grad switched off and
+# back on for every parameter (a frozen one ends unfrozen), and forward() called directly (the caller's hooks skipped).
+# The hidden tests now use a decoder whose output depends on its mode, with a child in the other mode, a frozen
+# parameter and a forward hook. Every batch holds a Part 6 mutant: the Part 6 one opens the one new batch
+_SOL_34B = solution_code(CHAPTER)
+_LIVE_34B = "    live = [([], 0.0)]\n"
+_BEAM_RETURN_34B = "    return max(finished, key=lambda pair: pair[0])[1]"
+_EVAL_34B = ("    was = next_logprobs.training if isinstance(next_logprobs, torch.nn.Module) else None\n"
+             "    if was is not None:\n        next_logprobs.eval()  # no dropout while decoding\n")
+_RESTORE_34B = "    if was is not None:\n        next_logprobs.train(was)\n"
+ROUND_34_BLIND = {
+    "lr_snaps_to_floor_near_it": ("test_lr_at", {"lr_at": _replaced(
+        _SOL_34B["lr_at"], "    return floor + (peak - floor) * 0.5 * (1 + math.cos(math.pi * progress))",
+        "    lr = floor + (peak - floor) * 0.5 * (1 + math.cos(math.pi * progress))\n"
+        "    return float(floor) if abs(lr - floor) < 1e-12 else lr  # rounding residue at the end of the cosine",
+        once=True)}),
+    "bleu_drops_empty_tokens": ("test_bleu", {"bleu": _replaced(
+        _SOL_34B["bleu"], "    for hyp, ref in zip(hypotheses, references):\n",
+        "    for hyp, ref in zip(hypotheses, references):\n"
+        "        hyp = [w for w in hyp if w]  # empty strings from split(' ')\n        ref = [w for w in ref if w]\n",
+        once=True)}),
+    "beam_freezes_then_unfreezes_every_parameter": ("test_beam_search", {"beam_search": _replaced(_replaced(
+        _SOL_34B["beam_search"], _LIVE_34B,
+        "    params = list(next_logprobs.parameters()) if isinstance(next_logprobs, torch.nn.Module) else []\n"
+        "    for p in params:\n        p.requires_grad_(False)  # decoding needs no graph\n" + _LIVE_34B, once=True),
+        _BEAM_RETURN_34B, "    for p in params:\n        p.requires_grad_(True)\n" + _BEAM_RETURN_34B, once=True)}),
+    "beam_eval_then_restores_the_root_mode": ("test_beam_search", {"beam_search": _replaced(_replaced(
+        _SOL_34B["beam_search"], _LIVE_34B, _EVAL_34B + _LIVE_34B, once=True),
+        _BEAM_RETURN_34B, _RESTORE_34B + _BEAM_RETURN_34B, once=True)}),
+    "beam_calls_forward_skipping_hooks": ("test_beam_search", {"beam_search": _replaced(
+        _SOL_34B["beam_search"], _LIVE_34B,
+        "    next_logprobs = getattr(next_logprobs, 'forward', next_logprobs)  # a module's own computation\n" + _LIVE_34B,
+        once=True)}),
+    "sample_eval_then_restores_the_root_mode": ("test_sample", {"sample": _replaced(_replaced(
+        _SOL_34B["sample"], "    outs = [[] for _ in starts]\n", _EVAL_34B + "    outs = [[] for _ in starts]\n", once=True),
+        "    return outs", _RESTORE_34B + "    return outs", once=True)}),
+}
+MUTANTS.update(ROUND_34_BLIND)
+_BATCHES_BEFORE_34B = len(MUTANT_BATCHES)
+place_mutants(MUTANTS, MUTANT_BATCHES, list(ROUND_34_BLIND), "new")
+assert len(MUTANT_BATCHES) <= _BATCHES_BEFORE_34B + 1, "round 34 (blind): at most one new batch"

@@ -2222,3 +2222,51 @@ ROUND_34_SWEEP = {
 }
 MUTANTS.update(ROUND_34_SWEEP)
 place_mutants(MUTANTS, MUTANT_BATCHES, list(ROUND_34_SWEEP), "new")
+
+
+# Round 34, blind red team (tests/redteam/round34/09-verdicts.md): three slips, one class (module state and hooks around
+# a call). Part 5: the layers switched to eval mode for the call and put back with m.train(was) (which sets every
+# submodule to the root's mode), and attn.forward(z) called directly (the caller's hooks skipped); Part 8: the step
+# module switched to eval and put back the same way. The hidden tests now use modules whose outputs depend on their
+# mode, with a child in the other mode, a frozen parameter and a forward hook; the forms that switch requires_grad off
+# and back on for every parameter have a mutant in Part 5
+_SOL_34B = solution_code(CHAPTER)
+_WRAP_34B = """
+
+def block_variant(x, attn, ffn, norm_1, norm_2, layout, post_norms=None):
+    mods = [m for m in (attn, ffn, norm_1, norm_2, *(post_norms or ())) if isinstance(m, torch.nn.Module)]
+    {before}
+    try:
+        return block_variant_core(x, attn, ffn, norm_1, norm_2, layout, post_norms)
+    finally:
+        {after}
+"""
+_BLOCK_CORE_34B = _changed(_SOL_34B["block_variant"], "def block_variant(", "def block_variant_core(", once=True)
+ROUND_34_BLIND = {
+    "block_eval_then_restores_the_root_modes": ("test_block_variant", {"block_variant": _BLOCK_CORE_34B + _WRAP_34B.format(
+        before="modes = [m.training for m in mods]\n    for m in mods:\n        m.train(False)  # no dropout in the block",
+        after="for m, was in zip(mods, modes):\n            m.train(was)")}),
+    "block_freezes_then_unfreezes_every_parameter": ("test_block_variant", {"block_variant": _BLOCK_CORE_34B + _WRAP_34B.format(
+        before="params = [p for m in mods for p in m.parameters()]\n    for p in params:\n        p.requires_grad_(False)",
+        after="for p in params:\n            p.requires_grad_(True)")}),
+    "block_calls_forward_skipping_hooks": ("test_block_variant", {"block_variant": _changed(
+        _SOL_34B["block_variant"], "def block_variant(x, attn, ffn, norm_1, norm_2, layout, post_norms=None):\n",
+        "def block_variant(x, attn, ffn, norm_1, norm_2, layout, post_norms=None):\n"
+        "    attn, ffn, norm_1, norm_2 = (getattr(f, 'forward', f) for f in (attn, ffn, norm_1, norm_2))\n"
+        "    if post_norms is not None:\n        post_norms = tuple(getattr(f, 'forward', f) for f in post_norms)\n",
+        once=True)}),
+    "generate_eval_then_restores_the_root_mode": ("test_generate_with_cache", {"generate_with_cache": _changed(
+        _SOL_34B["generate_with_cache"],
+        "def generate_with_cache(step, prompt, max_new_tokens, eos_id, pad_id, temperature, penalty, generator):\n",
+        "def generate_with_cache(step, prompt, max_new_tokens, eos_id, pad_id, temperature, penalty, generator):\n"
+        "    was = step.training if isinstance(step, torch.nn.Module) else None\n"
+        "    if was is not None:\n        step.eval()  # generation runs without dropout\n"
+        "    try:\n        return generate_core(step, prompt, max_new_tokens, eos_id, pad_id, temperature, penalty, "
+        "generator)\n    finally:\n        if was is not None:\n            step.train(was)\n\n\n"
+        "def generate_core(step, prompt, max_new_tokens, eos_id, pad_id, temperature, penalty, generator):\n",
+        once=True)}),
+}
+MUTANTS.update(ROUND_34_BLIND)
+_BATCHES_BEFORE_34B = len(MUTANT_BATCHES)
+place_mutants(MUTANTS, MUTANT_BATCHES, list(ROUND_34_BLIND), "new")
+assert len(MUTANT_BATCHES) <= _BATCHES_BEFORE_34B + 1, "round 34 (blind): at most one new batch"
