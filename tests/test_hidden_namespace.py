@@ -161,6 +161,17 @@ def test_the_course_cells_are_read_once_a_process_and_each_caller_gets_its_own_c
     assert guard.bound_names(locked + "z = 3\n") == ["torch", "_seen", "_helper", "z"]  # another text: read again
 
 
+def test_the_course_cells_benchmark_runs_and_refuses_an_unknown_chapter():
+    """benchmarks/grader_cells.py, which measures the cache above, runs (and checks that the cached answers equal the
+    computed ones); an unknown chapter is a clear error."""
+    script = [sys.executable, str(ROOT / "benchmarks" / "grader_cells.py")]
+    done = subprocess.run([*script, "--chapter", "01-rnn-motivation", "--notebooks", "2"], capture_output=True, text=True,
+                          timeout=120)
+    assert done.returncode == 0 and "ratio, every notebook / once a process:" in done.stdout, done.stdout + done.stderr
+    bad = subprocess.run([*script, "--chapter", "99-nothing"], capture_output=True, text=True, timeout=120)
+    assert bad.returncode != 0 and "no chapter '99-nothing' in solutions/" in bad.stderr
+
+
 def test_a_request_answers_only_through_its_keyed_hash_and_ignores_the_notebooks_globals():
     """In a fresh interpreter with the audit hook: a request is evaluated with the builtins as they were (a notebook
     global `len` is not called) and answered as (repr, keyed hash of the nonce and the repr); the grader takes the
