@@ -1718,3 +1718,17 @@ ROUND_33 = {
 }
 MUTANTS.update(ROUND_33)
 place_mutants(MUTANTS, MUTANT_BATCHES, list(ROUND_33), "new")
+
+
+# Red team 34 (tests/redteam/round34/03-verdicts.md), the magic-number student: Part 7's cached entries "cleaned up" with
+# nan_to_num on their way into k and v, which keeps -0.0 and every finite value (every hidden cache was finite) and turns
+# inf into finfo.max. Part 7 now has a cache with inf and -inf entries, compared in k and v, and its text says so (and,
+# for P = 0, that k and v are built from the empty cache too).
+ROUND_34 = {
+    "cache_entries_through_nan_to_num": ("test_cache", {"cache": _replaced_code(_replaced_code(
+        _MODEL["cache"], "    k = torch.cat([past_k, k_new], dim=2)",
+        "    k = torch.cat([past_k.nan_to_num(), k_new], dim=2)", once=True),
+        "    v = torch.cat([past_v, v_new], dim=2)", "    v = torch.cat([past_v.nan_to_num(), v_new], dim=2)", once=True)}),
+}
+MUTANTS.update(ROUND_34)
+place_mutants(MUTANTS, MUTANT_BATCHES, list(ROUND_34), "new")
