@@ -79,8 +79,10 @@ def place_mutant(mutants: dict, batches: list[list[str]], name: str, batch: int 
 def place_mutants(mutants: dict, batches: list[list[str]], names, otherwise: str) -> list[str]:
     """Put each of ``names``, in order, into the first batch with room (:func:`place_mutant` with ``"free"``). One that
     no batch has room for gets a batch of its own, which the next ones may join (``otherwise="new"``), or stays out of
-    the batches and runs alone in a plain process (``otherwise="alone"``). Returns the names left alone."""
-    assert otherwise in ("new", "alone"), otherwise
+    the batches and runs alone in a plain process (``otherwise="alone"``), or is taken out of ``mutants``
+    (``otherwise="drop"``: a mutant already caught, kept only where it costs no notebook). Returns the names left
+    alone or dropped."""
+    assert otherwise in ("new", "alone", "drop"), otherwise
     alone = []
     for name in names:
         try:
@@ -90,6 +92,8 @@ def place_mutants(mutants: dict, batches: list[list[str]], names, otherwise: str
                 place_mutant(mutants, batches, name, None)
             else:
                 alone.append(name)
+                if otherwise == "drop":
+                    del mutants[name]
     return alone
 
 

@@ -1510,12 +1510,8 @@ SWEEP_33_CAUGHT = {
         "        return IDENTITY[d_model]\n"
         "    half = d_model // 2\n", once=True)}),
 }
-for _name in SWEEP_33_CAUGHT:
-    MUTANTS[_name] = SWEEP_33_CAUGHT[_name]
-    try:
-        place_mutant(MUTANTS, MUTANT_BATCHES, _name, "free")
-    except StopIteration:  # no batch has room: not kept
-        del MUTANTS[_name]
+MUTANTS.update(SWEEP_33_CAUGHT)
+place_mutants(MUTANTS, MUTANT_BATCHES, list(SWEEP_33_CAUGHT), "drop")  # no batch with room: not kept
 
 
 # Sweep 34 (tests/redteam/round34/04-sweep.md). Class BH (a float just beside its special value taken as that value):
@@ -1555,12 +1551,8 @@ SWEEP_34_CAUGHT = {
         _MODEL["position"], "    angle = math.atan2(sin, cos) % (2 * math.pi)  # in [0, 2 pi)\n",
         "    angle = math.atan2(sin, cos)\n", once=True)}),
 }
-for _name in SWEEP_34_CAUGHT:
-    MUTANTS[_name] = SWEEP_34_CAUGHT[_name]
-    try:
-        place_mutant(MUTANTS, MUTANT_BATCHES, _name, "free")
-    except StopIteration:  # no batch has room: not kept
-        del MUTANTS[_name]
+MUTANTS.update(SWEEP_34_CAUGHT)
+place_mutants(MUTANTS, MUTANT_BATCHES, list(SWEEP_34_CAUGHT), "drop")  # no batch with room: not kept
 
 
 # Red team 34 (tests/redteam/round34/04-verdicts.md). Part 2 (the magic-number student): the bias clamped at -65504 "so

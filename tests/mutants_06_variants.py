@@ -1810,10 +1810,8 @@ for _name in ROUND_19_SWEEP:
 MUTANTS["min_p_floors_dropped_tokens"] = ("test_min_p_sample", {"min_p_sample": _replaced(
     solution_code(CHAPTER)["min_p_sample"], "    kept = torch.where(keep, probs, torch.zeros_like(probs))\n",
     "    kept = torch.where(keep, probs, torch.zeros_like(probs)).clamp(min=1e-12)\n", once=True)})
-try:
-    place_mutant(MUTANTS, MUTANT_BATCHES, "min_p_floors_dropped_tokens", "free")
-except StopIteration:  # no batch with room: graded in tests/redteam/round19/06-floor.txt instead
-    del MUTANTS["min_p_floors_dropped_tokens"]
+# no batch with room: graded in tests/redteam/round19/06-floor.txt instead
+place_mutants(MUTANTS, MUTANT_BATCHES, ["min_p_floors_dropped_tokens"], "drop")
 
 
 # Round 18's and round 19's Part 6 and Part 7 mutants that no batch had room for (every batch holds a Part 6 and a

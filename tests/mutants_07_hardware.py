@@ -2288,12 +2288,8 @@ SWEEP_33_CAUGHT = {
         "    scale = torch.where((groups * groups).sum(dim=-1) == 0, torch.ones_like(scale), scale)  # a group of zeros\n"
         "    zero = torch.round(-lo / scale)", once=True)}),
 }
-for _name in SWEEP_33_CAUGHT:
-    MUTANTS[_name] = SWEEP_33_CAUGHT[_name]
-    try:
-        _place_mutant(MUTANTS, MUTANT_BATCHES, _name, "free")
-    except StopIteration:  # no batch has room: not kept
-        del MUTANTS[_name]
+MUTANTS.update(SWEEP_33_CAUGHT)
+_place_mutants(MUTANTS, MUTANT_BATCHES, list(SWEEP_33_CAUGHT), "drop")  # no batch with room: not kept
 
 # Sweep 33, Part 7 (left open by the sweep helper for the lead, tests/redteam/round33/07-sweep.md): a hand-written
 # backward that starts by "zeroing" its inputs' gradients (x.grad = None) kept the points, since Part 7's inputs held
@@ -2352,12 +2348,8 @@ SWEEP_34_CAUGHT = {
     "dequant_stores_row_n_too": ("test_split_kv_kernel", {"split_kv_kernel": _replaced(
         _SOLUTION["split_kv_kernel"], "    ok = rows < N\n", "    ok = rows <= N\n", once=True)}),
 }
-for _name in SWEEP_34_CAUGHT:
-    MUTANTS[_name] = SWEEP_34_CAUGHT[_name]
-    try:
-        _place_mutant(MUTANTS, MUTANT_BATCHES, _name, "free")
-    except StopIteration:  # no batch has room: not kept
-        del MUTANTS[_name]
+MUTANTS.update(SWEEP_34_CAUGHT)
+_place_mutants(MUTANTS, MUTANT_BATCHES, list(SWEEP_34_CAUGHT), "drop")  # no batch with room: not kept
 
 
 # Red team 34 (tests/redteam/round34/07-verdicts.md), W21, a real slip shared by the model answer until then: the row

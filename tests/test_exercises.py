@@ -109,6 +109,24 @@ def test_every_chapter_has_a_mutant_spec():
             assert len(tests) == len(set(tests)), f"{chapter}: a batch names one graded test twice: {tests}"
 
 
+def test_place_mutants_fills_free_batches_and_then_opens_one_leaves_alone_or_drops():
+    """A mutant goes into the first batch without another of its test or cell; the rest, by ``otherwise``."""
+    from grading import place_mutants
+
+    def spec():
+        return {"a1": ("test_a", {"a": "x"}), "b1": ("test_b", {"b": "x"}), "a2": ("test_a", {"a": "y"}),
+                "a3": ("test_a", {"a": "z"})}, [["a1"]]
+    mutants, batches = spec()
+    assert place_mutants(mutants, batches, ["b1", "a2", "a3"], "new") == []
+    assert batches == [["a1", "b1"], ["a2"], ["a3"]] and len(mutants) == 4
+    mutants, batches = spec()
+    assert place_mutants(mutants, batches, ["b1", "a2", "a3"], "alone") == ["a2", "a3"]
+    assert batches == [["a1", "b1"]] and set(mutants) == {"a1", "b1", "a2", "a3"}
+    mutants, batches = spec()
+    assert place_mutants(mutants, batches, ["b1", "a2", "a3"], "drop") == ["a2", "a3"]
+    assert batches == [["a1", "b1"]] and list(mutants) == ["a1", "b1"]
+
+
 @pytest.mark.slow
 @pytest.mark.parametrize("chapter", CHAPTERS)
 def test_model_answer_scores_full_marks(graded, chapter):
