@@ -2324,3 +2324,32 @@ class FixedSelfAttention(SeedSelfAttention):
 }
 MUTANTS.update(ROUND_34)
 place_mutants(MUTANTS, MUTANT_BATCHES, list(ROUND_34), "new")
+
+# Round 35 class sweep (tests/redteam/round35/02-sweep.md). Part 7's hidden tests now give a layer that calls Part 3's
+# causal_mask a stand-in exactly as wide as Part 3's text (as Part 4's), so a wrong mask costs Part 3's points only: a
+# mask without its diagonal, written again in Part 7's cell for a layer built on it, loses Part 3 and keeps Part 7 (it
+# lost both before). Class BO: a
+# causal mask of 1024 rows built when the answer cell runs and sliced at each call kept Part 7 while no sequence went
+# past T = 521; one call at T = 1031 (widths of 1, float32) now takes it.
+_MASK_NO_DIAGONAL = """
+def causal_mask(t, s, offset):  # Part 3's mask, written again in the cell that uses it
+    return torch.arange(s)[None, :] < offset + torch.arange(t)[:, None]
+"""
+ROUND_35_SWEEP = {
+    "causal_mask_hides_the_diagonal_with_fix_calling_it": ("test_causal_mask", {"causal_mask": _MASK_NO_DIAGONAL,
+        "fixed_self_attention": _MASK_NO_DIAGONAL + "\n\n" + _replaced(
+            FIX_MODEL,
+            "            allowed = allowed.tril()                                  # key j <= query i, the diagonal included\n",
+            "            allowed = causal_mask(t, t, 0)                             # Part 3's mask\n", once=True)}),
+    "fix_module_level_causal_table_of_1024": ("test_fixed_self_attention", {"fixed_self_attention": _replaced(_replaced(
+        FIX_MODEL, "class FixedSelfAttention(SeedSelfAttention):\n",
+        "_CAUSAL = torch.ones(1024, 1024, dtype=torch.bool).tril()  # block_size, made once\n\n\n"
+        "class FixedSelfAttention(SeedSelfAttention):\n", once=True),
+        "            allowed = allowed.tril()                                  # key j <= query i, the diagonal included\n",
+        "            allowed = _CAUSAL[:t, :t]\n", once=True)}),
+}
+MUTANTS.update(ROUND_35_SWEEP)
+# one new batch for the chapter: the first opens it; the second needs a batch with no Part 7 member, which none is, so
+# it is dropped (caught; its code is in tests/redteam/round35/02-sweep.md)
+place_mutants(MUTANTS, MUTANT_BATCHES, ["causal_mask_hides_the_diagonal_with_fix_calling_it"], "new")
+place_mutants(MUTANTS, MUTANT_BATCHES, ["fix_module_level_causal_table_of_1024"], "drop")
