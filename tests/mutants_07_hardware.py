@@ -2403,3 +2403,17 @@ def rms_norm_half(x, eps=1e-6):
 }
 MUTANTS.update(RED_TEAM_34)
 _place_mutants(MUTANTS, MUTANT_BATCHES, list(RED_TEAM_34), "new")
+
+# Round 35 (tests/redteam/round35/07-sweep.md): the mutation sweep of red team 34's model answer of Part 4. One survivor
+# was a slip: the scaled copy s = x / c divided by r wherever the root mean square is below 1, not only where it is
+# subnormal. Its small elements are subnormal once divided by the row's largest, and r (about 1/64 on rows of one large
+# element) multiplies what they lost to 21-32 units in the last place; the rows of one large element had their largest
+# at 300 and above or 2e-3 and below, and none between. Float16 rows with the largest from 0.7 to 60 now take it.
+ROUND_35_SWEEP = {
+    "rms_scaled_copy_divided_where_rms_below_1": ("test_rms_norm_half", {"rms_norm_half": _replaced(
+        _SOLUTION["rms_norm_half"], "    y = torch.where(rms >= torch.finfo(x.dtype).tiny, x / rms, s / r)\n",
+        "    y = torch.where(rms >= 1, x / rms, s / r)  # x / rms where the rms is large, the scaled copy below\n",
+        once=True)}),
+}
+MUTANTS.update(ROUND_35_SWEEP)
+_place_mutants(MUTANTS, MUTANT_BATCHES, list(ROUND_35_SWEEP), "new")
