@@ -1882,3 +1882,17 @@ MUTANTS.update(ROUND_34_BLIND)
 _BATCHES_BEFORE_34B = len(MUTANT_BATCHES)
 place_mutants(MUTANTS, MUTANT_BATCHES, list(ROUND_34_BLIND), "new")
 assert len(MUTANT_BATCHES) <= _BATCHES_BEFORE_34B + 1, "round 34 (blind): at most one new batch"
+
+# Round 35 class sweep (tests/redteam/round35/08-sweep.md), class BM (odd tokens): Part 8's hidden tests had "" as a
+# token (round 34) but no token of whitespace only, so an answer that dropped " ", "\t" or a no-break space before
+# counting ([t for t in s if t == "" or t.strip()]) kept the part; the text already says a token may hold spaces and
+# to filter nothing out and strip nothing. Cases with such tokens now take it.
+ROUND_35_SWEEP = {
+    "bleu_drops_whitespace_only_tokens": ("test_bleu", {"bleu": _replaced(
+        solution_code(CHAPTER)["bleu"], "    for hyp, ref in zip(hypotheses, references):\n",
+        "    for hyp, ref in zip(hypotheses, references):\n"
+        "        hyp = [t for t in hyp if t == \"\" or t.strip()]  # blank tokens are tokenizer noise\n"
+        "        ref = [t for t in ref if t == \"\" or t.strip()]\n", once=True)}),
+}
+MUTANTS.update(ROUND_35_SWEEP)
+place_mutants(MUTANTS, MUTANT_BATCHES, list(ROUND_35_SWEEP), "new")
