@@ -2270,3 +2270,19 @@ MUTANTS.update(ROUND_34_BLIND)
 _BATCHES_BEFORE_34B = len(MUTANT_BATCHES)
 place_mutants(MUTANTS, MUTANT_BATCHES, list(ROUND_34_BLIND), "new")
 assert len(MUTANT_BATCHES) <= _BATCHES_BEFORE_34B + 1, "round 34 (blind): at most one new batch"
+
+# Round 35 class sweep (tests/redteam/round35/09-sweep.md), class BK: the stand-in of Part 6's rope_llama3 that Parts 7
+# and 8 are graded with rotated float positions and positions past 131 071, which Part 6's text does not promise (int64
+# or int32 positions from 0 to 131 071; a correct Part 6 may keep a table of those positions or check the dtype). It
+# now refuses calls outside that text, and a Part 7 built on Part 6 with float32 positions (torch.zeros(b, t), the
+# default dtype) loses Part 7 (it kept it before).
+ROUND_35_SWEEP = {
+    "ragged_calls_rope_with_float_positions": ("test_ragged_cached_attention", {"ragged_cached_attention": _ragged().replace(
+        "    qg = q.reshape(b, g, h // g, t, dh)\n",
+        "    if dh % 2 == 0:  # Part 6 at position 0: the identity rotation\n"
+        "        q = rope_llama3(q, torch.zeros(b, t))\n"
+        "        keys = rope_llama3(keys, torch.zeros(b, s_max), factor=1.0)\n"
+        "    qg = q.reshape(b, g, h // g, t, dh)\n")}),
+}
+MUTANTS.update(ROUND_35_SWEEP)
+place_mutants(MUTANTS, MUTANT_BATCHES, list(ROUND_35_SWEEP), "new")
