@@ -1732,3 +1732,24 @@ ROUND_34 = {
 }
 MUTANTS.update(ROUND_34)
 place_mutants(MUTANTS, MUTANT_BATCHES, list(ROUND_34), "new")
+
+
+# Round 35 class sweep (tests/redteam/round35/03-sweep.md, class BK): Part 5 built on Part 1's split_heads_interleaved
+# called on (T, D) rows, which Part 1's text does not cover; slipped before this round (the stand-in took any rank)
+ROUND_35_SWEEP = {
+    "contributions_interleaved_split_on_2d_rows": ("test_contributions", {"contributions": """
+def head_contributions(x, params, num_heads):
+    b, t, d = x.shape
+    dh = d // num_heads
+    qkv = x @ params["w_qkv"].T + params["b_qkv"]
+    w_o = params["w_o"].reshape(d, num_heads, dh)
+    out = []
+    for n in range(b):  # one sequence at a time: (T, D) rows dealt out with Part 1's function, Dh "heads" of H
+        q, k, v = (split_heads_interleaved(part, num_heads=dh).permute(2, 0, 1) for part in qkv[n].chunk(3, dim=-1))
+        heads = attention(q, k, v)  # (H, T, Dh)
+        out.append(torch.einsum("htk,ehk->hte", heads, w_o))
+    return torch.stack(out) if out else x.new_zeros(0, num_heads, t, d) + 0 * x.sum()
+"""}),
+}
+MUTANTS.update(ROUND_35_SWEEP)
+place_mutants(MUTANTS, MUTANT_BATCHES, list(ROUND_35_SWEEP), "new")
