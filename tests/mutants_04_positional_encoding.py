@@ -1603,3 +1603,35 @@ place_mutants(MUTANTS, MUTANT_BATCHES, ["alibi_block_clamped_at_float16_min", "e
               "new")
 place_mutants(MUTANTS, MUTANT_BATCHES, ["equivariance_parameters_thawed_after", "equivariance_forward_skips_hooks",
                                         "equivariance_global_rng_replayed"], "alone")
+
+
+# Round 35 class sweep (tests/redteam/round35/04-sweep.md, class BK): Part 7 built on Part 5's rotation or Part 1's
+# table called outside their texts; both slipped before this round (the stand-ins were wider than the texts)
+ROUND_35_SWEEP = {
+    "shift_via_rope_lengths_past_t": ("test_shift", {"shift": """
+def shift_matrix_halves(offset, d_model, base=10000.0):
+    eye = torch.eye(d_model, dtype=torch.float64).reshape(1, d_model, 1, d_model)  # one row in each of D heads
+    # Part 5 turns a single row (T = 1) to position |offset| when lengths = |offset| + 1, past Part 5's 0 <= lengths <= T
+    r = rope_partial_left_padded(eye, torch.tensor([abs(offset)]) + 1, d_model, base)[0, :, 0]
+    return (r.T if offset >= 0 else r).clone()
+"""}),
+    "shift_via_table_float_positions": ("test_shift", {"shift": """
+def shift_matrix_halves(offset, d_model, base=10000.0):
+    half = d_model // 2
+    at = torch.tensor([float(offset)], dtype=torch.float64)  # a float position: Part 1 promises integer ones
+    if d_model >= 4:
+        row = sinusoidal_table_halves(at, d_model, base, dtype=torch.float64)[0]
+        s, c = row[:half], row[half:]
+    else:
+        row = sinusoidal_table_halves(at, 4, base, dtype=torch.float64)[0]
+        s, c = row[:1], row[2:3]
+    m = torch.zeros(d_model, d_model, dtype=torch.float64)
+    i = torch.arange(half)
+    m[i, i], m[i + half, i] = c, s
+    m[i, i + half], m[i + half, i + half] = -s, c
+    return m
+"""}),
+}
+MUTANTS.update(ROUND_35_SWEEP)
+ROUND_35_SWEEP_DROPPED = place_mutants(MUTANTS, MUTANT_BATCHES, ["shift_via_rope_lengths_past_t"], "new")
+ROUND_35_SWEEP_DROPPED += place_mutants(MUTANTS, MUTANT_BATCHES, ["shift_via_table_float_positions"], "drop")
