@@ -2667,3 +2667,39 @@ ROUND_34 = {
 }
 MUTANTS.update(ROUND_34)
 place_mutants(MUTANTS, MUTANT_BATCHES, list(ROUND_34), "new")
+
+
+# Round 35 class sweep (tests/redteam/round35/06-sweep.md): each slipped before this round's hidden cases
+_M35 = solution_code(CHAPTER)
+_NOISE_ROW35 = "            noise[b, :len(row)] = torch.tensor([flag for _, flag in row])"
+ROUND_35_SWEEP = {
+    # Part 7 -- class BL: the cached values cleaned on their way in (inf becomes finfo.max)
+    "gqa_values_nan_to_num": ("test_gqa_cached_attention", {"gqa_cached_attention": _replaced(
+        _M35["gqa_cached_attention"], "    b, h, t, d = q.shape\n",
+        "    b, h, t, d = q.shape\n    k, v = k.nan_to_num(), v.nan_to_num()\n", once=True)}),
+    # Part 5 -- class BK: Part 3's whole_word_chosen called on 1-D rows, which Part 3's text does not cover
+    "spans_whole_word_on_rows": ("test_span_corrupt", {"span_corrupt": _replaced(
+        _M35["span_corrupt"], _NOISE_ROW35,
+        "            noise[b, :len(row)] = whole_word_chosen(torch.ones(len(row), dtype=torch.bool),\n"
+        "                                                    torch.tensor([flag for _, flag in row]))", once=True)}),
+    # Part 6 -- class BO: a table of ranks made at import and sliced
+    "expert_choice_module_arange_4096": ("test_expert_choice", {"expert_choice": "_ARANGE = torch.arange(4096)\n" + _replaced(
+        _M35["expert_choice"], "torch.arange(n)[:, None]", "_ARANGE[:n][:, None]", once=True)}),
+    # Part 7 -- class BL: a clamp to the dtype's range
+    "gqa_values_clamped_to_the_dtypes_range": ("test_gqa_cached_attention", {"gqa_cached_attention": _replaced(
+        _M35["gqa_cached_attention"], "    b, h, t, d = q.shape\n",
+        "    b, h, t, d = q.shape\n    v = v.clamp(torch.finfo(v.dtype).min, torch.finfo(v.dtype).max)\n", once=True)}),
+    # Part 5 -- class BK: 0/1 integer flags
+    "spans_whole_word_integer_flags": ("test_span_corrupt", {"span_corrupt": _replaced(
+        _M35["span_corrupt"], _NOISE_ROW35,
+        "            noise[b, :len(row)] = whole_word_chosen(torch.ones(1, len(row), dtype=torch.long),\n"
+        "                                                    torch.tensor([[int(flag) for _, flag in row]]))[0]", once=True)}),
+}
+MUTANTS.update(ROUND_35_SWEEP)
+# at most one new batch: the first three (one per part) go where there is room or open it; the other two, caught by the
+# same hidden cases, go only where there is room (at this commit all five found room in existing batches)
+place_mutants(MUTANTS, MUTANT_BATCHES, ["gqa_values_nan_to_num", "spans_whole_word_on_rows",
+                                        "expert_choice_module_arange_4096"], "new")
+ROUND_35_SWEEP_DROPPED = place_mutants(MUTANTS, MUTANT_BATCHES, ["gqa_values_clamped_to_the_dtypes_range",
+                                                                  "spans_whole_word_integer_flags"], "drop")
+assert not ROUND_35_SWEEP_DROPPED, ROUND_35_SWEEP_DROPPED
