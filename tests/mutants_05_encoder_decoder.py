@@ -1419,3 +1419,39 @@ def rms_norm(x, weight, eps=1e-6):
 }
 MUTANTS.update(ROUND_33_SWEEP)
 place_mutants(MUTANTS, MUTANT_BATCHES, list(ROUND_33_SWEEP), "new")
+
+
+# Round 35 class sweep (tests/redteam/round35/05-sweep.md): each slipped before this round's hidden cases
+_M35 = _solution_code33(CHAPTER)
+ROUND_35_SWEEP = {
+    # Part 6 -- class BL: cached entries cleaned on their way in (inf becomes finfo.max, or 0)
+    "cached_attention_cache_nan_to_num": ("test_cached_attention", {"cached_attention": _M35["cached_attention"].replace(
+        'torch.cat([cache["k"], k], dim=2), torch.cat([cache["v"], v], dim=2)',
+        'torch.cat([cache["k"].nan_to_num(), k], dim=2), torch.cat([cache["v"].nan_to_num(), v], dim=2)')}),
+    "cached_attention_cache_where_finite": ("test_cached_attention", {"cached_attention": _M35["cached_attention"].replace(
+        'torch.cat([cache["k"], k], dim=2), torch.cat([cache["v"], v], dim=2)',
+        'torch.cat([torch.where(cache["k"].isfinite(), cache["k"], 0.0), k], dim=2), '
+        'torch.cat([torch.where(cache["v"].isfinite(), cache["v"], 0.0), v], dim=2)')}),
+    # Part 3 (b) -- class BK: (a) called with a negative length (new_tokens = 0), which (a)'s text does not cover
+    "request_calls_prefill_with_minus_one": ("test_cache_count_with", {"cache_count_with": """
+def request_dot_products(prompt_len, chunk, new_tokens, layers, heads):
+    total = prefill_dot_products(prompt_len, chunk, layers, heads)
+    steps = max(new_tokens - 1, 0)
+    # the steps are a prefill of new_tokens - 1 positions in chunks of 1, each also meeting the prompt's keys
+    return total + layers * heads * steps * prompt_len + prefill_dot_products(new_tokens - 1, 1, layers, heads)
+"""}),
+    # Part 6 -- class BK: the block's causal mask from Part 4's packed_masks, with float segments Part 4 does not name
+    "cached_attention_packed_masks_float_segments": ("test_cached_attention", {"cached_attention": _M35[
+        "cached_attention"].replace(
+        "    allowed = cols <= rows  # (n, past + n)",
+        "    one = torch.ones(1, n)  # float segments: one pair\n"
+        "    own = packed_masks(one, one)[1][0]  # (n, n) causal\n"
+        "    allowed = torch.cat([torch.ones(n, past, dtype=torch.bool), own], dim=1)")}),
+}
+MUTANTS.update(ROUND_35_SWEEP)
+# at most one new batch (every batch already holds a Part 6 mutant): the first Part 6 mutant opens it, the other two are
+# caught by the same hidden cases and stay out of the batches (their code is in tests/redteam/round35/05-sweep.md)
+place_mutants(MUTANTS, MUTANT_BATCHES, ["request_calls_prefill_with_minus_one", "cached_attention_cache_nan_to_num"], "new")
+ROUND_35_SWEEP_DROPPED = place_mutants(MUTANTS, MUTANT_BATCHES, ["cached_attention_cache_where_finite",
+                                                                  "cached_attention_packed_masks_float_segments"], "drop")
+assert ROUND_35_SWEEP_DROPPED == ["cached_attention_cache_where_finite", "cached_attention_packed_masks_float_segments"]
