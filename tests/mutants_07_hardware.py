@@ -2417,3 +2417,45 @@ ROUND_35_SWEEP = {
 }
 MUTANTS.update(ROUND_35_SWEEP)
 _place_mutants(MUTANTS, MUTANT_BATCHES, list(ROUND_35_SWEEP), "new")
+
+
+# Round 35 blind round (tests/redteam/round35/07-verdicts.md, class B there): dsink from exp(sink) / exp(lse), and one
+# minus the keys' total only where that is inf / inf. Every sink that overflowed exp in the tests took almost everything,
+# where the fallback is right; the hidden case now puts such sinks 30 below the scores
+SINK_SHARE_ON_OVERFLOW = """
+def chunk_attention_backward(q, k, v, sink, out, lse, d_out, offset, block, causal=True):
+    T, Dh = q.shape
+    S = k.shape[0]
+    Dv = v.shape[1]
+    dt = q.dtype
+    n_keys = min(S, offset + T) if causal else S
+    delta = (d_out * out).sum(-1)
+    dq = torch.zeros((T, Dh), dtype=dt, device=q.device)
+    dk = torch.zeros((S, Dh), dtype=dt, device=q.device)
+    dv = torch.zeros((S, Dv), dtype=dt, device=q.device)
+    qpos = torch.arange(offset, offset + T, device=q.device)
+    scale = 1.0 / math.sqrt(Dh)
+    ptot = torch.zeros((T,), dtype=dt)
+    for j0 in range(0, n_keys, block):
+        j1 = min(j0 + block, n_keys)
+        kt, vt = k[j0:j1], v[j0:j1]
+        s = (q @ kt.T) * scale
+        p = torch.exp(s - lse[:, None])
+        if causal:
+            kpos = torch.arange(j0, j1, device=q.device)
+            seen = kpos[None, :] <= qpos[:, None]
+            p = torch.where(seen, p, torch.zeros((), dtype=dt))
+        ptot = ptot + p.sum(1)
+
+        dv[j0:j1] = p.T @ d_out
+        dp = d_out @ vt.T
+        ds = p * (dp - delta[:, None])
+        dq += (ds @ kt) * scale
+        dk[j0:j1] = (ds.T @ q) * scale
+    psink = torch.exp(sink) / torch.exp(lse)
+    psink = torch.where(torch.isfinite(psink), psink, 1 - ptot)
+    dsink = -(psink * delta).sum()
+    return dq, dk, dv, dsink
+"""
+MUTANTS["sink_share_one_minus_where_exp_overflows"] = ("test_chunk_attention", {"chunk_attention": SINK_SHARE_ON_OVERFLOW})
+_place_mutants(MUTANTS, MUTANT_BATCHES, ["sink_share_one_minus_where_exp_overflows"], "new")
