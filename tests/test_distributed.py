@@ -76,6 +76,7 @@ class Killer(threading.Thread):
         self.plan = plan
         self.starts: dict[str, list[int]] = {s: [] for s in plan}
         self.kills: dict[str, int] = {s: 0 for s in plan}
+        self.killed: dict[str, list[int]] = {s: [] for s in plan}  # the worker pid of each kill, per student
         self.struck: list[list[str]] = []
         self.stop = threading.Event()
 
@@ -102,6 +103,7 @@ class Killer(threading.Thread):
                             except Exception:
                                 held = {}
                             self.kills[student] += 1
+                            self.killed[student].append(pid)
                             os.kill(pid, signal.SIGKILL)
                             keys = next(iter(held.values()), [])
                             keys = keys if isinstance(keys, list) else []  # an error: the worker went first
@@ -266,7 +268,13 @@ def test_the_workers_grade_in_the_sandbox_without_the_gradebook(batch):
 def test_a_killed_worker_costs_a_retry_and_retries_are_bounded(batch):
     killer, rows = batch["killer"], batch["rows"]
     assert killer.kills == {"sleeper": 1, "doomed": CLUSTER_RETRIES + 1}
-    assert len(killer.starts["sleeper"]) == 2  # killed once, graded by the next worker
+    # killed once, graded by the next worker; and once more for each later kill (for "doomed") of a worker that had
+    # graded it: a result still held by a worker that dies is lost, and Dask runs the task again (one CI run of 2026-12-07
+    # saw starts on 3 workers: the second one went on to "doomed" and was killed); nothing is graded twice for it
+    # (test_nothing_is_lost_or_graded_twice)
+    sleeper = killer.starts["sleeper"]
+    again = sum(1 for pid in killer.killed["doomed"] if pid in sleeper[1:])
+    assert 2 <= len(sleeper) <= 2 + again, (sleeper, killer.killed)
     assert len(killer.starts["doomed"]) == CLUSTER_RETRIES + 1  # never a further attempt
     assert rows["doomed"]["status"] == "failed" and rows["doomed"]["score"] == ""
     assert f"died {CLUSTER_RETRIES + 1} times" in rows["doomed"]["reasons"]
